@@ -1,0 +1,116 @@
+"""What an engine must provide to run scenarios, and the in-process adapter for Python engines.
+
+An engine receives a request (variant, setup, actions) and answers with one
+observation after setup and one after each action. It never sees what the
+scenario expects: the kit compares.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Protocol
+
+Json = dict[str, Any]
+
+
+class EngineAdapter(Protocol):
+    """The interface every engine adapter implements (in-process or over a pipe)."""
+
+    def hello(self) -> Json:
+        """The handshake: name, version, language and the variants the engine supports."""
+
+    def run(self, request: Json) -> Json:
+        """Answer ``{"id", "variant", "setup", "actions"}`` with ``{"id", "observations": [...]}``
+        or ``{"id", "error": {"kind", "message"}}``. Observation i+1 follows action i:
+        ``{"rejected": null | {"code", "message"}, "snapshot": {...}, "legal": [...]}``.
+        """
+
+    def close(self) -> None:
+        """Release the engine."""
+
+
+class PythonEngine(Protocol):
+    """A Python engine as the in-process adapter drives it (the reference engine's API)."""
+
+    def legal_actions(self) -> list[Json]: ...
+
+    def apply(self, action: Json) -> Any: ...
+
+    def snapshot(self) -> Json: ...
+
+
+class InProcessAdapter:
+    """Drives a Python engine through its API: ``factory(variant_id, setup) -> engine``."""
+
+    def __init__(self, factory: Any, info: Json, variants: list[str]) -> None:
+        self._factory = factory
+        self._info = info
+        self._variants = variants
+
+    def hello(self) -> Json:
+        return {**self._info, "variants": list(self._variants)}
+
+    def run(self, request: Json) -> Json:
+        rid = request.get("id")
+        try:
+            engine = self._factory(request["variant"], request["setup"])
+        except Exception as err:  # an engine's own failure is reported, never raised
+            return {"id": rid, "error": {"kind": "setup", "message": _describe(err)}}
+        observations = [self._observe(engine, None)]
+        for action in request["actions"]:
+            try:
+                outcome = engine.apply(dict(action))
+                code = getattr(outcome, "code", None)
+                rejected = {"code": code, "message": getattr(outcome, "message", "")} if code else None
+                observations.append(self._observe(engine, rejected))
+            except Exception as err:
+                return {"id": rid, "observations": observations,
+                        "error": {"kind": "crash", "message": f"on {action}: {_describe(err)}"}}
+        return {"id": rid, "observations": observations}
+
+    @staticmethod
+    def _observe(engine: PythonEngine, rejected: Json | None) -> Json:
+        return {"rejected": rejected, "snapshot": engine.snapshot(), "legal": engine.legal_actions()}
+
+    def close(self) -> None:
+        pass
+
+
+def _describe(err: BaseException) -> str:
+    return f"{type(err).__name__}: {err}"
+
+
+def reference_adapter() -> InProcessAdapter:
+    """The reference engine, in process."""
+    from conformance import spec
+    from reference import Engine
+
+    info = {"name": "trickspec-reference", "version": _version(), "language": "python"}
+    return InProcessAdapter(Engine.new, info, spec.variant_ids())
+
+
+def load_engine(target: str) -> EngineAdapter:
+    """``module:name``: a Python engine class with ``new(variant_id, setup)`` (the reference's API),
+    or a zero-argument callable returning an EngineAdapter."""
+    from conformance import spec
+
+    module_name, _, attr = target.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"expected module:name, found {target!r}")
+    obj = getattr(importlib.import_module(module_name), attr)
+    if hasattr(obj, "new"):
+        info = {"name": target, "version": "unknown", "language": "python"}
+        return InProcessAdapter(obj.new, info, spec.variant_ids())
+    made = obj()
+    if not all(hasattr(made, name) for name in ("hello", "run", "close")):
+        raise ValueError(f"{target} returned {type(made).__name__}: expected an object with hello, run and close")
+    return made  # type: ignore[no-any-return]
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("trickspec")
+    except PackageNotFoundError:
+        return "0+checkout"

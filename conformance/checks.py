@@ -1,0 +1,198 @@
+"""The expectation vocabulary: each key of a scenario's ``expect`` compared with what the engine reported."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+Json = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """One expectation the engine's report did not meet."""
+
+    step: int
+    line: int
+    what: str
+    expected: Any
+    observed: Any
+
+    def to_json(self) -> Json:
+        return {"step": self.step, "line": self.line, "what": self.what, "expected": self.expected, "observed": self.observed}
+
+
+_MISSING = "<missing>"
+
+
+def action_text(action: Json) -> str:
+    """The compact form of an action used by legal-action expectations: '1 play 9D'."""
+    text = f"{action.get('seat')} {action.get('type')}"
+    return f"{text} {action['card']}" if action.get("card") else text
+
+
+def _field(snapshot: Json, dotted: str) -> Any:
+    node: Any = snapshot
+    for part in dotted.split("."):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return _MISSING
+    return node
+
+
+def _same_cards(expected: list[str], observed: Any) -> bool:
+    return isinstance(observed, list) and Counter(expected) == Counter(observed)
+
+
+def _seat_cards(snapshot: Json, key: str, seat: str) -> Any:
+    return _field(snapshot, f"{key}.{seat}")
+
+
+Check = Callable[[Any, Json, list[Json]], list[tuple[str, Any, Any]]]
+
+
+def _equal(key: str) -> Check:
+    def check(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
+        observed = _field(snapshot, key)
+        return [] if observed == expected else [(key, expected, observed)]
+
+    return check
+
+
+def _set_of_cards(key: str) -> Check:
+    def check(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
+        observed = _field(snapshot, key)
+        return [] if _same_cards(expected, observed) else [(f"{key} (as a set)", expected, observed)]
+
+    return check
+
+
+def _partial(key: str) -> Check:
+    """Only the keys the scenario names are compared."""
+
+    def check(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
+        out = []
+        for sub, value in expected.items():
+            observed = _field(snapshot, f"{key}.{sub}")
+            if observed != value:
+                out.append((f"{key}.{sub}", value, observed))
+        return out
+
+    return check
+
+
+def _hands(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
+    out = []
+    for seat, cards in expected.items():
+        observed = _seat_cards(snapshot, "hands", seat)
+        if not _same_cards(cards, observed):
+            out.append((f"hands.{seat} (as a set)", sorted(cards), observed))
+    return out
+
+
+def _holds(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
+    out = []
+    for seat, cards in expected.items():
+        observed = _seat_cards(snapshot, "hands", seat)
+        hand = observed if isinstance(observed, list) else []
+        missing = [c for c in cards if c not in hand]
+        if missing:
+            out.append((f"hands.{seat} holds", cards, observed))
+    return out
+
+
+def _lacks(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
+    out = []
+    for seat, cards in expected.items():
+        observed = _seat_cards(snapshot, "hands", seat)
+        hand = observed if isinstance(observed, list) else []
+        present = [c for c in cards if c in hand]
+        if present or not isinstance(observed, list):
+            out.append((f"hands.{seat} lacks", cards, observed))
+    return out
+
+
+def _piles(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
+    out = []
+    for side, cards in expected.items():
+        observed = _field(snapshot, f"piles.{side}")
+        if not _same_cards(cards, observed):
+            out.append((f"piles.{side} (as a set)", sorted(cards), observed))
+    return out
+
+
+def _trick(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
+    observed = _field(snapshot, "trick")
+    cards = [p.get("card") for p in observed] if isinstance(observed, list) else observed
+    return [] if cards == expected else [("trick", expected, cards)]
+
+
+def _last_trick(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
+    out = []
+    last = _field(snapshot, "last_trick")
+    if not isinstance(last, dict):
+        return [("last_trick", expected, last)]
+    for key, value in expected.items():
+        observed = last.get(key, _MISSING)
+        if key == "cards":
+            cards = [p.get("card") for p in observed] if isinstance(observed, list) else observed
+            if cards != value:
+                out.append(("last_trick.cards", value, cards))
+        elif observed != value:
+            out.append((f"last_trick.{key}", value, observed))
+    return out
+
+
+def _legal(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
+    observed = sorted(action_text(a) for a in legal)
+    have = set(observed)
+    out = []
+    if "exactly" in expected and sorted(expected["exactly"]) != observed:
+        out.append(("legal actions (exactly)", sorted(expected["exactly"]), observed))
+    missing = [a for a in expected.get("includes", []) if a not in have]
+    if missing:
+        out.append(("legal actions include", missing, observed))
+    present = [a for a in expected.get("excludes", []) if a in have]
+    if present:
+        out.append(("legal actions exclude", present, observed))
+    return out
+
+
+def _snapshot_paths(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
+    out = []
+    for path, value in expected.items():
+        observed = _field(snapshot, path)
+        if observed != value:
+            out.append((path, value, observed))
+    return out
+
+
+CHECKS: dict[str, Check] = {
+    **{key: _equal(key) for key in ("phase", "to_act", "dealer", "forehand", "trump", "indicator",
+                                    "stock_count", "stock", "totals", "tricks", "makers", "lone")},
+    "dead": _set_of_cards("dead"),
+    "hands": _hands,
+    "holds": _holds,
+    "lacks": _lacks,
+    "piles": _piles,
+    "trick": _trick,
+    "last_trick": _last_trick,
+    "legal": _legal,
+    "result": _partial("result"),
+    "match": _partial("match"),
+    "snapshot": _snapshot_paths,
+}
+
+
+def compare(expect: Json, snapshot: Json, legal: list[Json], step: int, line: int) -> list[Mismatch]:
+    """Every way the report differs from the expectation."""
+    out = []
+    for key, expected in expect.items():
+        for what, want, got in CHECKS[key](expected, snapshot, legal):
+            out.append(Mismatch(step, line, what, want, got))
+    return out

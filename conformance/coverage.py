@@ -1,0 +1,60 @@
+"""Clause coverage: every clause has a scenario, and a negative one where it forbids something."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from conformance.scenarios import Scenario
+from conformance.spec import Spec
+
+
+@dataclass(frozen=True)
+class ClauseCoverage:
+    clause: str
+    scenarios: int
+    negative: int
+    needs_negative: bool
+    informative: bool
+
+    @property
+    def complete(self) -> bool:
+        if self.informative:
+            return True
+        return self.scenarios > 0 and (self.negative > 0 or not self.needs_negative)
+
+
+def measure(spec: Spec, scenarios: Iterable[Scenario]) -> list[ClauseCoverage]:
+    """Scenario counts per clause, in the spec's order."""
+    scenarios = list(scenarios)
+    rows = []
+    for _, _, clause in spec.clauses():
+        cid = clause["id"]
+        rejects = set(clause.get("rejects", []))
+        mine = [s for s in scenarios if cid in s.clauses]
+        negative = [s for s in mine if s.rejects() & rejects]
+        rows.append(
+            ClauseCoverage(cid, len(mine), len(negative), bool(rejects), bool(clause.get("informative")))
+        )
+    return rows
+
+
+def table(rows: list[ClauseCoverage]) -> str:
+    """A plain-text table, one clause a line, gaps marked."""
+    width = max((len(r.clause) for r in rows), default=10)
+    lines = [f"{'clause':<{width}}  scenarios  negative  status"]
+    for r in rows:
+        if r.informative and not r.scenarios:
+            status = "informative"
+        elif r.complete:
+            status = "ok"
+        elif not r.scenarios:
+            status = "MISSING scenario"
+        else:
+            status = "MISSING negative scenario"
+        negative = str(r.negative) if r.needs_negative else "-"
+        lines.append(f"{r.clause:<{width}}  {r.scenarios:>9}  {negative:>8}  {status}")
+    done = sum(r.complete for r in rows)
+    percent = 100.0 * done / len(rows) if rows else 100.0
+    lines.append(f"clause coverage: {done}/{len(rows)} clauses ({percent:.1f}%)")
+    return "\n".join(lines)

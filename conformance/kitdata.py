@@ -1,0 +1,30 @@
+"""Where the kit's data lives: a checkout's top level, or inside the installed wheel."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+_DATA_DIRS = ("spec", "schemas", "scenarios")
+
+
+@cache
+def root() -> Path:
+    """The folder holding spec/, schemas/ and scenarios/."""
+    for candidate in (_PACKAGE / "_data", _PACKAGE.parent):
+        if all((candidate / name).is_dir() for name in _DATA_DIRS):
+            return candidate
+    raise FileNotFoundError(f"kit data ({', '.join(_DATA_DIRS)}) not found beside {_PACKAGE}")
+
+
+def spec_dir() -> Path:
+    return root() / "spec"
+
+
+def schemas_dir() -> Path:
+    return root() / "schemas"
+
+
+def scenarios_dir() -> Path:
+    return root() / "scenarios"

@@ -1,0 +1,134 @@
+"""The pytest plugin: scenarios become test items once an engine is named.
+
+``pytest --engine reference`` (or ``--engine module:name``) collects every
+scenario file under scenarios/ as items whose ids are the scenario ids. Without
+``--engine`` the plugin collects nothing, so it is inert in other projects.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance import adapter as adapters
+from conformance import expectations, kitdata, runner, scenarios, spec
+from conformance.problems import DataError
+
+_ENGINE_KEY = pytest.StashKey[adapters.EngineAdapter]()
+_SUPPORTED_KEY = pytest.StashKey[set[str]]()
+_EXPECT_KEY = pytest.StashKey[expectations.Expectations]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("trickspec", "trickspec conformance scenarios")
+    group.addoption("--engine", help="engine to run scenarios against: 'reference' or module:name")
+    group.addoption("--expect", help="expectation file listing scenarios to skip or xfail for this engine")
+
+
+def _marker(name: str) -> str:
+    return re.sub(r"[^a-zA-Z0-9_]", "_", name)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "scenario: a conformance scenario from scenarios/")
+    config.addinivalue_line("markers", "clause(id): a clause the scenario checks")
+    for vid in spec.variant_ids(playable=False):
+        config.addinivalue_line("markers", f"{_marker(vid)}: scenarios of variant {vid}")
+    for game in spec.kit_spec().games():
+        config.addinivalue_line("markers", f"{game}: scenarios of {game}")
+    engine = config.getoption("engine")
+    if not engine:
+        return
+    config.stash[_ENGINE_KEY] = adapters.reference_adapter() if engine == "reference" else adapters.load_engine(engine)
+    config.stash[_SUPPORTED_KEY] = set(config.stash[_ENGINE_KEY].hello().get("variants", []))
+    expect_file = config.getoption("expect")
+    config.stash[_EXPECT_KEY] = expectations.load(Path(expect_file)) if expect_file else expectations.Expectations()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    engine = config.stash.get(_ENGINE_KEY, None)
+    if engine is not None:
+        engine.close()
+
+
+def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
+    if _ENGINE_KEY not in parent.config.stash or file_path.suffix != ".yaml":
+        return None
+    root = kitdata.scenarios_dir().resolve()
+    if root not in file_path.resolve().parents:
+        return None
+    return ScenarioFile.from_parent(parent, path=file_path)
+
+
+class ScenarioFile(pytest.File):
+    def collect(self) -> Iterator[pytest.Item]:
+        try:
+            loaded = scenarios.load_files([self.path])
+        except DataError as err:
+            raise self.CollectError(str(err)) from None
+        for scenario in loaded:
+            item = ScenarioItem.from_parent(self, name=scenario.id, scenario=scenario)
+            item.add_marker(pytest.mark.scenario)
+            item.add_marker(getattr(pytest.mark, scenario.game))
+            item.add_marker(getattr(pytest.mark, _marker(scenario.variant)))
+            for cid in scenario.clauses:
+                item.add_marker(pytest.mark.clause(cid))
+                item.extra_keyword_matches.add(cid)
+            yield item
+
+
+class ScenarioFailure(Exception):
+    def __init__(self, outcome: runner.Outcome) -> None:
+        super().__init__(outcome.scenario.id)
+        self.outcome = outcome
+
+
+class ScenarioItem(pytest.Item):
+    def __init__(self, *, scenario: scenarios.Scenario, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.scenario = scenario
+
+    def setup(self) -> None:
+        entry = self.config.stash[_EXPECT_KEY].get(self.scenario.id)
+        if entry is None:
+            return
+        if entry.outcome == "skip":
+            pytest.skip(entry.reason)
+        self.add_marker(pytest.mark.xfail(reason=entry.reason, strict=True))
+
+    def runtest(self) -> None:
+        engine = self.config.stash[_ENGINE_KEY]
+        outcome = runner.run(engine, self.scenario, self.config.stash[_SUPPORTED_KEY])
+        if outcome.status == runner.UNSUPPORTED:
+            pytest.skip(f"unsupported: {outcome.error}")
+        if outcome.status != runner.PASS:
+            raise ScenarioFailure(outcome)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, ScenarioFailure):
+            return describe(excinfo.value.outcome)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, self.scenario.line - 1, f"scenario {self.scenario.id}"
+
+
+def describe(outcome: runner.Outcome) -> str:
+    """A failure as a reader wants it: where, which clauses say what, and expected against observed."""
+    s = outcome.scenario
+    clauses = spec.kit_spec().clause_index()
+    lines = [f"scenario {s.id} ({s.location}) on {s.variant}: {outcome.status}", f"  {s.title}"]
+    for cid in s.clauses:
+        text = " ".join(str(clauses.get(cid, {}).get("text", "")).split())
+        lines.append(f"  clause {cid}: {text}")
+    if outcome.error:
+        lines.append(f"  engine error: {outcome.error}")
+    for m in outcome.mismatches:
+        lines.append(f"  step {m.step} ({s.file}:{m.line}): {m.what}")
+        lines.append(f"    - expected: {m.expected!r}")
+        lines.append(f"    + observed: {m.observed!r}")
+    return "\n".join(lines)

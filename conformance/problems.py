@@ -1,0 +1,43 @@
+"""Located problems: every complaint about data names file, line, column and JSON path."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+JsonPath = tuple[str | int, ...]
+
+
+def format_path(path: JsonPath) -> str:
+    """Render a path as JSONPath: ``$.components.trump[0]``."""
+    out = "$"
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part.replace("-", "").replace("_", "").isalnum() and not part[:1].isdigit():
+            out += f".{part}"
+        else:
+            out += "[" + repr(part).replace("'", '"') + "]"
+    return out
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with the data, where it is, and what was expected."""
+
+    file: str
+    line: int
+    column: int
+    path: JsonPath
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: {format_path(self.path)}: {self.message}"
+
+
+class DataError(Exception):
+    """Raised when data cannot be used; carries every problem found."""
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems = sorted(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))

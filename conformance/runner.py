@@ -1,0 +1,100 @@
+"""Runs scenarios through an engine adapter and judges what it reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.adapter import EngineAdapter
+from conformance.checks import Mismatch, action_text, compare
+from conformance.scenarios import Scenario
+
+Json = dict[str, Any]
+
+PASS, FAIL, ERROR, UNSUPPORTED = "pass", "fail", "error", "unsupported"
+
+
+@dataclass
+class Outcome:
+    """The verdict on one scenario, with every mismatch or the engine's error."""
+
+    scenario: Scenario
+    status: str
+    mismatches: list[Mismatch] = field(default_factory=list)
+    error: str = ""
+
+    def to_json(self) -> Json:
+        return {
+            "id": self.scenario.id,
+            "status": self.status,
+            "clauses": list(self.scenario.clauses),
+            "variant": self.scenario.variant,
+            "mismatches": [m.to_json() for m in self.mismatches],
+            "error": self.error or None,
+        }
+
+
+def request_for(scenario: Scenario) -> Json:
+    """What the engine is sent: never the expectations."""
+    return {"id": scenario.id, "variant": scenario.variant, "setup": scenario.setup, "actions": scenario.actions()}
+
+
+def judge(scenario: Scenario, answer: Json) -> Outcome:
+    """Compare an engine's observations with the scenario's steps."""
+    observations = answer.get("observations")
+    error = answer.get("error")
+    if not isinstance(observations, list) or not observations:
+        return Outcome(scenario, ERROR, error=_error_text(error) or "the engine returned no observations")
+    mismatches: list[Mismatch] = []
+    position = 0  # index of the observation after the last action judged
+    for number, step in enumerate(scenario.steps, start=1):
+        for action in step.actions:
+            before = observations[position]
+            position += 1
+            if position >= len(observations):
+                reason = _error_text(error) or f"no observation after action {action_text(action)}"
+                return Outcome(scenario, ERROR, mismatches, reason)
+            after = observations[position]
+            rejected = after.get("rejected")
+            code = rejected.get("code") if isinstance(rejected, dict) else None
+            if step.reject:
+                if code not in step.reject:
+                    mismatches.append(Mismatch(number, step.line, f"{action_text(action)} rejected with", list(step.reject), code or "accepted"))
+                elif after.get("snapshot") != before.get("snapshot"):
+                    mismatches.append(Mismatch(number, step.line, "state after a rejected action", "unchanged", _changed(before.get("snapshot"), after.get("snapshot"))))
+            elif code is not None:
+                mismatches.append(Mismatch(number, step.line, f"{action_text(action)} accepted", "accepted", f"rejected: {code}"))
+                return Outcome(scenario, FAIL, mismatches)
+        if step.expect:
+            current = observations[position]
+            snapshot = current.get("snapshot")
+            legal = current.get("legal")
+            if not isinstance(snapshot, dict) or not isinstance(legal, list):
+                return Outcome(scenario, ERROR, mismatches, "an observation lacks its snapshot or legal actions")
+            mismatches += compare(step.expect, snapshot, legal, number, step.line)
+    if error is not None:
+        return Outcome(scenario, ERROR, mismatches, _error_text(error))
+    return Outcome(scenario, FAIL if mismatches else PASS, mismatches)
+
+
+def _changed(before: Any, after: Any) -> Any:
+    if isinstance(before, dict) and isinstance(after, dict):
+        return {k: after.get(k) for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)}
+    return after
+
+
+def _error_text(error: Any) -> str:
+    if isinstance(error, dict):
+        return f"{error.get('kind', 'error')}: {error.get('message', '')}"
+    return str(error) if error else ""
+
+
+def run(adapter: EngineAdapter, scenario: Scenario, supported: set[str] | None = None) -> Outcome:
+    """One scenario through one engine."""
+    if supported is not None and scenario.variant not in supported:
+        return Outcome(scenario, UNSUPPORTED, error=f"the engine does not declare {scenario.variant}")
+    try:
+        answer = adapter.run(request_for(scenario))
+    except Exception as err:  # a misbehaving engine is reported, never a traceback
+        return Outcome(scenario, ERROR, error=f"{type(err).__name__}: {err}")
+    return judge(scenario, answer)

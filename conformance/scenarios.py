@@ -1,0 +1,213 @@
+"""Scenario files: loaded strictly, checked against the spec, compiled into runnable steps."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from conformance import kitdata, schemas
+from conformance.problems import DataError, JsonPath, Problem
+from conformance.spec import Json, Spec, kit_spec
+from conformance.yamlio import Document, load
+
+# Step shorthands and the action type each expands to.
+_SEAT_CARD_STEPS = ("play", "bid")
+
+
+@dataclass(frozen=True)
+class Step:
+    """Actions to apply, then what must be observed; ``reject`` means one action must be refused."""
+
+    actions: tuple[Json, ...]
+    reject: tuple[str, ...] = ()
+    expect: Json | None = None
+    line: int = 0
+
+
+@dataclass
+class Scenario:
+    id: str
+    title: str
+    clauses: tuple[str, ...]
+    source: str | Json
+    variant: str
+    game: str
+    setup: Json
+    steps: tuple[Step, ...]
+    file: str
+    line: int
+    description: str = ""
+    raw: Json = field(default_factory=dict, repr=False)
+
+    @property
+    def location(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    def actions(self) -> list[Json]:
+        """Every action of the scenario, in order: what an engine is sent."""
+        return [action for step in self.steps for action in step.actions]
+
+    def rejects(self) -> set[str]:
+        return {code for step in self.steps for code in step.reject}
+
+
+def expand_actions(step: Json) -> list[Json]:
+    """The actions a step stands for, in the order written."""
+    actions: list[Json] = []
+    if "do" in step:
+        done = step["do"]
+        actions += [dict(a) for a in (done if isinstance(done, list) else [done])]
+    for kind in _SEAT_CARD_STEPS:
+        for seat, card in (step.get(kind) or {}).items():
+            actions.append({"type": kind, "seat": int(seat), "card": card})
+    for seat in step.get("pass") or []:
+        actions.append({"type": "pass", "seat": seat})
+    return actions
+
+
+def _compile(doc: Document, index: int, raw: Json, default_variant: str | None, spec: Spec) -> Scenario:
+    at = ("scenarios", index)
+    steps = []
+    for j, step in enumerate(raw["steps"]):
+        steps.append(
+            Step(
+                actions=tuple(expand_actions(step)),
+                reject=tuple(step.get("reject", ())),
+                expect=step.get("expect"),
+                line=doc.where((*at, "steps", j))[0],
+            )
+        )
+    variant = raw.get("variant") or default_variant or ""
+    game = ""
+    try:
+        game = str(spec.resolve(variant).get("game", ""))
+    except (KeyError, ValueError):
+        pass
+    return Scenario(
+        id=raw["id"],
+        title=raw["title"],
+        clauses=tuple(raw["clauses"]),
+        source=raw["source"],
+        variant=variant,
+        game=game,
+        setup=raw["setup"],
+        steps=tuple(steps),
+        file=doc.file,
+        line=doc.where(at)[0],
+        description=raw.get("description", ""),
+        raw=raw,
+    )
+
+
+def _cross_checks(doc: Document, spec: Spec) -> list[Problem]:
+    """What the schema cannot say: references resolve, cards exist in the variant's deck."""
+    problems = []
+    clauses = spec.clause_index()
+    sources = spec.source_keys()
+    codes = spec.error_codes()
+    rulings = {r.get("id") for _, _, r in spec.rulings()}
+    variants = spec.variants_raw()
+    default_variant = doc.data.get("variant")
+    if default_variant is not None and default_variant not in variants:
+        problems.append(doc.problem(("variant",), f"unknown variant {default_variant!r}"))
+    for i, raw in enumerate(doc.data.get("scenarios", [])):
+        at: JsonPath = ("scenarios", i)
+        vid = raw.get("variant") or default_variant
+        if vid is None:
+            problems.append(doc.problem(at, "missing variant: expected variant: on the scenario or the file"))
+            continue
+        if vid not in variants:
+            problems.append(doc.problem((*at, "variant"), f"unknown variant {vid!r}: expected an id from spec/*/variants"))
+            continue
+        variant = spec.resolve(vid)
+        if variant.get("abstract"):
+            problems.append(doc.problem((*at, "variant"), f"variant {vid!r} is abstract: expected a playable variant"))
+        game = variant.get("game")
+        for j, cid in enumerate(raw.get("clauses", [])):
+            if cid not in clauses:
+                problems.append(doc.problem((*at, "clauses", j), f"unknown clause {cid!r}: expected an id from spec/*/clauses.yaml"))
+            elif not cid.startswith(f"{game}."):
+                problems.append(doc.problem((*at, "clauses", j), f"clause {cid!r} is not a {game} clause"))
+        source = raw.get("source")
+        if isinstance(source, str) and source not in sources:
+            problems.append(doc.problem((*at, "source"), f"unknown source {source!r}: expected a key of spec/sources.yaml"))
+        if isinstance(source, dict) and "ruling" in source and source["ruling"] not in rulings:
+            problems.append(doc.problem((*at, "source", "ruling"), f"unknown ruling {source['ruling']!r}"))
+        deck = {r + s for r in variant["deck"]["ranks"].split() for s in variant["deck"]["suits"].split()}
+        problems += [doc.problem((*at, *path), f"{card!r} is not a card of {vid}") for path, card in _cards(raw) if card not in deck]
+        for j, step in enumerate(raw.get("steps", [])):
+            for k, code in enumerate(step.get("reject", [])):
+                if code not in codes:
+                    problems.append(doc.problem((*at, "steps", j, "reject", k), f"unknown error code {code!r}: expected a code of spec/errors.yaml"))
+            if "reject" in step and len(expand_actions(step)) != 1:
+                problems.append(doc.problem((*at, "steps", j), "a step with reject: must hold exactly one action"))
+    return problems
+
+
+_CARD_KEYS = {"card", "cards", "deck", "stock", "hands", "holds", "lacks", "piles", "dead", "trick", "top_trumps", "play", "bid", "indicator", "trees_taken"}
+
+
+def _cards(node: Any, path: JsonPath = (), inside: bool = False) -> Iterator[tuple[JsonPath, str]]:
+    """Every card code in a scenario (strings under card-bearing keys)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _cards(value, (*path, key), inside or key in _CARD_KEYS)
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _cards(value, (*path, i), inside)
+    elif inside and isinstance(node, str) and len(node) == 2:
+        yield path, node
+
+
+def check_files(paths: Iterable[Path], spec: Spec) -> list[Problem]:
+    """Schema and cross-file problems of scenario files, ids unique across all of them."""
+    problems: list[Problem] = []
+    seen: dict[str, str] = {}
+    for path in paths:
+        try:
+            doc = load(path)
+        except DataError as err:
+            problems += err.problems
+            continue
+        found = schemas.check(doc, "scenario")
+        problems += found
+        if found:
+            continue
+        problems += _cross_checks(doc, spec)
+        for i, raw in enumerate(doc.data["scenarios"]):
+            sid = raw["id"]
+            here = f"{doc.file}:{doc.where(('scenarios', i))[0]}"
+            if sid in seen:
+                problems.append(doc.problem(("scenarios", i, "id"), f"duplicate scenario id {sid!r}: expected unique ids (first at {seen[sid]})"))
+            else:
+                seen[sid] = here
+    return problems
+
+
+def load_files(paths: Iterable[Path], spec: Spec | None = None) -> list[Scenario]:
+    """Load scenario files; raise DataError with every located problem if any is wrong."""
+    spec = spec or kit_spec()
+    paths = list(paths)
+    problems = check_files(paths, spec)
+    if problems:
+        raise DataError(problems)
+    out = []
+    for path in paths:
+        doc = load(path)
+        default_variant = doc.data.get("variant")
+        out += [_compile(doc, i, raw, default_variant, spec) for i, raw in enumerate(doc.data["scenarios"])]
+    return out
+
+
+def scenario_files(root: Path | None = None) -> list[Path]:
+    base = root or kitdata.scenarios_dir()
+    return sorted(base.rglob("*.yaml")) if base.is_dir() else [base]
+
+
+@cache
+def kit_scenarios() -> tuple[Scenario, ...]:
+    """Every scenario of the kit, read once per process."""
+    return tuple(load_files(scenario_files()))

@@ -1,0 +1,178 @@
+"""The rules as data: reads spec/ into one object and resolves variant inheritance."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from conformance import kitdata
+from conformance.problems import DataError, Problem
+from conformance.yamlio import Document, load
+
+Json = dict[str, Any]
+
+# Keys a variant file uses for bookkeeping; they are not inherited.
+_OWN_KEYS = ("id", "extends", "abstract", "title", "sources")
+
+
+@dataclass
+class Spec:
+    """Every spec file of the kit, loaded strictly, with documents kept for locations."""
+
+    clause_files: list[Document] = field(default_factory=list)
+    variant_files: list[Document] = field(default_factory=list)
+    ruling_files: list[Document] = field(default_factory=list)
+    sources_file: Document | None = None
+    errors_file: Document | None = None
+
+    def add(self, doc: Document, rel: tuple[str, ...], problems: list[Problem]) -> None:
+        """File a document by its place under spec/."""
+        if rel == ("sources.yaml",):
+            self.sources_file = doc
+        elif rel == ("errors.yaml",):
+            self.errors_file = doc
+        elif len(rel) >= 2 and rel[-2] == "variants":
+            self.variant_files.append(doc)
+        elif rel[-1] == "clauses.yaml":
+            self.clause_files.append(doc)
+        elif rel[-1] == "rulings.yaml":
+            self.ruling_files.append(doc)
+        else:
+            problems.append(Problem(doc.file, 1, 1, (), "unexpected file in spec/: expected sources.yaml, errors.yaml, <game>/clauses.yaml, <game>/rulings.yaml or <game>/variants/*.yaml"))
+
+    def clauses(self) -> Iterator[tuple[Document, int, Json]]:
+        for doc in self.clause_files:
+            yield from _items(doc, "clauses")
+
+    def clause_index(self) -> dict[str, Json]:
+        return {str(c.get("id")): c for _, _, c in self.clauses()}
+
+    def sections(self, game: str) -> list[Json]:
+        for doc in self.clause_files:
+            if isinstance(doc.data, dict) and doc.data.get("game") == game:
+                return [s for _, _, s in _items(doc, "sections")]
+        return []
+
+    def variants_raw(self) -> dict[str, tuple[Document, Json]]:
+        return {
+            str(d.data.get("id")): (d, d.data)
+            for d in self.variant_files
+            if isinstance(d.data, dict) and isinstance(d.data.get("id"), str)
+        }
+
+    def rulings(self) -> Iterator[tuple[Document, int, Json]]:
+        for doc in self.ruling_files:
+            yield from _items(doc, "rulings")
+
+    def source_keys(self) -> set[str]:
+        if self.sources_file is None:
+            return set()
+        return {str(s.get("key")) for _, _, s in _items(self.sources_file, "sources")}
+
+    def error_codes(self) -> set[str]:
+        if self.errors_file is None:
+            return set()
+        return {str(e.get("code")) for _, _, e in _items(self.errors_file, "errors")}
+
+    def games(self) -> list[str]:
+        return sorted({str(d.data.get("game")) for d in self.clause_files if isinstance(d.data, dict)})
+
+    def resolve(self, variant_id: str) -> Json:
+        """The variant with everything it inherits, as the engine reads it."""
+        raw = self.variants_raw()
+        chain: list[Json] = []
+        seen: set[str] = set()
+        current: str | None = variant_id
+        while current is not None:
+            if current in seen:
+                raise ValueError(f"extends cycle through {current}")
+            if current not in raw:
+                raise KeyError(current)
+            seen.add(current)
+            chain.append(raw[current][1])
+            parent = raw[current][1].get("extends")
+            current = parent if isinstance(parent, str) else None
+        merged: Json = {}
+        for layer in reversed(chain):
+            merged = merge(merged, {k: v for k, v in layer.items() if k not in _OWN_KEYS})
+        top = raw[variant_id][1]
+        merged["id"] = variant_id
+        merged["title"] = top.get("title", variant_id)
+        merged["sources"] = _inherited(chain, "sources")
+        if top.get("abstract"):
+            merged["abstract"] = True
+        return merged
+
+
+def _items(doc: Document, key: str) -> Iterator[tuple[Document, int, Json]]:
+    """The well-shaped entries of a top-level list (schema checks report the rest)."""
+    data = doc.data.get(key) if isinstance(doc.data, dict) else None
+    for i, item in enumerate(data if isinstance(data, list) else []):
+        if isinstance(item, dict):
+            yield doc, i, item
+
+
+def _inherited(chain: list[Json], key: str) -> Any:
+    for layer in chain:
+        if key in layer:
+            return layer[key]
+    return []
+
+
+def merge(base: Json, over: Json) -> Json:
+    """Deep-merge ``over`` onto ``base``; a component naming another rule replaces the old one."""
+    out = copy.deepcopy(base)
+    for key, value in over.items():
+        old = out.get(key)
+        if isinstance(old, dict) and isinstance(value, dict):
+            if "rule" in value and value.get("rule") != old.get("rule"):
+                out[key] = copy.deepcopy(value)
+            else:
+                out[key] = merge(old, value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def read(root: Path | None = None) -> tuple[Spec, list[Problem]]:
+    """Load every file under spec/; files that do not parse are left out and reported."""
+    base = root or kitdata.spec_dir()
+    spec = Spec()
+    problems: list[Problem] = []
+
+    def take(path: Path) -> Document | None:
+        try:
+            return load(path)
+        except DataError as err:
+            problems.extend(err.problems)
+            return None
+
+    for path in sorted(base.rglob("*.yaml")):
+        doc = take(path)
+        if doc is None:
+            continue
+        spec.add(doc, path.relative_to(base).parts, problems)
+    return spec, problems
+
+
+@cache
+def kit_spec() -> Spec:
+    """The kit's own spec, read once per process; it must load cleanly."""
+    spec, problems = read()
+    if problems:
+        raise DataError(problems)
+    return spec
+
+
+def variant(variant_id: str) -> Json:
+    """A resolved variant of the kit's spec (a fresh copy the caller may keep)."""
+    return kit_spec().resolve(variant_id)
+
+
+def variant_ids(*, playable: bool = True) -> list[str]:
+    raw = kit_spec().variants_raw()
+    return sorted(v for v, (_, d) in raw.items() if not (playable and d.get("abstract")))

@@ -1,0 +1,273 @@
+"""`trickspec validate`: schema validation plus the cross-file checks a schema cannot express."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from conformance import kitdata, schemas
+from conformance.problems import Problem
+from conformance.spec import Json, Spec, read
+from conformance.yamlio import Document
+
+# Which schema each spec file kind is checked against.
+_SPEC_SCHEMAS = (
+    ("sources_file", "sources"),
+    ("errors_file", "errors"),
+)
+
+
+def check_spec(spec: Spec) -> list[Problem]:
+    """Every problem in a loaded spec: schemas first, then references across files."""
+    problems: list[Problem] = []
+    for attr, name in _SPEC_SCHEMAS:
+        doc = getattr(spec, attr)
+        if doc is not None:
+            problems += schemas.check(doc, name)
+    for doc in spec.clause_files:
+        problems += schemas.check(doc, "clauses")
+    for doc in spec.ruling_files:
+        problems += schemas.check(doc, "rulings")
+    for doc in spec.variant_files:
+        problems += schemas.check(doc, "variant")
+    if spec.sources_file is None:
+        problems.append(Problem("spec/sources.yaml", 0, 0, (), "missing: the bibliography is required"))
+    if spec.errors_file is None:
+        problems.append(Problem("spec/errors.yaml", 0, 0, (), "missing: the error-code list is required"))
+    problems += _unique_ids(spec)
+    problems += _clause_references(spec)
+    problems += _ruling_references(spec)
+    problems += _variants(spec)
+    return problems
+
+
+def _duplicates(entries: Iterable[tuple[Document, tuple[Any, ...], Any]], what: str) -> list[Problem]:
+    seen: dict[Any, tuple[Document, tuple[Any, ...]]] = {}
+    problems = []
+    for doc, path, value in entries:
+        if value in seen:
+            first_doc, first_path = seen[value]
+            line, _ = first_doc.where(first_path)
+            problems.append(
+                doc.problem(path, f"duplicate {what} {value!r}: expected unique ids (first in {first_doc.file}:{line})")
+            )
+        else:
+            seen[value] = (doc, path)
+    return problems
+
+
+def _unique_ids(spec: Spec) -> list[Problem]:
+    problems = _duplicates(((d, ("clauses", i, "id"), c.get("id")) for d, i, c in spec.clauses()), "clause id")
+    problems += _duplicates(((d, ("rulings", i, "id"), r.get("id")) for d, i, r in spec.rulings()), "ruling id")
+    problems += _duplicates(((d, ("id",), d.data.get("id")) for d in spec.variant_files if isinstance(d.data, dict)), "variant id")
+    if spec.sources_file is not None:
+        src = spec.sources_file
+        items = src.data.get("sources", []) if isinstance(src.data, dict) else []
+        problems += _duplicates(
+            ((src, ("sources", i, "key"), s.get("key")) for i, s in enumerate(items) if isinstance(s, dict)), "source key"
+        )
+    for doc in spec.clause_files:
+        sections = doc.data.get("sections", []) if isinstance(doc.data, dict) else []
+        problems += _duplicates(
+            ((doc, ("sections", i, "id"), s.get("id")) for i, s in enumerate(sections) if isinstance(s, dict)), "section id"
+        )
+    return problems
+
+
+def _parameter_exists(spec: Spec, game: str, dotted: str) -> bool:
+    for vid, (_, raw) in spec.variants_raw().items():
+        if raw.get("game", _game_of(spec, vid)) != game:
+            continue
+        try:
+            node: Any = spec.resolve(vid)
+        except (KeyError, ValueError):
+            continue
+        for part in dotted.split("."):
+            node = node.get(part) if isinstance(node, dict) else None
+        if node is not None:
+            return True
+    return False
+
+
+def _game_of(spec: Spec, variant_id: str) -> str | None:
+    try:
+        game = spec.resolve(variant_id).get("game")
+    except (KeyError, ValueError):
+        return None
+    return game if isinstance(game, str) else None
+
+
+def _clause_references(spec: Spec) -> list[Problem]:
+    problems = []
+    sources = spec.source_keys()
+    codes = spec.error_codes()
+    rulings = {r.get("id") for _, _, r in spec.rulings()}
+    variants = spec.variants_raw()
+    for doc, i, clause in spec.clauses():
+        at = ("clauses", i)
+        game = doc.data.get("game")
+        cid = str(clause.get("id", ""))
+        sections = {s.get("id") for s in spec.sections(str(game))}
+        section = clause.get("section")
+        if section not in sections:
+            problems.append(doc.problem((*at, "section"), f"expected a section declared under sections:, found {section!r}"))
+        if cid and not cid.startswith(f"{game}.{section}."):
+            problems.append(doc.problem((*at, "id"), f"expected the id to start with '{game}.{section}.', found {cid!r}"))
+        for j, key in enumerate(clause.get("sources", []) or []):
+            if key not in sources:
+                problems.append(doc.problem((*at, "sources", j), f"unknown source {key!r}: expected a key of spec/sources.yaml"))
+        for j, rid in enumerate(clause.get("rulings", []) or []):
+            if rid not in rulings:
+                problems.append(doc.problem((*at, "rulings", j), f"unknown ruling {rid!r}: expected an id from a rulings.yaml"))
+        for j, code in enumerate(clause.get("rejects", []) or []):
+            if code not in codes:
+                problems.append(doc.problem((*at, "rejects", j), f"unknown error code {code!r}: expected a code of spec/errors.yaml"))
+        for j, vid in enumerate(clause.get("variants", []) or []):
+            if vid not in variants:
+                problems.append(doc.problem((*at, "variants", j), f"unknown variant {vid!r}"))
+        parameter = clause.get("parameter")
+        if isinstance(parameter, str) and not _parameter_exists(spec, str(game), parameter):
+            problems.append(doc.problem((*at, "parameter"), f"expected a parameter path present in a {game} variant, found {parameter!r}"))
+    return problems
+
+
+def _ruling_references(spec: Spec) -> list[Problem]:
+    problems = []
+    clauses = spec.clause_index()
+    sources = spec.source_keys()
+    for doc, i, ruling in spec.rulings():
+        at = ("rulings", i)
+        game = str(doc.data.get("game"))
+        for j, cid in enumerate(ruling.get("clauses", []) or []):
+            if cid not in clauses:
+                problems.append(doc.problem((*at, "clauses", j), f"unknown clause {cid!r}"))
+        for j, reading in enumerate(ruling.get("readings", []) or []):
+            for k, key in enumerate(reading.get("sources", []) if isinstance(reading, dict) else []):
+                if key not in sources:
+                    problems.append(doc.problem((*at, "readings", j, "sources", k), f"unknown source {key!r}"))
+        for j, erratum in enumerate(ruling.get("errata", []) or []):
+            if isinstance(erratum, dict) and erratum.get("source") not in sources:
+                problems.append(doc.problem((*at, "errata", j, "source"), f"unknown source {erratum.get('source')!r}"))
+        parameter = ruling.get("parameter")
+        if isinstance(parameter, str) and not _parameter_exists(spec, game, parameter):
+            problems.append(doc.problem((*at, "parameter"), f"expected a parameter path present in a {game} variant, found {parameter!r}"))
+    return problems
+
+
+def _variants(spec: Spec) -> list[Problem]:
+    problems = []
+    raw = spec.variants_raw()
+    sources = spec.source_keys()
+    for vid, (doc, data) in raw.items():
+        parent = data.get("extends")
+        if parent is not None and parent not in raw:
+            problems.append(doc.problem(("extends",), f"unknown variant {parent!r}: expected the id of another variant file"))
+            continue
+        try:
+            resolved = spec.resolve(vid)
+        except ValueError as err:
+            problems.append(doc.problem(("extends",), f"{err}: expected a chain of extends that ends"))
+            continue
+        except KeyError:
+            continue
+        for j, key in enumerate(data.get("sources", []) or []):
+            if key not in sources:
+                problems.append(doc.problem(("sources", j), f"unknown source {key!r}"))
+        if resolved.get("abstract"):
+            continue
+        for problem in schemas.check(doc, "variant", "/$defs/complete", data=resolved):
+            problems.append(
+                Problem(problem.file, problem.line, problem.column, problem.path, f"after inheritance: {problem.message}")
+            )
+        problems += [doc.problem(path, msg) for path, msg in _deck_problems(resolved)]
+    return problems
+
+
+def _deck_problems(variant: Json) -> list[tuple[tuple[Any, ...], str]]:
+    """A playable variant's deck, rank tables and seating must fit together."""
+    out: list[tuple[tuple[Any, ...], str]] = []
+    deck = variant.get("deck", {})
+    ranks = str(deck.get("ranks", "")).split()
+    suits = str(deck.get("suits", "")).split()
+    for name, seq in (("ranks", ranks), ("suits", suits)):
+        doubled = [x for x, n in Counter(seq).items() if n > 1]
+        if doubled:
+            out.append((("deck", name), f"expected each {name[:-1]} once, found {', '.join(doubled)} more than once"))
+    ranking = variant.get("ranking", {})
+    for key in ("plain_order", "trump_order"):
+        if key in ranking and sorted(str(ranking[key]).split()) != sorted(ranks):
+            out.append((("ranking", key), f"expected an order of exactly the deck's ranks {' '.join(ranks)}, found {ranking[key]}"))
+    cards = {r + s for r in ranks for s in suits}
+    for j, card in enumerate(ranking.get("top_trumps", []) or []):
+        if card not in cards:
+            out.append((("ranking", "top_trumps", j), f"expected a card of the deck, found {card!r}"))
+    values = variant.get("values")
+    if isinstance(values, dict):
+        missing = [r for r in ranks if r not in values]
+        extra = [r for r in values if r not in ranks]
+        if missing:
+            out.append((("values",), f"expected a value for every rank of the deck, missing {', '.join(missing)}"))
+        if extra:
+            out.append((("values",), f"expected only the deck's ranks, found {', '.join(extra)}"))
+    players = variant.get("players")
+    sides = variant.get("sides", [])
+    seats = sorted(s for side in sides for s in side) if isinstance(sides, list) else []
+    if isinstance(players, int) and seats != list(range(players)):
+        out.append((("sides",), f"expected the sides to hold each seat 0..{players - 1} exactly once, found {sides}"))
+    deal = variant.get("deal", {})
+    hand, stock = deal.get("hand_size"), deal.get("stock")
+    if isinstance(players, int) and isinstance(hand, int):
+        needed = players * hand + (stock or 0)
+        if needed > len(cards):
+            out.append((("deal",), f"expected at most {len(cards)} cards dealt, found {players} hands of {hand} and a stock of {stock or 0}"))
+    return out
+
+
+def validate(paths: list[Path] | None = None) -> list[Problem]:
+    """Problems in the kit (default) or in the given files and folders, checked with the kit's spec."""
+    from conformance import scenarios  # scenario checks need the spec; imported late to keep spec-only use light
+
+    spec_root = kitdata.spec_dir()
+    spec, problems = read(spec_root)
+    targets = paths or [spec_root, kitdata.scenarios_dir()]
+    scenario_files: list[Path] = []
+    extra_spec: list[Path] = []
+    for target in targets:
+        if not target.exists():
+            problems.append(Problem(str(target), 0, 0, (), "no such file or directory"))
+            continue
+        files = sorted(target.rglob("*.yaml")) if target.is_dir() else [target]
+        for file in files:
+            resolved = file.resolve()
+            if spec_root.resolve() in resolved.parents:
+                if paths:  # already read with the kit's spec
+                    continue
+            elif _is_spec_file(resolved):
+                extra_spec.append(file)
+            else:
+                scenario_files.append(file)
+    for file in extra_spec:
+        problems += _add_spec_file(spec, file)
+    problems += check_spec(spec)
+    problems += scenarios.check_files(scenario_files, spec)
+    return sorted(set(problems))
+
+
+def _is_spec_file(path: Path) -> bool:
+    return path.name in ("clauses.yaml", "rulings.yaml", "sources.yaml", "errors.yaml") or path.parent.name == "variants"
+
+
+def _add_spec_file(spec: Spec, path: Path) -> list[Problem]:
+    from conformance.problems import DataError
+    from conformance.yamlio import load
+
+    try:
+        doc = load(path)
+    except DataError as err:
+        return list(err.problems)
+    rel = ("variants", path.name) if path.parent.name == "variants" else (path.name,)
+    problems: list[Problem] = []
+    spec.add(doc, rel, problems)
+    return problems
