@@ -64,8 +64,11 @@ class InProcessAdapter:
                 rejected = {"code": code, "message": getattr(outcome, "message", "")} if code else None
                 observations.append(self._observe(engine, rejected))
             except Exception as err:
-                return {"id": rid, "observations": observations,
-                        "error": {"kind": "crash", "message": f"on {action}: {_describe(err)}"}}
+                return {
+                    "id": rid,
+                    "observations": observations,
+                    "error": {"kind": "crash", "message": f"on {action}: {_describe(err)}"},
+                }
         return {"id": rid, "observations": observations}
 
     @staticmethod

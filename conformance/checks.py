@@ -173,8 +173,23 @@ def _snapshot_paths(expected: Any, snapshot: Json, legal: list[Json]) -> list[tu
 
 
 CHECKS: dict[str, Check] = {
-    **{key: _equal(key) for key in ("phase", "to_act", "dealer", "forehand", "trump", "indicator",
-                                    "stock_count", "stock", "totals", "tricks", "makers", "lone")},
+    **{
+        key: _equal(key)
+        for key in (
+            "phase",
+            "to_act",
+            "dealer",
+            "forehand",
+            "trump",
+            "indicator",
+            "stock_count",
+            "stock",
+            "totals",
+            "tricks",
+            "makers",
+            "lone",
+        )
+    },
     "dead": _set_of_cards("dead"),
     "hands": _hands,
     "holds": _holds,

@@ -33,9 +33,7 @@ def measure(spec: Spec, scenarios: Iterable[Scenario]) -> list[ClauseCoverage]:
         rejects = set(clause.get("rejects", []))
         mine = [s for s in scenarios if cid in s.clauses]
         negative = [s for s in mine if s.rejects() & rejects]
-        rows.append(
-            ClauseCoverage(cid, len(mine), len(negative), bool(rejects), bool(clause.get("informative")))
-        )
+        rows.append(ClauseCoverage(cid, len(mine), len(negative), bool(rejects), bool(clause.get("informative"))))
     return rows
 
 

@@ -108,7 +108,7 @@ class ScenarioItem(pytest.Item):
         if outcome.status != runner.PASS:
             raise ScenarioFailure(outcome)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, ScenarioFailure):
             return describe(excinfo.value.outcome)
         return super().repr_failure(excinfo)

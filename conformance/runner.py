@@ -59,9 +59,19 @@ def judge(scenario: Scenario, answer: Json) -> Outcome:
             code = rejected.get("code") if isinstance(rejected, dict) else None
             if step.reject:
                 if code not in step.reject:
-                    mismatches.append(Mismatch(number, step.line, f"{action_text(action)} rejected with", list(step.reject), code or "accepted"))
+                    mismatches.append(
+                        Mismatch(number, step.line, f"{action_text(action)} rejected with", list(step.reject), code or "accepted")
+                    )
                 elif after.get("snapshot") != before.get("snapshot"):
-                    mismatches.append(Mismatch(number, step.line, "state after a rejected action", "unchanged", _changed(before.get("snapshot"), after.get("snapshot"))))
+                    mismatches.append(
+                        Mismatch(
+                            number,
+                            step.line,
+                            "state after a rejected action",
+                            "unchanged",
+                            _changed(before.get("snapshot"), after.get("snapshot")),
+                        )
+                    )
             elif code is not None:
                 mismatches.append(Mismatch(number, step.line, f"{action_text(action)} accepted", "accepted", f"rejected: {code}"))
                 return Outcome(scenario, FAIL, mismatches)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -68,6 +70,30 @@ def expand_actions(step: Json) -> list[Json]:
     return actions
 
 
+REST = "rest"
+_CARD = re.compile(r"^[AKQJT98765432][CDHS]$")
+
+
+def deck_of(variant: Json) -> list[str]:
+    """The variant's cards in deck order: suits as listed, ranks as listed."""
+    return [r + s for s in variant["deck"]["suits"].split() for r in variant["deck"]["ranks"].split()]
+
+
+def expand_setup(setup: Json, variant: Json) -> Json:
+    """Replace ``rest`` in ``stock`` or ``deck`` by every card placed nowhere else, in deck order.
+
+    Scenarios stay short; engines always receive every card explicitly.
+    """
+    placed = {card for _, card in _cards(setup)}
+    out = dict(setup)
+    for key in ("stock", "deck"):
+        cards = out.get(key)
+        if isinstance(cards, list) and REST in cards:
+            at = cards.index(REST)
+            out[key] = cards[:at] + [c for c in deck_of(variant) if c not in placed] + cards[at + 1 :]
+    return out
+
+
 def _compile(doc: Document, index: int, raw: Json, default_variant: str | None, spec: Spec) -> Scenario:
     at = ("scenarios", index)
     steps = []
@@ -82,10 +108,8 @@ def _compile(doc: Document, index: int, raw: Json, default_variant: str | None, 
         )
     variant = raw.get("variant") or default_variant or ""
     game = ""
-    try:
+    with contextlib.suppress(KeyError, ValueError):
         game = str(spec.resolve(variant).get("game", ""))
-    except (KeyError, ValueError):
-        pass
     return Scenario(
         id=raw["id"],
         title=raw["title"],
@@ -93,7 +117,7 @@ def _compile(doc: Document, index: int, raw: Json, default_variant: str | None, 
         source=raw["source"],
         variant=variant,
         game=game,
-        setup=raw["setup"],
+        setup=expand_setup(raw["setup"], spec.resolve(variant)),
         steps=tuple(steps),
         file=doc.file,
         line=doc.where(at)[0],
@@ -128,7 +152,9 @@ def _cross_checks(doc: Document, spec: Spec) -> list[Problem]:
         game = variant.get("game")
         for j, cid in enumerate(raw.get("clauses", [])):
             if cid not in clauses:
-                problems.append(doc.problem((*at, "clauses", j), f"unknown clause {cid!r}: expected an id from spec/*/clauses.yaml"))
+                problems.append(
+                    doc.problem((*at, "clauses", j), f"unknown clause {cid!r}: expected an id from spec/*/clauses.yaml")
+                )
             elif not cid.startswith(f"{game}."):
                 problems.append(doc.problem((*at, "clauses", j), f"clause {cid!r} is not a {game} clause"))
         source = raw.get("source")
@@ -136,18 +162,58 @@ def _cross_checks(doc: Document, spec: Spec) -> list[Problem]:
             problems.append(doc.problem((*at, "source"), f"unknown source {source!r}: expected a key of spec/sources.yaml"))
         if isinstance(source, dict) and "ruling" in source and source["ruling"] not in rulings:
             problems.append(doc.problem((*at, "source", "ruling"), f"unknown ruling {source['ruling']!r}"))
-        deck = {r + s for r in variant["deck"]["ranks"].split() for s in variant["deck"]["suits"].split()}
-        problems += [doc.problem((*at, *path), f"{card!r} is not a card of {vid}") for path, card in _cards(raw) if card not in deck]
+        deck = set(deck_of(variant))
+        setup = expand_setup(raw.get("setup", {}), variant)
+        problems += [
+            doc.problem((*at, "setup", *p.path), p.message)
+            for p in schemas.check(doc, "setup", data=setup)
+        ]
+        seen_cards: dict[str, JsonPath] = {}
+        for path, card in _cards(raw.get("setup", {})):
+            if _CARD_REFERENCES.intersection(map(str, path)):
+                continue
+            if card in seen_cards and card != REST:
+                first = ".".join(map(str, seen_cards[card]))
+                problems.append(doc.problem((*at, "setup", *path), f"{card} is placed twice (also at setup.{first})"))
+            seen_cards.setdefault(card, path)
+        problems += [
+            doc.problem((*at, *path), f"expected a card of {vid}, found {card!r}")
+            for path, card in _cards(raw)
+            if card not in deck and _CARD.match(card)
+        ]
         for j, step in enumerate(raw.get("steps", [])):
             for k, code in enumerate(step.get("reject", [])):
                 if code not in codes:
-                    problems.append(doc.problem((*at, "steps", j, "reject", k), f"unknown error code {code!r}: expected a code of spec/errors.yaml"))
+                    problems.append(
+                        doc.problem(
+                            (*at, "steps", j, "reject", k), f"unknown error code {code!r}: expected a code of spec/errors.yaml"
+                        )
+                    )
             if "reject" in step and len(expand_actions(step)) != 1:
                 problems.append(doc.problem((*at, "steps", j), "a step with reject: must hold exactly one action"))
     return problems
 
 
-_CARD_KEYS = {"card", "cards", "deck", "stock", "hands", "holds", "lacks", "piles", "dead", "trick", "top_trumps", "play", "bid", "indicator", "trees_taken"}
+# Setup keys that name a card placed elsewhere in the setup rather than placing it.
+_CARD_REFERENCES = {"indicator", "trees_taken"}
+
+_CARD_KEYS = {
+    "card",
+    "cards",
+    "deck",
+    "stock",
+    "hands",
+    "holds",
+    "lacks",
+    "piles",
+    "dead",
+    "trick",
+    "top_trumps",
+    "play",
+    "bid",
+    "indicator",
+    "trees_taken",
+}
 
 
 def _cards(node: Any, path: JsonPath = (), inside: bool = False) -> Iterator[tuple[JsonPath, str]]:
@@ -158,7 +224,7 @@ def _cards(node: Any, path: JsonPath = (), inside: bool = False) -> Iterator[tup
     elif isinstance(node, list):
         for i, value in enumerate(node):
             yield from _cards(value, (*path, i), inside)
-    elif inside and isinstance(node, str) and len(node) == 2:
+    elif inside and isinstance(node, str) and (len(node) == 2 or node == REST):
         yield path, node
 
 
@@ -181,7 +247,11 @@ def check_files(paths: Iterable[Path], spec: Spec) -> list[Problem]:
             sid = raw["id"]
             here = f"{doc.file}:{doc.where(('scenarios', i))[0]}"
             if sid in seen:
-                problems.append(doc.problem(("scenarios", i, "id"), f"duplicate scenario id {sid!r}: expected unique ids (first at {seen[sid]})"))
+                problems.append(
+                    doc.problem(
+                        ("scenarios", i, "id"), f"duplicate scenario id {sid!r}: expected unique ids (first at {seen[sid]})"
+                    )
+                )
             else:
                 seen[sid] = here
     return problems

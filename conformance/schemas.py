@@ -30,10 +30,35 @@ def registry() -> Registry[Any]:
 
 @cache
 def validator(name: str, pointer: str = "") -> Draft202012Validator:
-    """A validator for ``<name>.schema.json`` (or one of its ``$defs`` by JSON pointer)."""
-    uri = BASE + name + ".schema.json"
-    schema: dict[str, Any] = {"$ref": uri + ("#" + pointer if pointer else "")}
+    """A validator for ``<name>.schema.json`` (or one of its ``$defs`` by JSON pointer).
+
+    References are inlined once here: the same checks, without a registry lookup per node.
+    """
+    uri = BASE + name + ".schema.json" + ("#" + pointer if pointer else "")
+    resolved = registry().resolver().lookup(uri)
+    schema = _inline(resolved.contents, resolved.resolver, ())
     return Draft202012Validator(schema, registry=registry())
+
+
+def _inline(node: Any, resolver: Any, stack: tuple[str, ...]) -> Any:
+    if isinstance(node, list):
+        return [_inline(item, resolver, stack) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$id" in node:
+        resolver = resolver.in_subresource(Resource.from_contents(node))
+    ref = node.get("$ref")
+    out = {k: _inline(v, resolver, stack) for k, v in node.items() if k != "$ref" and k not in ("$id", "$schema")}
+    if not isinstance(ref, str):
+        return out
+    target = resolver.lookup(ref)
+    key = str(id(target.contents))
+    if key in stack:  # a recursive schema keeps its reference
+        return {**out, "$ref": ref}
+    inlined = _inline(target.contents, target.resolver, (*stack, key))
+    if not out:
+        return inlined
+    return {**out, "allOf": [inlined]}
 
 
 def _kind(value: Any) -> str:
@@ -81,14 +106,16 @@ def _explain(error: ValidationError) -> tuple[JsonPath, str]:
         hint = f"; expected one of: {', '.join(allowed)}" if allowed else ""
         return (*path, key), f"unknown key {key!r}{hint}"
     if kind == "required":
-        return path, f"missing required key {error.validator_value!r}"
+        present = value if isinstance(value, dict) else {}
+        missing = [k for k in error.validator_value if k not in present]  # type: ignore[union-attr]
+        return path, "missing required key " + ", ".join(repr(k) for k in missing)
     if kind == "type":
         return path, f"expected {error.validator_value}, {_found(value)}"
     if kind == "pattern":
         expected = what or f"a string matching {error.validator_value}"
         return path, f"expected {expected[0].lower() + expected[1:].rstrip('.')}, {_found(value)}"
     if kind in ("enum", "const"):
-        options = error.validator_value if kind == "enum" else [error.validator_value]
+        options = list(error.validator_value) if kind == "enum" else [error.validator_value]  # type: ignore[arg-type]
         return path, f"expected one of {', '.join(map(str, options))}, {_found(value)}"
     if kind == "propertyNames":
         return path, f"unexpected key {value!r}: {error.message}"
@@ -102,5 +129,5 @@ def check(doc: Document, name: str, pointer: str = "", data: Any = None) -> list
     for error in validator(name, pointer).iter_errors(instance):
         for leaf in _leaves(error):
             path, message = _explain(leaf)
-            problems.append(doc.problem(path, message))
+            problems.append(doc.problem(path, message, at_key=leaf.validator == "additionalProperties"))
     return sorted(set(problems))

@@ -28,9 +28,11 @@ class Spec:
     ruling_files: list[Document] = field(default_factory=list)
     sources_file: Document | None = None
     errors_file: Document | None = None
+    _resolved: dict[str, Json] = field(default_factory=dict, repr=False)
 
     def add(self, doc: Document, rel: tuple[str, ...], problems: list[Problem]) -> None:
         """File a document by its place under spec/."""
+        self._resolved.clear()
         if rel == ("sources.yaml",):
             self.sources_file = doc
         elif rel == ("errors.yaml",):
@@ -42,7 +44,8 @@ class Spec:
         elif rel[-1] == "rulings.yaml":
             self.ruling_files.append(doc)
         else:
-            problems.append(Problem(doc.file, 1, 1, (), "unexpected file in spec/: expected sources.yaml, errors.yaml, <game>/clauses.yaml, <game>/rulings.yaml or <game>/variants/*.yaml"))
+            expected = "sources.yaml, errors.yaml, <game>/clauses.yaml, <game>/rulings.yaml or <game>/variants/*.yaml"
+            problems.append(Problem(doc.file, 1, 1, (), f"unexpected file in spec/: expected {expected}"))
 
     def clauses(self) -> Iterator[tuple[Document, int, Json]]:
         for doc in self.clause_files:
@@ -82,30 +85,44 @@ class Spec:
         return sorted({str(d.data.get("game")) for d in self.clause_files if isinstance(d.data, dict)})
 
     def resolve(self, variant_id: str) -> Json:
-        """The variant with everything it inherits, as the engine reads it."""
+        """The variant with everything it inherits, as the engine reads it (a fresh copy)."""
+        cached = self._resolved.get(variant_id)
+        if cached is None:
+            cached = self._resolve(variant_id, ())
+            self._resolved[variant_id] = cached
+        return copy.deepcopy(cached)
+
+    def _resolve(self, variant_id: str, stack: tuple[str, ...]) -> Json:
+        if variant_id in stack:
+            raise ValueError(f"extends cycle through {' -> '.join((*stack, variant_id))}")
         raw = self.variants_raw()
-        chain: list[Json] = []
-        seen: set[str] = set()
-        current: str | None = variant_id
-        while current is not None:
-            if current in seen:
-                raise ValueError(f"extends cycle through {current}")
-            if current not in raw:
-                raise KeyError(current)
-            seen.add(current)
-            chain.append(raw[current][1])
-            parent = raw[current][1].get("extends")
-            current = parent if isinstance(parent, str) else None
+        if variant_id not in raw:
+            raise KeyError(variant_id)
+        own = raw[variant_id][1]
         merged: Json = {}
-        for layer in reversed(chain):
-            merged = merge(merged, {k: v for k, v in layer.items() if k not in _OWN_KEYS})
-        top = raw[variant_id][1]
+        sources: list[str] = []
+        for parent_id in parents(own):  # later parents override earlier ones
+            parent = self._resolve(parent_id, (*stack, variant_id))
+            sources += [key for key in parent.get("sources", []) if key not in sources]
+            parent.pop("abstract", None)
+            merged = merge(merged, parent)
+        merged = merge(merged, {k: v for k, v in own.items() if k not in _OWN_KEYS})
         merged["id"] = variant_id
-        merged["title"] = top.get("title", variant_id)
-        merged["sources"] = _inherited(chain, "sources")
-        if top.get("abstract"):
+        merged["title"] = own.get("title", variant_id)
+        merged["sources"] = list(own.get("sources", sources))
+        if own.get("abstract"):
             merged["abstract"] = True
         return merged
+
+
+def parents(variant: Json) -> list[str]:
+    """The ids a variant extends, in order: ``extends`` is one id or a list of them."""
+    value = variant.get("extends")
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str)]
+    return []
 
 
 def _items(doc: Document, key: str) -> Iterator[tuple[Document, int, Json]]:
@@ -114,13 +131,6 @@ def _items(doc: Document, key: str) -> Iterator[tuple[Document, int, Json]]:
     for i, item in enumerate(data if isinstance(data, list) else []):
         if isinstance(item, dict):
             yield doc, i, item
-
-
-def _inherited(chain: list[Json], key: str) -> Any:
-    for layer in chain:
-        if key in layer:
-            return layer[key]
-    return []
 
 
 def merge(base: Json, over: Json) -> Json:

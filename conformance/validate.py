@@ -9,7 +9,7 @@ from typing import Any
 
 from conformance import kitdata, schemas
 from conformance.problems import Problem
-from conformance.spec import Json, Spec, read
+from conformance.spec import Json, Spec, parents, read
 from conformance.yamlio import Document
 
 # Which schema each spec file kind is checked against.
@@ -61,7 +61,9 @@ def _duplicates(entries: Iterable[tuple[Document, tuple[Any, ...], Any]], what: 
 def _unique_ids(spec: Spec) -> list[Problem]:
     problems = _duplicates(((d, ("clauses", i, "id"), c.get("id")) for d, i, c in spec.clauses()), "clause id")
     problems += _duplicates(((d, ("rulings", i, "id"), r.get("id")) for d, i, r in spec.rulings()), "ruling id")
-    problems += _duplicates(((d, ("id",), d.data.get("id")) for d in spec.variant_files if isinstance(d.data, dict)), "variant id")
+    problems += _duplicates(
+        ((d, ("id",), d.data.get("id")) for d in spec.variant_files if isinstance(d.data, dict)), "variant id"
+    )
     if spec.sources_file is not None:
         src = spec.sources_file
         items = src.data.get("sources", []) if isinstance(src.data, dict) else []
@@ -123,13 +125,17 @@ def _clause_references(spec: Spec) -> list[Problem]:
                 problems.append(doc.problem((*at, "rulings", j), f"unknown ruling {rid!r}: expected an id from a rulings.yaml"))
         for j, code in enumerate(clause.get("rejects", []) or []):
             if code not in codes:
-                problems.append(doc.problem((*at, "rejects", j), f"unknown error code {code!r}: expected a code of spec/errors.yaml"))
+                problems.append(
+                    doc.problem((*at, "rejects", j), f"unknown error code {code!r}: expected a code of spec/errors.yaml")
+                )
         for j, vid in enumerate(clause.get("variants", []) or []):
             if vid not in variants:
                 problems.append(doc.problem((*at, "variants", j), f"unknown variant {vid!r}"))
         parameter = clause.get("parameter")
         if isinstance(parameter, str) and not _parameter_exists(spec, str(game), parameter):
-            problems.append(doc.problem((*at, "parameter"), f"expected a parameter path present in a {game} variant, found {parameter!r}"))
+            problems.append(
+                doc.problem((*at, "parameter"), f"expected a parameter path present in a {game} variant, found {parameter!r}")
+            )
     return problems
 
 
@@ -152,7 +158,9 @@ def _ruling_references(spec: Spec) -> list[Problem]:
                 problems.append(doc.problem((*at, "errata", j, "source"), f"unknown source {erratum.get('source')!r}"))
         parameter = ruling.get("parameter")
         if isinstance(parameter, str) and not _parameter_exists(spec, game, parameter):
-            problems.append(doc.problem((*at, "parameter"), f"expected a parameter path present in a {game} variant, found {parameter!r}"))
+            problems.append(
+                doc.problem((*at, "parameter"), f"expected a parameter path present in a {game} variant, found {parameter!r}")
+            )
     return problems
 
 
@@ -161,14 +169,16 @@ def _variants(spec: Spec) -> list[Problem]:
     raw = spec.variants_raw()
     sources = spec.source_keys()
     for vid, (doc, data) in raw.items():
-        parent = data.get("extends")
-        if parent is not None and parent not in raw:
-            problems.append(doc.problem(("extends",), f"unknown variant {parent!r}: expected the id of another variant file"))
+        unknown = [(i, p) for i, p in enumerate(parents(data)) if p not in raw]
+        if unknown:
+            for i, parent in unknown:
+                where = ("extends", i) if isinstance(data.get("extends"), list) else ("extends",)
+                problems.append(doc.problem(where, f"unknown variant {parent!r}: expected the id of another variant file"))
             continue
         try:
             resolved = spec.resolve(vid)
         except ValueError as err:
-            problems.append(doc.problem(("extends",), f"{err}: expected a chain of extends that ends"))
+            problems.append(doc.problem(("extends",), f"{err}: expected extends that end"))
             continue
         except KeyError:
             continue
@@ -198,7 +208,9 @@ def _deck_problems(variant: Json) -> list[tuple[tuple[Any, ...], str]]:
     ranking = variant.get("ranking", {})
     for key in ("plain_order", "trump_order"):
         if key in ranking and sorted(str(ranking[key]).split()) != sorted(ranks):
-            out.append((("ranking", key), f"expected an order of exactly the deck's ranks {' '.join(ranks)}, found {ranking[key]}"))
+            out.append(
+                (("ranking", key), f"expected an order of exactly the deck's ranks {' '.join(ranks)}, found {ranking[key]}")
+            )
     cards = {r + s for r in ranks for s in suits}
     for j, card in enumerate(ranking.get("top_trumps", []) or []):
         if card not in cards:
@@ -221,7 +233,12 @@ def _deck_problems(variant: Json) -> list[tuple[tuple[Any, ...], str]]:
     if isinstance(players, int) and isinstance(hand, int):
         needed = players * hand + (stock or 0)
         if needed > len(cards):
-            out.append((("deal",), f"expected at most {len(cards)} cards dealt, found {players} hands of {hand} and a stock of {stock or 0}"))
+            out.append(
+                (
+                    ("deal",),
+                    f"expected at most {len(cards)} cards dealt, found {players} hands of {hand} and a stock of {stock or 0}",
+                )
+            )
     return out
 
 

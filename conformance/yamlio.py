@@ -14,8 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from yaml.events import AliasEvent, CollectionStartEvent, ScalarEvent
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.events import (
+    AliasEvent,
+    MappingEndEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
 
 from conformance.problems import DataError, JsonPath, Problem
 
@@ -34,6 +40,7 @@ class Document:
     file: str
     data: Any
     marks: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
+    key_marks: dict[JsonPath, tuple[int, int]] = field(default_factory=dict)
 
     def where(self, path: JsonPath) -> tuple[int, int]:
         """The position of the deepest node on ``path`` that exists."""
@@ -43,25 +50,14 @@ class Document:
                 return mark
         return (1, 1)
 
-    def problem(self, path: JsonPath, message: str) -> Problem:
-        line, column = self.where(path)
+    def problem(self, path: JsonPath, message: str, *, at_key: bool = False) -> Problem:
+        """A problem at the node on ``path`` (or at its key, for complaints about the key itself)."""
+        line, column = self.key_marks.get(tuple(path), self.where(path)) if at_key else self.where(path)
         return Problem(self.file, line, column, tuple(path), message)
 
 
-class _Composer(yaml.SafeLoader):
-    """A composer that refuses tags, anchors and aliases before they build anything."""
-
-    def compose_node(self, parent: Node | None, index: Any) -> Node:
-        event = self.peek_event()
-        mark = event.start_mark
-        if isinstance(event, AliasEvent):
-            raise _At(mark, "aliases (*name) are not allowed; write the value out")
-        if isinstance(event, (ScalarEvent, CollectionStartEvent)):
-            if event.anchor is not None:
-                raise _At(mark, "anchors (&name) are not allowed; write the value out")
-            if event.tag not in (None, "!"):
-                raise _At(mark, f"tags are not allowed (found {event.tag})")
-        return super().compose_node(parent, index)  # type: ignore[no-any-return]
+# libyaml's parser when present (the same events, much faster), else PyYAML's own.
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class _At(Exception):
@@ -72,9 +68,9 @@ class _At(Exception):
         self.path = path
 
 
-def _scalar(node: ScalarNode) -> Any:
-    text: str = node.value
-    if node.style is not None:  # quoted or block scalars are always strings
+def _scalar(event: ScalarEvent) -> Any:
+    text: str = event.value
+    if not event.implicit[0]:  # quoted or block scalars are always strings
         return text
     if _NULL.match(text):
         return None
@@ -87,48 +83,77 @@ def _scalar(node: ScalarNode) -> Any:
     return text
 
 
-def _build(node: Node, path: JsonPath, marks: dict[JsonPath, tuple[int, int]]) -> Any:
-    marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
-    if isinstance(node, ScalarNode):
-        return _scalar(node)
-    if isinstance(node, SequenceNode):
-        return [_build(item, (*path, i), marks) for i, item in enumerate(node.value)]
-    if isinstance(node, MappingNode):
+class _Builder:
+    """Builds plain data straight from parser events, refusing what could construct objects."""
+
+    def __init__(self, text: str) -> None:
+        self.loader = _Loader(text)
+        self.marks: dict[JsonPath, tuple[int, int]] = {}
+        self.keys: dict[JsonPath, tuple[int, int]] = {}
+
+    def next(self) -> Any:
+        return self.loader.get_event()
+
+    def document(self) -> Any:
+        try:
+            self.next()  # stream start
+            if isinstance(self.loader.peek_event(), StreamEndEvent):
+                return _EMPTY
+            self.next()  # document start
+            data = self.node(self.next(), ())
+            self.next()  # document end
+            extra = self.next()
+            if not isinstance(extra, StreamEndEvent):
+                raise _At(extra.start_mark, "expected one YAML document, found another after ---")
+            return data
+        finally:
+            self.loader.dispose()
+
+    def node(self, event: Any, path: JsonPath) -> Any:
+        mark = event.start_mark
+        self.marks[path] = (mark.line + 1, mark.column + 1)
+        if isinstance(event, AliasEvent):
+            raise _At(mark, "aliases (*name) are not allowed; write the value out", path)
+        if event.anchor is not None:
+            raise _At(mark, "anchors (&name) are not allowed; write the value out", path)
+        if event.tag not in (None, "!"):
+            raise _At(mark, f"tags are not allowed (found {event.tag})", path)
+        if isinstance(event, ScalarEvent):
+            return _scalar(event)
+        if isinstance(event, SequenceStartEvent):
+            items: list[Any] = []
+            while not isinstance(item := self.next(), SequenceEndEvent):
+                items.append(self.node(item, (*path, len(items))))
+            return items
+        return self.mapping(path)
+
+    def mapping(self, path: JsonPath) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, ScalarNode):
-                raise _At(key_node.start_mark, "mapping keys must be plain scalars", path)
-            key = key_node.value
-            if key == "<<" and key_node.style is None:
-                raise _At(key_node.start_mark, "merge keys (<<) are not allowed", path)
+        while not isinstance(key_event := self.next(), MappingEndEvent):
+            mark = key_event.start_mark
+            if not isinstance(key_event, ScalarEvent) or key_event.anchor or key_event.tag not in (None, "!"):
+                raise _At(mark, "mapping keys must be plain scalars", path)
+            key = key_event.value
+            if key == "<<" and key_event.implicit[0]:
+                raise _At(mark, "merge keys (<<) are not allowed", path)
             if key in out:
-                first = marks[(*path, key)]
-                raise _At(
-                    key_node.start_mark,
-                    f"duplicate key {key!r} (first at line {first[0]}, column {first[1]})",
-                    (*path, key),
-                )
-            out[key] = _build(value_node, (*path, key), marks)
+                first = self.keys[(*path, key)]
+                raise _At(mark, f"duplicate key {key!r} (first at line {first[0]}, column {first[1]})", (*path, key))
+            self.keys[(*path, key)] = (mark.line + 1, mark.column + 1)
+            out[key] = self.node(self.next(), (*path, key))
         return out
-    raise _At(node.start_mark, f"unsupported node {type(node).__name__}", path)
+
+
+_EMPTY = object()
 
 
 def loads(text: str, file: str = "<string>") -> Document:
     """Parse one YAML document strictly; raise DataError with located problems."""
-    marks: dict[JsonPath, tuple[int, int]] = {}
+    builder = _Builder(text)
     try:
-        composer = _Composer(text)
-        try:
-            root = composer.get_single_node()
-        finally:
-            composer.dispose()
-        if root is None:
-            raise DataError([Problem(file, 1, 1, (), "expected a YAML mapping, found an empty file")])
-        data = _build(root, (), marks)
+        data = builder.document()
     except _At as err:
-        raise DataError(
-            [Problem(file, err.mark.line + 1, err.mark.column + 1, err.path, err.message)]
-        ) from None
+        raise DataError([Problem(file, err.mark.line + 1, err.mark.column + 1, err.path, err.message)]) from None
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -136,7 +161,9 @@ def loads(text: str, file: str = "<string>") -> Document:
         raise DataError([Problem(file, line, column, (), f"invalid YAML: {what}")]) from None
     except yaml.YAMLError as err:
         raise DataError([Problem(file, 1, 1, (), f"invalid YAML: {err}")]) from None
-    return Document(file, data, marks)
+    if data is _EMPTY or data is None:
+        raise DataError([Problem(file, 1, 1, (), "expected a YAML mapping, found an empty file")])
+    return Document(file, data, builder.marks, builder.keys)
 
 
 def load(path: Path | str) -> Document:
@@ -155,9 +182,11 @@ def load(path: Path | str) -> Document:
         raise DataError(
             [
                 Problem(
-                    name, 1, 1, (),
-                    f"expected a YAML file of at most {MAX_BYTES // 1024 // 1024} MiB,"
-                    f" found {size / 1024 / 1024:.1f} MiB",
+                    name,
+                    1,
+                    1,
+                    (),
+                    f"expected a YAML file of at most {MAX_BYTES // 1024 // 1024} MiB, found {size / 1024 / 1024:.1f} MiB",
                 )
             ]
         )
@@ -169,7 +198,5 @@ def load(path: Path | str) -> Document:
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
         column = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
-        raise DataError(
-            [Problem(name, line, column, (), f"expected UTF-8 text, found byte 0x{raw[err.start]:02x}")]
-        ) from None
+        raise DataError([Problem(name, line, column, (), f"expected UTF-8 text, found byte 0x{raw[err.start]:02x}")]) from None
     return loads(text, name)

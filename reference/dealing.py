@@ -1,0 +1,116 @@
+"""Dealing from a pack order (rulings R3, R10), and the ``tree-cut`` rule (Altbaumer's cut).
+
+The pack is dealt from the top, round by round in the variant's packet sizes, starting with
+forehand (the player after the dealer) and ending with the dealer; the cards left, in order,
+are the stock, top first. Trees taken at the cut come off the bottom of the pack into the
+cutter's hand, and the cutter's first packet is short by as many cards.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+
+from reference import errors
+from reference.errors import Rejected
+from reference.params import Params
+from reference.rules import Events, Json, Rules
+from reference.state import CUT, Deal
+
+
+class Dealing:
+    """The automatic deal from ``st.pack`` (nothing to do when the hands were given)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.kinds: dict[str, frozenset[str]] = {}
+        self.rules = rules
+        seats = rules.seats
+        # plans[dealer][short]: (seat, first, last) pack slices, round by round from forehand.
+        self.plans: list[list[list[tuple[int, int, int]]]] = []
+        for dealer in range(seats.n):
+            cutter = seats.previous(dealer)
+            by_short = []
+            for short in range(rules.packets[0] + 1):
+                plan, pos = [], 0
+                for r, size in enumerate(rules.packets):
+                    for s in seats.order_from(seats.next(dealer)):
+                        n = size - short if (r == 0 and s == cutter) else size
+                        plan.append((s, pos, pos + n))
+                        pos += n
+                by_short.append(plan)
+            self.plans.append(by_short)
+
+    def start(self, st: Deal, ev: Events) -> bool:
+        pack = st.pack
+        if pack is None:
+            return False
+        hands = st.hands
+        plan = self.plans[st.dealer][len(st.trees_taken)]
+        for seat, first, last in plan:
+            hands[seat] += pack[first:last]
+        for hand in hands:
+            hand.sort()
+        st.stock = pack[plan[-1][2] :]
+        st.pack = None
+        return False
+
+    def actions(self, st: Deal) -> list[Json]:
+        return []
+
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+        raise AssertionError("the deal takes no actions")
+
+
+class TreeCut:
+    """``cut: tree-cut``: the cutter (the player before the dealer) may take top trumps shown.
+
+    The card shown is the last of the pack; if the cutter takes it and the card before it is
+    another top trump, that one is offered too. A declined card stays in the pack.
+    """
+
+    def __init__(self, rules: Rules, params: Params) -> None:
+        self.kinds = {CUT: frozenset({"take_tree", "decline"})}
+        self.rules = rules
+        params.done()
+
+    def _offer(self, st: Deal) -> int | None:
+        pack = st.pack
+        if pack and self.rules.ranking.is_top[pack[-1]]:
+            return pack[-1]
+        return None
+
+    def start(self, st: Deal, ev: Events) -> bool:
+        if st.pack is None:  # hands given: the cut's outcome is part of the setup
+            return False
+        st.offer = self._offer(st)
+        if st.offer is None:
+            return False
+        st.phase = CUT
+        st.to_act = self.rules.seats.previous(st.dealer)
+        return True
+
+    def actions(self, st: Deal) -> list[Json]:
+        seat = st.to_act
+        assert seat is not None and st.offer is not None
+        cache = self.rules.actions
+        return [cache.with_card["take_tree"][seat][st.offer], cache.plain["decline"][seat]]
+
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+        if seat != st.to_act:
+            return Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} cuts, not seat {seat}")
+        codes = self.rules.cards.codes
+        if kind == "decline":
+            ev.append({"type": "declined", "seat": seat})
+            st.offer = None
+            return True
+        if card != st.offer:
+            showing = codes[st.offer] if st.offer is not None else "nothing"
+            return Rejected(
+                errors.NO_TREE_TO_TAKE, f"{codes[card]} is not showing at the cut ({showing} is)"
+            )
+        assert st.pack is not None
+        st.pack.pop()
+        insort(st.hands[seat], card)
+        st.trees_taken.append(card)
+        ev.append({"type": "cut_tree", "seat": seat, "card": codes[card]})
+        st.offer = self._offer(st)
+        return st.offer is None

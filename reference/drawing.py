@@ -1,0 +1,53 @@
+"""``draw: winner-first``: after each trick, while the stock lasts, every active player draws
+one card, the winner first and then in play order.
+
+The trump indicator lies face up under the stock (the trump rule puts it there).
+``indicator: last-drawer``: it is drawn like any stock card, so the last drawer of the last
+round takes it (the player before the winner, R6). ``indicator: dead`` (five players): it is
+never drawn; drawing stops when only the indicator is left, it stays under the stock for the
+whole deal and, like any card still in the stock when the deal ends, is then out of play
+(``dead``), counting for nobody.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+
+from reference.params import Params
+from reference.rules import Events, Rules
+from reference.state import Deal
+
+INDICATOR = ("last-drawer", "dead")
+
+
+class WinnerFirst:
+    def __init__(self, rules: Rules, params: Params) -> None:
+        self.codes = rules.cards.codes
+        self.indicator_dead = params.text("indicator", choices=INDICATOR) == "dead"
+        params.done()
+
+    def drawable(self, stock: int) -> int:
+        """Of a stock just made (the indicator under it), the cards that will be drawn."""
+        return stock - (1 if self.indicator_dead else 0)
+
+    def left_to_draw(self, st: Deal) -> int:
+        stock = st.stock
+        if self.indicator_dead and stock and stock[-1] == st.indicator:
+            return len(stock) - 1
+        return len(stock)
+
+    def after_trick(self, st: Deal, winner: int, ev: Events) -> None:
+        n = st.n_active
+        if self.left_to_draw(st) < n:
+            return
+        stock = st.stock
+        codes = self.codes
+        hands = st.hands
+        nxt = st.next_active
+        seat = winner
+        drawn = stock[:n]
+        del stock[:n]
+        for c in drawn:
+            insort(hands[seat], c)
+            ev.append({"type": "drew", "seat": seat, "card": codes[c]})
+            seat = nxt[seat]

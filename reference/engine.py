@@ -1,0 +1,255 @@
+"""The reference engine: a variant's components, chosen by name through the registry.
+
+``components.<name>.rule`` in the variant picks the implementation; an unknown component
+or rule name is a VariantError naming the path. The deal runs as a pipeline of stages:
+cut, deal, trump, look, lone, play, end; a stage the variant does not name is skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from conformance.spec import variant as load_variant
+from reference import errors, setup
+from reference.dealer_rotation import DealWinner, NextInPlayOrder
+from reference.dealing import Dealing, TreeCut
+from reference.drawing import WinnerFirst
+from reference.errors import Rejected, VariantError
+from reference.legality_follow import FollowThenTrump
+from reference.legality_free import FreePlay
+from reference.lone import MakerAlone
+from reference.look import PartnersLook
+from reference.match import Rounds, VictoryPoints
+from reference.otea import Otea
+from reference.params import Params
+from reference.play import Play
+from reference.rules import ACTION_SHAPES, Events, Json, Rules, Stage
+from reference.score_mrithi import Mrithi
+from reference.score_threshold import OverThreshold
+from reference.score_tricks import TrickScore
+from reference.seating import DrawNines
+from reference.snapshot import snapshot, view
+from reference.state import OVER, Deal
+from reference.trick import HighestTrumpElseLedSuit
+from reference.turn_up import TurnUp
+
+Factory = Callable[[Rules, Params], Any]
+
+# component name -> rule name -> implementation. Components without a default are required.
+REGISTRY: dict[str, dict[str, Factory]] = {
+    "setup": {"draw-nines": lambda rules, p: DrawNines(rules.cards, rules.seats, p)},
+    "cut": {"tree-cut": TreeCut},
+    "trump": {"otea": Otea, "turn-up": TurnUp},
+    "look": {"partners-look": PartnersLook},
+    "lone": {"maker-alone": MakerAlone},
+    "legality": {"free": FreePlay, "follow-then-trump": FollowThenTrump},
+    "trick": {"highest-trump-else-led-suit": HighestTrumpElseLedSuit},
+    "draw": {"winner-first": WinnerFirst},
+    "score": {"mrithi": Mrithi, "over-threshold": OverThreshold, "tricks": TrickScore},
+    "dealer": {"deal-winner": DealWinner, "next-in-play-order": NextInPlayOrder},
+    "match": {"open": VictoryPoints, "vp-target": VictoryPoints, "rounds": Rounds},
+}
+REQUIRED = ("trump", "legality", "trick", "score", "dealer", "match")
+
+
+@dataclass(slots=True)
+class Applied:
+    """An accepted action and the events it caused, in order."""
+
+    events: list[Json]
+
+
+class EndOfDeal:
+    """Scores the deal, names the next dealer and records the match."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.kinds: dict[str, frozenset[str]] = {}
+        self.rules = rules
+
+    def start(self, st: Deal, ev: Events) -> bool:
+        rules = self.rules
+        # Cards still in the stock (a five-player indicator) are out of play.
+        st.dead += st.stock
+        st.stock = []
+        result, winner = rules.score.result(st)
+        result["next_dealer"] = rules.dealer.next_dealer(st, winner)
+        st.result = result
+        rules.match.record(st, result, winner)
+        st.phase = OVER
+        st.to_act = None
+        ev.append({"type": "deal_over", "result": {k: (list(v) if isinstance(v, list) else v) for k, v in result.items()}})
+        return True
+
+    def actions(self, st: Deal) -> list[Json]:
+        return []
+
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+        raise AssertionError("a finished deal takes no actions")
+
+
+def _component(rules: Rules, name: str) -> Any:
+    data = rules.variant["components"].get(name)
+    if data is None:
+        if name in REQUIRED:
+            raise VariantError(f"the {name} component is required", ("components", name))
+        return None
+    params = Params(name, data)
+    factory = REGISTRY[name].get(params.rule)
+    if factory is None:
+        known = ", ".join(sorted(REGISTRY[name]))
+        raise VariantError(
+            f"unknown {name} rule {params.rule!r}; the engine knows: {known}", (*params.path, "rule")
+        )
+    return factory(rules, params)
+
+
+def compile_rules(variant: Json) -> Rules:
+    """Read a resolved variant once into lookup tables and components."""
+    rules = Rules(variant)
+    components = variant.get("components")
+    if not isinstance(components, dict):
+        raise VariantError("expected a mapping of components", ("components",))
+    for name in components:
+        if name not in REGISTRY:
+            raise VariantError(
+                f"unknown component {name!r}; expected one of {', '.join(REGISTRY)}", ("components", name)
+            )
+    rules.setup = _component(rules, "setup")
+    rules.draw = _component(rules, "draw")
+    rules.legality = _component(rules, "legality")
+    rules.trick = _component(rules, "trick")
+    rules.score = _component(rules, "score")
+    rules.dealer = _component(rules, "dealer")
+    rules.match = _component(rules, "match")
+    if rules.match.needs != rules.score.produces:
+        raise VariantError(
+            f"the {rules.score.produces} scores of this score rule do not fit a {rules.match.needs} match",
+            ("components", "match", "rule"),
+        )
+    cut = _component(rules, "cut")
+    rules.has_cut = cut is not None
+    trump = _component(rules, "trump")
+    look = _component(rules, "look")
+    lone = _component(rules, "lone")
+    if rules.stock_size < 1:
+        raise VariantError("making trumps needs a stock", ("deal",))
+    if rules.draw is not None:
+        drawable = rules.draw.drawable(rules.stock_size)
+        if drawable % rules.seats.n:
+            raise VariantError(
+                f"{drawable} stock cards do not draw out evenly to {rules.seats.n} players",
+                ("components", "draw"),
+            )
+    stages: list[Stage] = [cut, Dealing(rules), trump, look, lone, Play(rules), EndOfDeal(rules)]
+    rules.stages = [s for s in stages if s is not None]
+    return rules
+
+
+@cache
+def _compiled(variant_id: str) -> Rules:
+    return compile_rules(load_variant(variant_id))
+
+
+class Engine:
+    """One deal of one variant, driven by JSON actions."""
+
+    __slots__ = ("_index", "_players", "_rules", "_st", "_stage", "setup_events")
+
+    def __init__(self, rules: Rules, setup_data: Json) -> None:
+        self._rules = rules
+        self._index = rules.cards.index
+        self._players = rules.seats.n
+        st, begin = setup.build(rules, setup_data)
+        self._st = st
+        #: Events of the automatic steps at the start (dealing, turning the trump card...).
+        self.setup_events: list[Json] = []
+        stages = rules.stages
+        if begin == setup.FROM_PLAY:
+            st.stage = next(i for i, s in enumerate(stages) if isinstance(s, Play))
+            self._stage = stages[st.stage]
+            return
+        first = 0
+        if begin == setup.FROM_HANDS:
+            first = next(i for i, s in enumerate(stages) if isinstance(s, Dealing)) + 1
+        st.stage = first - 1
+        self._advance(self.setup_events)
+
+    @classmethod
+    def new(cls, variant_id: str, setup_data: Json) -> Engine:
+        return cls(_compiled(variant_id), setup_data)
+
+    @classmethod
+    def from_variant(cls, variant: Json, setup_data: Json) -> Engine:
+        return cls(compile_rules(variant), setup_data)
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    def _advance(self, ev: Events) -> None:
+        st = self._st
+        stages = self._rules.stages
+        while True:
+            st.stage += 1
+            stage = stages[st.stage]
+            if stage.start(st, ev):
+                self._stage = stage
+                return
+
+    def legal_actions(self) -> list[Json]:
+        """Every legal action now (shared read-only dicts); [] once the deal is over."""
+        return self._stage.actions(self._st)
+
+    def apply(self, action: Json) -> Applied | Rejected:
+        """Apply one action; a rejection leaves the state exactly as it was."""
+        try:
+            kind = action["type"]
+            seat = action["seat"]
+            has_card = ACTION_SHAPES[kind]
+        except (KeyError, TypeError):
+            return _malformed(action)
+        if type(seat) is not int or seat < 0 or seat >= self._players:
+            return Rejected(errors.INVALID_ACTION, f"expected a seat from 0 to {self._players - 1}, found {seat!r}")
+        card = -1
+        if has_card:
+            try:
+                card = self._index[action["card"]]
+            except (KeyError, TypeError):
+                return Rejected(errors.INVALID_ACTION, f"{action.get('card')!r} is not a card of this deck")
+            if len(action) != 3:
+                return Rejected(errors.INVALID_ACTION, f"a {kind} action has exactly the keys type, seat and card")
+        elif len(action) != 2:
+            return Rejected(errors.INVALID_ACTION, f"a {kind} action has exactly the keys type and seat")
+        st = self._st
+        stage = self._stage
+        kinds = stage.kinds.get(st.phase)
+        if kinds is None or kind not in kinds:
+            return Rejected(errors.WRONG_PHASE, f"no {kind} in the {st.phase} phase")
+        ev: Events = []
+        done = stage.apply(st, kind, seat, card, ev)
+        if done is False:
+            return Applied(ev)
+        if done is True:
+            self._advance(ev)
+            return Applied(ev)
+        return done
+
+    def snapshot(self) -> Json:
+        return snapshot(self._rules, self._st)
+
+    def view(self, seat: int) -> Json:
+        if type(seat) is not int or not 0 <= seat < self._rules.seats.n:
+            raise ValueError(f"no seat {seat!r} in this variant")
+        return view(self._rules, self._st, seat)
+
+
+def _malformed(action: object) -> Rejected:
+    if not isinstance(action, dict):
+        return Rejected(errors.INVALID_ACTION, "an action is a JSON object")
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in ACTION_SHAPES:
+        return Rejected(errors.INVALID_ACTION, f"unknown action type {kind!r}; expected one of {', '.join(ACTION_SHAPES)}")
+    return Rejected(errors.INVALID_ACTION, f"a {kind} action names the seat")

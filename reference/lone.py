@@ -1,0 +1,63 @@
+"""``lone: maker-alone``: a maker may play alone; the partners' hands are put aside (R12).
+
+Once trumps are made (and forehand has discarded), before the first lead, the makers decide
+in play order from forehand: each may go alone or pass. The first to go alone ends the
+phase; the partners' hands go to ``dead`` and they sit the deal out. Defenders take no
+part (``not_a_maker``).
+"""
+
+from __future__ import annotations
+
+from reference import errors
+from reference.errors import Rejected
+from reference.params import Params
+from reference.rules import Events, Json, Rules
+from reference.state import LONE, Deal
+
+
+class MakerAlone:
+    def __init__(self, rules: Rules, params: Params) -> None:
+        self.kinds = {LONE: frozenset({"alone", "pass"})}
+        self.rules = rules
+        params.done()
+
+    def start(self, st: Deal, ev: Events) -> bool:
+        if st.makers is None:
+            return False
+        side_of = self.rules.seats.side_of
+        st.pending = [s for s in self.rules.seats.order_from(st.forehand) if side_of[s] == st.makers]
+        st.phase = LONE
+        st.to_act = st.pending[0]
+        return True
+
+    def actions(self, st: Deal) -> list[Json]:
+        seat = st.to_act
+        assert seat is not None
+        cache = self.rules.actions
+        return [cache.plain["alone"][seat], cache.plain["pass"][seat]]
+
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+        seats = self.rules.seats
+        if seats.side_of[seat] != st.makers:
+            return Rejected(errors.NOT_A_MAKER, f"seat {seat} is a defender; only makers may go alone")
+        if seat not in st.pending:
+            return Rejected(errors.ALREADY_ACTED, f"seat {seat} has already decided")
+        if seat != st.to_act:
+            return Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} decides now, not seat {seat}")
+        if kind == "pass":
+            ev.append({"type": "pass", "seat": seat})
+            st.pending.pop(0)
+            if st.pending:
+                st.to_act = st.pending[0]
+                return False
+            return True
+        st.lone = seat
+        st.pending = []
+        active = list(st.active)
+        for p in seats.partners(seat):
+            st.dead.extend(st.hands[p])
+            st.hands[p] = []
+            active[p] = False
+        st.set_active(active)
+        ev.append({"type": "alone", "seat": seat})
+        return True

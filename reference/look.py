@@ -1,0 +1,45 @@
+"""``look: partners-look``: partners see each other's hands once trumps are fixed (R5).
+
+An information event only: it changes no legal move. In a team game the event is reported
+once trumps are fixed, and until the first card of the deal is played each seat's view
+shows its partners' hands (see snapshot.view).
+"""
+
+from __future__ import annotations
+
+from reference.errors import Rejected
+from reference.params import Params
+from reference.rules import Events, Json, Rules
+from reference.state import Deal
+
+
+class PartnersLook:
+    def __init__(self, rules: Rules, params: Params) -> None:
+        self.kinds: dict[str, frozenset[str]] = {}
+        self.rules = rules
+        params.done()
+        rules.look = True
+
+    def start(self, st: Deal, ev: Events) -> bool:
+        sides = [list(side) for side in self.rules.seats.sides if len(side) > 1]
+        if sides:
+            ev.append({"type": "partners_look", "sides": sides})
+        return False
+
+    def actions(self, st: Deal) -> list[Json]:
+        return []
+
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+        raise AssertionError("the partners' look takes no actions")
+
+
+def in_look_window(rules: Rules, st: Deal) -> bool:
+    """Trumps are fixed and no card of the deal has been played yet."""
+    return (
+        rules.look
+        and rules.seats.teams
+        and st.trump is not None
+        and st.result is None
+        and not st.trick_cards
+        and not any(st.tricks)
+    )

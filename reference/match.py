@@ -1,0 +1,158 @@
+"""The match around the deals.
+
+``open`` (Albastini's score sheet): victory points add up deal after deal with no finishing
+line; every member of the winning side gets the deal's points in its own sheet column.
+``vp-target``: the same, and the first side to reach ``target`` wins the match.
+``rounds`` (Altbaumer): deal scores add up (negatives allowed); the first side to reach
+``round_target`` wins a round and both totals go back to 0; with
+``lone_all_five_wins_round`` a lone player taking every trick wins the round at once;
+``rounds_to_win`` rounds win the match; with ``decider: single-deal``, when every side is one
+round short the deciding round is a single deal won by the side with ``decider_tricks``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.problems import JsonPath
+from reference.errors import SetupError
+from reference.params import Params
+from reference.rules import Json, Rules
+from reference.seating import seat_key
+from reference.state import Deal
+
+
+def _counts(value: object, length: int, path: JsonPath, *, signed: bool = False) -> list[int]:
+    if (
+        not isinstance(value, list)
+        or len(value) != length
+        or any(type(x) is not int or (x < 0 and not signed) for x in value)
+    ):
+        kind = "integers" if signed else "non-negative integers"
+        raise SetupError(f"expected a list of {length} {kind}, one per side", path)
+    return list(value)
+
+
+def _keys(value: dict[str, Any], allowed: tuple[str, ...], path: JsonPath) -> None:
+    for key in value:
+        if key not in allowed:
+            raise SetupError(f"unknown key; expected {', '.join(allowed)}", (*path, key))
+
+
+class VictoryPoints:
+    needs = "vp"
+
+    def __init__(self, rules: Rules, params: Params) -> None:
+        self.seats = rules.seats
+        # open: a table may agree a target as a house rule; vp-target: the target is required.
+        self.target = params.integer("target") if params.rule == "vp-target" else params.opt_integer("target")
+        params.done()
+
+    def parse(self, value: object, path: JsonPath) -> Json:
+        seats = self.seats
+        nsides = len(seats.sides)
+        if value is None:
+            return {"vp": [0] * nsides, "sheet": [0] * seats.n, "winner": None}
+        if not isinstance(value, dict):
+            raise SetupError("expected a mapping with vp (and optionally sheet)", path)
+        _keys(value, ("vp", "sheet"), path)
+        vp = _counts(value.get("vp", [0] * nsides), nsides, (*path, "vp"))
+        sheet = [vp[seats.side_of[s]] for s in range(seats.n)]
+        raw = value.get("sheet")
+        if raw is not None:
+            if not isinstance(raw, dict):
+                raise SetupError("expected a mapping seat -> victory points", (*path, "sheet"))
+            for key, points in raw.items():
+                seat = seat_key(key, seats, (*path, "sheet", key))
+                if type(points) is not int or points < 0:
+                    raise SetupError("expected a non-negative integer", (*path, "sheet", key))
+                sheet[seat] = points
+        if self.target is not None and max(vp) >= self.target:
+            raise SetupError(f"the match is already won (target {self.target})", (*path, "vp"))
+        return {"vp": vp, "sheet": sheet, "winner": None}
+
+    def record(self, st: Deal, result: Json, winner: int | None) -> None:
+        if winner is None:
+            return
+        m = st.match
+        points: int = result["vp"]
+        m["vp"][winner] += points
+        for seat in self.seats.sides[winner]:
+            m["sheet"][seat] += points
+        if self.target is not None and m["vp"][winner] >= self.target:
+            m["winner"] = winner
+
+    def snapshot(self, st: Deal) -> Json:
+        m = st.match
+        return {
+            "vp": list(m["vp"]),
+            "sheet": {str(s): v for s, v in enumerate(m["sheet"])},
+            "target": self.target,
+            "winner": m["winner"],
+        }
+
+
+class Rounds:
+    needs = "deal_score"
+
+    def __init__(self, rules: Rules, params: Params) -> None:
+        self.seats = rules.seats
+        self.round_target = params.integer("round_target")
+        self.rounds_to_win = params.integer("rounds_to_win")
+        self.decider = params.text("decider", "none", choices=("single-deal", "none"))
+        self.decider_tricks = (
+            params.integer("decider_tricks") if self.decider == "single-deal" else None
+        )
+        self.lone_sweep = params.flag("lone_all_five_wins_round")
+        params.done()
+
+    def parse(self, value: object, path: JsonPath) -> Json:
+        nsides = len(self.seats.sides)
+        scores, rounds = [0] * nsides, [0] * nsides
+        if value is not None:
+            if not isinstance(value, dict):
+                raise SetupError("expected a mapping with scores and rounds", path)
+            _keys(value, ("scores", "rounds"), path)
+            scores = _counts(value.get("scores", scores), nsides, (*path, "scores"), signed=True)
+            rounds = _counts(value.get("rounds", rounds), nsides, (*path, "rounds"))
+            if max(scores) >= self.round_target:
+                raise SetupError(f"a round is already won (target {self.round_target})", (*path, "scores"))
+            if max(rounds) >= self.rounds_to_win:
+                raise SetupError("the match is already won", (*path, "rounds"))
+        decider = self.decider == "single-deal" and all(r == self.rounds_to_win - 1 for r in rounds)
+        return {"scores": scores, "rounds": rounds, "round_winner": None, "decider": decider, "winner": None}
+
+    def record(self, st: Deal, result: Json, winner: int | None) -> None:
+        m = st.match
+        tricks: list[int] = result["tricks"]
+        round_winner: int | None = None
+        if m["decider"]:
+            assert self.decider_tricks is not None
+            won = [i for i, t in enumerate(tricks) if t >= self.decider_tricks]
+            round_winner = won[0] if len(won) == 1 else None
+        elif self.lone_sweep and st.lone is not None and tricks[self.seats.side_of[st.lone]] == sum(tricks):
+            round_winner = self.seats.side_of[st.lone]
+        else:
+            scores = [s + d for s, d in zip(m["scores"], result["deal_score"], strict=True)]
+            m["scores"] = scores
+            reached = [i for i, s in enumerate(scores) if s >= self.round_target]
+            if reached:
+                best = max(scores[i] for i in reached)
+                top = [i for i in reached if scores[i] == best]
+                round_winner = top[0] if len(top) == 1 else None
+        m["round_winner"] = round_winner
+        if round_winner is not None:
+            m["rounds"][round_winner] += 1
+            m["scores"] = [0] * len(m["scores"])
+            if m["rounds"][round_winner] >= self.rounds_to_win:
+                m["winner"] = round_winner
+
+    def snapshot(self, st: Deal) -> Json:
+        m = st.match
+        return {
+            "scores": list(m["scores"]),
+            "rounds": list(m["rounds"]),
+            "round_winner": m["round_winner"],
+            "decider": m["decider"],
+            "winner": m["winner"],
+        }

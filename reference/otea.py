@@ -1,0 +1,125 @@
+"""``trump: otea``: bids in distinct suits, then the dealer turns the top stock card (R4).
+
+Bidders (``bidders``): ``dealer-opponents`` (every seat not on the dealer's side, each once,
+from the player after the dealer in play order) or ``none`` (no bids: the card is turned
+at once, as in Briscola). A bid lays a card face up; each bid must be in a suit not bid
+yet. After the last bidder's turn the dealer turns the top stock card: its suit is trumps.
+A bid in that suit is exchanged (the bidder takes the turned card, the bid card becomes the
+indicator); the other bids go back to their owners. The indicator goes face up under the
+stock: its last card (whether it is ever drawn is the draw rule's business).
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+
+from reference import errors
+from reference.errors import Rejected
+from reference.params import Params
+from reference.rules import Events, Json, Rules
+from reference.state import BIDDING, Deal
+
+BIDDERS = ("dealer-opponents", "none")
+
+
+class Otea:
+    def __init__(self, rules: Rules, params: Params) -> None:
+        self.kinds = {BIDDING: frozenset({"bid", "pass"})}
+        self.rules = rules
+        self.bidders = params.text("bidders", choices=BIDDERS)
+        params.done()
+        seats = rules.seats
+        # The bidders in turn order, for each dealer.
+        self.order: list[list[int]] = [
+            [s for s in seats.order_from(seats.next(dealer)) if self._eligible(dealer, s)]
+            for dealer in range(seats.n)
+        ]
+
+    def _eligible(self, dealer: int, seat: int) -> bool:
+        side_of = self.rules.seats.side_of
+        return self.bidders == "dealer-opponents" and side_of[seat] != side_of[dealer]
+
+    def eligible(self, st: Deal, seat: int) -> bool:
+        return seat in self.order[st.dealer]
+
+    def start(self, st: Deal, ev: Events) -> bool:
+        st.pending = list(self.order[st.dealer])
+        if st.pending:
+            st.phase = BIDDING
+            st.to_act = st.pending[0]
+            return True
+        self._turn(st, ev)
+        return False
+
+    def actions(self, st: Deal) -> list[Json]:
+        seat = st.to_act
+        assert seat is not None
+        suit_of = self.rules.cards.suit_of
+        used = {suit_of[c] for _, c in st.bids}
+        bids = self.rules.actions.with_card["bid"][seat]
+        out = [self.rules.actions.plain["pass"][seat]]
+        out.extend(bids[c] for c in st.hands[seat] if suit_of[c] not in used)
+        return out
+
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+        codes = self.rules.cards.codes
+        if not self.eligible(st, seat):
+            return Rejected(
+                errors.NOT_ALLOWED_TO_BID,
+                f"seat {seat} is the dealer or on the dealer's side and takes no part in the bidding",
+            )
+        if seat not in st.pending:
+            return Rejected(errors.ALREADY_ACTED, f"seat {seat} has had its turn in the bidding")
+        if seat != st.to_act:
+            return Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} bids now, not seat {seat}")
+        if kind == "bid":
+            hand = st.hands[seat]
+            if card not in hand:
+                return Rejected(errors.CARD_NOT_IN_HAND, f"seat {seat} does not hold {codes[card]}")
+            suit_of = self.rules.cards.suit_of
+            if any(suit_of[b] == suit_of[card] for _, b in st.bids):
+                suit = self.rules.cards.suits[suit_of[card]]
+                return Rejected(errors.SUIT_ALREADY_BID, f"a bid in suit {suit} was already made")
+            hand.remove(card)
+            st.bids.append((seat, card))
+            ev.append({"type": "bid", "seat": seat, "card": codes[card]})
+        else:
+            ev.append({"type": "pass", "seat": seat})
+        st.pending.pop(0)
+        if st.pending:
+            st.to_act = st.pending[0]
+            return False
+        self._turn(st, ev)
+        return True
+
+    def _turn(self, st: Deal, ev: Events) -> None:
+        rules = self.rules
+        cards = rules.cards
+        codes = cards.codes
+        if not st.stock:
+            raise AssertionError("no stock to turn a trump card from")  # the setup checks this
+        turned = st.stock.pop(0)
+        trump = cards.suit_of[turned]
+        st.trump = trump
+        st.tables = rules.ranking.tables(trump)
+        st.turned = [turned]
+        st.to_act = None
+        ev.append({"type": "trump_turned", "card": codes[turned], "suit": cards.suits[trump]})
+        indicator = turned
+        outcomes: list[str] = []
+        for seat, bid in st.bids:
+            if cards.suit_of[bid] == trump:
+                insort(st.hands[seat], turned)
+                indicator = bid
+                outcomes.append("exchanged")
+                ev.append(
+                    {"type": "exchanged", "seat": seat, "gave": codes[bid], "took": codes[turned]}
+                )
+            else:
+                insort(st.hands[seat], bid)
+                outcomes.append("returned")
+                ev.append({"type": "bid_returned", "seat": seat, "card": codes[bid]})
+        st.bid_outcomes = outcomes
+        st.indicator = indicator
+        st.stock.append(indicator)
+        ev.append({"type": "indicator", "card": codes[indicator]})

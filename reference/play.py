@@ -1,0 +1,102 @@
+"""Playing the tricks: turn order, the legality rule, the trick rule, drawing, deal end.
+
+The first lead is forehand's (the player after the dealer), or, if forehand sits out, the
+next active player's (R12). Every active player plays one card in play order; the trick
+rule names the winner, whose side takes the cards on its pile; the draw rule (if any)
+refills the hands; the winner leads next. The deal ends when the hands are empty.
+"""
+
+from __future__ import annotations
+
+from reference import errors
+from reference.errors import Rejected
+from reference.rules import Events, Json, Rules
+from reference.state import PLAY, Deal
+
+
+class Play:
+    def __init__(self, rules: Rules) -> None:
+        self.kinds = {PLAY: frozenset({"play"})}
+        self.rules = rules
+        self.legality = rules.legality
+        self.free = rules.legality.free
+        self.trick = rules.trick
+        self.draw = rules.draw
+        self.codes = rules.cards.codes
+        self.value = rules.cards.value
+        self.side_of = rules.seats.side_of
+        self.ndoa_partner = rules.ranking.ndoa_partner
+        self.play_actions = rules.actions.with_card["play"]
+
+    def start(self, st: Deal, ev: Events) -> bool:
+        st.phase = PLAY
+        st.to_act = st.forehand if st.active[st.forehand] else st.next_active[st.forehand]
+        return True
+
+    def actions(self, st: Deal) -> list[Json]:
+        seat = st.to_act
+        assert seat is not None
+        hand = st.hands[seat]
+        pa = self.play_actions[seat]
+        if self.free or not st.trick_cards:
+            return [pa[c] for c in hand]
+        return [pa[c] for c in self.legality.legal(hand, st.trick_cards[0], st.tables)]
+
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+        if seat != st.to_act:
+            return Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} plays now, not seat {seat}")
+        hand = st.hands[seat]
+        if card not in hand:
+            return Rejected(errors.CARD_NOT_IN_HAND, f"seat {seat} does not hold {self.codes[card]}")
+        trick = st.trick_cards
+        if trick and not self.free:
+            code = self.legality.check(hand, card, trick[0], st.tables)
+            if code is not None:
+                return Rejected(code, _explain(code, self.codes[card], self.codes[trick[0]]))
+        hand.remove(card)
+        st.trick_seats.append(seat)
+        trick.append(card)
+        ev.append({"type": "played", "seat": seat, "card": self.codes[card]})
+        if len(trick) < st.n_active:
+            st.to_act = st.next_active[seat]
+            return False
+        return self._close(st, ev)
+
+    def _close(self, st: Deal, ev: Events) -> bool:
+        cards = st.trick_cards
+        seats = st.trick_seats
+        i = self.trick.winner(cards, st.tables)
+        winner = seats[i]
+        side = self.side_of[winner]
+        value = self.value
+        points = 0
+        for c in cards:
+            points += value[c]
+        st.piles[side] += cards
+        st.totals[side] += points
+        st.tricks[side] += 1
+        codes = self.codes
+        ev.append(
+            {"type": "trick_won", "winner": winner, "side": side, "cards": [codes[c] for c in cards], "points": points}
+        )
+        married = self.ndoa_partner[cards[i]]
+        if married >= 0 and married in cards:
+            ev.append({"type": "ndoa", "seat": winner, "card": codes[married]})
+        st.last_trick = (seats, cards, winner, points)  # these lists are not touched again
+        st.trick_cards = []
+        st.trick_seats = []
+        if self.draw is not None and st.stock:
+            self.draw.after_trick(st, winner, ev)
+        if st.hands[winner]:  # every active hand holds as many cards after a trick
+            st.to_act = winner
+            return False
+        st.to_act = None
+        return True
+
+
+def _explain(code: str, card: str, led: str) -> str:
+    return {
+        errors.MUST_FOLLOW_SUIT: f"{card} does not follow {led}, and the seat can follow",
+        errors.MUST_TRUMP: f"{card} is not a trump, the seat cannot follow {led} but holds a trump",
+        errors.MUST_PLAY_TREE: f"{card} is not a Tree; with no ordinary club, a Tree must go on {led}",
+    }.get(code, f"{card} may not be played to {led}")

@@ -1,0 +1,174 @@
+"""A variant compiled for play: the shared facts and the interfaces every rule component meets.
+
+engine.py fills a ``Rules`` from the variant through its registry; each component module
+implements one of the protocols below.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from reference.cards import Cards
+from reference.errors import Rejected, VariantError
+from reference.ranking import Ranking, Tables
+from reference.seating import Seating
+from reference.state import Deal
+
+Json = dict[str, Any]
+Events = list[Json]
+
+# Action types and whether they name a card; any other key makes an action invalid.
+ACTION_SHAPES: dict[str, bool] = {
+    "bid": True,
+    "pass": False,
+    "play": True,
+    "take_tree": True,
+    "decline": False,
+    "accept": False,
+    "refuse": False,
+    "discard": True,
+    "alone": False,
+}
+
+
+class Stage(Protocol):
+    """A part of the deal that may wait for actions (cut, trump making, going alone, play)."""
+
+    kinds: dict[str, frozenset[str]]  # phase -> action types it accepts
+
+    def start(self, st: Deal, ev: Events) -> bool:
+        """Enter the stage; True if it now waits for actions, False if it is already done."""
+
+    def actions(self, st: Deal) -> list[Json]: ...
+
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+        """Apply a well-formed action of an accepted type; True when the stage is done.
+
+        A rejection must leave ``st`` untouched: check everything before changing anything.
+        """
+
+
+class Legality(Protocol):
+    free: bool  # every card in hand is always legal
+
+    def check(self, hand: list[int], card: int, led: int, t: Tables) -> str | None:
+        """The rejection code for playing ``card`` to a trick led by ``led``, or None."""
+
+    def legal(self, hand: list[int], led: int, t: Tables) -> list[int]: ...
+
+
+class TrickRule(Protocol):
+    def winner(self, cards: list[int], t: Tables) -> int:
+        """The index in ``cards`` (play order) of the winning card."""
+
+
+class DrawRule(Protocol):
+    def after_trick(self, st: Deal, winner: int, ev: Events) -> None: ...
+
+    def drawable(self, stock: int) -> int:
+        """Of a stock just made (the indicator under it), the cards that will be drawn."""
+
+    def left_to_draw(self, st: Deal) -> int:
+        """Stock cards still to be drawn."""
+
+
+class ScoreRule(Protocol):
+    produces: str  # "vp" or "deal_score": what the match rule reads
+
+    def result(self, st: Deal) -> tuple[Json, int | None]:
+        """The deal's result (without next_dealer) and the winning side (None: nobody)."""
+
+
+class DealerRule(Protocol):
+    def next_dealer(self, st: Deal, winner: int | None) -> int: ...
+
+
+class MatchRule(Protocol):
+    needs: str  # what the score rule must produce
+
+    def parse(self, value: object, path: tuple[str | int, ...]) -> Json:
+        """The match state so far from the setup's ``match`` (None: a fresh match)."""
+
+    def record(self, st: Deal, result: Json, winner: int | None) -> None: ...
+
+    def snapshot(self, st: Deal) -> Json: ...
+
+
+class ActionCache:
+    """Every possible action as a JSON dict, built once per variant and shared (read-only)."""
+
+    def __init__(self, cards: Cards, seats: Seating) -> None:
+        codes = cards.codes
+        self.with_card: dict[str, list[list[Json]]] = {
+            kind: [[{"type": kind, "seat": s, "card": code} for code in codes] for s in range(seats.n)]
+            for kind, has_card in ACTION_SHAPES.items()
+            if has_card
+        }
+        self.plain: dict[str, list[Json]] = {
+            kind: [{"type": kind, "seat": s} for s in range(seats.n)]
+            for kind, has_card in ACTION_SHAPES.items()
+            if not has_card
+        }
+
+
+class Rules:
+    """One variant compiled: facts read once, components chosen by the registry."""
+
+    def __init__(self, variant: Json) -> None:
+        if not isinstance(variant, dict):
+            raise VariantError("expected a resolved variant (a mapping)")
+        if variant.get("abstract"):
+            raise VariantError("an abstract variant cannot be played", ("abstract",))
+        self.variant = variant
+        self.id: str = str(variant.get("id", ""))
+        self.game: str = str(variant.get("game", ""))
+        self.cards = Cards(variant)
+        self.ranking = Ranking(self.cards, variant)
+        self.seats = Seating(variant)
+        deal = variant.get("deal")
+        if not isinstance(deal, dict):
+            raise VariantError("expected a mapping with hand_size and packets", ("deal",))
+        hand = deal.get("hand_size")
+        if type(hand) is not int or hand < 1:
+            raise VariantError("expected a positive integer", ("deal", "hand_size"))
+        self.hand_size: int = hand
+        self.packets = _packet_rounds(deal.get("packets", [1]), hand)
+        dealt = self.seats.n * hand
+        if dealt > self.cards.size:
+            raise VariantError(f"{dealt} cards dealt from a deck of {self.cards.size}", ("deal",))
+        stock = deal.get("stock", self.cards.size - dealt)
+        if type(stock) is not int or stock != self.cards.size - dealt:
+            raise VariantError(
+                f"expected the stock to be the {self.cards.size - dealt} cards left", ("deal", "stock")
+            )
+        self.stock_size: int = stock
+        self.actions = ActionCache(self.cards, self.seats)
+        # Filled by engine.compile_rules through the registry.
+        self.setup: Any = None  # the setup rule (draw-nines), if any
+        self.has_cut = False
+        self.stages: list[Stage] = []
+        self.legality: Legality
+        self.trick: TrickRule
+        self.draw: DrawRule | None = None
+        self.score: ScoreRule
+        self.dealer: DealerRule
+        self.match: MatchRule
+        self.look = False  # partners may see each other's hands after trumps are fixed
+
+
+def _packet_rounds(packets: object, hand: int) -> tuple[int, ...]:
+    """Packet sizes round by round: the list repeated until each hand is full."""
+    if (
+        not isinstance(packets, list)
+        or not packets
+        or any(type(p) is not int or p < 1 for p in packets)
+    ):
+        raise VariantError("expected a list of positive packet sizes", ("deal", "packets"))
+    rounds: list[int] = []
+    while sum(rounds) < hand:
+        rounds.append(packets[len(rounds) % len(packets)])
+    if sum(rounds) != hand:
+        raise VariantError(
+            f"packets {packets} do not add up to a hand of {hand}", ("deal", "packets")
+        )
+    return tuple(rounds)

@@ -1,0 +1,39 @@
+"""``score: mrithi``: the single highest pile total wins the deal.
+
+It scores ``single`` victory points, or ``double`` if any non-winning side is strictly under
+its mrithi line, ``line_per_member`` times its number of members (R7). A tie for the highest
+total scores nothing for anybody.
+"""
+
+from __future__ import annotations
+
+from reference.params import Params
+from reference.rules import Json, Rules
+from reference.state import Deal
+
+
+class Mrithi:
+    produces = "vp"
+
+    def __init__(self, rules: Rules, params: Params) -> None:
+        self.sides = rules.seats.sides
+        self.line_per_member = params.integer("line_per_member")
+        self.single = params.integer("single")
+        self.double = params.integer("double")
+        params.done()
+
+    def result(self, st: Deal) -> tuple[Json, int | None]:
+        totals = st.totals
+        best = max(totals)
+        top = [i for i, t in enumerate(totals) if t == best]
+        winner = top[0] if len(top) == 1 else None
+        double = winner is not None and any(
+            totals[i] < self.line_per_member * len(side)
+            for i, side in enumerate(self.sides)
+            if i != winner
+        )
+        vp = 0 if winner is None else (self.double if double else self.single)
+        return (
+            {"winner": winner, "tie": winner is None, "vp": vp, "double": double, "totals": list(totals)},
+            winner,
+        )

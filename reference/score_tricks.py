@@ -1,0 +1,49 @@
+"""``score: tricks``: the side taking most tricks scores ``table[tricks]``; losing makers
+also score ``makers_lose`` (R13: whatever the defenders took; a lone maker scores like the
+side). Losing defenders score nothing.
+"""
+
+from __future__ import annotations
+
+from reference.errors import VariantError
+from reference.params import Params
+from reference.rules import Json, Rules
+from reference.state import Deal
+
+
+class TrickScore:
+    produces = "deal_score"
+
+    def __init__(self, rules: Rules, params: Params) -> None:
+        table = params.raw("table")
+        path = (*params.path, "table")
+        if not isinstance(table, dict) or not table:
+            raise VariantError("expected a mapping tricks -> points", path)
+        self.table: dict[int, int] = {}
+        for key, points in table.items():
+            if not str(key).isdigit() or type(points) is not int:
+                raise VariantError("expected a trick count mapped to an integer", (*path, str(key)))
+            self.table[int(key)] = points
+        self.makers_lose = params.integer("makers_lose", 0)
+        params.done()
+
+    def result(self, st: Deal) -> tuple[Json, int | None]:
+        tricks = st.tricks
+        best = max(tricks)
+        top = [i for i, t in enumerate(tricks) if t == best]
+        winner = top[0] if len(top) == 1 else None
+        score = [0] * len(tricks)
+        if winner is not None:
+            score[winner] += self.table.get(best, 0)
+        if st.makers is not None and winner != st.makers:
+            score[st.makers] += self.makers_lose
+        return (
+            {
+                "winner": winner,
+                "tricks": list(tricks),
+                "makers": st.makers,
+                "lone": st.lone,
+                "deal_score": score,
+            },
+            winner,
+        )

@@ -1,0 +1,258 @@
+"""Reading a setup (schemas/setup.schema.json) into a fresh deal state, with SetupError paths.
+
+A setup gives the dealer (or the drawn nines), then either the whole ``deck`` (top first,
+dealt by dealing.py, after the cut where the variant has one) or the ``hands`` and the
+``stock`` (top first). ``start`` begins mid-deal in the play phase, everything as given.
+Every card of the deck must be in exactly one place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.problems import JsonPath, format_path
+from reference.errors import SetupError
+from reference.rules import Rules
+from reference.seating import seat_key
+from reference.state import PLAY, Deal
+
+SETUP_KEYS = (
+    "dealer", "deck", "hands", "stock", "trees_taken", "dealer_history", "nines", "match", "start"
+)
+START_KEYS = (
+    "phase", "trump", "to_act", "trick", "piles", "tricks", "indicator", "makers", "lone", "dead"
+)
+
+# Where a deal begins: with the pack (cut, then the deal), with dealt hands, or mid-play.
+FROM_PACK = "pack"
+FROM_HANDS = "hands"
+FROM_PLAY = "play"
+
+
+def _keys(value: dict[str, Any], allowed: tuple[str, ...], path: JsonPath) -> None:
+    for key in value:
+        if key not in allowed:
+            raise SetupError(f"unknown key {key!r}; expected one of {', '.join(allowed)}", (*path, key))
+
+
+class _Cards:
+    """Reads card lists; every card must be placed exactly once (checked by ``complete``)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.groups: list[tuple[JsonPath, list[int]]] = []
+
+    def one(self, code: object, path: JsonPath) -> int:
+        c = self.rules.cards.index.get(code) if isinstance(code, str) else None
+        if c is None:
+            raise SetupError(f"expected a card of this deck; found {code!r}", path)
+        return c
+
+    def many(self, value: object, path: JsonPath) -> list[int]:
+        """A list of cards placed at ``path``."""
+        if not isinstance(value, list):
+            raise SetupError("expected a list of card codes", path)
+        index = self.rules.cards.index
+        try:
+            cards = [index[code] for code in value]
+        except (KeyError, TypeError):
+            cards = [self.one(code, (*path, i)) for i, code in enumerate(value)]
+        self.groups.append((path, cards))
+        return cards
+
+    def complete(self) -> None:
+        """Each card of the deck placed exactly once; else name the second place, or the missing."""
+        size = self.rules.cards.size
+        placed = [c for _, cards in self.groups for c in cards]
+        if len(placed) == size and len(set(placed)) == size:
+            return
+        codes = self.rules.cards.codes
+        seen: dict[int, JsonPath] = {}
+        for path, cards in self.groups:
+            for i, c in enumerate(cards):
+                if c in seen:
+                    raise SetupError(f"{codes[c]} is also at {format_path(seen[c])}", (*path, i))
+                seen[c] = (*path, i)
+        missing = [code for c, code in enumerate(codes) if c not in seen]
+        raise SetupError(f"{len(missing)} card(s) of the deck not placed: {' '.join(missing)}")
+
+
+def build(rules: Rules, setup: object) -> tuple[Deal, str]:
+    """A new deal state and where it begins (FROM_PACK, FROM_HANDS or FROM_PLAY)."""
+    if not isinstance(setup, dict):
+        raise SetupError("expected a JSON object")
+    _keys(setup, SETUP_KEYS, ())
+    seats = rules.seats
+    dealer = _dealer(rules, setup)
+    st = Deal(seats.n, len(seats.sides), dealer, rules.ranking.tables(None))
+    if "dealer_history" in setup:
+        history = setup["dealer_history"]
+        if not isinstance(history, list) or not history:
+            raise SetupError("expected a list of seats, oldest first", ("dealer_history",))
+        st.history = [seats.seat(s, ("dealer_history", i)) for i, s in enumerate(history)]
+        if st.history[-1] != dealer:
+            raise SetupError(f"must end with the dealer, seat {dealer}", ("dealer_history", len(history) - 1))
+    st.match = rules.match.parse(setup.get("match"), ("match",))
+    cards = _Cards(rules)
+    if "deck" in setup:
+        for key in ("hands", "stock", "start", "trees_taken"):
+            if key in setup:
+                raise SetupError("give either deck, or hands and stock, not both", (key,))
+        st.pack = cards.many(setup["deck"], ("deck",))
+        cards.complete()
+        return st, FROM_PACK
+    for key in ("hands", "stock"):
+        if key not in setup:
+            raise SetupError("expected deck, or hands and stock", (key,))
+    hands = setup["hands"]
+    if not isinstance(hands, dict):
+        raise SetupError("expected a mapping seat -> cards", ("hands",))
+    for key, hand in hands.items():
+        seat = seat_key(key, seats, ("hands", key))
+        st.hands[seat] = sorted(cards.many(hand, ("hands", key)))
+    st.stock = cards.many(setup["stock"], ("stock",))
+    if "start" in setup:
+        if "trees_taken" in setup:
+            raise SetupError("trees_taken belongs to a deal that starts before trumps", ("trees_taken",))
+        _start(rules, st, setup["start"], cards)
+        cards.complete()
+        return st, FROM_PLAY
+    for seat in range(seats.n):
+        if len(st.hands[seat]) != rules.hand_size:
+            raise SetupError(
+                f"expected {rules.hand_size} cards, found {len(st.hands[seat])}", ("hands", str(seat))
+            )
+    cards.complete()
+    if "trees_taken" in setup:
+        _trees_taken(rules, st, setup["trees_taken"], cards)
+    return st, FROM_HANDS
+
+
+def _dealer(rules: Rules, setup: dict[str, Any]) -> int:
+    seats = rules.seats
+    given = seats.seat(setup["dealer"], ("dealer",)) if "dealer" in setup else None
+    if "nines" in setup:
+        if rules.setup is None:
+            raise SetupError("this variant draws no cards for partners and dealer", ("nines",))
+        drawn: int = rules.setup.dealer(setup["nines"], ("nines",))
+        if given is not None and given != drawn:
+            raise SetupError(f"the draw makes seat {drawn} the dealer", ("dealer",))
+        return drawn
+    if given is None:
+        raise SetupError("expected the dealer (a seat)", ("dealer",))
+    return given
+
+
+def _trees_taken(rules: Rules, st: Deal, value: object, cards: _Cards) -> None:
+    if not rules.has_cut:
+        raise SetupError("this variant has no cut", ("trees_taken",))
+    if not isinstance(value, list):
+        raise SetupError("expected a list of card codes", ("trees_taken",))
+    cutter = rules.seats.previous(st.dealer)
+    for i, code in enumerate(value):
+        c = cards.one(code, ("trees_taken", i))
+        if not rules.ranking.is_top[c] or c in st.trees_taken:
+            raise SetupError(f"{code} is not a top trump, or is given twice", ("trees_taken", i))
+        if c not in st.hands[cutter]:
+            raise SetupError(f"{code} must be in the cutter's hand (seat {cutter})", ("trees_taken", i))
+        st.trees_taken.append(c)
+
+
+def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
+    seats = rules.seats
+    path: JsonPath = ("start",)
+    if not isinstance(start, dict):
+        raise SetupError("expected a JSON object", path)
+    _keys(start, START_KEYS, path)
+    if start.get("phase") != PLAY:
+        raise SetupError("only the play phase can be started mid-deal", (*path, "phase"))
+    trump = start.get("trump")
+    suit = rules.cards.suit_index(trump) if isinstance(trump, str) else None
+    if suit is None:
+        raise SetupError(f"expected a suit letter of {' '.join(rules.cards.suits)}", (*path, "trump"))
+    st.trump = suit
+    st.tables = rules.ranking.tables(suit)
+    nsides = len(seats.sides)
+    st.dead = cards.many(start.get("dead", []), (*path, "dead"))
+    # Makers and a lone player.
+    makers = start.get("makers")
+    if makers is not None and (type(makers) is not int or not 0 <= makers < nsides):
+        raise SetupError(f"expected a side index 0..{nsides - 1} or null", (*path, "makers"))
+    st.makers = makers
+    lone = start.get("lone")
+    if lone is not None:
+        lone = seats.seat(lone, (*path, "lone"))
+        if makers != seats.side_of[lone]:
+            raise SetupError("a lone player must be one of the makers", (*path, "lone"))
+        active = [True] * seats.n
+        for p in seats.partners(lone):
+            if st.hands[p]:
+                raise SetupError(f"seat {p} sits out while seat {lone} plays alone", ("hands", str(p)))
+            active[p] = False
+        st.set_active(active)
+    st.lone = lone
+    # The trick on the table.
+    trick = start.get("trick", [])
+    if not isinstance(trick, list) or len(trick) >= st.n_active:
+        raise SetupError(f"expected a list of fewer than {st.n_active} plays", (*path, "trick"))
+    for i, entry in enumerate(trick):
+        where = (*path, "trick", i)
+        if not isinstance(entry, dict) or set(entry) != {"seat", "card"}:
+            raise SetupError("expected {seat, card}", where)
+        seat = seats.seat(entry["seat"], (*where, "seat"))
+        if not st.active[seat] or (i > 0 and seat != st.next_active[st.trick_seats[-1]]):
+            raise SetupError("trick cards must come from active seats in play order", (*where, "seat"))
+        st.trick_seats.append(seat)
+        st.trick_cards.append(cards.one(entry["card"], (*where, "card")))
+    cards.groups.append(((*path, "trick"), st.trick_cards))
+    to_act = seats.seat(start.get("to_act"), (*path, "to_act"))
+    if not st.active[to_act] or (st.trick_seats and to_act != st.next_active[st.trick_seats[-1]]):
+        raise SetupError("expected the active seat after the last card of the trick", (*path, "to_act"))
+    # Hands: seats that played to this trick hold one card fewer.
+    size = len(st.hands[to_act])
+    if size < 1:
+        raise SetupError("the seat to act holds no card", ("hands", str(to_act)))
+    for seat in range(seats.n):
+        want = (size - 1 if seat in st.trick_seats else size) if st.active[seat] else 0
+        if len(st.hands[seat]) != want:
+            raise SetupError(f"expected {want} cards, found {len(st.hands[seat])}", ("hands", str(seat)))
+    # Piles and trick counts.
+    piles = start.get("piles", {})
+    if not isinstance(piles, dict):
+        raise SetupError("expected a mapping side index -> cards", (*path, "piles"))
+    for key, pile in piles.items():
+        if not isinstance(key, str) or not key.isdigit() or not 0 <= int(key) < nsides:
+            raise SetupError(f"expected a side key \"0\"..\"{nsides - 1}\"", (*path, "piles", key))
+        st.piles[int(key)] = cards.many(pile, (*path, "piles", key))
+    default_tricks = [len(p) // st.n_active for p in st.piles]
+    tricks = start.get("tricks", default_tricks)
+    if not isinstance(tricks, list) or len(tricks) != nsides or any(
+        type(t) is not int or t < 0 for t in tricks
+    ):
+        raise SetupError(f"expected {nsides} trick counts, one per side", (*path, "tricks"))
+    for side, pile in enumerate(st.piles):
+        if len(pile) != tricks[side] * st.n_active:
+            raise SetupError(
+                f"side {side} has {tricks[side]} tricks of {st.n_active} cards but {len(pile)} cards",
+                (*path, "piles", str(side)),
+            )
+    st.tricks = list(tricks)
+    value = rules.cards.value
+    st.totals = [sum(value[c] for c in pile) for pile in st.piles]
+    # The indicator lies under the stock (its last card), or is out of play, or was drawn.
+    indicator = start.get("indicator")
+    if indicator is not None:
+        ind = cards.one(indicator, (*path, "indicator"))
+        if st.stock and st.stock[-1] != ind and ind not in st.dead:
+            raise SetupError(
+                "the indicator lies under the stock (its last card) or is out of play (dead)",
+                (*path, "indicator"),
+            )
+        st.indicator = ind
+    draw = rules.draw
+    if st.stock and (draw is None or draw.left_to_draw(st) % st.n_active):
+        raise SetupError(
+            f"expected a stock that draws out evenly to {st.n_active} players (or none)", ("stock",)
+        )
+    st.phase = PLAY
+    st.to_act = to_act

@@ -1,0 +1,23 @@
+"""``trick: highest-trump-else-led-suit``: the highest trump wins; with none, the highest card
+of the suit led (its effective suit: a Tree lead is a trump lead). Other suits never win."""
+
+from __future__ import annotations
+
+from reference.params import Params
+from reference.ranking import Tables
+from reference.rules import Rules
+
+
+class HighestTrumpElseLedSuit:
+    def __init__(self, rules: Rules, params: Params) -> None:
+        params.done()
+
+    def winner(self, cards: list[int], t: Tables) -> int:
+        key = t.led_key[t.eff_suit[cards[0]]]
+        best = 0
+        best_key = key[cards[0]]
+        for i in range(1, len(cards)):
+            k = key[cards[i]]
+            if k > best_key:
+                best, best_key = i, k
+        return best

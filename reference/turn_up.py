@@ -1,0 +1,99 @@
+"""``trump: turn-up``: Altbaumer's making of trumps from the stock (ruling R11).
+
+The top stock card is turned. Forehand accepts (its suit is trumps; forehand takes it) or
+refuses: stock cards are turned until one of a suit different from the first turned card's
+suit shows; that suit is trumps and forehand takes that card. If no such card shows, the
+stock is all one suit, which is compulsory: forehand takes every stock card. A card's suit
+here is its printed suit (a turned Tree counts as a club). Stock cards not taken are dead.
+Forehand then discards as many cards as were taken, one per action, any card in hand
+(``discard: any``). Forehand's side are the makers.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+
+from reference import errors
+from reference.errors import Rejected
+from reference.params import Params
+from reference.rules import Events, Json, Rules
+from reference.state import DISCARD, TRUMP, Deal
+
+DISCARD_CHOICES = ("any",)
+
+
+class TurnUp:
+    def __init__(self, rules: Rules, params: Params) -> None:
+        self.kinds = {TRUMP: frozenset({"accept", "refuse"}), DISCARD: frozenset({"discard"})}
+        self.rules = rules
+        self.discard = params.text("discard", "any", choices=DISCARD_CHOICES)
+        params.done()
+
+    def start(self, st: Deal, ev: Events) -> bool:
+        if not st.stock:
+            raise AssertionError("no stock to turn")  # the variant check rules this out
+        st.turned = [st.stock[0]]
+        ev.append({"type": "turned", "card": self.rules.cards.codes[st.stock[0]]})
+        st.phase = TRUMP
+        st.to_act = st.forehand
+        return True
+
+    def actions(self, st: Deal) -> list[Json]:
+        seat = st.to_act
+        assert seat is not None
+        cache = self.rules.actions
+        if st.phase == TRUMP:
+            return [cache.plain["accept"][seat], cache.plain["refuse"][seat]]
+        discards = cache.with_card["discard"][seat]
+        return [discards[c] for c in st.hands[seat]]
+
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+        if seat != st.to_act:
+            return Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} is to act, not seat {seat}")
+        cards = self.rules.cards
+        codes = cards.codes
+        if kind == "discard":
+            hand = st.hands[seat]
+            if card not in hand:
+                return Rejected(errors.CARD_NOT_IN_HAND, f"seat {seat} does not hold {codes[card]}")
+            hand.remove(card)
+            st.dead.append(card)
+            ev.append({"type": "discarded", "seat": seat, "card": codes[card]})
+            st.owed -= 1
+            return st.owed == 0
+        stock = st.stock
+        suit_of = cards.suit_of
+        compulsory = False
+        if kind == "accept":
+            ev.append({"type": "accepted", "seat": seat})
+            taken = [stock[0]]
+        else:
+            ev.append({"type": "refused", "seat": seat})
+            first = suit_of[stock[0]]
+            k = next((i for i in range(1, len(stock)) if suit_of[stock[i]] != first), None)
+            shown = stock[1:] if k is None else stock[1 : k + 1]
+            st.turned.extend(shown)
+            ev.extend({"type": "turned", "card": codes[c]} for c in shown)
+            compulsory = k is None
+            taken = list(stock) if k is None else [stock[k]]
+        trump = suit_of[taken[-1]]
+        st.trump = trump
+        st.tables = self.rules.ranking.tables(trump)
+        st.makers = self.rules.seats.side_of[seat]
+        hand = st.hands[seat]
+        for c in taken:
+            insort(hand, c)
+        st.dead.extend(c for c in stock if c not in taken)
+        st.stock = []
+        st.owed = len(taken)
+        st.phase = DISCARD
+        ev.append(
+            {
+                "type": "trump_made",
+                "seat": seat,
+                "suit": cards.suits[trump],
+                "took": cards.code_list(taken),
+                "compulsory": compulsory,
+            }
+        )
+        return False

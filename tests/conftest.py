@@ -1,0 +1,30 @@
+"""Shared helpers for the kit's own tests."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conformance import kitdata
+
+
+@pytest.fixture
+def kit_copy(tmp_path: Path) -> Path:
+    """A throwaway copy of spec/ to break on purpose."""
+    target = tmp_path / "spec"
+    shutil.copytree(kitdata.spec_dir(), target)
+    return target
+
+
+@pytest.fixture
+def write(tmp_path: Path) -> Callable[[str, str], Path]:
+    def _write(name: str, text: str) -> Path:
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return _write

@@ -1,0 +1,93 @@
+"""Helpers for the reference engine's tests: building setups, playing out deals, counting cards."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from conformance.spec import variant
+from reference import Applied, Engine
+from reference.cards import Cards
+
+Json = dict[str, Any]
+
+
+def deck(variant_id: str) -> list[str]:
+    """Every card of the variant's deck, in canonical order."""
+    return list(Cards(variant(variant_id)).codes)
+
+
+def values(variant_id: str) -> dict[str, int]:
+    cards = Cards(variant(variant_id))
+    return dict(zip(cards.codes, cards.value, strict=True))
+
+
+def filled(variant_id: str, dealer: int, hands: dict[int, list[str]], stock: list[str] | None = None,
+           bottom: list[str] | None = None, **extra: Any) -> Json:
+    """A hands+stock setup: hands completed with unused cards, the stock ``stock + rest + bottom``."""
+    v = variant(variant_id)
+    used = {c for h in hands.values() for c in h} | set(stock or []) | set(bottom or [])
+    spare = [c for c in deck(variant_id) if c not in used]
+    out: dict[str, list[str]] = {}
+    for seat in range(v["players"]):
+        hand = list(hands.get(seat, []))
+        while len(hand) < v["deal"]["hand_size"]:
+            hand.append(spare.pop(0))
+        out[str(seat)] = hand
+    return {"dealer": dealer, "hands": out, "stock": [*(stock or []), *spare, *(bottom or [])], **extra}
+
+
+def split(cards: list[str], worth: dict[str, int], size: int, target: int) -> tuple[list[str], list[str]]:
+    """``size`` of the cards worth exactly ``target`` together, and the others."""
+    best: dict[tuple[int, int], list[str]] = {(0, 0): []}
+    for c in cards:
+        for (n, total), chosen in list(best.items()):
+            key = (n + 1, total + worth[c])
+            if n < size and key not in best:
+                best[key] = [*chosen, c]
+    chosen = best[(size, target)]
+    return chosen, [c for c in cards if c not in chosen]
+
+
+def shuffled_setup(variant_id: str, rng: random.Random) -> Json:
+    v = variant(variant_id)
+    cards = deck(variant_id)
+    rng.shuffle(cards)
+    return {"dealer": rng.randrange(v["players"]), "deck": cards}
+
+
+def play_out(engine: Engine, rng: random.Random) -> list[Json]:
+    """Random legal actions until the deal is over; every event, in order."""
+    events = list(engine.setup_events)
+    while True:
+        legal = engine.legal_actions()
+        if not legal:
+            return events
+        outcome = engine.apply(rng.choice(legal))
+        assert isinstance(outcome, Applied), outcome
+        events.extend(outcome.events)
+
+
+def placed(snap: Json) -> list[str]:
+    """Every card in a place (hands, stock, bids on the table, trick, piles, dead)."""
+    cards = [c for hand in snap["hands"].values() for c in hand]
+    cards += snap["stock"] + [t["card"] for t in snap["trick"]] + snap["dead"]
+    cards += [c for pile in snap["piles"] for c in pile]
+    if snap["phase"] == "bidding":
+        cards += [b["card"] for b in snap["bids"]]
+    return cards
+
+
+def apply_ok(engine: Engine, action: Json) -> list[Json]:
+    outcome = engine.apply(action)
+    assert isinstance(outcome, Applied), f"{action} refused: {outcome}"
+    return outcome.events
+
+
+def code_of(engine: Engine, action: Json) -> str:
+    """The rejection code for an action that must be refused; checks the state is unchanged."""
+    before = engine.snapshot()
+    outcome = engine.apply(action)
+    assert not isinstance(outcome, Applied), f"{action} was accepted"
+    assert engine.snapshot() == before
+    return outcome.code

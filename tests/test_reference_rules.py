@@ -1,0 +1,397 @@
+"""The reference engine rule by rule: Otea, dealers, Altbaumer's cut, trumps, going alone, match."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import pytest
+
+from conformance.spec import variant
+from reference import Engine, SetupError, VariantError
+
+from reference_support import apply_ok, code_of, deck, filled, play_out, shuffled_setup
+
+ALT = "altbaumer-standard"
+
+
+# ------------------------------------------------------------------ Otea
+def test_otea_four_players_only_the_dealers_opponents_bid() -> None:
+    engine = Engine.new("albastini-4p", filled("albastini-4p", 0, {1: ["5H"], 3: ["6H", "4S"]}, stock=["3C"]))
+    snap = engine.snapshot()
+    assert (snap["phase"], snap["to_act"]) == ("bidding", 1)
+    assert code_of(engine, {"type": "bid", "seat": 2, "card": snap["hands"]["2"][0]}) == "not_allowed_to_bid"
+    assert code_of(engine, {"type": "pass", "seat": 0}) == "not_allowed_to_bid"
+    assert code_of(engine, {"type": "bid", "seat": 3, "card": "6H"}) == "not_your_turn"
+    assert code_of(engine, {"type": "bid", "seat": 1, "card": "6H"}) == "card_not_in_hand"
+    assert code_of(engine, {"type": "play", "seat": 1, "card": "5H"}) == "wrong_phase"
+    apply_ok(engine, {"type": "bid", "seat": 1, "card": "5H"})
+    assert code_of(engine, {"type": "bid", "seat": 1, "card": snap["hands"]["1"][1]}) == "already_acted"
+    assert code_of(engine, {"type": "bid", "seat": 3, "card": "6H"}) == "suit_already_bid"
+    assert {"type": "bid", "seat": 3, "card": "6H"} not in engine.legal_actions()
+    events = apply_ok(engine, {"type": "bid", "seat": 3, "card": "4S"})
+    types = [e["type"] for e in events]
+    assert types == ["bid", "trump_turned", "bid_returned", "bid_returned", "indicator", "partners_look"]
+    snap = engine.snapshot()
+    assert (snap["trump"], snap["indicator"], snap["stock"][-1]) == ("C", "3C", "3C")
+    assert [b["outcome"] for b in snap["bids"]] == ["returned", "returned"]
+    assert (snap["phase"], snap["to_act"]) == ("play", 1)
+
+
+def test_partners_look_only_before_the_first_card() -> None:
+    engine = Engine.new("albastini-4p", filled("albastini-4p", 0, {}, stock=["3C"]))
+    apply_ok(engine, {"type": "pass", "seat": 1})
+    apply_ok(engine, {"type": "pass", "seat": 3})
+    view = engine.view(1)
+    assert view["partner_hand"] == {"3": engine.snapshot()["hands"]["3"]}
+    apply_ok(engine, engine.legal_actions()[0])
+    assert engine.view(1)["partner_hand"] is None
+
+
+def test_two_player_game_has_no_look() -> None:
+    engine = Engine.new("albastini-2p", filled("albastini-2p", 1, {}, stock=["3C"]))
+    apply_ok(engine, {"type": "pass", "seat": 0})
+    assert engine.view(0)["partner_hand"] is None
+
+
+def test_rejections_follow_the_check_order() -> None:
+    engine = Engine.new("albastini-2p", filled("albastini-2p", 1, {0: ["AH"]}, stock=["3C"]))
+    assert code_of(engine, {"type": "play", "seat": 0, "card": "2H"}) == "invalid_action"
+    assert code_of(engine, {"type": "play", "seat": 7, "card": "AH"}) == "invalid_action"
+    assert code_of(engine, {"type": "play", "seat": 0, "card": "AH", "x": 1}) == "invalid_action"
+    assert code_of(engine, {"type": "fold", "seat": 0}) == "invalid_action"
+    assert code_of(engine, {"type": "play", "seat": True, "card": "AH"}) == "invalid_action"
+    assert code_of(engine, {"type": "play", "seat": 0, "card": "AH"}) == "wrong_phase"
+    apply_ok(engine, {"type": "pass", "seat": 0})
+    assert code_of(engine, {"type": "play", "seat": 1, "card": "AH"}) == "not_your_turn"
+    missing = next(c for c in deck("albastini-2p") if c not in engine.snapshot()["hands"]["0"])
+    assert code_of(engine, {"type": "play", "seat": 0, "card": missing}) == "card_not_in_hand"
+
+
+def test_briscola_turns_the_trump_card_at_once() -> None:
+    setup = filled("briscola-2p", 1, {}, stock=["2D"])
+    engine = Engine.new("briscola-2p", setup)
+    snap = engine.snapshot()
+    assert (snap["phase"], snap["trump"], snap["indicator"], snap["stock"][-1]) == ("play", "D", "2D", "2D")
+    assert [e["type"] for e in engine.setup_events] == ["trump_turned", "indicator"]
+
+
+# ------------------------------------------------------------------ next dealer (R2)
+def _won_by_side0(history: list[int]) -> int:
+    # The last trick of a four-player deal that side 0 wins on points.
+    rest = [c for c in deck("albastini-4p") if c not in ("AH", "3C", "4C", "5C")]
+    setup = {
+        "dealer": history[-1],
+        "dealer_history": history,
+        "hands": {"0": ["AH"], "1": ["3C"], "2": ["4C"], "3": ["5C"]},
+        "stock": [],
+        "start": {"phase": "play", "trump": "S", "to_act": 0, "piles": {"0": rest}, "tricks": [8, 0]},
+    }
+    engine = Engine.new("albastini-4p", setup)
+    for seat, card in enumerate(["AH", "3C", "4C", "5C"]):
+        apply_ok(engine, {"type": "play", "seat": seat, "card": card})
+    result = engine.snapshot()["result"]
+    assert result["winner"] == 0
+    return int(result["next_dealer"])
+
+
+@pytest.mark.parametrize(
+    ("history", "expected"),
+    [
+        ([3], 0),  # neither partner dealt: the first after the last dealer
+        ([1], 2),
+        ([0, 1, 2, 3], 0),  # seat 0 dealt longer ago
+        ([2, 3, 0, 1], 2),
+        ([0, 3], 2),  # seat 2 never dealt
+    ],
+)
+def test_winning_pair_member_who_dealt_least_recently_deals(history: list[int], expected: int) -> None:
+    assert _won_by_side0(history) == expected
+
+
+# ------------------------------------------------------------------ Altbaumer
+def _alt(stock: list[str], dealer: int = 3, **extra: Any) -> Engine:
+    return Engine.new(ALT, filled(ALT, dealer, {}, stock=stock, **extra))
+
+
+def test_turn_up_accept_then_discard_then_lone_decision() -> None:
+    engine = _alt(["9H", "AS", "KS", "QS"])
+    snap = engine.snapshot()
+    assert (snap["phase"], snap["to_act"], snap["turned"]) == ("trump", 0, ["9H"])
+    assert code_of(engine, {"type": "accept", "seat": 1}) == "not_your_turn"
+    assert code_of(engine, {"type": "alone", "seat": 0}) == "wrong_phase"
+    apply_ok(engine, {"type": "accept", "seat": 0})
+    snap = engine.snapshot()
+    assert (snap["trump"], snap["phase"], snap["makers"]) == ("H", "discard", 0)
+    assert "9H" in snap["hands"]["0"] and len(snap["hands"]["0"]) == 6
+    assert sorted(snap["dead"]) == sorted(["AS", "KS", "QS"])
+    apply_ok(engine, {"type": "discard", "seat": 0, "card": "9H"})  # even the card just taken
+    snap = engine.snapshot()
+    assert (snap["phase"], snap["to_act"]) == ("lone", 0)
+    assert code_of(engine, {"type": "alone", "seat": 1}) == "not_a_maker"
+    assert code_of(engine, {"type": "alone", "seat": 2}) == "not_your_turn"
+    apply_ok(engine, {"type": "pass", "seat": 0})
+    assert code_of(engine, {"type": "alone", "seat": 0}) == "already_acted"
+    apply_ok(engine, {"type": "pass", "seat": 2})
+    snap = engine.snapshot()
+    assert (snap["phase"], snap["to_act"], snap["lone"]) == ("play", 0, None)
+
+
+def test_refuse_turns_until_another_suit_a_tree_counting_as_a_club() -> None:
+    engine = _alt(["9H", "TH", "JC", "AS"])
+    events = apply_ok(engine, {"type": "refuse", "seat": 0})
+    made = next(e for e in events if e["type"] == "trump_made")
+    assert (made["suit"], made["took"], made["compulsory"]) == ("C", ["JC"], False)
+    snap = engine.snapshot()
+    assert snap["turned"] == ["9H", "TH", "JC"]
+    assert sorted(snap["dead"]) == sorted(["9H", "TH", "AS"])
+    assert [a["type"] for a in engine.legal_actions()] == ["discard"] * 6
+
+
+def test_stock_of_one_suit_is_compulsory_take_four_discard_four() -> None:
+    engine = _alt(["9S", "TS", "JS", "QS"])
+    events = apply_ok(engine, {"type": "refuse", "seat": 0})
+    made = next(e for e in events if e["type"] == "trump_made")
+    assert (made["suit"], made["compulsory"]) == ("S", True)
+    assert len(engine.snapshot()["hands"]["0"]) == 9
+    for _ in range(4):
+        assert engine.snapshot()["phase"] == "discard"
+        apply_ok(engine, engine.legal_actions()[0])
+    snap = engine.snapshot()
+    assert snap["phase"] == "lone" and len(snap["hands"]["0"]) == 5 and len(snap["dead"]) == 4
+
+
+def test_partner_alone_sets_forehand_aside_and_the_next_active_player_leads() -> None:
+    engine = _alt(["9H", "AS", "KS", "QS"])
+    apply_ok(engine, {"type": "accept", "seat": 0})
+    apply_ok(engine, engine.legal_actions()[0])
+    apply_ok(engine, {"type": "pass", "seat": 0})
+    forehand_hand = engine.snapshot()["hands"]["0"]
+    apply_ok(engine, {"type": "alone", "seat": 2})
+    snap = engine.snapshot()
+    assert (snap["lone"], snap["phase"], snap["to_act"]) == (2, "play", 1)
+    assert snap["hands"]["0"] == [] and set(forehand_hand) <= set(snap["dead"])
+    events = play_out(engine, random.Random(1))
+    assert all(len(e["cards"]) == 3 for e in events if e["type"] == "trick_won")
+    assert engine.snapshot()["result"]["lone"] == 2
+
+
+def test_cut_tree_taken_and_the_cutter_short_packet() -> None:
+    cards = deck(ALT)
+    for tree in ("JC", "QC"):  # QC shows at the cut, JC just before it
+        cards.remove(tree)
+    cards += ["JC", "QC"]
+    engine = Engine.new(ALT, {"dealer": 0, "deck": cards})
+    snap = engine.snapshot()
+    assert (snap["phase"], snap["to_act"]) == ("cut", 3)  # the player before the dealer
+    assert code_of(engine, {"type": "take_tree", "seat": 3, "card": "JC"}) == "no_tree_to_take"
+    assert code_of(engine, {"type": "take_tree", "seat": 2, "card": "QC"}) == "not_your_turn"
+    apply_ok(engine, {"type": "take_tree", "seat": 3, "card": "QC"})
+    assert engine.legal_actions() == [{"type": "take_tree", "seat": 3, "card": "JC"}, {"type": "decline", "seat": 3}]
+    apply_ok(engine, {"type": "take_tree", "seat": 3, "card": "JC"})
+    snap = engine.snapshot()
+    assert snap["trees_taken"] == ["QC", "JC"]
+    assert {"QC", "JC"} <= set(snap["hands"]["3"])
+    assert all(len(h) == 5 for h in snap["hands"].values()) and snap["stock_count"] == 4
+    # Forehand (seat 1) got the top three cards, the cutter's first packet had one card.
+    assert set(cards[:3]) <= set(snap["hands"]["1"])
+    assert cards[6] in snap["hands"]["3"] and set(cards[7:10]) <= set(snap["hands"]["0"])
+    assert snap["stock"] == cards[18:22]
+
+
+def test_declined_tree_is_dealt_normally() -> None:
+    cards = deck(ALT)
+    cards.remove("QC")
+    cards.append("QC")
+    engine = Engine.new(ALT, {"dealer": 0, "deck": cards})
+    apply_ok(engine, {"type": "decline", "seat": 3})
+    snap = engine.snapshot()
+    assert snap["trees_taken"] == [] and snap["stock"][-1] == "QC"
+    assert snap["phase"] == "trump"
+
+
+def test_deck_without_a_tree_at_the_cut_goes_straight_to_trumps() -> None:
+    engine = Engine.new(ALT, {"dealer": 1, "deck": deck(ALT)})
+    snap = engine.snapshot()
+    assert (snap["phase"], snap["forehand"], snap["to_act"]) == ("trump", 2, 2)
+
+
+def test_nines_name_the_dealer_and_must_match_the_sides() -> None:
+    setup = filled(ALT, 0, {}, stock=["9H", "AS", "KS", "QS"])
+    del setup["dealer"]
+    setup["nines"] = {"0": "9D", "1": "9S", "2": "9H", "3": "9C"}
+    assert Engine.new(ALT, setup).snapshot()["dealer"] == 3
+    setup["nines"] = {"0": "9D", "1": "9H", "2": "9S", "3": "9C"}
+    with pytest.raises(SetupError) as err:
+        Engine.new(ALT, setup)
+    assert err.value.path == ("nines",)
+    setup["nines"] = {"0": "9D", "1": "9S", "2": "9H", "3": "9C"}
+    setup["dealer"] = 0
+    with pytest.raises(SetupError) as err:
+        Engine.new(ALT, setup)
+    assert err.value.path == ("dealer",)
+
+
+def _alt_last_trick(match: dict[str, Any], lone: int | None = None, sweep: bool = True) -> dict[str, Any]:
+    """Altbaumer's fifth trick: side 0 (makers) has four tricks and takes the fifth if ``sweep``."""
+    last = ["AH", "9S", "TH"] if lone is not None else ["AH", "9S", "TH", "TS"]
+    if not sweep:
+        last = ["9S", "AS", "TS", "KS"]  # seat 1's ace takes the last trick
+    active = 3 if lone is not None else 4
+    rest = [c for c in deck(ALT) if c not in last]
+    pile0, dead = rest[: 4 * active], rest[4 * active:]
+    seats = [0, 1, 3] if lone is not None else [0, 1, 2, 3]
+    hands = {str(s): [c] for s, c in zip(seats, last, strict=True)}
+    setup = {
+        "dealer": 3,
+        "hands": hands,
+        "stock": [],
+        "match": match,
+        "start": {"phase": "play", "trump": "H", "to_act": 0, "piles": {"0": pile0}, "tricks": [4, 0], "makers": 0,
+                  "lone": lone, "dead": dead},
+    }
+    engine = Engine.new(ALT, setup)
+    while engine.legal_actions():
+        apply_ok(engine, engine.legal_actions()[0])
+    return engine.snapshot()
+
+
+def test_tricks_score_and_round_won_at_five() -> None:
+    snap = _alt_last_trick({"scores": [3, 2], "rounds": [0, 0]})
+    assert snap["result"]["deal_score"] == [2, 0]
+    assert snap["match"] == {"scores": [0, 0], "rounds": [1, 0], "round_winner": 0, "decider": False, "winner": None}
+
+
+def test_four_tricks_score_one() -> None:
+    snap = _alt_last_trick({"scores": [1, 0]}, sweep=False)
+    assert snap["result"]["tricks"] == [4, 1]
+    assert snap["result"]["deal_score"] == [1, 0]
+    assert snap["match"]["scores"] == [2, 0] and snap["match"]["round_winner"] is None
+
+
+def test_lone_sweep_wins_the_round_at_once() -> None:
+    snap = _alt_last_trick({"scores": [0, 4], "rounds": [1, 0]}, lone=0)
+    assert snap["result"]["lone"] == 0
+    assert snap["match"]["round_winner"] == 0 and snap["match"]["winner"] == 0
+
+
+def test_decider_is_a_single_deal() -> None:
+    snap = _alt_last_trick({"scores": [0, 0], "rounds": [1, 1]}, sweep=False)
+    assert snap["match"]["decider"] is True
+    assert snap["match"]["winner"] == 0 and snap["match"]["rounds"] == [2, 1]
+
+
+def test_makers_penalty_when_defenders_win() -> None:
+    # Side 1 (defenders) with 3 tricks, makers 2: the makers score -1.
+    last = ["9S", "AS", "TS", "KS"]  # spades led by seat 0; seat 1's AS wins
+    rest = [c for c in deck(ALT) if c not in last]
+    setup = {
+        "dealer": 3,
+        "hands": {str(s): [c] for s, c in enumerate(last)},
+        "stock": [],
+        "match": {"scores": [0, 0]},
+        "start": {"phase": "play", "trump": "H", "to_act": 0, "piles": {"0": rest[:8], "1": rest[8:16]},
+                  "tricks": [2, 2], "makers": 0, "dead": rest[16:]},
+    }
+    engine = Engine.new(ALT, setup)
+    while engine.legal_actions():
+        apply_ok(engine, engine.legal_actions()[0])
+    result = engine.snapshot()["result"]
+    assert (result["winner"], result["deal_score"], result["next_dealer"]) == (1, [-1, 1], 0)
+
+
+# ------------------------------------------------------------------ setups and variants
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        (lambda s: s.update(dealer=9), ("dealer",)),
+        (lambda s: s["hands"]["0"].__setitem__(0, "2C"), ("hands", "0", 0)),
+        (lambda s: s["hands"]["1"].__setitem__(0, s["hands"]["0"][0]), ("hands", "1", 0)),
+        (lambda s: s["stock"].pop(), ()),
+        (lambda s: s["hands"]["0"].append(s["stock"].pop()), ("hands", "0")),
+        (lambda s: s.update(colour="red"), ("colour",)),
+        (lambda s: s.update(dealer_history=[0, 2]), ("dealer_history", 1)),
+        (lambda s: s.update(match={"vp": [1]}), ("match", "vp")),
+    ],
+)
+def test_impossible_setups_name_the_path(change: Any, path: tuple[Any, ...]) -> None:
+    setup = filled("albastini-2p", 1, {}, stock=[])
+    change(setup)
+    with pytest.raises(SetupError) as err:
+        Engine.new("albastini-2p", setup)
+    assert err.value.path == path
+
+
+def test_start_checks_the_trick_and_hand_sizes() -> None:
+    setup = filled("albastini-2p", 1, {0: ["AH"]}, stock=[])
+    setup["hands"]["0"].remove("AH")
+    setup["start"] = {"phase": "play", "trump": "S", "to_act": 1, "trick": [{"seat": 0, "card": "AH"}]}
+    engine = Engine.new("albastini-2p", setup)
+    assert engine.snapshot()["trick"] == [{"seat": 0, "card": "AH"}]
+    bad = copy.deepcopy(setup)
+    bad["start"]["to_act"] = 0
+    with pytest.raises(SetupError) as err:
+        Engine.new("albastini-2p", bad)
+    assert err.value.path == ("start", "to_act")
+
+
+def _variant(**components: Any) -> dict[str, Any]:
+    v = variant("albastini-2p")
+    v["components"].update(components)
+    return v
+
+
+@pytest.mark.parametrize(
+    ("v", "path"),
+    [
+        (_variant(trump={"rule": "auction"}), ("components", "trump", "rule")),
+        (_variant(score={"rule": "mrithi", "line_per_member": 10, "single": 1, "double": 2, "bonus": 1}),
+         ("components", "score", "bonus")),
+        (_variant(sorcery={"rule": "x"}), ("components", "sorcery")),
+        (_variant(match={"rule": "rounds", "round_target": 5, "rounds_to_win": 2}), ("components", "match", "rule")),
+    ],
+)
+def test_unknown_rules_are_clear_variant_errors(v: dict[str, Any], path: tuple[str, ...]) -> None:
+    with pytest.raises(VariantError) as err:
+        Engine.from_variant(v, filled("albastini-2p", 1, {}, stock=[]))
+    assert err.value.path == path
+
+
+def test_direction_changes_no_behaviour() -> None:
+    for seed in range(10):
+        setup = shuffled_setup("albastini-4p", random.Random(seed))
+        a, b = Engine.new("albastini-4p", setup), Engine.new("albastini-clockwise", setup)
+        rng = random.Random(seed)
+        while a.legal_actions():
+            assert a.legal_actions() == b.legal_actions()
+            action = rng.choice(a.legal_actions())
+            assert a.apply(action) == b.apply(action)
+        snap_a, snap_b = a.snapshot(), b.snapshot()
+        assert snap_a.pop("variant") != snap_b.pop("variant")
+        assert snap_a == snap_b
+
+
+def test_nothing_the_variant_states_is_hard_coded() -> None:
+    """A made-up variant: other ranks and values, 4-card hands, packets of 2, a 70 line."""
+    v = variant("briscola-2p")
+    v["id"] = "made-up"
+    v["deck"] = {"suits": "S H", "ranks": "K Q J T 9 8 7 6"}
+    v["values"] = {"K": 5, "T": 10, "8": 1}
+    v["ranking"] = {"plain_order": "T K Q J 9 8 7 6"}
+    v["deal"] = {"hand_size": 4, "packets": [2]}
+    v["components"]["score"] = {"rule": "over-threshold", "win_over": 20, "single": 3}
+    for seed in range(20):
+        rng = random.Random(seed)
+        cards = [r + s for s in "SH" for r in "KQJT9876"]
+        rng.shuffle(cards)
+        engine = Engine.from_variant(v, {"dealer": 0, "deck": cards})
+        assert engine.snapshot()["hands"]["1"] == sorted(cards[:2] + cards[4:6], key=(
+            lambda c: ("SH".index(c[1]), "KQJT9876".index(c[0]))))
+        play_out(engine, rng)
+        snap = engine.snapshot()
+        assert sum(snap["totals"]) == 2 * 16
+        winner = snap["result"]["winner"]
+        assert (winner is not None) == (max(snap["totals"]) > 20 and snap["totals"][0] != snap["totals"][1])
+        if winner is not None:
+            assert snap["result"]["vp"] == 3

@@ -1,0 +1,103 @@
+"""Snapshots, views, events, actions and setups of the reference engine validate against schemas/."""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import cache
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+from conformance import kitdata
+from conformance.spec import variant, variant_ids
+from reference import Applied, Engine
+
+from reference_support import deck, filled
+
+BASE = "https://trickspec.dev/schemas/"
+ENGINE_SCHEMAS = ("action", "event", "snapshot", "view", "setup")
+
+
+@cache
+def _registry() -> Registry[Any]:
+    resources = []
+    for path in sorted(kitdata.schemas_dir().glob("*.schema.json")):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((contents["$id"], Resource.from_contents(contents)))
+    return Registry().with_resources(resources)
+
+
+@cache
+def _validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator({"$ref": f"{BASE}{name}.schema.json"}, registry=_registry())
+
+
+def _valid(name: str, instance: Any) -> None:
+    errors = sorted(_validator(name).iter_errors(instance), key=lambda e: list(e.absolute_path))
+    assert not errors, f"{name}: {errors[0].message} at {list(errors[0].absolute_path)}"
+
+
+@pytest.mark.parametrize("name", ENGINE_SCHEMAS)
+def test_schemas_are_valid_2020_12_with_stable_ids(name: str) -> None:
+    path = kitdata.schemas_dir() / f"{name}.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    assert schema["$id"] == f"{BASE}{name}.schema.json"
+
+
+@pytest.mark.parametrize("variant_id", variant_ids())
+def test_everything_an_engine_reports_validates(variant_id: str) -> None:
+    players = variant(variant_id)["players"]
+    for seed in range(2):
+        rng = random.Random(seed)
+        cards = deck(variant_id)
+        rng.shuffle(cards)
+        setup = {"dealer": rng.randrange(players), "deck": cards}
+        _valid("setup", setup)
+        engine = Engine.new(variant_id, setup)
+        for event in engine.setup_events:
+            _valid("event", event)
+        step = 0
+        while True:
+            _valid("snapshot", engine.snapshot())
+            _valid("view", engine.view(step % players))  # each seat in turn (jsonschema is slow)
+            legal = engine.legal_actions()
+            if not legal:
+                break
+            action = rng.choice(legal)
+            _valid("action", action)
+            outcome = engine.apply(action)
+            step += 1
+            assert isinstance(outcome, Applied)
+            for event in outcome.events:
+                _valid("event", event)
+
+
+def test_setups_with_hands_match_and_start_validate() -> None:
+    _valid("setup", filled("albastini-4p", 0, {}, stock=[], dealer_history=[2, 0], match={"vp": [3, 1]}))
+    _valid("setup", {"nines": {"0": "9D", "1": "9S", "2": "9H", "3": "9C"}, "deck": deck("altbaumer-standard"),
+                     "match": {"scores": [-1, 3], "rounds": [1, 0]}})
+    _valid("setup", {"dealer": 3, "hands": {"0": ["AH"]}, "stock": [],
+                     "start": {"phase": "play", "trump": "S", "to_act": 0, "piles": {"0": []}, "tricks": [0, 0],
+                               "indicator": None, "makers": None, "lone": None, "dead": []}})
+
+
+@pytest.mark.parametrize(
+    ("schema", "instance"),
+    [
+        ("action", {"type": "play", "seat": 0, "card": "1H"}),
+        ("action", {"type": "play", "seat": 0}),
+        ("action", {"type": "pass", "seat": 0, "card": "AH"}),
+        ("action", {"type": "play", "seat": 6, "card": "AH"}),
+        ("action", {"type": "plya", "seat": 0, "card": "AH"}),
+        ("setup", {"dealer": 0, "deck": [], "hands": {}}),
+        ("setup", {"dealer": 0, "hands": {}, "stock": [], "colour": "red"}),
+        ("setup", {"hands": {}, "stock": []}),
+        ("event", {"type": "played", "seat": 0, "card": "AH", "extra": 1}),
+    ],
+)
+def test_schemas_catch_typos(schema: str, instance: Any) -> None:
+    assert list(_validator(schema).iter_errors(instance)), f"{instance} should not validate"

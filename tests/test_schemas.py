@@ -1,0 +1,52 @@
+"""The schemas themselves: valid JSON Schema 2020-12, stable ids, every reference resolvable offline."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from conformance import kitdata, schemas
+
+SCHEMA_FILES = sorted(kitdata.schemas_dir().glob("*.schema.json"))
+
+
+def _refs(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value
+            else:
+                yield from _refs(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _refs(item)
+
+
+@pytest.mark.parametrize("path", SCHEMA_FILES, ids=lambda p: p.name)
+def test_schema_is_valid_with_a_stable_id(path: Path) -> None:
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"] == schemas.BASE + path.name
+
+
+@pytest.mark.parametrize("path", SCHEMA_FILES, ids=lambda p: p.name)
+def test_every_reference_resolves_offline(path: Path) -> None:
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    resolver = schemas.registry().resolver(base_uri=schema["$id"])
+    for ref in _refs(schema):
+        resolver.lookup(ref)  # raises Unresolvable if a file or a $defs entry is missing
+
+
+def test_yaml_files_point_editors_at_their_schema() -> None:
+    root = kitdata.root()
+    for path in sorted((root / "spec").rglob("*.yaml")) + sorted((root / "scenarios").rglob("*.yaml")):
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        assert first.startswith("# yaml-language-server: $schema="), path
+        target = (path.parent / first.split("$schema=", 1)[1]).resolve()
+        assert target.is_file(), f"{path}: {target} does not exist"
