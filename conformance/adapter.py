@@ -117,3 +117,18 @@ def _version() -> str:
         return version("trickspec")
     except PackageNotFoundError:
         return "0+checkout"
+
+
+def open_engine(
+    engine: str | None = None, engine_cmd: str | None = None, *, timeout: float = 10.0, validate: bool = False
+) -> EngineAdapter:
+    """The engine a user named: ``--engine`` (``reference`` or module:name) or ``--engine-cmd``."""
+    from conformance.protocol import SubprocessAdapter, split_command
+
+    if engine and engine_cmd:
+        raise ValueError("name either an in-process engine or an engine command, not both")
+    if engine_cmd:
+        return SubprocessAdapter(split_command(engine_cmd), timeout=timeout, validate=validate)
+    if engine in (None, "reference"):
+        return reference_adapter()
+    return load_engine(engine)

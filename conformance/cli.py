@@ -1,20 +1,24 @@
-"""The `trickspec` command: validate, coverage, verify."""
+"""The `trickspec` command: validate, coverage, verify, report, smoke."""
 
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 from conformance import adapter as adapters
-from conformance import coverage, runner, scenarios, spec
+from conformance import coverage, expectations, reports, runlog, scenarios, spec
 from conformance.problems import DataError, Problem
+from conformance.smoke import smoke
 from conformance.validate import validate
+from conformance.verify import Progress, verify
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_DATA, EXIT_ENGINE = 0, 1, 2, 3
+
+# The files --report-dir receives, by report format.
+REPORT_FILES = {"md": "report.md", "junit": "junit.xml", "json": "summary.json", "badge": "badge.json"}
 
 
 def _print_problems(problems: list[Problem]) -> int:
@@ -55,56 +59,74 @@ def _selected(args: argparse.Namespace) -> list[scenarios.Scenario]:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    try:
-        engine = adapters.load_engine(args.engine) if args.engine else adapters.reference_adapter()
-        hello = engine.hello()
-    except Exception as err:  # an unusable engine is a verdict, not a traceback
-        print(f"engine unusable: {type(err).__name__}: {err}", file=sys.stderr)
-        return EXIT_ENGINE
     chosen = _selected(args)
     if not chosen:
         print("no scenario matches the filters", file=sys.stderr)
         return EXIT_BAD_DATA
-    supported = set(hello.get("variants", []))
+    expected = expectations.load(Path(args.expect)) if args.expect else expectations.Expectations()
+    if args.expect and expected.spec_version != runlog.spec_version():
+        print(
+            f"note: {args.expect} was written for spec {expected.spec_version}, this is {runlog.spec_version()}", file=sys.stderr
+        )
+    try:
+        engine = adapters.open_engine(args.engine, args.engine_cmd, timeout=args.timeout, validate=args.validate_protocol)
+    except Exception as err:  # an unusable engine is a verdict, not a traceback
+        print(f"engine unusable: {type(err).__name__}: {err}", file=sys.stderr)
+        return EXIT_ENGINE
     report_dir = Path(args.report_dir) if args.report_dir else None
-    log = None
-    if report_dir is not None:
-        report_dir.mkdir(parents=True, exist_ok=True)
-        log = (report_dir / "run.jsonl").open("w", encoding="utf-8")
-        log.write(json.dumps({"type": "header", "engine": hello, "scenarios": len(chosen)}) + "\n")
-    counts: Counter[str] = Counter()
-    failures = []
-    started = time.perf_counter()
-    for number, scenario in enumerate(chosen, start=1):
-        outcome = runner.run(engine, scenario, supported)
-        counts[outcome.status] += 1
-        if outcome.status in (runner.FAIL, runner.ERROR):
-            failures.append(outcome)
-        if log is not None:
-            log.write(json.dumps({"type": "scenario", **outcome.to_json()}) + "\n")
-        if number % 100 == 0 or number == len(chosen):
-            print(f"[{number}/{len(chosen)}] {counts[runner.PASS]} passed, {len(failures)} failed", flush=True)
-    engine.close()
-    elapsed = time.perf_counter() - started
-    for outcome in failures:
-        s = outcome.scenario
-        print(f"\n{outcome.status.upper()} {s.id} ({s.location}) clauses: {', '.join(s.clauses)}")
-        if outcome.error:
-            print(f"  {outcome.error}")
-        for m in outcome.mismatches:
-            print(f"  step {m.step} (line {m.line}): {m.what}: expected {m.expected!r}, observed {m.observed!r}")
-    by_game: dict[str, Counter[str]] = {}
-    for s in chosen:
-        by_game.setdefault(s.game, Counter())
-    if log is not None:
-        log.write(json.dumps({"type": "footer", "counts": dict(counts), "seconds": round(elapsed, 3)}) + "\n")
-        log.close()
-    rate = len(chosen) / elapsed if elapsed else 0.0
-    print(f"\nengine: {hello.get('name')} {hello.get('version')} · {len(chosen)} scenarios in {elapsed:.2f}s ({rate:.0f}/s)")
-    extra = ", ".join(f"{counts[k]} {k}" for k in (runner.UNSUPPORTED,) if counts[k])
-    failed = counts[runner.FAIL] + counts[runner.ERROR]
-    print(f"{counts[runner.PASS]} passed, {failed} failed" + (f", {extra}" if extra else ""))
-    return EXIT_FAILED if failed else EXIT_OK
+    log_path = report_dir / "run.jsonl" if report_dir else None
+    options = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v not in (None, False, [])}
+    try:
+        if report_dir is not None:
+            report_dir.mkdir(parents=True, exist_ok=True)
+        with contextlib.ExitStack() as stack:
+            writer = runlog.Writer(stack.enter_context(log_path.open("w", encoding="utf-8"))) if log_path else None
+            run = verify(engine, chosen, expectations=expected, log=writer, options=options, progress=Progress(len(chosen)))
+    finally:
+        engine.close()
+    hello = run.header["engine"]
+    data = reports.summary(run.log())
+    for failure in data["failures"]:
+        print(f"{failure['outcome'].upper()} {failure['id']} ({failure['where']}) [{', '.join(failure['clauses'])}]")
+        print(f"  {failure['detail']}")
+    print()
+    print(reports.render_text(data))
+    print()
+    rate = len(chosen) / run.seconds if run.seconds else 0.0
+    print(
+        f"engine: {hello.get('name')} {hello.get('version')} · spec {run.header['spec_version']} · "
+        f"{len(chosen)} scenarios in {run.seconds:.2f}s ({rate:.0f}/s)"
+    )
+    if report_dir is not None and log_path is not None:
+        written = runlog.read(log_path)
+        for fmt, name in REPORT_FILES.items():
+            (report_dir / name).write_text(reports.render(written, fmt), encoding="utf-8")
+        print(f"reports: {log_path} and {', '.join(str(report_dir / n) for n in REPORT_FILES.values())}")
+    if args.save_expectations:
+        saved = expectations.from_run(run.lines, str(hello.get("name", "")))
+        Path(args.save_expectations).write_text(expectations.dump(saved), encoding="utf-8")
+        print(f"expectations: {len(saved.entries)} written to {args.save_expectations}")
+    print(reports.closing_line(dict(run.counts)))
+    return EXIT_FAILED if run.failed else EXIT_OK
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    log = runlog.read(Path(args.log))
+    text = reports.render(log, args.format)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def cmd_smoke(args: argparse.Namespace) -> int:
+    checks = smoke(args.engine_cmd, timeout=args.timeout)
+    for check in checks:
+        print(f"{'ok  ' if check.ok else 'FAIL'} {check.name}: {check.detail}")
+    passed = sum(c.ok for c in checks)
+    print(f"{passed} passed, {len(checks) - passed} failed")
+    return EXIT_OK if passed == len(checks) else EXIT_ENGINE
 
 
 def parser() -> argparse.ArgumentParser:
@@ -116,13 +138,27 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("coverage", help="print scenarios per clause; exit 1 if a clause lacks one")
     p.set_defaults(run=cmd_coverage)
     p = sub.add_parser("verify", help="run the scenarios against an engine (default: the reference engine)")
-    p.add_argument("--engine", help="module:name of a Python engine class or adapter factory")
+    p.add_argument("--engine", help="'reference' (the default) or module:name of a Python engine class or adapter factory")
+    p.add_argument("--engine-cmd", help="an engine program speaking the protocol (docs/protocol.md), e.g. 'node engine.js'")
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds an engine may take per scenario (default 10)")
+    p.add_argument("--validate-protocol", action="store_true", help="check every protocol message against its schema")
     p.add_argument("--game", action="append", help="only this game (repeatable)")
     p.add_argument("--variant", action="append", help="only this variant (repeatable)")
     p.add_argument("--clause", action="append", help="only scenarios checking a clause starting with this (repeatable)")
     p.add_argument("--scenario", action="append", help="only scenario ids starting with this (repeatable)")
-    p.add_argument("--report-dir", help="write the JSON Lines run log here")
+    p.add_argument("--expect", help="expectation file: scenarios this engine is known to skip or fail")
+    p.add_argument("--save-expectations", metavar="FILE", help="write this run's failures as an expectation file")
+    p.add_argument("--report-dir", help="write run.jsonl and the reports (report.md, junit.xml, summary.json, badge.json)")
     p.set_defaults(run=cmd_verify)
+    p = sub.add_parser("report", help="render a run log as md, junit, json or badge")
+    p.add_argument("log", help="a run.jsonl written by verify --report-dir")
+    p.add_argument("--format", choices=reports.FORMATS, default="md")
+    p.add_argument("--output", "-o", help="write here instead of standard output")
+    p.set_defaults(run=cmd_report)
+    p = sub.add_parser("smoke", help="check that an engine command speaks the protocol")
+    p.add_argument("--engine-cmd", required=True, help="the engine program, e.g. 'node engine.js'")
+    p.add_argument("--timeout", type=float, default=10.0)
+    p.set_defaults(run=cmd_smoke)
     return top
 
 

@@ -1,28 +1,56 @@
-"""Per-engine expectation files: scenarios an engine is known to skip or fail, with reasons."""
+"""Per-engine expectation files: scenarios an engine is known to skip or to fail, with reasons.
+
+A file is pinned to the spec version it was written against. ``judge`` turns a raw outcome
+into the reported one: a known failure of the same kind is ``xfail``; a pass where a failure
+was expected is ``xpass`` (it fails the run, so the file gets updated); a failure of another
+kind stays a failure, with a note.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from conformance import schemas, yamlio
+from conformance import runlog, schemas, yamlio
 from conformance.problems import DataError
+
+Json = dict[str, Any]
 
 
 @dataclass(frozen=True)
 class Entry:
     id: str
-    outcome: str  # skip | xfail
+    outcome: str  # skip | fail | error | timeout
     reason: str
     link: str | None = None
+
+    def to_json(self) -> Json:
+        out: Json = {"id": self.id, "outcome": self.outcome, "reason": self.reason}
+        if self.link:
+            out["link"] = self.link
+        return out
 
 
 @dataclass
 class Expectations:
     entries: dict[str, Entry] = field(default_factory=dict)
+    engine: str = ""
+    spec_version: str = ""
 
     def get(self, scenario_id: str) -> Entry | None:
         return self.entries.get(scenario_id)
+
+    def judge(self, scenario_id: str, outcome: str) -> tuple[str, str | None]:
+        """The outcome to report, and a note when it differs from what was expected."""
+        entry = self.entries.get(scenario_id)
+        if entry is None or entry.outcome == "skip":
+            return outcome, None
+        if outcome == entry.outcome:
+            return "xfail", None
+        if outcome == "pass":
+            return "xpass", f"expected {entry.outcome} ({entry.reason}) but it passed"
+        return outcome, f"expected {entry.outcome}, the failure is now {outcome}"
 
 
 def load(path: Path) -> Expectations:
@@ -32,4 +60,28 @@ def load(path: Path) -> Expectations:
     if problems:
         raise DataError(problems)
     entries = {e["id"]: Entry(e["id"], e["outcome"], e["reason"], e.get("link")) for e in doc.data["expectations"]}
-    return Expectations(entries)
+    return Expectations(entries, doc.data["engine"], doc.data["spec_version"])
+
+
+def dump(expectations: Expectations) -> str:
+    """An expectation file as YAML text the strict loader reads back unchanged."""
+    import yaml
+
+    data = {
+        "engine": expectations.engine,
+        "spec_version": expectations.spec_version,
+        "expectations": [e.to_json() for e in sorted(expectations.entries.values(), key=lambda e: e.id)],
+    }
+    return str(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100))
+
+
+def from_run(lines: list[Json], engine: str, reason: str = "failing when the file was saved") -> Expectations:
+    """Expectations that make a run's failures expected (``--save-expectations``)."""
+    entries = {}
+    for line in lines:
+        outcome = line["outcome"]
+        if outcome in ("fail", "error", "timeout"):
+            entries[line["id"]] = Entry(line["id"], outcome, reason)
+        elif outcome == "xfail":
+            entries[line["id"]] = Entry(line["id"], line["expected"]["outcome"], line["expected"]["reason"])
+    return Expectations(entries, engine, runlog.spec_version())

@@ -26,6 +26,9 @@ _EXPECT_KEY = pytest.StashKey[expectations.Expectations]()
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("trickspec", "trickspec conformance scenarios")
     group.addoption("--engine", help="engine to run scenarios against: 'reference' or module:name")
+    group.addoption("--engine-cmd", help="an engine program speaking the protocol, e.g. 'python -m reference.serve'")
+    group.addoption("--engine-timeout", type=float, default=10.0, help="seconds an engine may take per scenario")
+    group.addoption("--validate-protocol", action="store_true", help="check every protocol message against its schema")
     group.addoption("--expect", help="expectation file listing scenarios to skip or xfail for this engine")
 
 
@@ -40,10 +43,18 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{_marker(vid)}: scenarios of variant {vid}")
     for game in spec.kit_spec().games():
         config.addinivalue_line("markers", f"{game}: scenarios of {game}")
-    engine = config.getoption("engine")
-    if not engine:
+    engine, engine_cmd = config.getoption("engine"), config.getoption("engine_cmd")
+    if not engine and not engine_cmd:
         return
-    config.stash[_ENGINE_KEY] = adapters.reference_adapter() if engine == "reference" else adapters.load_engine(engine)
+    try:
+        config.stash[_ENGINE_KEY] = adapters.open_engine(
+            engine,
+            engine_cmd,
+            timeout=config.getoption("engine_timeout"),
+            validate=config.getoption("validate_protocol"),
+        )
+    except Exception as err:  # an unusable engine stops the run with a reason, not a traceback
+        raise pytest.UsageError(f"engine unusable: {type(err).__name__}: {err}") from None
     config.stash[_SUPPORTED_KEY] = set(config.stash[_ENGINE_KEY].hello().get("variants", []))
     expect_file = config.getoption("expect")
     config.stash[_EXPECT_KEY] = expectations.load(Path(expect_file)) if expect_file else expectations.Expectations()

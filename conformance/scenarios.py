@@ -119,7 +119,7 @@ def _compile(doc: Document, index: int, raw: Json, default_variant: str | None, 
         game=game,
         setup=expand_setup(raw["setup"], spec.resolve(variant)),
         steps=tuple(steps),
-        file=doc.file,
+        file=_shown(doc.file),
         line=doc.where(at)[0],
         description=raw.get("description", ""),
         raw=raw,
@@ -164,10 +164,7 @@ def _cross_checks(doc: Document, spec: Spec) -> list[Problem]:
             problems.append(doc.problem((*at, "source", "ruling"), f"unknown ruling {source['ruling']!r}"))
         deck = set(deck_of(variant))
         setup = expand_setup(raw.get("setup", {}), variant)
-        problems += [
-            doc.problem((*at, "setup", *p.path), p.message)
-            for p in schemas.check(doc, "setup", data=setup)
-        ]
+        problems += [doc.problem((*at, "setup", *p.path), p.message) for p in schemas.check(doc, "setup", data=setup)]
         seen_cards: dict[str, JsonPath] = {}
         for path, card in _cards(raw.get("setup", {})):
             if _CARD_REFERENCES.intersection(map(str, path)):
@@ -270,6 +267,15 @@ def load_files(paths: Iterable[Path], spec: Spec | None = None) -> list[Scenario
         default_variant = doc.data.get("variant")
         out += [_compile(doc, i, raw, default_variant, spec) for i, raw in enumerate(doc.data["scenarios"])]
     return out
+
+
+def _shown(file: str) -> str:
+    """A scenario file as reports show it: relative to the kit (scenarios/...) when inside it."""
+    path = Path(file)
+    try:
+        return path.resolve().relative_to(kitdata.root().resolve()).as_posix()
+    except ValueError:
+        return file
 
 
 def scenario_files(root: Path | None = None) -> list[Path]:

@@ -84,11 +84,11 @@ def _found(value: Any) -> str:
     return f"found {_kind(value)} {text}"
 
 
-def _leaves(error: ValidationError) -> Iterator[ValidationError]:
+def leaves(error: ValidationError) -> Iterator[ValidationError]:
     """The most specific errors: descend into if/then, allOf and $ref wrappers."""
     if error.context:
         for sub in error.context:
-            yield from _leaves(sub)
+            yield from leaves(sub)
     else:
         yield error
 
@@ -127,7 +127,7 @@ def check(doc: Document, name: str, pointer: str = "", data: Any = None) -> list
     instance = doc.data if data is None else data
     problems = []
     for error in validator(name, pointer).iter_errors(instance):
-        for leaf in _leaves(error):
+        for leaf in leaves(error):
             path, message = _explain(leaf)
             problems.append(doc.problem(path, message, at_key=leaf.validator == "additionalProperties"))
     return sorted(set(problems))

@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 from conformance.spec import variant as load_variant
+from conformance.spec import variant_ids
 from reference import errors, setup
 from reference.dealer_rotation import DealWinner, NextInPlayOrder
 from reference.dealing import Dealing, TreeCut
@@ -131,6 +132,8 @@ def compile_rules(variant: Json) -> Rules:
         )
     cut = _component(rules, "cut")
     rules.has_cut = cut is not None
+    if cut is not None and len(rules.ranking.top_trumps) > rules.packets[0]:
+        raise VariantError("the cutter's first packet cannot be short by every top trump", ("deal", "packets"))
     trump = _component(rules, "trump")
     look = _component(rules, "look")
     lone = _component(rules, "lone")
@@ -150,7 +153,11 @@ def compile_rules(variant: Json) -> Rules:
 
 @cache
 def _compiled(variant_id: str) -> Rules:
-    return compile_rules(load_variant(variant_id))
+    try:
+        resolved = load_variant(variant_id)
+    except KeyError:
+        raise VariantError(f"no variant {variant_id!r} in spec/; known: {', '.join(variant_ids())}") from None
+    return compile_rules(resolved)
 
 
 class Engine:

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from reference.cards import Cards
 from reference.errors import Rejected, VariantError
 from reference.ranking import Ranking, Tables
-from reference.seating import Seating
+from reference.seating import DrawNines, Seating
 from reference.state import Deal
 
 Json = dict[str, Any]
@@ -94,18 +94,35 @@ class MatchRule(Protocol):
     def snapshot(self, st: Deal) -> Json: ...
 
 
+class SharedAction(dict[str, Any]):
+    """A legal action, built once per variant and shared by all its engines: read-only.
+
+    It is a plain JSON object otherwise; ``dict(action)`` or a copy gives a mutable one.
+    """
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("legal actions are shared and read-only; copy one with dict(action)")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
+
+    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
+        return (dict, (dict(self),))  # copies and pickles are plain dicts
+
+
 class ActionCache:
-    """Every possible action as a JSON dict, built once per variant and shared (read-only)."""
+    """Every possible action as a JSON object, built once per variant and shared (read-only)."""
 
     def __init__(self, cards: Cards, seats: Seating) -> None:
         codes = cards.codes
         self.with_card: dict[str, list[list[Json]]] = {
-            kind: [[{"type": kind, "seat": s, "card": code} for code in codes] for s in range(seats.n)]
+            kind: [[SharedAction(type=kind, seat=s, card=code) for code in codes] for s in range(seats.n)]
             for kind, has_card in ACTION_SHAPES.items()
             if has_card
         }
         self.plain: dict[str, list[Json]] = {
-            kind: [{"type": kind, "seat": s} for s in range(seats.n)]
+            kind: [SharedAction(type=kind, seat=s) for s in range(seats.n)]
             for kind, has_card in ACTION_SHAPES.items()
             if not has_card
         }
@@ -144,7 +161,7 @@ class Rules:
         self.stock_size: int = stock
         self.actions = ActionCache(self.cards, self.seats)
         # Filled by engine.compile_rules through the registry.
-        self.setup: Any = None  # the setup rule (draw-nines), if any
+        self.setup: DrawNines | None = None  # the setup rule, if any
         self.has_cut = False
         self.stages: list[Stage] = []
         self.legality: Legality

@@ -134,7 +134,7 @@ def _dealer(rules: Rules, setup: dict[str, Any]) -> int:
     if "nines" in setup:
         if rules.setup is None:
             raise SetupError("this variant draws no cards for partners and dealer", ("nines",))
-        drawn: int = rules.setup.dealer(setup["nines"], ("nines",))
+        drawn = rules.setup.dealer(setup["nines"], ("nines",))
         if given is not None and given != drawn:
             raise SetupError(f"the draw makes seat {drawn} the dealer", ("dealer",))
         return drawn

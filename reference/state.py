@@ -2,8 +2,9 @@
 
 Components are shared by every engine of a variant and keep nothing themselves: all
 per-deal data lives here. Cards are in exactly one *place*: a hand, the undealt pack, the
-stock, a bid on the table, the current trick, a side's pile, or ``dead``. ``indicator``,
-``turned`` and ``trees_taken`` only name cards that are somewhere else.
+stock, a bid on the table (while the bidding lasts), the current trick, a side's pile, or
+``dead``. ``indicator``, ``turned``, ``trees_taken`` and settled ``bids`` only name cards
+that are somewhere else.
 """
 
 from __future__ import annotations

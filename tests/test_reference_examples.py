@@ -127,10 +127,18 @@ def test_altbaumer_club_lead_with_diamonds_trumps() -> None:
 def test_five_players_never_draw_the_indicator(seed: int) -> None:
     rng = random.Random(seed)
     engine = Engine.new("albastini-5p", shuffled_setup("albastini-5p", rng))
-    events = play_out(engine, rng)
+    events = list(engine.setup_events)
+    counts = []
+    while legal := engine.legal_actions():
+        events += apply_ok(engine, rng.choice(legal))
+        snap = engine.snapshot()
+        if snap["phase"] == "play" and not snap["trick"]:
+            counts.append(snap["stock_count"])
+            assert snap["stock"][-1] == snap["indicator"]  # under the stock all deal long
+    assert counts[0] == 11 and counts[-1] == 1 and sorted(set(counts)) == [1, 6, 11]
     snap = engine.snapshot()
     indicator = snap["indicator"]
-    assert snap["dead"] == [indicator]
+    assert snap["dead"] == [indicator] and snap["stock"] == []  # out of play once the deal is over
     assert not any(e["type"] == "drew" and e["card"] == indicator for e in events)
     assert sum(snap["tricks"]) == 7
     assert sum(snap["totals"]) == 120 - values("albastini-5p")[indicator]

@@ -395,3 +395,18 @@ def test_nothing_the_variant_states_is_hard_coded() -> None:
         assert (winner is not None) == (max(snap["totals"]) > 20 and snap["totals"][0] != snap["totals"][1])
         if winner is not None:
             assert snap["result"]["vp"] == 3
+
+
+def test_unknown_variant_is_a_clear_error() -> None:
+    with pytest.raises(VariantError, match="no variant 'albastini-7p'"):
+        Engine.new("albastini-7p", {"dealer": 0, "deck": []})
+
+
+def test_legal_actions_are_shared_read_only_json() -> None:
+    engine = Engine.new("albastini-2p", filled("albastini-2p", 1, {}, stock=["3C"]))
+    action = engine.legal_actions()[0]
+    with pytest.raises(TypeError):
+        action["seat"] = 1
+    mutable = copy.deepcopy(action)
+    mutable["seat"] = 1
+    assert type(mutable) is dict and engine.legal_actions()[0] == {"type": "pass", "seat": 0}

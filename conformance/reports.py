@@ -1,0 +1,195 @@
+"""Reports rendered from a run log: a summary (JSON), Markdown, JUnit XML and a badge."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+from xml.etree import ElementTree as ET
+
+from conformance.runlog import FAILING, OUTCOMES, Log
+
+Json = dict[str, Any]
+
+FORMATS = ("md", "junit", "json", "badge")
+
+# Column order of the summary tables.
+_COLUMNS = ("pass", "fail", "error", "timeout", "xfail", "xpass", "skipped", "unsupported")
+
+
+def _counts(lines: list[Json]) -> dict[str, int]:
+    counted = Counter(line["outcome"] for line in lines)
+    return {k: counted[k] for k in OUTCOMES if counted[k]}
+
+
+def _grouped(lines: list[Json], key: Any) -> dict[str, dict[str, int]]:
+    groups: dict[str, list[Json]] = {}
+    for line in lines:
+        for name in key(line):
+            groups.setdefault(name, []).append(line)
+    return {name: _counts(group) for name, group in sorted(groups.items())}
+
+
+def _detail(line: Json) -> str:
+    if line.get("note"):
+        return str(line["note"])
+    if line.get("error"):
+        return str(line["error"])
+    m = line.get("mismatch")
+    if m:
+        return f"step {m['step']}: {m['what']}: expected {m['expected']!r}, observed {m['observed']!r}"
+    return ""
+
+
+def summary(log: Log) -> Json:
+    lines = log.scenarios
+    return {
+        "kit": log.header.get("kit", {}),
+        "spec_version": log.header.get("spec_version", ""),
+        "engine": log.header.get("engine", {}),
+        "complete": log.footer is not None,
+        "counts": _counts(lines),
+        "by_game": _grouped(lines, lambda line: [line["game"]]),
+        "by_clause_group": _grouped(lines, lambda line: sorted({".".join(c.split(".")[:2]) for c in line["clauses"]})),
+        "by_variant": _grouped(lines, lambda line: [line["variant"]]),
+        "failures": [
+            {
+                "id": line["id"],
+                "outcome": line["outcome"],
+                "clauses": line["clauses"],
+                "where": f"{line['file']}:{line['line']}",
+                "detail": _detail(line),
+            }
+            for line in lines
+            if line["outcome"] in FAILING
+        ],
+    }
+
+
+def closing_line(counts: dict[str, int]) -> str:
+    """The line CI reads: ``N passed, N failed`` plus what was not run."""
+    failed = sum(counts.get(k, 0) for k in FAILING)
+    extra = [f"{counts[k]} {k}" for k in ("xfail", "skipped", "unsupported") if counts.get(k)]
+    return f"{counts.get('pass', 0)} passed, {failed} failed" + (", " + ", ".join(extra) if extra else "")
+
+
+def table(title: str, groups: dict[str, dict[str, int]]) -> str:
+    """A plain-text table of outcome counts per group."""
+    columns = [c for c in _COLUMNS if any(g.get(c) for g in groups.values())] or ["pass"]
+    width = max([len(title), *(len(name) for name in groups)])
+    lines = [f"{title:<{width}}  " + "  ".join(f"{c:>7}" for c in columns)]
+    for name, counts in groups.items():
+        lines.append(f"{name:<{width}}  " + "  ".join(f"{counts.get(c, 0):>7}" for c in columns))
+    return "\n".join(lines)
+
+
+def render_text(data: Json) -> str:
+    parts = [
+        table("game", data["by_game"]),
+        table("clause group", data["by_clause_group"]),
+        table("variant", data["by_variant"]),
+    ]
+    return "\n\n".join(parts)
+
+
+def render_md(data: Json) -> str:
+    engine = data["engine"]
+    out = [
+        f"# Conformance report: {engine.get('name', '?')} {engine.get('version', '')}".rstrip(),
+        "",
+        f"Kit {data['kit'].get('version', '?')}, spec `{data['spec_version']}`."
+        + ("" if data["complete"] else " **The run stopped early: these counts are partial.**"),
+        "",
+        f"**{closing_line(data['counts'])}**",
+        "",
+    ]
+    for title, key in (("Game", "by_game"), ("Clause group", "by_clause_group"), ("Variant", "by_variant")):
+        groups = data[key]
+        columns = [c for c in _COLUMNS if any(g.get(c) for g in groups.values())] or ["pass"]
+        out.append(f"| {title} | " + " | ".join(columns) + " |")
+        out.append("|---|" + "---:|" * len(columns))
+        for name, counts in groups.items():
+            out.append(f"| `{name}` | " + " | ".join(str(counts.get(c, 0)) for c in columns) + " |")
+        out.append("")
+    if data["failures"]:
+        out.append("## Failures")
+        out.append("")
+        for f in data["failures"]:
+            detail = f["detail"].replace("|", "\\|").replace("\n", " ")
+            out.append(f"- **{f['outcome']}** `{f['id']}` ({f['where']}; {', '.join(f['clauses'])}): {detail}")
+        out.append("")
+    return "\n".join(out)
+
+
+def render_junit(log: Log) -> str:
+    suites = ET.Element("testsuites", name="trickspec")
+    by_game: dict[str, list[Json]] = {}
+    for line in log.scenarios:
+        by_game.setdefault(line["game"], []).append(line)
+    for game, lines in sorted(by_game.items()):
+        counts = Counter(line["outcome"] for line in lines)
+        suite = ET.SubElement(
+            suites,
+            "testsuite",
+            name=game,
+            tests=str(len(lines)),
+            failures=str(counts["fail"] + counts["xpass"]),
+            errors=str(counts["error"] + counts["timeout"]),
+            skipped=str(counts["skipped"] + counts["unsupported"] + counts["xfail"]),
+            time=f"{sum(line['seconds'] for line in lines):.6f}",
+        )
+        for line in lines:
+            case = ET.SubElement(
+                suite,
+                "testcase",
+                classname=line["variant"],
+                name=line["id"],
+                file=line["file"],
+                line=str(line["line"]),
+                time=f"{line['seconds']:.6f}",
+            )
+            outcome = line["outcome"]
+            if outcome in ("fail", "xpass"):
+                ET.SubElement(case, "failure", message=_detail(line)[:500], type=outcome).text = _detail(line)
+            elif outcome in ("error", "timeout"):
+                ET.SubElement(case, "error", message=_detail(line)[:500], type=outcome).text = _detail(line)
+            elif outcome in ("skipped", "unsupported", "xfail"):
+                ET.SubElement(case, "skipped", message=f"{outcome}: {_detail(line)}".rstrip(": "))
+            props = ET.SubElement(case, "properties")
+            for clause in line["clauses"]:
+                ET.SubElement(props, "property", name="clause", value=clause)
+    ET.indent(suites)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+
+
+def badge(data: Json) -> Json:
+    """Passed over run: unsupported and skipped scenarios count in neither number, and are named."""
+    counts = data["counts"]
+    ran = sum(counts.get(k, 0) for k in ("pass", "fail", "error", "timeout", "xfail", "xpass"))
+    failed = sum(counts.get(k, 0) for k in FAILING)
+    message = f"{counts.get('pass', 0)}/{ran} passed"
+    left_out = [f"{counts[k]} {k}" for k in ("unsupported", "skipped") if counts.get(k)]
+    if left_out:
+        message += " (" + ", ".join(left_out) + ")"
+    if not ran:
+        color = "lightgrey"
+    elif failed:
+        color = "red"
+    elif counts.get("xfail"):
+        color = "yellow"
+    else:
+        color = "brightgreen"
+    return {"schemaVersion": 1, "label": "trickspec", "message": message, "color": color}
+
+
+def render(log: Log, fmt: str) -> str:
+    if fmt == "junit":
+        return render_junit(log)
+    data = summary(log)
+    if fmt == "md":
+        return render_md(data)
+    if fmt == "badge":
+        return json.dumps(badge(data), indent=2) + "\n"
+    if fmt == "json":
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    raise ValueError(f"expected a format among {', '.join(FORMATS)}, found {fmt!r}")

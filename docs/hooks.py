@@ -1,0 +1,75 @@
+"""MkDocs hooks: hand the pages of ``conformance.rulesite`` to MkDocs at build time.
+
+The generator knows nothing of MkDocs; this file is the only glue. The spec,
+scenarios and schemas are read afresh on every build, so ``mkdocs serve``
+shows edits to them (mkdocs.yml watches those folders).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+from conformance import rulesite
+from conformance.problems import DataError
+
+# The nav entry that stands for every worked-example page; replaced in on_config.
+EXAMPLES_PLACEHOLDER = rulesite.EXAMPLES_INDEX
+
+_data: rulesite.SiteData | None = None
+
+
+def _load(config: MkDocsConfig) -> rulesite.SiteData:
+    root = Path(config.config_file_path).resolve().parent
+    docs = Path(config.docs_dir)
+    try:
+        return rulesite.load_site_data(root, docs / "glossary.yaml")
+    except DataError as err:
+        raise PluginError("the rules site cannot be built from this data:\n" + str(err)) from None
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    global _data
+    _data = _load(config)
+    if config.nav:
+        config.nav = _expand_nav(config.nav, rulesite.example_nav(_data))
+    return config
+
+
+def _expand_nav(nav: list[Any], examples: list[Any]) -> list[Any]:
+    """Replace the section whose value is the examples index by the full examples tree."""
+    out: list[Any] = []
+    for item in nav:
+        if isinstance(item, dict):
+            ((title, value),) = item.items()
+            if value == EXAMPLES_PLACEHOLDER:
+                out.append({title: examples})
+            elif isinstance(value, list):
+                out.append({title: _expand_nav(value, examples)})
+            else:
+                out.append(item)
+        else:
+            out.append(item)
+    return out
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    data = _data or _load(config)
+    for path, content in rulesite.pages(data).items():
+        existing = files.get_file_from_path(path)
+        if existing is not None:
+            raise PluginError(f"docs/{path} exists but is generated from the kit's data: remove it")
+        files.append(File.generated(config, path, content=content))
+    return files
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    try:
+        return rulesite.expand_shortcodes(markdown, _data)
+    except ValueError as err:
+        raise PluginError(f"{page.file.src_uri}: {err}") from None

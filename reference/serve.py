@@ -1,0 +1,53 @@
+"""The reference engine served over the engine protocol: ``python -m reference.serve``.
+
+Reads one JSON request per line on standard input and answers one JSON line each
+(docs/protocol.md). The answers are the in-process adapter's, so both ways of running
+the reference engine give the same results scenario by scenario.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, Any
+
+from conformance.adapter import reference_adapter
+
+VERSION = 1
+
+
+def serve(stdin: IO[str], stdout: IO[str]) -> int:
+    adapter = reference_adapter()
+
+    def send(message: dict[str, Any]) -> None:
+        stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
+        stdout.flush()
+
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            message = json.loads(line)
+        except json.JSONDecodeError as err:
+            send({"error": {"kind": "bad_request", "message": f"not JSON: {err.msg}"}})
+            continue
+        cmd = message.get("cmd") if isinstance(message, dict) else None
+        if cmd == "start":
+            send({"started": True, "protocol": VERSION, "implementation": {**adapter.hello(), "homepage": ""}})
+        elif cmd == "run":
+            request = {k: v for k, v in message.items() if k != "cmd"}
+            send(adapter.run(request))
+        elif cmd == "stop":
+            break
+        else:
+            send({"error": {"kind": "unknown_command", "message": f"unknown command {cmd!r}"}})
+    adapter.close()
+    return 0
+
+
+def main() -> int:
+    return serve(sys.stdin, sys.stdout)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
