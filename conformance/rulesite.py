@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from conformance import kitdata, yamlio
 from conformance.problems import DataError, Problem
@@ -59,24 +60,20 @@ def esc(text: object) -> str:
 def md(text: object) -> str:
     """Text for an inline Markdown context: shown exactly as written, on one line.
 
-    HTML-escaped first (so no tag or entity of the source survives), then every
-    Markdown punctuation character is backslash-escaped, and runs of
-    whitespace (newlines included) become one space so the text cannot start a
-    new block.
+    Every Markdown punctuation character is backslash-escaped, then ``&``, ``<``
+    and ``>`` become entities (so no tag or entity of the source survives; the
+    entities hold no escapable character), and runs of whitespace (newlines
+    included) become one space so the text cannot start a new block.
     """
-    flat = " ".join(str(text).split())
-    return _MD_SPECIAL.sub(r"\\\1", html.escape(flat, quote=True))
+    return _md_raw(" ".join(str(text).split()))
 
 
-def md_paragraphs(text: object, indent: str = "") -> str:
-    """Prose that may hold several paragraphs (separated by blank lines), escaped."""
-    parts = [p for p in re.split(r"\n\s*\n", str(text)) if p.strip()]
-    return "\n\n".join(indent + md(p) for p in parts)
+def _md_raw(text: str) -> str:
+    return html.escape(_MD_SPECIAL.sub(r"\\\1", text), quote=False)
 
 
-def normative(text: object) -> str:
-    """Clause text, escaped, with the requirement keywords in bold."""
-    return _RFC.sub(r'<strong class="rfc">\1</strong>', md(text))
+def _keywords(escaped: str) -> str:
+    return _RFC.sub(r'<strong class="rfc">\1</strong>', escaped)
 
 
 def code(text: object) -> str:
@@ -85,19 +82,18 @@ def code(text: object) -> str:
 
 
 def link(from_page: str, to_page: str, anchor: str | None = None) -> str:
-    """A relative link target from one generated page to another, with an optional anchor."""
-    if from_page == to_page and anchor:
-        return f"#{anchor}"
-    target = posixpath.relpath(to_page, posixpath.dirname(from_page) or ".")
-    return f"{target}#{anchor}" if anchor else target
+    """A relative link target from one generated page to another, with an optional anchor (percent-encoded
+    where it holds anything but the characters of the kit's ids, so a bad id cannot break out of the link)."""
+    fragment = quote(anchor, safe="/.-_~:") if anchor else None
+    if from_page == to_page and fragment:
+        return f"#{fragment}"
+    target = quote(posixpath.relpath(to_page, posixpath.dirname(from_page) or "."), safe="/.-_~")
+    return f"{target}#{fragment}" if fragment else target
 
 
 def mdlink(label_markdown: str, from_page: str, to_page: str, anchor: str | None = None) -> str:
     """A Markdown link; the label must already be escaped Markdown."""
-    target = link(from_page, to_page, anchor)
-    if re.search(r"[\s()<>]", target):
-        raise ValueError(f"cannot link to {target!r}: spaces, parentheses and angle brackets are not allowed in ids")
-    return f"[{label_markdown}]({target})"
+    return f"[{label_markdown}]({link(from_page, to_page, anchor)})"
 
 
 def anchor_attr(anchor: str) -> str:
@@ -151,8 +147,9 @@ def card(code_: str, *, extra: str = "") -> str:
     shown, rank_name = RANKS[rank]
     glyph, suit_name, colour = SUITS[suit]
     classes = f"card card--{colour}" + (f" {extra}" if extra else "")
+    name = f"{rank_name} of {suit_name}"
     return (
-        f'<span class="{classes}" role="img" aria-label="{rank_name} of {suit_name}" title="{rank_name} of {suit_name} ({code_})">'
+        f'<span class="{classes}" role="img" aria-label="{name}" title="{name} ({code_})">'
         f'<span class="card__rank">{shown}</span><span class="card__suit">{glyph}{TEXT_PRESENTATION}</span></span>'
     )
 
@@ -192,6 +189,7 @@ class SiteData:
                 if isinstance(item, dict):
                     self.clause_game[str(item.get("id"))] = game
         self.rulings: dict[str, Json] = {str(r.get("id")): r for _, _, r in self.spec.rulings()}
+        self.error_codes: set[str] = self.spec.error_codes()
         self.variants: dict[str, Json] = {}
         for vid in sorted(self.spec.variants_raw()):
             try:
@@ -352,6 +350,49 @@ def source_text(source: str | Json, page: str) -> str:
     return md(json.dumps(source, ensure_ascii=False))
 
 
+# What prose may mention: a clause id, a ruling id, a card code, an error code.
+_REF = re.compile(
+    r"\b([a-z][a-z0-9]*\.[a-z][a-z0-9-]*\.[a-z0-9]+(?:-[a-z0-9]+)*)"
+    r"|\b(R[1-9][0-9]*)\b"
+    r"|(?<![A-Za-z0-9])([AKQJT98765432][CDHS])(?![A-Za-z0-9])"
+    r"|\b([a-z]+(?:_[a-z]+)+)\b"
+)
+
+
+def prose(text: object, page: str, data: SiteData, *, rfc: bool = False) -> str:
+    """Escaped prose on one line: the clause ids, ruling ids and error codes it mentions linked, its card codes
+    drawn as cards, and (with ``rfc``) the requirement keywords in bold."""
+    flat = " ".join(str(text).split())
+    out: list[str] = []
+    pos = 0
+
+    def plain(chunk: str) -> str:
+        escaped = _md_raw(chunk)
+        return _keywords(escaped) if rfc else escaped
+
+    for m in _REF.finditer(flat):
+        cid, rid, card_code, error = m.groups()
+        if cid and cid in data.clauses:
+            target = clause_link(cid, page, data)
+        elif rid and rid in data.rulings:
+            target = mdlink(md(rid), page, RULINGS_PAGE, rid)
+        elif card_code:
+            target = card(card_code)
+        elif error and error in data.error_codes:
+            target = error_link(error, page)
+        else:
+            continue
+        out += [plain(flat[pos : m.start()]), target]
+        pos = m.end()
+    out.append(plain(flat[pos:]))
+    return "".join(out)
+
+
+def prose_paragraphs(text: object, page: str, data: SiteData, indent: str = "", *, rfc: bool = False) -> str:
+    parts = [p for p in re.split(r"\n\s*\n", str(text)) if p.strip()]
+    return "\n\n".join(indent + prose(p, page, data, rfc=rfc) for p in parts)
+
+
 def joined(items: Iterable[str], sep: str = ", ") -> str:
     return sep.join(items)
 
@@ -383,7 +424,7 @@ def rules_page(game: str, data: SiteData) -> str:
         mine = [c for c in clauses if c.get("section") == sid]
         out += [f"## {md(section.get('title', sid))} {anchor_attr(f'{game}.{sid}')}", ""]
         if section.get("intro"):
-            out += [md_paragraphs(section["intro"]), ""]
+            out += [prose_paragraphs(section["intro"], page, data), ""]
         for clause in mine:
             out += clause_block(clause, page, data)
     return "\n".join(out) + "\n"
@@ -398,7 +439,7 @@ def clause_block(clause: Json, page: str, data: SiteData) -> list[str]:
     if clause.get("informative"):
         meta.append('<span class="badge badge--info">informative</span>')
     out += [f'<p class="clause-meta">{" · ".join(meta)}</p>', ""]
-    out += [normative(clause.get("text", "")), ""]
+    out += [prose_paragraphs(clause.get("text", ""), page, data, rfc=True), ""]
     facts = []
     if clause.get("sources"):
         facts.append("- **Sources:** " + joined(source_link(s, page) for s in clause["sources"]))
@@ -471,6 +512,10 @@ def component_cell(component: Any) -> str:
 def variants_page(data: SiteData) -> str:
     """The comparison table of every playable variant, from the resolved variants."""
     out = [
+        "---",
+        "hide: [navigation, toc]",
+        "---",
+        "",
         "# Variants",
         "",
         "A variant is a set of parameters over named rule components (`spec/<game>/variants/*.yaml`); a variant may "
@@ -497,12 +542,7 @@ def variants_page(data: SiteData) -> str:
                     cells.append(esc(v.get("direction", "")))
                 else:
                     cells.append(component_cell(comps.get(key)))
-            sources = ", ".join(esc(s) for s in v.get("sources", []) or [])
-            first = (
-                f'<td class="variant-name"><strong>{esc(v.get("title", vid))}</strong><br><code>{esc(vid)}</code>'
-                + (f'<br><span class="variant-sources">after {sources}</span>' if sources else "")
-                + "</td>"
-            )
+            first = f'<td class="variant-name"><strong>{esc(v.get("title", vid))}</strong><br><code>{esc(vid)}</code></td>'
             body.append(f'<tr id="{esc(vid)}">{first}' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
         out += [
             '<div class="variant-table">',
@@ -538,12 +578,12 @@ def rulings_page(data: SiteData) -> str:
         for r in rulings:
             rid = str(r["id"])
             out += [f"### {md(rid)}: {md(r.get('title', ''))} {anchor_attr(rid)}", ""]
-            out += ["**Question.** " + md(r.get("question", "")), ""]
+            out += ["**Question.** " + prose(r.get("question", ""), page, data), ""]
             out += ["**Readings:**", ""]
             for i, reading in enumerate(r.get("readings", []) or [], start=1):
                 srcs = joined(source_link(s, page) for s in reading.get("sources", []) or [])
-                out.append(f"{i}. {md(reading.get('summary', ''))} ({srcs})")
-            out += ["", '!!! success "Decision"', "", "    " + md(r.get("decision", "")), ""]
+                out.append(f"{i}. {prose(reading.get('summary', ''), page, data)} ({srcs})")
+            out += ["", '!!! success "Decision"', "", "    " + prose(r.get("decision", ""), page, data), ""]
             if r.get("parameter"):
                 out += ["**Parameter:** " + code(r["parameter"]), ""]
             if r.get("clauses"):
@@ -552,9 +592,13 @@ def rulings_page(data: SiteData) -> str:
                 out += [
                     f'!!! warning "Erratum in {md(erratum.get("source", ""))}"',
                     "",
-                    "    " + source_link(str(erratum.get("source", "")), page) + " says: *" + md(erratum.get("says", "")) + "*",
+                    "    "
+                    + source_link(str(erratum.get("source", "")), page)
+                    + " says: *"
+                    + prose(erratum.get("says", ""), page, data)
+                    + "*",
                     "",
-                    "    " + md(erratum.get("why", "")),
+                    "    " + prose(erratum.get("why", ""), page, data),
                     "",
                 ]
     return "\n".join(out) + "\n"
@@ -592,7 +636,7 @@ def glossary_page(data: SiteData) -> str:
             out += [f'<p class="clause-meta">{" · ".join(meta)}</p>', ""]
         if term.get("cards"):
             out += ['<p class="term-cards">' + cards(term["cards"], big=True) + "</p>", ""]
-        out += [md_paragraphs(term["definition"]), ""]
+        out += [prose_paragraphs(term["definition"], page, data), ""]
         if term.get("clauses"):
             out += ["See: " + joined(clause_link(c, page, data, with_title=True) for c in term["clauses"]), ""]
     return "\n".join(out) + "\n"
@@ -624,7 +668,7 @@ def sources_page(data: SiteData) -> str:
             facts.append("seed text " + code(s["seed"]))
         out += [f'<p class="clause-meta">{" · ".join(facts)}</p>', ""]
         if s.get("notes"):
-            out += [md_paragraphs(s["notes"]), ""]
+            out += [prose_paragraphs(s["notes"], page, data), ""]
         cited = citing.get(key, [])
         if cited:
             out += [f'??? quote "Cited by {len(cited)} clause{"s" if len(cited) != 1 else ""}"', ""]
@@ -655,7 +699,7 @@ def errors_page(data: SiteData) -> str:
             tested[c] = tested.get(c, 0) + 1
     for e in data.errors():
         c = str(e.get("code"))
-        out += [f"## {md(c)} {anchor_attr(c)}", "", md(e.get("meaning", "")), ""]
+        out += [f"## {md(c)} {anchor_attr(c)}", "", prose(e.get("meaning", ""), page, data), ""]
         if rejecting.get(c):
             out += ["Clauses refusing with it: " + joined(clause_link(x, page, data) for x in rejecting[c]), ""]
         out += [f"Scenarios expecting it: {tested.get(c, 0)}.", ""]
@@ -741,7 +785,7 @@ def value_html(value: Any) -> str:
         if value and all(is_card(v) for v in value):
             return cards(value)
         if not value:
-            return "[ ]"
+            return "none"
         return "[" + ", ".join(value_html(v) for v in value) + "]"
     if isinstance(value, dict):
         return "{" + "; ".join(f"{md(k)}: {value_html(v)}" for k, v in value.items()) + "}"
@@ -831,12 +875,12 @@ def _seat_roles(scenario: Scenario, variant: Json | None) -> dict[int, list[str]
 def setup_html(scenario: Scenario, variant: Json | None) -> str:
     """The starting position drawn as cards: hands by seat, the stock or deck, and the facts of the start."""
     setup = scenario.setup
-    start = setup.get("start") if isinstance(setup.get("start"), dict) else {}
+    start: Json = setup["start"] if isinstance(setup.get("start"), dict) else {}
     indicator = start.get("indicator")
     marks = {str(indicator): "card--indicator"} if is_card(indicator) else {}
     roles = _seat_roles(scenario, variant)
     rows = []
-    hands = setup.get("hands") if isinstance(setup.get("hands"), dict) else {}
+    hands: Json = setup["hands"] if isinstance(setup.get("hands"), dict) else {}
     for seat_key in sorted(hands, key=lambda k: int(k) if str(k).isdigit() else 99):
         seat = int(seat_key) if str(seat_key).isdigit() else -1
         role = roles.get(seat, [])
@@ -927,7 +971,7 @@ def scenario_block(scenario: Scenario, page: str, data: SiteData) -> list[str]:
         "",
     ]
     if scenario.description:
-        out += [md_paragraphs(scenario.description), ""]
+        out += [prose_paragraphs(scenario.description, page, data), ""]
     out += [setup_html(scenario, variant), "", "**Steps**", ""]
     out += steps_markdown(scenario, page)
     out.append("")
@@ -939,7 +983,7 @@ def example_page(page: str, scenarios: Sequence[Scenario], data: SiteData) -> st
     first = scenarios[0]
     game_title = data.game_title(first.game) if first.game else first.game
     parts = page.removeprefix("examples/").removesuffix(".md").split("/")
-    topic = " · ".join(p.replace("-", " ") for p in parts[1:]) or page
+    topic = " · ".join(p.replace("-", " ").capitalize() for p in parts[1:]) or page
     source_file = "scenarios/" + "/".join(parts) + ".yaml"
     out = [
         f"# {md(game_title)}: {md(topic)}",
@@ -995,7 +1039,17 @@ def example_nav(data: SiteData) -> list[Any]:
 
 # ---------------------------------------------------------------- shortcodes for hand-written pages
 
-_SHORTCODE = re.compile(r"\[\[(cards|hand|values):\s*([^\]]*)\]\]")
+_SHORTCODE = re.compile(r"\[\[(cards|hand|show|values):\s*([^\]]*)\]\]")
+
+
+def labelled_cards(items: Sequence[tuple[str, str]]) -> str:
+    """Big cards, each with a caption under it (a trick, a bid and the turned card...)."""
+    cells = "".join(
+        f'<span class="labelled"><span class="cards cards--big">{card(c)}</span>'
+        f'<span class="labelled__label">{esc(label)}</span></span>'
+        for label, c in items
+    )
+    return f'<span class="labelled-row">{cells}</span>'
 
 
 def values_table(variant: Json) -> str:
@@ -1015,13 +1069,22 @@ def values_table(variant: Json) -> str:
 
 
 def expand_shortcodes(markdown: str, data: SiteData | None = None) -> str:
-    """``[[cards: AH 3S]]`` draws cards inline, ``[[hand: ...]]`` a larger row, ``[[values: VARIANT]]`` a value table.
+    """Draw cards in hand-written pages.
+
+    ``[[cards: AH 3S]]`` draws cards inline, ``[[hand: ...]]`` a row of big cards, ``[[show: Anna:AH Boris:3S]]``
+    big cards with captions (``_`` for a space), ``[[values: VARIANT]]`` the variant's ranks and values.
 
     A bad card code or an unknown variant is an error, so a typo fails the build.
     """
 
     def replace(m: re.Match[str]) -> str:
         kind, arg = m.group(1), m.group(2).split()
+        if kind == "show":
+            pairs = [a.rpartition(":") for a in arg]
+            bad = [a for a, (label, _, c) in zip(arg, pairs, strict=True) if not label or not is_card(c)]
+            if bad:
+                raise ValueError(f"[[show: ...]]: expected Label:CARD items, found {', '.join(bad)}")
+            return labelled_cards([(label.replace("_", " "), c) for label, _, c in pairs])
         if kind in ("cards", "hand"):
             bad = [c for c in arg if not is_card(c)]
             if bad:

@@ -157,6 +157,9 @@ def _cross_checks(doc: Document, spec: Spec) -> list[Problem]:
                 )
             elif not cid.startswith(f"{game}."):
                 problems.append(doc.problem((*at, "clauses", j), f"clause {cid!r} is not a {game} clause"))
+            elif clauses[cid].get("variants") and vid not in clauses[cid]["variants"]:
+                allowed = ", ".join(clauses[cid]["variants"])
+                problems.append(doc.problem((*at, "clauses", j), f"clause {cid!r} applies only to {allowed}, not {vid}"))
         source = raw.get("source")
         if isinstance(source, str) and source not in sources:
             problems.append(doc.problem((*at, "source"), f"unknown source {source!r}: expected a key of spec/sources.yaml"))

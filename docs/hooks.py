@@ -60,7 +60,11 @@ def _expand_nav(nav: list[Any], examples: list[Any]) -> list[Any]:
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     data = _data or _load(config)
-    for path, content in rulesite.pages(data).items():
+    try:
+        generated = rulesite.pages(data)
+    except ValueError as err:
+        raise PluginError(f"the rules site cannot be generated: {err}") from None
+    for path, content in generated.items():
         existing = files.get_file_from_path(path)
         if existing is not None:
             raise PluginError(f"docs/{path} exists but is generated from the kit's data: remove it")

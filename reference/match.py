@@ -46,16 +46,25 @@ class VictoryPoints:
         self.seats = rules.seats
         # open: a table may agree a target as a house rule; vp-target: the target is required.
         self.target = params.integer("target") if params.rule == "vp-target" else params.opt_integer("target")
+        self.fixed_target = params.rule == "vp-target"
         params.done()
 
     def parse(self, value: object, path: JsonPath) -> Json:
         seats = self.seats
         nsides = len(seats.sides)
         if value is None:
-            return {"vp": [0] * nsides, "sheet": [0] * seats.n, "winner": None}
+            return {"vp": [0] * nsides, "sheet": [0] * seats.n, "winner": None, "target": self.target}
         if not isinstance(value, dict):
-            raise SetupError("expected a mapping with vp (and optionally sheet)", path)
-        _keys(value, ("vp", "sheet"), path)
+            raise SetupError("expected a mapping with vp (and optionally sheet, target)", path)
+        _keys(value, ("vp", "sheet", "target"), path)
+        target = self.target
+        if "target" in value:
+            # A house target is agreed at the table; a variant that fixes one cannot be overridden.
+            if self.fixed_target:
+                raise SetupError(f"this variant's target is fixed at {self.target}", (*path, "target"))
+            if type(value["target"]) is not int or value["target"] < 1:
+                raise SetupError("expected a positive integer", (*path, "target"))
+            target = value["target"]
         vp = _counts(value.get("vp", [0] * nsides), nsides, (*path, "vp"))
         sheet = [vp[seats.side_of[s]] for s in range(seats.n)]
         raw = value.get("sheet")
@@ -67,9 +76,9 @@ class VictoryPoints:
                 if type(points) is not int or points < 0:
                     raise SetupError("expected a non-negative integer", (*path, "sheet", key))
                 sheet[seat] = points
-        if self.target is not None and max(vp) >= self.target:
-            raise SetupError(f"the match is already won (target {self.target})", (*path, "vp"))
-        return {"vp": vp, "sheet": sheet, "winner": None}
+        if target is not None and max(vp) >= target:
+            raise SetupError(f"the match is already won (target {target})", (*path, "vp"))
+        return {"vp": vp, "sheet": sheet, "winner": None, "target": target}
 
     def record(self, st: Deal, result: Json, winner: int | None) -> None:
         if winner is None:
@@ -79,7 +88,7 @@ class VictoryPoints:
         m["vp"][winner] += points
         for seat in self.seats.sides[winner]:
             m["sheet"][seat] += points
-        if self.target is not None and m["vp"][winner] >= self.target:
+        if m["target"] is not None and m["vp"][winner] >= m["target"]:
             m["winner"] = winner
 
     def snapshot(self, st: Deal) -> Json:
@@ -87,7 +96,7 @@ class VictoryPoints:
         return {
             "vp": list(m["vp"]),
             "sheet": {str(s): v for s, v in enumerate(m["sheet"])},
-            "target": self.target,
+            "target": m["target"],
             "winner": m["winner"],
         }
 

@@ -40,7 +40,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 
 def test_reference_passes_and_writes_every_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "verify", "--game", "albastini", "--report-dir", str(tmp_path))
+    code, out, _ = run(capsys, "verify", "--game", "albastini", "--report-dir", str(tmp_path))
     assert code == 0
     closing = out.strip().splitlines()[-1]
     assert closing.endswith("passed, 0 failed") and int(closing.split()[0]) > 100

@@ -234,9 +234,13 @@ class Deal {
     const { type, seat, card } = action;
     if (!ACTION_TYPES.includes(type)) return new Rejection("invalid_action", `unknown action type ${JSON.stringify(type)}`);
     if (!isSeat(seat)) return new Rejection("invalid_action", `expected a seat 0..${GAME.players - 1}, found ${JSON.stringify(seat)}`);
-    if ((type === "bid" || type === "play") && !isCard(card)) {
+    const withCard = type === "bid" || type === "play" || type === "take_tree" || type === "discard";
+    if (withCard && !isCard(card)) {
       return new Rejection("invalid_action", `${JSON.stringify(card)} is not a card of the 36-card pack`);
     }
+    const keys = withCard ? ["type", "seat", "card"] : ["type", "seat"];
+    const extra = Object.keys(action).filter((k) => !keys.includes(k));
+    if (extra.length) return new Rejection("invalid_action", `a ${type} action has only the keys ${keys.join(", ")}, found ${extra.join(", ")}`);
     if (this.phase === "over") return new Rejection("wrong_phase", "the deal is over");
     if (type === "bid" || type === "pass") {
       if (this.phase !== "bidding") return new Rejection("wrong_phase", `no ${type} in the ${this.phase} phase`);
@@ -441,10 +445,11 @@ function readMatch(match) {
 function run(message) {
   const id = message.id;
   if (typeof id !== "string") return { error: { kind: "bad_request", message: "a run needs a string id" } };
+  if (typeof message.variant !== "string") return { id, error: { kind: "bad_request", message: "a run needs a variant id" } };
+  if (!Array.isArray(message.actions)) return { id, error: { kind: "bad_request", message: "a run needs a list of actions" } };
   if (message.variant !== GAME.variant) {
     return { id, error: { kind: "setup", message: `this engine plays ${GAME.variant} only, not ${JSON.stringify(message.variant)}` } };
   }
-  if (!Array.isArray(message.actions)) return { id, error: { kind: "bad_request", message: "a run needs a list of actions" } };
   let deal;
   try {
     deal = new Deal(message.setup);
@@ -475,7 +480,10 @@ function answer(line) {
   } catch (err) {
     return { error: { kind: "bad_request", message: `not JSON: ${describe(err)}` } };
   }
-  const cmd = message && typeof message === "object" && !Array.isArray(message) ? message.cmd : undefined;
+  if (!message || typeof message !== "object" || Array.isArray(message)) {
+    return { error: { kind: "bad_request", message: "expected a JSON object with a cmd" } };
+  }
+  const cmd = message.cmd;
   if (cmd === "start") {
     if (message.protocol !== PROTOCOL) return { error: { kind: "bad_request", message: `this engine speaks protocol ${PROTOCOL} only` } };
     return { started: true, protocol: PROTOCOL, implementation: IMPLEMENTATION };
@@ -485,12 +493,15 @@ function answer(line) {
 }
 
 function main() {
+  process.stdout.on("error", () => process.exit(0)); // the kit went away: nothing left to answer
   const input = readline.createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
+  let stopped = false;
   input.on("line", (line) => {
-    if (!line.trim()) return;
+    if (stopped || !line.trim()) return;
     let reply;
     try {
       if (isStop(line)) {
+        stopped = true; // lines already read after stop are ignored
         input.close();
         process.stdin.destroy();
         process.exitCode = 0;

@@ -1,0 +1,313 @@
+"""The rules site generator: anchors, links both ways between clauses and scenarios, escaping, cards."""
+
+from __future__ import annotations
+
+import ast
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from conformance import rulesite
+from conformance.scenarios import Scenario, Step
+from conformance.spec import Spec
+from conformance.yamlio import Document
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+
+_ANCHOR = re.compile(r"\{ #([^ }]+) \}|\bid=\"([^\"]+)\"")
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+@pytest.fixture(scope="module")
+def data() -> rulesite.SiteData:
+    return rulesite.load_site_data(ROOT, DOCS / "glossary.yaml")
+
+
+@pytest.fixture(scope="module")
+def pages(data: rulesite.SiteData) -> dict[str, str]:
+    return rulesite.pages(data)
+
+
+def anchors(markdown: str) -> set[str]:
+    return {a or b for a, b in _ANCHOR.findall(markdown)}
+
+
+def block(markdown: str, anchor: str) -> str:
+    """The text under the heading anchored ``anchor``, up to the next heading of the same or a higher level."""
+    lines = markdown.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("#") and line.endswith(f"{{ #{anchor} }}"):
+            level = len(line) - len(line.lstrip("#"))
+            end = next(
+                (j for j in range(i + 1, len(lines)) if re.match(rf"^#{{1,{level}}} ", lines[j])),
+                len(lines),
+            )
+            return "\n".join(lines[i:end])
+    raise AssertionError(f"no heading anchored {anchor!r}")
+
+
+def resolve(page: str, target: str) -> tuple[str, str | None]:
+    path, _, anchor = target.partition("#")
+    if not path:
+        return page, anchor or None
+    joined = (Path(page).parent / path).as_posix()
+    parts: list[str] = []
+    for part in joined.split("/"):
+        if part == "..":
+            parts.pop()
+        elif part not in (".", ""):
+            parts.append(part)
+    return "/".join(parts), anchor or None
+
+
+# ------------------------------------------------------------------ the kit's own data
+
+
+def test_every_clause_is_anchored_by_its_id(data: rulesite.SiteData, pages: dict[str, str]) -> None:
+    for cid in data.clauses:
+        page = pages[rulesite.rules_page_path(data.clause_game[cid])]
+        assert re.search(rf"^### .+ \{{ #{re.escape(cid)} \}}$", page, re.M), cid
+
+
+def test_clauses_appear_in_reading_order(data: rulesite.SiteData, pages: dict[str, str]) -> None:
+    for game in data.games():
+        page = pages[rulesite.rules_page_path(game)]
+        order = [s["id"] for s in data.spec.sections(game)]
+        expected = sorted(data.game_clauses(game), key=lambda c: order.index(c["section"]))
+        found = re.findall(r"^### .+ \{ #([^ }]+) \}$", page, re.M)
+        assert found == [c["id"] for c in expected]
+        headings = re.findall(r"^## .+ \{ #([^ }]+) \}$", page, re.M)
+        assert headings == [f"{game}.{s}" for s in order]
+
+
+def test_every_clause_links_to_the_scenarios_that_check_it(data: rulesite.SiteData, pages: dict[str, str]) -> None:
+    checked = 0
+    for cid, scenarios in data.by_clause.items():
+        page_path = rulesite.rules_page_path(data.clause_game[cid])
+        text = block(pages[page_path], cid)
+        targets = {resolve(page_path, t) for t in _LINK.findall(text)}
+        for s in scenarios:
+            assert (data.example_page(s), s.id) in targets, f"{cid} does not link to {s.id}"
+        checked += 1
+    assert checked > 100
+
+
+def test_clauses_without_scenarios_say_so(data: rulesite.SiteData, pages: dict[str, str]) -> None:
+    for cid in data.clauses:
+        if cid not in data.by_clause:
+            text = block(pages[rulesite.rules_page_path(data.clause_game[cid])], cid)
+            assert "no scenario checks it" in text or "No worked example" in text
+
+
+def test_every_scenario_is_anchored_and_links_back_to_its_clauses(data: rulesite.SiteData, pages: dict[str, str]) -> None:
+    assert data.scenarios
+    for s in data.scenarios:
+        page_path = data.example_page(s)
+        text = block(pages[page_path], s.id)
+        targets = {resolve(page_path, t) for t in _LINK.findall(text)}
+        for cid in s.clauses:
+            assert (rulesite.rules_page_path(s.game), cid) in targets, f"{s.id} does not link to {cid}"
+        assert (rulesite.VARIANTS_PAGE, s.variant) in targets
+
+
+def test_every_link_lands_on_a_page_and_an_anchor(pages: dict[str, str]) -> None:
+    handwritten = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")}
+    found = {page: anchors(text) for page, text in pages.items()}
+    count = 0
+    for page, text in pages.items():
+        for target in _LINK.findall(text):
+            path, anchor = resolve(page, target)
+            assert path in found or path in handwritten, f"{page}: link to missing page {target}"
+            if anchor and path in found:
+                assert anchor in found[path], f"{page}: link to missing anchor {target}"
+            count += 1
+    assert count > 1000
+
+
+def test_anchor_ids_are_unique_per_page(pages: dict[str, str]) -> None:
+    for page, text in pages.items():
+        ids = [a or b for a, b in _ANCHOR.findall(text)]
+        assert len(ids) == len(set(ids)), page
+
+
+def test_variants_table_has_every_playable_variant(data: rulesite.SiteData, pages: dict[str, str]) -> None:
+    page = pages[rulesite.VARIANTS_PAGE]
+    for vid, v in data.variants.items():
+        assert (f'<tr id="{vid}">' in page) == (not v.get("abstract")), vid
+    for label, _ in rulesite.COLUMNS:
+        assert f"<th>{label}</th>" in page
+
+
+def test_rulings_page_has_every_ruling_and_erratum(data: rulesite.SiteData, pages: dict[str, str]) -> None:
+    page = pages[rulesite.RULINGS_PAGE]
+    for rid, ruling in data.rulings.items():
+        text = block(page, rid)
+        assert "**Question.**" in text and "Decision" in text
+        for erratum in ruling.get("errata", []):
+            assert "Erratum in" in text and rulesite.md(erratum["why"])[:40] in text
+
+
+def test_glossary_defines_the_words_of_the_rules(pages: dict[str, str]) -> None:
+    page = pages[rulesite.GLOSSARY_PAGE]
+    words = ["Dume", "Jike", "Mzungu", "Ngarasha", "kula", "Otea", "mrithi", "ndoa", "kuangalia mkono", "the Trees", "makers"]
+    for word in [*words, "forehand"]:
+        assert re.search(rf"^## {re.escape(word)}\b", page, re.M), word
+
+
+def test_error_and_schema_pages_list_everything(data: rulesite.SiteData, pages: dict[str, str]) -> None:
+    errors = anchors(pages[rulesite.ERRORS_PAGE])
+    assert data.error_codes <= errors
+    schemas = pages[rulesite.SCHEMAS_PAGE]
+    for name, schema in data.schemas:
+        assert f"schemas/{name}" in schemas
+        assert rulesite.esc(schema.get("title", "")) in schemas
+
+
+def test_generator_does_not_import_a_docs_tool() -> None:
+    tree = ast.parse(Path(rulesite.__file__).read_text(encoding="utf-8"))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not any(name.split(".")[0] in ("mkdocs", "markdown", "material", "pymdownx") for name in imported)
+
+
+# ------------------------------------------------------------------ cards
+
+
+def test_cards_are_text_with_the_text_presentation_selector() -> None:
+    ten = rulesite.card("TD")
+    assert "card--red" in ten and ">10<" in ten and "♦\ufe0e" in ten
+    queen = rulesite.card("QS")
+    assert "card--black" in queen and ">Q<" in queen and "♠\ufe0e" in queen
+    assert "card--red" in rulesite.card("7H") and "card--black" in rulesite.card("AC")
+    assert "card--unknown" in rulesite.card("<b>")
+    assert "<b>" not in rulesite.card("<b>")
+
+
+def test_shortcodes_draw_cards_and_refuse_typos(data: rulesite.SiteData) -> None:
+    out = rulesite.expand_shortcodes("Anna leads [[cards: AH]] and [[show: Boris:3S]]\n\n[[values: albastini-base]]", data)
+    assert out.count('class="card card--') == 2 + 9
+    assert "The whole pack holds 120 points." in out
+    with pytest.raises(ValueError, match="1H"):
+        rulesite.expand_shortcodes("[[cards: 1H]]", data)
+    with pytest.raises(ValueError):
+        rulesite.expand_shortcodes("[[values: no-such-variant]]", data)
+
+
+def test_prose_draws_card_codes_and_links_ids(data: rulesite.SiteData) -> None:
+    text = rulesite.prose("JC beats AD (ruling R6, albastini.play.trick-winner); must_trump", "rules/albastini.md", data)
+    assert text.count('class="card card--') == 2
+    assert "(../rulings.md#R6)" in text
+    assert "(#albastini.play.trick-winner)" in text
+    assert "(../reference/errors.md#must_trump)" in text
+
+
+# ------------------------------------------------------------------ escaping
+
+EVIL = "<script>alert('x')</script>"
+
+
+def fabricated() -> rulesite.SiteData:
+    """A one-clause game and one scenario whose every text field tries to inject markup."""
+    clause_doc = Document(
+        "spec/testgame/clauses.yaml",
+        {
+            "game": "testgame",
+            "title": f"Test {EVIL}",
+            "sections": [{"id": "sec", "title": f"Section {EVIL}", "intro": "<img src=x onerror=alert(1)>"}],
+            "clauses": [
+                {
+                    "id": "testgame.sec.evil",
+                    "title": f"{EVIL} *not bold* [not a link](http://example.org) {{ #fake }}",
+                    "section": "sec",
+                    "text": "A player MUST see <b>this</b> & &amp; as text, `not code`.",
+                    "sources": ["<i>src</i>"],
+                }
+            ],
+        },
+    )
+    spec = Spec(clause_files=[clause_doc])
+    scenario = Scenario(
+        id="testgame/sec/evil",
+        title=EVIL,
+        clauses=("testgame.sec.evil",),
+        source={"derived": "<b>because</b>"},
+        variant="testgame-x",
+        game="testgame",
+        setup={"dealer": 0, "hands": {"0": ["AH", "TD"]}, "stock": ["3S"], "start": {"phase": "<script>", "trump": "S"}},
+        steps=(
+            Step(actions=({"type": "play", "seat": 0, "card": "AH"},), expect={"phase": EVIL, "snapshot": {"a<b": "<i>"}}),
+            Step(actions=({"type": "<script>", "seat": 0},), reject=("must_trump",)),
+        ),
+        file="scenarios/testgame/sec/evil.yaml",
+        line=1,
+        description=f"Description {EVIL}",
+        raw={"steps": [{"note": EVIL}, {}]},
+    )
+    return rulesite.SiteData(spec, [scenario])
+
+
+def test_yaml_text_is_escaped_in_the_markdown() -> None:
+    data = fabricated()
+    site = rulesite.pages(data)
+    example = site["examples/testgame/sec/evil.md"]
+    rules = site["rules/testgame.md"]
+    for text in (example, rules):
+        assert not re.search(r"<(script|img|b|i)\b", text), text
+    assert "&lt;script&gt;alert\\('x'\\)&lt;/script&gt;" in example
+    assert "{ #testgame/sec/evil }" in example
+    assert "\\{ \\#fake \\}" in rules
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.text: list[str] = []
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def test_a_script_title_renders_literally() -> None:
+    markdown = pytest.importorskip("markdown")
+    data = fabricated()
+    site = rulesite.pages(data)
+    md = markdown.Markdown(extensions=["toc", "attr_list", "admonition", "tables"])
+    html = md.convert(site["examples/testgame/sec/evil.md"])
+    parsed = _Text()
+    parsed.feed(html)
+    assert "script" not in parsed.tags and "img" not in parsed.tags
+    text = "".join(parsed.text)
+    assert EVIL in text
+    assert "Description " + EVIL in text
+    assert 'id="testgame/sec/evil"' in html
+    names = [t["name"] for t in md.toc_tokens]
+    assert any("&lt;script&gt;" in n for n in names) and not any("&amp;" in n for n in names)
+
+    rules = markdown.Markdown(extensions=["toc", "attr_list", "admonition", "tables"]).convert(site["rules/testgame.md"])
+    parsed = _Text()
+    parsed.feed(rules)
+    assert "script" not in parsed.tags and "img" not in parsed.tags and "b" not in parsed.tags
+    text = "".join(parsed.text)
+    assert f"{EVIL} *not bold* [not a link](http://example.org) {{ #fake }}" in text
+    assert "see <b>this</b> & &amp; as text, `not code`." in text
+    assert 'id="testgame.sec.evil"' in rules and 'id="fake"' not in rules
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["a*b*c", "_x_ __y__", "[l](u) ![i](j)", "<b>&amp;</b>", "# not a heading", "1. not a list", "`tick` \\ back", "{ #id }", "a | b"],
+)
+def test_md_shows_text_exactly(text: str) -> None:
+    markdown = pytest.importorskip("markdown")
+    html = markdown.markdown("x " + rulesite.md(text), extensions=["attr_list", "tables"])
+    parsed = _Text()
+    parsed.feed(html)
+    assert parsed.tags == ["p"]
+    assert "".join(parsed.text) == "x " + text
