@@ -13,6 +13,7 @@ import shlex
 import subprocess
 import threading
 from collections import deque
+from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from conformance import schemas
@@ -118,6 +119,10 @@ class SubprocessAdapter:
 
     def _exchange(self, message: Json, answer_kind: str, *, outside_protocol: bool = False) -> Json:
         """Send one message and read one answer; failures come back as ``{"error": ...}``."""
+        failure = self._send(message, outside_protocol=outside_protocol)
+        return failure if failure is not None else self._receive(answer_kind)
+
+    def _send(self, message: Json, *, outside_protocol: bool = False) -> Json | None:
         problem = None if outside_protocol else self._check(message, str(message.get("cmd")))
         if problem:
             raise ValueError(f"the kit built a message that breaks the protocol: {problem}")
@@ -129,12 +134,15 @@ class SubprocessAdapter:
             proc.stdin.flush()
         except (BrokenPipeError, OSError):
             return self._failure("crash", "the engine closed its input")
+        return None
+
+    def _receive(self, answer_kind: str) -> Json:
         try:
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
             return self._failure("timeout", f"no answer within {self.timeout:g} s")
         if line is _EOF:
-            code = proc.wait(timeout=5)
+            code = self._proc.wait(timeout=5) if self._proc is not None else None
             return self._failure("crash", f"the engine exited with status {code}")
         try:
             answer = json.loads(line)
@@ -158,17 +166,46 @@ class SubprocessAdapter:
         return dict(self._hello)
 
     def run(self, request: Json) -> Json:
-        if self._proc is None:
-            self._restart()
+        return next(self.run_many([request], window=1))
+
+    def run_many(self, requests: Iterable[Json], window: int = 8) -> Iterator[Json]:
+        """Answers to ``requests``, in order, keeping up to ``window`` of them in flight.
+
+        An engine reads one line and answers it before the next, so sending ahead lets it work
+        while the kit judges; an engine needs nothing special for it. After a failure the
+        engine is restarted and the requests it never answered are sent again.
+        """
+        waiting: deque[Json] = deque(requests)
+        in_flight: deque[Json] = deque()
+        while waiting or in_flight:
             if self._proc is None:
-                return {"id": request.get("id"), "error": {"kind": "crash", "message": "the engine cannot be restarted"}}
-        answer = self._exchange({"cmd": "run", **request}, "result")
-        if "id" not in answer and "error" in answer:
-            return {"id": request.get("id"), **answer}
-        if answer.get("id") != request.get("id"):
-            failure = self._failure("wrong_id", f"expected id {request.get('id')!r}, found {answer.get('id')!r}")
-            return {"id": request.get("id"), **failure}
-        return answer
+                self._restart()
+                if self._proc is None:
+                    request = (in_flight or waiting).popleft()
+                    yield {"id": request.get("id"), "error": {"kind": "crash", "message": "the engine cannot be restarted"}}
+                    continue
+            failure = None
+            while waiting and len(in_flight) < window and failure is None:
+                in_flight.append(waiting.popleft())
+                failure = self._send({"cmd": "run", **in_flight[-1]})
+            if failure is not None:  # the engine died: the oldest request gets the blame, the rest go again
+                request = in_flight.popleft()
+                waiting.extendleft(reversed(in_flight))
+                in_flight.clear()
+                yield {"id": request.get("id"), **failure}
+                continue
+            request = in_flight.popleft()
+            restarts = self.restarts
+            answer = self._receive("result")
+            if "id" not in answer and "error" in answer:
+                answer = {"id": request.get("id"), **answer}
+            elif answer.get("id") != request.get("id"):
+                failure = self._failure("wrong_id", f"expected id {request.get('id')!r}, found {answer.get('id')!r}")
+                answer = {"id": request.get("id"), **failure}
+            if self.restarts != restarts or self._proc is None:
+                waiting.extendleft(reversed(in_flight))  # never answered: send again to the new process
+                in_flight.clear()
+            yield answer
 
     def probe(self, message: Json) -> Json:
         """Send a message that is not a command of the protocol; the answer must be an error."""

@@ -14,6 +14,7 @@ anchors) when it builds.
 
 from __future__ import annotations
 
+import argparse
 import html
 import json
 import posixpath
@@ -1039,7 +1040,7 @@ def example_nav(data: SiteData) -> list[Any]:
 
 # ---------------------------------------------------------------- shortcodes for hand-written pages
 
-_SHORTCODE = re.compile(r"\[\[(cards|hand|show|values):\s*([^\]]*)\]\]")
+_SHORTCODE = re.compile(r"\[\[(cards|hand|show|values|cli|pytest-options):\s*([^\]]*)\]\]")
 
 
 def labelled_cards(items: Sequence[tuple[str, str]]) -> str:
@@ -1073,12 +1074,18 @@ def expand_shortcodes(markdown: str, data: SiteData | None = None) -> str:
 
     ``[[cards: AH 3S]]`` draws cards inline, ``[[hand: ...]]`` a row of big cards, ``[[show: Anna:AH Boris:3S]]``
     big cards with captions (``_`` for a space), ``[[values: VARIANT]]`` the variant's ranks and values.
+    ``[[cli: verify]]`` lists a ``trickspec`` command's options (``[[cli:]]`` the commands) and
+    ``[[pytest-options:]]`` the pytest plugin's, both read from the code so the guide cannot drift from it.
 
     A bad card code or an unknown variant is an error, so a typo fails the build.
     """
 
     def replace(m: re.Match[str]) -> str:
         kind, arg = m.group(1), m.group(2).split()
+        if kind == "cli":
+            return cli_reference(arg[0] if arg else None)
+        if kind == "pytest-options":
+            return pytest_options()
         if kind == "show":
             pairs = [a.rpartition(":") for a in arg]
             bad = [a for a, (label, _, c) in zip(arg, pairs, strict=True) if not label or not is_card(c)]
@@ -1095,6 +1102,75 @@ def expand_shortcodes(markdown: str, data: SiteData | None = None) -> str:
         return values_table(data.variants[arg[0]])
 
     return _SHORTCODE.sub(replace, markdown)
+
+
+# ---------------------------------------------------------------- command reference, read from the code
+
+
+def _option_rows(actions: Iterable[argparse.Action]) -> list[str]:
+    rows = []
+    for action in actions:
+        if isinstance(action, argparse._HelpAction | argparse._SubParsersAction):
+            continue
+        names = ", ".join(action.option_strings) or action.dest
+        if action.option_strings and action.nargs != 0:
+            names += " " + (action.metavar if isinstance(action.metavar, str) else action.dest.upper())
+        helptext = action.help or ""
+        if action.default not in (None, False, argparse.SUPPRESS) and action.option_strings and "default" not in helptext:
+            helptext += f" (default: {action.default})"
+        if action.choices and action.option_strings:
+            helptext += " (one of: " + ", ".join(str(c) for c in action.choices) + ")"
+        rows.append(f"<tr><td><code>{esc(names)}</code></td><td>{esc(helptext)}</td></tr>")
+    return rows
+
+
+def _table(head: tuple[str, str], rows: list[str]) -> str:
+    cells = "".join(f"<th>{esc(h)}</th>" for h in head)
+    return f'<table class="cli-table"><thead><tr>{cells}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def cli_reference(command: str | None = None) -> str:
+    """The ``trickspec`` commands (``command`` None) or one command's options, as an HTML table."""
+    from conformance import cli
+
+    top = cli.parser()
+    subs = next((a for a in top._actions if isinstance(a, argparse._SubParsersAction)), None)
+    if subs is None:
+        raise ValueError("trickspec has no subcommands")
+    if command is None:
+        helps = {c.dest: c.help or "" for c in subs._choices_actions}
+        rows = [f"<tr><td><code>trickspec {esc(n)}</code></td><td>{esc(helps.get(n, ''))}</td></tr>" for n in subs.choices]
+        return _table(("Command", "Does"), rows)
+    if command not in subs.choices:
+        raise ValueError(f"[[cli: {command}]]: no such trickspec command (known: {', '.join(subs.choices)})")
+    rows = _option_rows(subs.choices[command]._actions)
+    return _table(("Option", "Meaning"), rows)
+
+
+class _OptionRecorder:
+    """Stands in for pytest's parser: records what the plugin's ``pytest_addoption`` adds."""
+
+    def __init__(self) -> None:
+        self.parser = argparse.ArgumentParser(add_help=False)
+
+    def getgroup(self, *args: Any, **kwargs: Any) -> _OptionRecorder:
+        return self
+
+    def addoption(self, *names: str, **kwargs: Any) -> None:
+        self.parser.add_argument(*names, **kwargs)
+
+    def addini(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+
+def pytest_options() -> str:
+    """The pytest plugin's command-line options, as an HTML table."""
+    from conformance import plugin
+
+    recorder = _OptionRecorder()
+    plugin.pytest_addoption(recorder)  # type: ignore[arg-type]
+    rows = _option_rows(recorder.parser._actions)
+    return _table(("Option", "Meaning"), rows)
 
 
 # ---------------------------------------------------------------- the whole site

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +98,25 @@ def _error_text(error: Any) -> str:
     if isinstance(error, dict):
         return f"{error.get('kind', 'error')}: {error.get('message', '')}"
     return str(error) if error else ""
+
+
+def run_all(adapter: EngineAdapter, chosen: Iterable[Scenario], supported: set[str] | None = None) -> Iterator[Outcome]:
+    """Outcomes of many scenarios, in order; an adapter with ``run_many`` gets them all at once
+    (the protocol adapter keeps several in flight)."""
+    chosen = list(chosen)
+    runnable = [s for s in chosen if supported is None or s.variant in supported]
+    many = getattr(adapter, "run_many", None)
+    answers = iter(many([request_for(s) for s in runnable]) if many else ())
+    for scenario in chosen:
+        if supported is not None and scenario.variant not in supported:
+            yield Outcome(scenario, UNSUPPORTED, error=f"the engine does not declare {scenario.variant}")
+        elif many is None:
+            yield run(adapter, scenario)
+        else:
+            try:
+                yield judge(scenario, next(answers))
+            except Exception as err:  # a misbehaving engine is reported, never a traceback
+                yield Outcome(scenario, ERROR, error=f"{type(err).__name__}: {err}")
 
 
 def run(adapter: EngineAdapter, scenario: Scenario, supported: set[str] | None = None) -> Outcome:

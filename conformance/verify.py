@@ -89,18 +89,21 @@ def verify(
     if log is not None:
         log.write(run.header)
     started = time.perf_counter()
+    skipped = {s.id for s in chosen if (e := expectations.get(s.id)) is not None and e.outcome == "skip"}
+    outcomes = runner.run_all(engine, [s for s in chosen if s.id not in skipped], supported)
+    clock = time.perf_counter()
     for number, scenario in enumerate(chosen, start=1):
         entry = expectations.get(scenario.id)
-        expected = entry.to_json() if entry else None
-        clock = time.perf_counter()
         outcome: runner.Outcome | None = None
         note: str | None
-        if entry is not None and entry.outcome == "skip":
-            reported, note = "skipped", entry.reason
+        if scenario.id in skipped:
+            reported, note = "skipped", entry.reason if entry else None
         else:
-            outcome = runner.run(engine, scenario, supported)
+            outcome = next(outcomes)
             reported, note = expectations.judge(scenario.id, _raw_outcome(outcome))
-        line = scenario_line(scenario, outcome, reported, time.perf_counter() - clock, expected, note)
+        now = time.perf_counter()
+        line = scenario_line(scenario, outcome, reported, now - clock, entry.to_json() if entry else None, note)
+        clock = now
         run.lines.append(line)
         run.counts[reported] += 1
         if log is not None:

@@ -122,3 +122,26 @@ def test_an_engine_that_cannot_start_is_unusable(tmp_path: Path) -> None:
     silent.write_text("import sys\nsys.stdin.readline()\nprint('hello?')\n", encoding="utf-8")
     with pytest.raises(EngineUnusable, match="handshake failed"):
         SubprocessAdapter([sys.executable, str(silent)], timeout=2)
+
+
+@pytest.mark.parametrize("mode", ["crash", "garbage", "wrong-id"])
+def test_pipelined_runs_keep_order_through_failures(tmp_path: Path, mode: str) -> None:
+    engine = SubprocessAdapter(fake_engine(tmp_path, mode), timeout=2)
+    chosen = [s for s in scenarios.kit_scenarios() if s.variant == "albastini-2p"][:4]
+    try:
+        outcomes = list(runner.run_all(engine, chosen, {"albastini-2p"}))
+    finally:
+        engine.close()
+    assert [o.scenario.id for o in outcomes] == [s.id for s in chosen]
+    assert all(o.status == runner.ERROR for o in outcomes)
+
+
+def test_pipelined_reference_matches_one_at_a_time() -> None:
+    served = SubprocessAdapter(SERVE)
+    chosen = list(scenarios.kit_scenarios())
+    try:
+        outcomes = list(runner.run_all(served, chosen, set(served.hello()["variants"])))
+    finally:
+        served.close()
+    assert [o.scenario.id for o in outcomes] == [s.id for s in chosen]
+    assert {o.status for o in outcomes} == {runner.PASS}

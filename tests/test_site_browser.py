@@ -1,0 +1,326 @@
+"""The rules site in a real browser: Debian's chromium, headless, driven by Playwright.
+
+Builds the site with ``mkdocs build --strict`` into a temporary folder, serves
+it on 127.0.0.1 (a free port, in a thread), and checks what a reader sees:
+pages render, a clause link lands on its anchor, the search finds "Jike", the
+cards stay readable in the dark palette, and no request leaves the machine.
+Screenshots go to reports/screenshots/.
+
+Skips when /usr/bin/chromium, Playwright or MkDocs is missing, unless the
+environment variable CI is set: then it fails, so CI cannot pass by skipping.
+Never runs ``playwright install``: the browser is the system's.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from conformance import spec
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page, Route
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = ROOT / "reports" / "screenshots"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+RULES = "rules/albastini.html"
+EXAMPLE = "examples/albastini/trick/anna-boris.html"
+CLAUSE = "albastini.play.trick-winner"
+SCENARIO = "albastini/trick/anna-boris-trump-captures"
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _missing() -> list[str]:
+    missing = []
+    if not CHROMIUM.exists():
+        missing.append(f"{CHROMIUM} (apt-get install -y chromium)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        missing.append("the playwright package (pip install -e '.[docs]')")
+    try:
+        import mkdocs  # noqa: F401
+    except ImportError:
+        missing.append("mkdocs (pip install -e '.[docs]')")
+    return missing
+
+
+@pytest.fixture(scope="module")
+def requirements() -> None:
+    missing = _missing()
+    if missing:
+        reason = "browser test needs " + ", ".join(missing) + "; .ci/docs installs them"
+        if _in_ci():
+            pytest.fail(f"CI is set, so not skipping: {reason}", pytrace=False)
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def site(requirements: None, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
+        cwd=ROOT,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
+    print(f"site built in {time.perf_counter() - started:.1f}s")
+    return out
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def server(site: Path) -> Iterator[str]:
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser(requirements: None) -> Iterator[Browser]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@dataclass
+class Visit:
+    """A page in a fresh browser context that records every request and blocks any to another host."""
+
+    page: Page
+    base: str
+    requests: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+
+    def go(self, path: str) -> None:
+        self.page.goto(self.base + path)
+        self.page.wait_for_load_state("load")
+
+    def shot(self, name: str) -> None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+    def assert_offline(self) -> None:
+        assert not self.blocked, f"requests to other hosts: {self.blocked}"
+        here = urlsplit(self.base).netloc
+        outside = [u for u in self.requests if urlsplit(u).scheme in ("http", "https") and urlsplit(u).netloc != here]
+        assert not outside, outside
+
+
+@pytest.fixture
+def visit(browser: Browser, server: str) -> Iterator[Visit]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
+    page = context.new_page()
+    v = Visit(page, server)
+    here = urlsplit(server).netloc
+
+    def guard(route: Route) -> None:
+        url = route.request.url
+        parts = urlsplit(url)
+        if parts.scheme in ("http", "https", "ws", "wss") and parts.netloc != here:
+            v.blocked.append(url)
+            route.abort()
+        else:
+            route.continue_()
+
+    context.route("**/*", guard)
+    page.on("request", lambda request: v.requests.append(request.url))
+    try:
+        yield v
+    finally:
+        context.close()
+
+
+# ------------------------------------------------------------------ rendering
+
+
+def test_home_page_renders(visit: Visit) -> None:
+    visit.go("index.html")
+    page = visit.page
+    assert page.locator("h1").first.inner_text().startswith("trickspec")
+    assert page.locator(".md-content .card").count() >= 10
+    assert page.locator(".values-table").count() == 1
+    assert "\ufe0e" in page.locator(".md-content .card__suit").first.inner_text()
+    visit.shot("home-light")
+    visit.assert_offline()
+
+
+def test_rules_page_renders_every_clause_anchor(visit: Visit) -> None:
+    visit.go(RULES)
+    page = visit.page
+    clauses = [cid for cid in spec.kit_spec().clause_index() if cid.startswith("albastini.")]
+    ids = page.eval_on_selector_all("h3[id]", "els => els.map(e => e.id)")
+    assert [i for i in ids if i.startswith("albastini.")] == clauses
+    assert page.locator(f'[id="{CLAUSE}"] ~ details a[href*="examples/"]').count() > 0
+    visit.shot("rules-light")
+    visit.assert_offline()
+
+
+def test_scenario_page_draws_the_deal(visit: Visit) -> None:
+    visit.go(EXAMPLE)
+    page = visit.page
+    assert page.locator(f'[id="{SCENARIO}"]').count() == 1
+    assert page.locator(".deal").first.locator(".card").count() >= 10
+    assert page.locator(".deal .card--red").count() > 0 and page.locator(".deal .card--black").count() > 0
+    texts = page.eval_on_selector_all(".deal .card__rank", "els => els.map(e => e.textContent)")
+    assert "T" not in texts
+    visit.shot("example-light")
+    visit.assert_offline()
+
+
+def _assert_in_view(page: Page, anchor: str) -> None:
+    page.wait_for_function("id => document.querySelector(':target')?.id === id", arg=anchor)
+    box = page.evaluate(
+        "id => { const r = document.getElementById(id).getBoundingClientRect(); return [r.top, r.bottom, innerHeight]; }",
+        anchor,
+    )
+    top, bottom, height = box
+    assert 0 <= top < height and bottom > 0, f"#{anchor} is not in view: {box}"
+
+
+def test_clause_link_lands_on_its_anchor(visit: Visit) -> None:
+    visit.go(EXAMPLE)
+    page = visit.page
+    link = page.locator(f'.md-content a[href$="#{CLAUSE}"]').first
+    with page.expect_navigation():
+        link.click()
+    assert page.url.endswith(f"{RULES}#{CLAUSE}")
+    _assert_in_view(page, CLAUSE)
+    visit.shot("clause-anchor")
+    # a scenario link from the clause leads back to the example
+    back = page.locator(f'[id="{CLAUSE}"] ~ details').first
+    back.locator("summary").click()
+    target = back.locator(f'a[href$="#{SCENARIO}"]')
+    with page.expect_navigation():
+        target.click()
+    _assert_in_view(page, SCENARIO)
+    visit.assert_offline()
+
+
+def test_search_finds_jike(visit: Visit) -> None:
+    visit.go("index.html")
+    page = visit.page
+    box = page.locator("input[data-md-component='search-query']")
+    box.click()
+    box.type("Jike", delay=50)
+    results = page.locator(".md-search-result__item")
+    results.first.wait_for(state="visible", timeout=20_000)
+    assert "jike" in page.locator(".md-search-result").inner_text().lower()
+    visit.shot("search-jike")
+    visit.assert_offline()
+
+
+# ------------------------------------------------------------------ colours
+
+_RGB = re.compile(r"rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)")
+
+
+def _rgb(css: str) -> tuple[float, float, float]:
+    m = _RGB.match(css)
+    assert m, css
+    if m.group(4) is not None and float(m.group(4)) == 0:
+        raise AssertionError(f"transparent colour {css}")
+    return float(m.group(1)), float(m.group(2)), float(m.group(3))
+
+
+def _luminance(rgb: tuple[float, float, float]) -> float:
+    def channel(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+_COLOURS = """() => {
+  const bg = el => { for (; el; el = el.parentElement) { const c = getComputedStyle(el).backgroundColor;
+                      if (!/rgba\\(.*, 0\\)$/.test(c) && c !== 'transparent') return c; } return 'rgb(255, 255, 255)'; };
+  const red = document.querySelector('.md-content .card--red');
+  const black = document.querySelector('.md-content .card--black');
+  return {scheme: document.body.getAttribute('data-md-color-scheme'),
+          page: bg(document.querySelector('.md-content')),
+          red: getComputedStyle(red).color, redFace: bg(red),
+          black: getComputedStyle(black).color, blackFace: bg(black)};
+}"""
+
+
+def _check_cards(colours: dict[str, str]) -> None:
+    page, red, black = _rgb(colours["page"]), _rgb(colours["red"]), _rgb(colours["black"])
+    red_face, black_face = _rgb(colours["redFace"]), _rgb(colours["blackFace"])
+    assert red != page and red != red_face
+    assert red[0] > red[1] + 60 and red[0] > red[2] + 60, f"the red suits are not red: {colours}"
+    assert contrast(red, red_face) >= 3 and contrast(red, page) >= 3, colours
+    assert contrast(black, black_face) >= 4.5 and contrast(black, page) >= 4.5, colours
+    assert max(black) - min(black) < 40, f"the black suits are not neutral: {colours}"
+
+
+def test_cards_stay_readable_in_both_palettes(visit: Visit) -> None:
+    visit.go(EXAMPLE)
+    page = visit.page
+    light = page.evaluate(_COLOURS)
+    assert light["scheme"] == "default"
+    _check_cards(light)
+    page.locator("label[for='__palette_1']").click()
+    page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'")
+    page.wait_for_timeout(300)  # let the colour transitions settle
+    dark = page.evaluate(_COLOURS)
+    _check_cards(dark)
+    assert _luminance(_rgb(dark["page"])) < 0.1, "the slate palette is not dark"
+    assert dark["black"] != light["black"], "black suits must turn light on the slate background"
+    visit.shot("example-dark")
+    visit.go("index.html")
+    visit.page.evaluate("window.scrollTo(0, document.querySelector('.labelled-row').offsetTop - 200)")
+    visit.shot("home-dark")
+    visit.assert_offline()
