@@ -624,7 +624,7 @@ def glossary_page(data: SiteData) -> str:
         "words. Each entry points to the clauses where the word matters.",
         "",
     ]
-    for term in sorted(data.glossary, key=lambda t: str(t["term"]).lower()):
+    for term in sorted(data.glossary, key=lambda t: str(t["term"]).lower().removeprefix("the ")):
         out += [f"## {md(term['term'])} {anchor_attr(term_anchor(term))}", ""]
         meta = []
         if term.get("language"):

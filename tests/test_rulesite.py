@@ -302,7 +302,17 @@ def test_a_script_title_renders_literally() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["a*b*c", "_x_ __y__", "[l](u) ![i](j)", "<b>&amp;</b>", "# not a heading", "1. not a list", "`tick` \\ back", "{ #id }", "a | b"],
+    [
+        "a*b*c",
+        "_x_ __y__",
+        "[l](u) ![i](j)",
+        "<b>&amp;</b>",
+        "# not a heading",
+        "1. not a list",
+        "`tick` \\ back",
+        "{ #id }",
+        "a | b",
+    ],
 )
 def test_md_shows_text_exactly(text: str) -> None:
     markdown = pytest.importorskip("markdown")
