@@ -14,7 +14,7 @@ from __future__ import annotations
 from bisect import insort
 
 from reference.params import Params
-from reference.rules import Events, Rules
+from reference.rules import Events, Json, Rules
 from reference.state import Deal
 
 INDICATOR = ("last-drawer", "dead")
@@ -49,5 +49,9 @@ class WinnerFirst:
         del stock[:n]
         for c in drawn:
             insort(hands[seat], c)
-            ev.append({"type": "drew", "seat": seat, "card": codes[c]})
+            ev.append((_drew, seat, codes[c]))
             seat = nxt[seat]
+
+
+def _drew(seat: int, card: str) -> Json:  # an event record (see rules.Events)
+    return {"type": "drew", "seat": seat, "card": card}

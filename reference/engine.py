@@ -8,7 +8,6 @@ cut, deal, trump, look, lone, play, end; a stage the variant does not name is sk
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -27,7 +26,7 @@ from reference.match import Rounds, VictoryPoints
 from reference.otea import Otea
 from reference.params import Params
 from reference.play import Play
-from reference.rules import ACTION_SHAPES, Events, Json, Rules, Stage
+from reference.rules import ACTION_SHAPES, Events, Json, Rules, SharedAction, Stage, built
 from reference.score_mrithi import Mrithi
 from reference.score_threshold import OverThreshold
 from reference.score_tricks import TrickScore
@@ -56,11 +55,48 @@ REGISTRY: dict[str, dict[str, Factory]] = {
 REQUIRED = ("trump", "legality", "trick", "score", "dealer", "match")
 
 
-@dataclass(slots=True)
 class Applied:
-    """An accepted action and the events it caused, in order."""
+    """An accepted action and the events it caused, in order.
 
-    events: list[Json]
+    The engine hands over its event records; ``events`` builds the JSON objects on first use.
+    """
+
+    __slots__ = ("_events", "_log")
+    __match_args__ = ("events",)
+
+    def __init__(self, events: list[Json]) -> None:
+        self._log: Events = []
+        self._events: list[Json] | None = events
+
+    @classmethod
+    def _recorded(cls, log: Events) -> Applied:
+        applied = _new_object(cls)  # no __init__: this runs on every accepted action
+        applied._log = log
+        applied._events = None
+        return applied
+
+    @property
+    def events(self) -> list[Json]:
+        events = self._events
+        if events is None:
+            events = self._events = built(self._log)
+        return events
+
+    @events.setter
+    def events(self, events: list[Json]) -> None:
+        self._events = events
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Applied)
+        return self.events == other.events
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(events={self.events!r})"
+
+
+_new_object = object.__new__
 
 
 class EndOfDeal:
@@ -163,16 +199,17 @@ def _compiled(variant_id: str) -> Rules:
 class Engine:
     """One deal of one variant, driven by JSON actions."""
 
-    __slots__ = ("_index", "_players", "_rules", "_st", "_stage", "setup_events")
+    __slots__ = ("_actions", "_index", "_players", "_rules", "_setup_events", "_setup_log", "_st", "_stage")
 
     def __init__(self, rules: Rules, setup_data: Json) -> None:
         self._rules = rules
+        self._actions = rules.actions
         self._index = rules.cards.index
         self._players = rules.seats.n
         st, begin = setup.build(rules, setup_data)
         self._st = st
-        #: Events of the automatic steps at the start (dealing, turning the trump card...).
-        self.setup_events: list[Json] = []
+        self._setup_log: Events = []
+        self._setup_events: list[Json] | None = None
         stages = rules.stages
         if begin == setup.FROM_PLAY:
             st.stage = next(i for i, s in enumerate(stages) if isinstance(s, Play))
@@ -182,7 +219,7 @@ class Engine:
         if begin == setup.FROM_HANDS:
             first = next(i for i, s in enumerate(stages) if isinstance(s, Dealing)) + 1
         st.stage = first - 1
-        self._advance(self.setup_events)
+        self._advance(self._setup_log)
 
     @classmethod
     def new(cls, variant_id: str, setup_data: Json) -> Engine:
@@ -195,6 +232,14 @@ class Engine:
     @property
     def rules(self) -> Rules:
         return self._rules
+
+    @property
+    def setup_events(self) -> list[Json]:
+        """Events of the automatic steps at the start (dealing, turning the trump card...)."""
+        events = self._setup_events
+        if events is None:
+            events = self._setup_events = built(self._setup_log)
+        return events
 
     def _advance(self, ev: Events) -> None:
         st = self._st
@@ -212,6 +257,29 @@ class Engine:
 
     def apply(self, action: Json) -> Applied | Rejected:
         """Apply one action; a rejection leaves the state exactly as it was."""
+        if type(action) is SharedAction and action.parsed[0] is self._actions:
+            # One of this variant's legal-action objects: its shape is known to be right.
+            _, kind, seat, card = action.parsed
+        else:
+            parsed = self._parse(action)
+            if type(parsed) is Rejected:
+                return parsed
+            kind, seat, card = parsed
+        st = self._st
+        stage = self._stage
+        kinds = stage.kinds.get(st.phase)
+        if kinds is None or kind not in kinds:
+            return Rejected(errors.WRONG_PHASE, f"no {kind} in the {st.phase} phase")
+        ev: Events = []
+        done = stage.apply(st, kind, seat, card, ev)
+        if done is True:
+            self._advance(ev)
+        elif done is not False:
+            return done
+        return Applied._recorded(ev)
+
+    def _parse(self, action: Json) -> tuple[str, int, int] | Rejected:
+        """Type, seat and card index of a well-formed action; else why it is malformed."""
         try:
             kind = action["type"]
             seat = action["seat"]
@@ -230,19 +298,7 @@ class Engine:
                 return Rejected(errors.INVALID_ACTION, f"a {kind} action has exactly the keys type, seat and card")
         elif len(action) != 2:
             return Rejected(errors.INVALID_ACTION, f"a {kind} action has exactly the keys type and seat")
-        st = self._st
-        stage = self._stage
-        kinds = stage.kinds.get(st.phase)
-        if kinds is None or kind not in kinds:
-            return Rejected(errors.WRONG_PHASE, f"no {kind} in the {st.phase} phase")
-        ev: Events = []
-        done = stage.apply(st, kind, seat, card, ev)
-        if done is False:
-            return Applied(ev)
-        if done is True:
-            self._advance(ev)
-            return Applied(ev)
-        return done
+        return kind, seat, card
 
     def snapshot(self) -> Json:
         return snapshot(self._rules, self._st)

@@ -56,7 +56,7 @@ class Play:
         hand.remove(card)
         st.trick_seats.append(seat)
         trick.append(card)
-        ev.append({"type": "played", "seat": seat, "card": self.codes[card]})
+        ev.append((_played, seat, self.codes[card]))
         if len(trick) < st.n_active:
             st.to_act = st.next_active[seat]
             return False
@@ -75,13 +75,10 @@ class Play:
         st.piles[side] += cards
         st.totals[side] += points
         st.tricks[side] += 1
-        codes = self.codes
-        ev.append(
-            {"type": "trick_won", "winner": winner, "side": side, "cards": [codes[c] for c in cards], "points": points}
-        )
+        ev.append((_trick_won, winner, side, self.codes, cards, points))
         married = self.ndoa_partner[cards[i]]
         if married >= 0 and married in cards:
-            ev.append({"type": "ndoa", "seat": winner, "card": codes[married]})
+            ev.append({"type": "ndoa", "seat": winner, "card": self.codes[married]})
         st.last_trick = (seats, cards, winner, points)  # these lists are not touched again
         st.trick_cards = []
         st.trick_seats = []
@@ -92,6 +89,15 @@ class Play:
             return False
         st.to_act = None
         return True
+
+
+# Event records (see rules.Events): built into JSON only when read.
+def _played(seat: int, card: str) -> Json:
+    return {"type": "played", "seat": seat, "card": card}
+
+
+def _trick_won(winner: int, side: int, codes: tuple[str, ...], cards: list[int], points: int) -> Json:
+    return {"type": "trick_won", "winner": winner, "side": side, "cards": [codes[c] for c in cards], "points": points}
 
 
 def _explain(code: str, card: str, led: str) -> str:

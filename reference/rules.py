@@ -15,7 +15,17 @@ from reference.seating import DrawNines, Seating
 from reference.state import Deal
 
 Json = dict[str, Any]
-Events = list[Json]
+# An event is recorded as a JSON object or, where events are many (every card played, won or
+# drawn), as a record ``(build, *args)`` whose JSON object is built only when the caller reads
+# the events: most callers (random playouts, the scenario runner) never do. A record's
+# arguments must not change afterwards.
+Event = Json | tuple[Any, ...]
+Events = list[Event]
+
+
+def built(events: Events) -> list[Json]:
+    """The events as JSON objects, in order (new objects for records, the others as they are)."""
+    return [e if isinstance(e, dict) else e[0](*e[1:]) for e in events]
 
 # Action types and whether they name a card; any other key makes an action invalid.
 ACTION_SHAPES: dict[str, bool] = {
@@ -98,9 +108,12 @@ class SharedAction(dict[str, Any]):
     """A legal action, built once per variant and shared by all its engines: read-only.
 
     It is a plain JSON object otherwise; ``dict(action)`` or a copy gives a mutable one.
+    ``parsed`` is the action as the engine reads it, with the cache that made it: an engine
+    of the same compiled variant takes it as it is, without checking its shape again.
     """
 
-    __slots__ = ()
+    __slots__ = ("parsed",)
+    parsed: tuple[ActionCache, str, int, int]  # (owner, type, seat, card index or -1)
 
     def _refuse(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("legal actions are shared and read-only; copy one with dict(action)")
@@ -115,17 +128,21 @@ class ActionCache:
     """Every possible action as a JSON object, built once per variant and shared (read-only)."""
 
     def __init__(self, cards: Cards, seats: Seating) -> None:
-        codes = cards.codes
         self.with_card: dict[str, list[list[Json]]] = {
-            kind: [[SharedAction(type=kind, seat=s, card=code) for code in codes] for s in range(seats.n)]
+            kind: [[self._action(kind, s, c, code) for c, code in enumerate(cards.codes)] for s in range(seats.n)]
             for kind, has_card in ACTION_SHAPES.items()
             if has_card
         }
         self.plain: dict[str, list[Json]] = {
-            kind: [SharedAction(type=kind, seat=s) for s in range(seats.n)]
+            kind: [self._action(kind, s) for s in range(seats.n)]
             for kind, has_card in ACTION_SHAPES.items()
             if not has_card
         }
+
+    def _action(self, kind: str, seat: int, card: int = -1, code: str | None = None) -> SharedAction:
+        action = SharedAction(type=kind, seat=seat) if code is None else SharedAction(type=kind, seat=seat, card=code)
+        action.parsed = (self, kind, seat, card)
+        return action
 
 
 class Rules:
