@@ -54,9 +54,9 @@ class InProcessAdapter:
         rid = request.get("id")
         try:
             engine = self._factory(request["variant"], request["setup"])
+            observations = [self._observe(engine, None)]
         except Exception as err:  # an engine's own failure is reported, never raised
-            return {"id": rid, "error": {"kind": "setup", "message": _describe(err)}}
-        observations = [self._observe(engine, None)]
+            return {"id": rid, "error": {"kind": "setup", "message": describe_error(err)}}
         for action in request["actions"]:
             try:
                 outcome = engine.apply(dict(action))
@@ -67,7 +67,7 @@ class InProcessAdapter:
                 return {
                     "id": rid,
                     "observations": observations,
-                    "error": {"kind": "crash", "message": f"on {action}: {_describe(err)}"},
+                    "error": {"kind": "crash", "message": f"on {action}: {describe_error(err)}"},
                 }
         return {"id": rid, "observations": observations}
 
@@ -79,16 +79,18 @@ class InProcessAdapter:
         pass
 
 
-def _describe(err: BaseException) -> str:
+def describe_error(err: BaseException) -> str:
+    """An exception as one line for a report: ``KeyError: 'x'``."""
     return f"{type(err).__name__}: {err}"
 
 
 def reference_adapter() -> InProcessAdapter:
     """The reference engine, in process."""
     from conformance import spec
+    from conformance.runlog import kit_version
     from reference import Engine
 
-    info = {"name": "trickspec-reference", "version": _version(), "language": "python"}
+    info = {"name": "trickspec-reference", "version": kit_version(), "language": "python"}
     return InProcessAdapter(Engine.new, info, spec.variant_ids())
 
 
@@ -107,16 +109,10 @@ def load_engine(target: str) -> EngineAdapter:
     made = obj()
     if not all(hasattr(made, name) for name in ("hello", "run", "close")):
         raise ValueError(f"{target} returned {type(made).__name__}: expected an object with hello, run and close")
+    hello = made.hello()
+    if not isinstance(hello, dict) or not isinstance(hello.get("variants", []), list):
+        raise ValueError(f"{target}: expected hello() to return a mapping with a list of variants, found {hello!r}")
     return made  # type: ignore[no-any-return]
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("trickspec")
-    except PackageNotFoundError:
-        return "0+checkout"
 
 
 def open_engine(

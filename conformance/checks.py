@@ -27,8 +27,10 @@ class Mismatch:
 _MISSING = "<missing>"
 
 
-def action_text(action: Json) -> str:
+def action_text(action: Any) -> str:
     """The compact form of an action used by legal-action expectations: '1 play 9D'."""
+    if not isinstance(action, dict):  # an engine's malformed entry, shown as it came
+        return repr(action)
     text = f"{action.get('seat')} {action.get('type')}"
     return f"{text} {action['card']}" if action.get("card") else text
 
@@ -46,11 +48,18 @@ def _field(snapshot: Json, dotted: str) -> Any:
 
 
 def _same_cards(expected: list[str], observed: Any) -> bool:
-    return isinstance(observed, list) and Counter(expected) == Counter(observed)
+    return isinstance(observed, list) and all(isinstance(c, str) for c in observed) and Counter(expected) == Counter(observed)
 
 
-def _seat_cards(snapshot: Json, key: str, seat: str) -> Any:
-    return _field(snapshot, f"{key}.{seat}")
+def _cards_played(observed: Any) -> Any:
+    """The cards of a trick as reported (``[{seat, card}, ...]``), in play order; anything else as it came."""
+    if isinstance(observed, list) and all(isinstance(p, dict) for p in observed):
+        return [p.get("card") for p in observed]
+    return observed
+
+
+def _hand(snapshot: Json, seat: str) -> Any:
+    return _field(snapshot, f"hands.{seat}")
 
 
 Check = Callable[[Any, Json, list[Json]], list[tuple[str, Any, Any]]]
@@ -89,7 +98,7 @@ def _partial(key: str) -> Check:
 def _hands(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
     out = []
     for seat, cards in expected.items():
-        observed = _seat_cards(snapshot, "hands", seat)
+        observed = _hand(snapshot, seat)
         if not _same_cards(cards, observed):
             out.append((f"hands.{seat} (as a set)", sorted(cards), observed))
     return out
@@ -98,7 +107,7 @@ def _hands(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, 
 def _holds(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
     out = []
     for seat, cards in expected.items():
-        observed = _seat_cards(snapshot, "hands", seat)
+        observed = _hand(snapshot, seat)
         hand = observed if isinstance(observed, list) else []
         missing = [c for c in cards if c not in hand]
         if missing:
@@ -109,7 +118,7 @@ def _holds(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, 
 def _lacks(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
     out = []
     for seat, cards in expected.items():
-        observed = _seat_cards(snapshot, "hands", seat)
+        observed = _hand(snapshot, seat)
         hand = observed if isinstance(observed, list) else []
         present = [c for c in cards if c in hand]
         if present or not isinstance(observed, list):
@@ -127,8 +136,7 @@ def _piles(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, 
 
 
 def _trick(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
-    observed = _field(snapshot, "trick")
-    cards = [p.get("card") for p in observed] if isinstance(observed, list) else observed
+    cards = _cards_played(_field(snapshot, "trick"))
     return [] if cards == expected else [("trick", expected, cards)]
 
 
@@ -140,7 +148,7 @@ def _last_trick(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[
     for key, value in expected.items():
         observed = last.get(key, _MISSING)
         if key == "cards":
-            cards = [p.get("card") for p in observed] if isinstance(observed, list) else observed
+            cards = _cards_played(observed)
             if cards != value:
                 out.append(("last_trick.cards", value, cards))
         elif observed != value:

@@ -64,21 +64,24 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print("no scenario matches the filters", file=sys.stderr)
         return EXIT_BAD_DATA
     expected = expectations.load(Path(args.expect)) if args.expect else expectations.Expectations()
-    if args.expect and expected.spec_version != runlog.spec_version():
-        print(
-            f"note: {args.expect} was written for spec {expected.spec_version}, this is {runlog.spec_version()}", file=sys.stderr
-        )
+    if args.expect:
+        _note_stale(args.expect, expected)
+    report_dir = Path(args.report_dir) if args.report_dir else None
+    log_path = report_dir / "run.jsonl" if report_dir else None
+    # Outputs are checked before the run, so a long run never ends in a path that cannot be written.
+    if report_dir is not None:
+        if report_dir.exists() and not report_dir.is_dir():
+            return _print_problems([Problem(str(report_dir), 0, 0, (), "expected a folder for the reports, found a file")])
+        report_dir.mkdir(parents=True, exist_ok=True)
+    if args.save_expectations and not Path(args.save_expectations).parent.is_dir():
+        return _print_problems([Problem(args.save_expectations, 0, 0, (), "cannot be written: no such directory")])
     try:
         engine = adapters.open_engine(args.engine, args.engine_cmd, timeout=args.timeout, validate=args.validate_protocol)
     except Exception as err:  # an unusable engine is a verdict, not a traceback
-        print(f"engine unusable: {type(err).__name__}: {err}", file=sys.stderr)
+        print(f"engine unusable: {adapters.describe_error(err)}", file=sys.stderr)
         return EXIT_ENGINE
-    report_dir = Path(args.report_dir) if args.report_dir else None
-    log_path = report_dir / "run.jsonl" if report_dir else None
     options = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v not in (None, False, [])}
     try:
-        if report_dir is not None:
-            report_dir.mkdir(parents=True, exist_ok=True)
         with contextlib.ExitStack() as stack:
             writer = runlog.Writer(stack.enter_context(log_path.open("w", encoding="utf-8"))) if log_path else None
             run = verify(engine, chosen, expectations=expected, log=writer, options=options, progress=Progress(len(chosen)))
@@ -110,6 +113,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return EXIT_FAILED if run.failed else EXIT_OK
 
 
+def _note_stale(file: str, expected: expectations.Expectations) -> None:
+    """Warn about an expectation file that no longer matches the kit: it still applies where it can."""
+    if expected.spec_version != runlog.spec_version():
+        print(f"note: {file} was written for spec {expected.spec_version}, this is {runlog.spec_version()}", file=sys.stderr)
+    known = {s.id for s in scenarios.kit_scenarios()}
+    unknown = sorted(sid for sid in expected.entries if sid not in known)
+    if unknown:
+        print(f"note: {file} names scenarios the kit does not have: {', '.join(unknown)}", file=sys.stderr)
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     log = runlog.read(Path(args.log))
     text = reports.render(log, args.format)
@@ -129,6 +142,16 @@ def cmd_smoke(args: argparse.Namespace) -> int:
     return EXIT_OK if passed == len(checks) else EXIT_ENGINE
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, found {text!r}")
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="trickspec", description="Rules specification and conformance kit.")
     sub = top.add_subparsers(dest="command", required=True)
@@ -140,7 +163,7 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("verify", help="run the scenarios against an engine (default: the reference engine)")
     p.add_argument("--engine", help="'reference' (the default) or module:name of a Python engine class or adapter factory")
     p.add_argument("--engine-cmd", help="an engine program speaking the protocol (docs/protocol.md), e.g. 'node engine.js'")
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds an engine may take per scenario (default 10)")
+    p.add_argument("--timeout", type=_seconds, default=10.0, help="seconds an engine may take per scenario (default 10)")
     p.add_argument("--validate-protocol", action="store_true", help="check every protocol message against its schema")
     p.add_argument("--game", action="append", help="only this game (repeatable)")
     p.add_argument("--variant", action="append", help="only this variant (repeatable)")
@@ -157,7 +180,7 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_report)
     p = sub.add_parser("smoke", help="check that an engine command speaks the protocol")
     p.add_argument("--engine-cmd", required=True, help="the engine program, e.g. 'node engine.js'")
-    p.add_argument("--timeout", type=float, default=10.0)
+    p.add_argument("--timeout", type=_seconds, default=10.0, help="seconds the engine may take per answer (default 10)")
     p.set_defaults(run=cmd_smoke)
     return top
 
@@ -168,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.run(args))
     except DataError as err:
         return _print_problems(err.problems)
+    except OSError as err:  # a path given on the command line that cannot be read or written
+        where = err.filename if err.filename is not None else "?"
+        return _print_problems([Problem(str(where), 0, 0, (), f"cannot use this path: {err.strerror or err}")])
 
 
 if __name__ == "__main__":

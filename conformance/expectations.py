@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from conformance import runlog, schemas, yamlio
 from conformance.problems import DataError
 
@@ -30,6 +32,10 @@ class Entry:
         if self.link:
             out["link"] = self.link
         return out
+
+    @classmethod
+    def from_json(cls, data: Json) -> Entry:
+        return cls(data["id"], data["outcome"], data["reason"], data.get("link"))
 
 
 @dataclass
@@ -50,6 +56,8 @@ class Expectations:
             return "xfail", None
         if outcome == "pass":
             return "xpass", f"expected {entry.outcome} ({entry.reason}) but it passed"
+        if outcome == "unsupported":
+            return outcome, f"expected {entry.outcome}, but the engine does not declare the variant"
         return outcome, f"expected {entry.outcome}, the failure is now {outcome}"
 
 
@@ -59,29 +67,49 @@ def load(path: Path) -> Expectations:
     problems = schemas.check(doc, "expectations")
     if problems:
         raise DataError(problems)
-    entries = {e["id"]: Entry(e["id"], e["outcome"], e["reason"], e.get("link")) for e in doc.data["expectations"]}
+    first_at: dict[str, int] = {}
+    for i, data in enumerate(doc.data["expectations"]):
+        sid = data["id"]
+        if sid in first_at:  # two entries for one scenario: which of them holds would be a guess
+            line = doc.where(("expectations", first_at[sid]))[0]
+            message = f"duplicate id {sid!r}: expected one entry per scenario (first at line {line})"
+            problems.append(doc.problem(("expectations", i, "id"), message))
+        first_at.setdefault(sid, i)
+    if problems:
+        raise DataError(problems)
+    entries = {data["id"]: Entry.from_json(data) for data in doc.data["expectations"]}
     return Expectations(entries, doc.data["engine"], doc.data["spec_version"])
+
+
+class _Dumper(yaml.SafeDumper):
+    """PyYAML writes YAML 1.1: it leaves ``1e3`` unquoted, which the strict (1.2) loader reads as a number."""
+
+    def represent_str(self, data: str) -> yaml.ScalarNode:
+        style = None if isinstance(yamlio.plain_scalar(data), str) else "'"
+        return self.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+_Dumper.add_representer(str, _Dumper.represent_str)
 
 
 def dump(expectations: Expectations) -> str:
     """An expectation file as YAML text the strict loader reads back unchanged."""
-    import yaml
-
     data = {
         "engine": expectations.engine,
         "spec_version": expectations.spec_version,
         "expectations": [e.to_json() for e in sorted(expectations.entries.values(), key=lambda e: e.id)],
     }
-    return str(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100))
+    return str(yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100))
 
 
 def from_run(lines: list[Json], engine: str, reason: str = "failing when the file was saved") -> Expectations:
-    """Expectations that make a run's failures expected (``--save-expectations``)."""
+    """Expectations that make a run's failures expected (``--save-expectations``); entries the run
+    was given and that still hold (skips, known failures) are kept with their reasons and links."""
     entries = {}
     for line in lines:
         outcome = line["outcome"]
         if outcome in ("fail", "error", "timeout"):
             entries[line["id"]] = Entry(line["id"], outcome, reason)
-        elif outcome == "xfail":
-            entries[line["id"]] = Entry(line["id"], line["expected"]["outcome"], line["expected"]["reason"])
+        elif outcome in ("xfail", "skipped") and line.get("expected"):
+            entries[line["id"]] = Entry.from_json(line["expected"])
     return Expectations(entries, engine, runlog.spec_version())

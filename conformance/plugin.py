@@ -46,6 +46,11 @@ def pytest_configure(config: pytest.Config) -> None:
     engine, engine_cmd = config.getoption("engine"), config.getoption("engine_cmd")
     if not engine and not engine_cmd:
         return
+    expect_file = config.getoption("expect")
+    try:  # read before the engine starts, so a bad file leaves no engine running
+        config.stash[_EXPECT_KEY] = expectations.load(Path(expect_file)) if expect_file else expectations.Expectations()
+    except DataError as err:
+        raise pytest.UsageError(f"bad expectation file:\n{err}") from None
     try:
         config.stash[_ENGINE_KEY] = adapters.open_engine(
             engine,
@@ -54,10 +59,8 @@ def pytest_configure(config: pytest.Config) -> None:
             validate=config.getoption("validate_protocol"),
         )
     except Exception as err:  # an unusable engine stops the run with a reason, not a traceback
-        raise pytest.UsageError(f"engine unusable: {type(err).__name__}: {err}") from None
+        raise pytest.UsageError(f"engine unusable: {adapters.describe_error(err)}") from None
     config.stash[_SUPPORTED_KEY] = set(config.stash[_ENGINE_KEY].hello().get("variants", []))
-    expect_file = config.getoption("expect")
-    config.stash[_EXPECT_KEY] = expectations.load(Path(expect_file)) if expect_file else expectations.Expectations()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

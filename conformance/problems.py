@@ -39,5 +39,5 @@ class DataError(Exception):
     """Raised when data cannot be used; carries every problem found."""
 
     def __init__(self, problems: Iterable[Problem]) -> None:
-        self.problems = sorted(problems)
+        self.problems = sorted(set(problems))
         super().__init__("\n".join(str(p) for p in self.problems))

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from conformance import schemas
+from conformance.problems import format_path
 
 Json = dict[str, Any]
 
@@ -54,6 +55,7 @@ class SubprocessAdapter:
         self._proc: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[Any] = queue.Queue()
         self._hello: Json = {}
+        self._unusable = ""  # why a restart failed: from then on every request is answered with it, unsent
         self._spawn()
 
     # -- process ---------------------------------------------------------------------------
@@ -75,15 +77,13 @@ class SubprocessAdapter:
         assert proc.stdout is not None and proc.stderr is not None
         threading.Thread(target=_pump, args=(proc.stdout, self._lines.put), daemon=True).start()
         threading.Thread(target=_pump, args=(proc.stderr, self._keep_stderr), daemon=True).start()
-        answer = self._exchange({"cmd": "start", "protocol": VERSION}, "started")
-        if "error" in answer or answer.get("started") is not True:
-            raise EngineUnusable(f"handshake failed: {answer.get('error', answer)}{self._stderr_tail()}")
-        if answer.get("protocol") != VERSION:
-            raise EngineUnusable(f"expected protocol {VERSION}, the engine speaks {answer.get('protocol')!r}")
-        implementation = answer.get("implementation")
-        if not isinstance(implementation, dict):
-            raise EngineUnusable("expected an implementation object in the handshake")
-        self._hello = implementation
+        # A failed handshake must not restart the engine: that would start another handshake, and so on.
+        answer = self._exchange({"cmd": "start", "protocol": VERSION}, "started", restart=False)
+        problem = _handshake_problem(answer)
+        if problem:
+            self._kill()
+            raise EngineUnusable(problem if "error" in answer else problem + self._stderr_tail())
+        self._hello = answer["implementation"]
 
     def _keep_stderr(self, line: Any) -> None:
         if line is not _EOF:
@@ -97,8 +97,8 @@ class SubprocessAdapter:
         self.restarts += 1
         try:
             self._spawn()
-        except EngineUnusable:
-            self._proc = None
+        except EngineUnusable as err:
+            self._unusable = str(err)
 
     def _kill(self) -> None:
         proc = self._proc
@@ -111,53 +111,60 @@ class SubprocessAdapter:
     def _check(self, message: Json, definition: str) -> str | None:
         if not self.validate:
             return None
-        errors = []
-        for error in schemas.validator("protocol", f"/$defs/{definition}").iter_errors(message):
-            for leaf in schemas.leaves(error):
-                errors.append(f"{'/'.join(map(str, leaf.absolute_path)) or '$'}: {leaf.message}")
-        return "; ".join(errors[:3]) or None
+        found = schemas.explain(schemas.validator("protocol", f"/$defs/{definition}"), message)
+        return "; ".join(f"{format_path(path)}: {text}" for path, text, _ in found[:3]) or None
 
-    def _exchange(self, message: Json, answer_kind: str, *, outside_protocol: bool = False) -> Json:
+    def _exchange(self, message: Json, answer_kind: str, *, outside_protocol: bool = False, restart: bool = True) -> Json:
         """Send one message and read one answer; failures come back as ``{"error": ...}``."""
-        failure = self._send(message, outside_protocol=outside_protocol)
-        return failure if failure is not None else self._receive(answer_kind)
+        failure = self._send(message, outside_protocol=outside_protocol, restart=restart)
+        return failure if failure is not None else self._receive(answer_kind, restart=restart)
 
-    def _send(self, message: Json, *, outside_protocol: bool = False) -> Json | None:
+    def _send(self, message: Json, *, outside_protocol: bool = False, restart: bool = True) -> Json | None:
         problem = None if outside_protocol else self._check(message, str(message.get("cmd")))
         if problem:
             raise ValueError(f"the kit built a message that breaks the protocol: {problem}")
         proc = self._proc
         if proc is None or proc.stdin is None:
-            raise EngineUnusable("the engine is not running")
+            return self._failure("crash", self._unusable or "the engine is not running", restart=False)
         try:
             proc.stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
             proc.stdin.flush()
         except (BrokenPipeError, OSError):
-            return self._failure("crash", "the engine closed its input")
+            return self._failure("crash", "the engine closed its input", restart=restart)
         return None
 
-    def _receive(self, answer_kind: str) -> Json:
+    def _receive(self, answer_kind: str, *, restart: bool = True) -> Json:
         try:
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
-            return self._failure("timeout", f"no answer within {self.timeout:g} s")
+            return self._failure("timeout", f"no answer within {self.timeout:g} s", restart=restart)
         if line is _EOF:
-            code = self._proc.wait(timeout=5) if self._proc is not None else None
-            return self._failure("crash", f"the engine exited with status {code}")
+            return self._failure("crash", self._how_it_ended(), restart=restart)
         try:
             answer = json.loads(line)
         except json.JSONDecodeError as err:
-            return self._failure("malformed", f"expected one JSON object per line, found {line[:80]!r} ({err.msg})")
+            return self._failure(
+                "malformed", f"expected one JSON object per line, found {line[:80]!r} ({err.msg})", restart=restart
+            )
         if not isinstance(answer, dict):
-            return self._failure("malformed", f"expected a JSON object, found {type(answer).__name__}")
+            return self._failure("malformed", f"expected a JSON object, found {type(answer).__name__}", restart=restart)
         problem = self._check(answer, "unknown_command" if "id" not in answer and "error" in answer else answer_kind)
         if problem:
             return self._failure("protocol", f"the answer breaks the protocol schema: {problem}", restart=False)
         return answer
 
-    def _failure(self, kind: str, message: str, *, restart: bool = True) -> Json:
+    def _how_it_ended(self) -> str:
+        """Why the engine's output ended: it exited (with what status), or it closed its output and lives on."""
+        proc = self._proc
+        try:
+            code = proc.wait(timeout=5) if proc is not None else None
+        except subprocess.TimeoutExpired:
+            return "the engine closed its output"
+        return f"the engine exited with status {code}"
+
+    def _failure(self, kind: str, message: str, *, restart: bool) -> Json:
         error = {"error": {"kind": kind, "message": message + self._stderr_tail()}}
-        if restart and self._hello:
+        if restart:
             self._restart()
         return error
 
@@ -178,12 +185,11 @@ class SubprocessAdapter:
         waiting: deque[Json] = deque(requests)
         in_flight: deque[Json] = deque()
         while waiting or in_flight:
-            if self._proc is None:
-                self._restart()
-                if self._proc is None:
-                    request = (in_flight or waiting).popleft()
-                    yield {"id": request.get("id"), "error": {"kind": "crash", "message": "the engine cannot be restarted"}}
-                    continue
+            if self._proc is None:  # a restart failed: say why for each request left, and send nothing more
+                request = (in_flight or waiting).popleft()
+                message = f"the engine cannot be restarted: {self._unusable or 'it is not running'}"
+                yield {"id": request.get("id"), "error": {"kind": "crash", "message": message}}
+                continue
             failure = None
             while waiting and len(in_flight) < window and failure is None:
                 in_flight.append(waiting.popleft())
@@ -200,7 +206,9 @@ class SubprocessAdapter:
             if "id" not in answer and "error" in answer:
                 answer = {"id": request.get("id"), **answer}
             elif answer.get("id") != request.get("id"):
-                failure = self._failure("wrong_id", f"expected id {request.get('id')!r}, found {answer.get('id')!r}")
+                failure = self._failure(
+                    "wrong_id", f"expected id {request.get('id')!r}, found {answer.get('id')!r}", restart=True
+                )
                 answer = {"id": request.get("id"), **failure}
             if self.restarts != restarts or self._proc is None:
                 waiting.extendleft(reversed(in_flight))  # never answered: send again to the new process
@@ -212,6 +220,7 @@ class SubprocessAdapter:
         return self._exchange(message, "unknown_command", outside_protocol=True)
 
     def close(self) -> None:
+        """Ask the engine to stop, and kill it if it does not within the timeout."""
         proc = self._proc
         if proc is None:
             return
@@ -223,3 +232,23 @@ class SubprocessAdapter:
         except (BrokenPipeError, OSError, subprocess.TimeoutExpired):
             pass
         self._kill()
+
+
+def _handshake_problem(answer: Json) -> str:
+    """What is wrong with an answer to ``start``, or "" when it is a good one."""
+    error = answer.get("error")
+    if error is not None:
+        if isinstance(error, dict):
+            return f"handshake failed: {error.get('kind', 'error')}: {error.get('message', '')}"
+        return f"handshake failed: {error}"
+    if answer.get("started") is not True:
+        return f'handshake failed: expected {{"started": true, ...}}, found {json.dumps(answer)[:120]}'
+    if answer.get("protocol") != VERSION:
+        return f"expected protocol {VERSION}, the engine speaks {answer.get('protocol')!r}"
+    implementation = answer.get("implementation")
+    if not isinstance(implementation, dict):
+        return "expected an implementation object in the handshake"
+    variants = implementation.get("variants")
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        return f"expected implementation.variants to list variant ids, found {json.dumps(variants)[:120]}"
+    return ""

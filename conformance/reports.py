@@ -73,9 +73,14 @@ def closing_line(counts: dict[str, int]) -> str:
     return f"{counts.get('pass', 0)} passed, {failed} failed" + (", " + ", ".join(extra) if extra else "")
 
 
+def _columns(groups: dict[str, dict[str, int]]) -> list[str]:
+    """The outcome columns a table needs: those some group has, in the usual order."""
+    return [c for c in _COLUMNS if any(g.get(c) for g in groups.values())] or ["pass"]
+
+
 def table(title: str, groups: dict[str, dict[str, int]]) -> str:
     """A plain-text table of outcome counts per group."""
-    columns = [c for c in _COLUMNS if any(g.get(c) for g in groups.values())] or ["pass"]
+    columns = _columns(groups)
     width = max([len(title), *(len(name) for name in groups)])
     lines = [f"{title:<{width}}  " + "  ".join(f"{c:>7}" for c in columns)]
     for name, counts in groups.items():
@@ -105,7 +110,7 @@ def render_md(data: Json) -> str:
     ]
     for title, key in (("Game", "by_game"), ("Clause group", "by_clause_group"), ("Variant", "by_variant")):
         groups = data[key]
-        columns = [c for c in _COLUMNS if any(g.get(c) for g in groups.values())] or ["pass"]
+        columns = _columns(groups)
         out.append(f"| {title} | " + " | ".join(columns) + " |")
         out.append("|---|" + "---:|" * len(columns))
         for name, counts in groups.items():

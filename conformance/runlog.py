@@ -94,9 +94,8 @@ def read(path: Path) -> Log:
         if kind not in ("header", "scenario", "footer"):
             problems.append(Problem(name, number, 1, ("type",), f"expected type header, scenario or footer, found {kind!r}"))
             continue
-        for error in schemas.validator("run-log", f"/$defs/{kind}").iter_errors(line):
-            for leaf in schemas.leaves(error):
-                problems.append(Problem(name, number, 1, tuple(leaf.absolute_path), leaf.message))
+        for at, message, _ in schemas.explain(schemas.validator("run-log", f"/$defs/{kind}"), line):
+            problems.append(Problem(name, number, 1, at, message))
         if kind == "header":
             header = line
         elif kind == "scenario":
@@ -104,7 +103,8 @@ def read(path: Path) -> Log:
         elif kind == "footer":
             log.footer = line
     if header is None:
-        problems.append(Problem(name, 1, 1, (), "expected a header line first"))
+        found = "" if text.strip() else ", found an empty file"
+        problems.append(Problem(name, 1, 1, (), f"expected a header line first{found}"))
     if problems:
         raise DataError(problems)
     assert header is not None

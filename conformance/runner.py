@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.adapter import EngineAdapter
+from conformance.adapter import EngineAdapter, describe_error
 from conformance.checks import Mismatch, action_text, compare
 from conformance.scenarios import Scenario
 
@@ -24,28 +24,29 @@ class Outcome:
     mismatches: list[Mismatch] = field(default_factory=list)
     error: str = ""
 
-    def to_json(self) -> Json:
-        return {
-            "id": self.scenario.id,
-            "status": self.status,
-            "clauses": list(self.scenario.clauses),
-            "variant": self.scenario.variant,
-            "mismatches": [m.to_json() for m in self.mismatches],
-            "error": self.error or None,
-        }
-
 
 def request_for(scenario: Scenario) -> Json:
     """What the engine is sent: never the expectations."""
     return {"id": scenario.id, "variant": scenario.variant, "setup": scenario.setup, "actions": scenario.actions()}
 
 
-def judge(scenario: Scenario, answer: Json) -> Outcome:
-    """Compare an engine's observations with the scenario's steps."""
+def judge(scenario: Scenario, answer: Any) -> Outcome:
+    """Compare an engine's observations with the scenario's steps; whatever the engine sent, never raise."""
+    if not isinstance(answer, dict):
+        return Outcome(scenario, ERROR, error=f"expected an answer object, found {type(answer).__name__}")
     observations = answer.get("observations")
     error = answer.get("error")
     if not isinstance(observations, list) or not observations:
         return Outcome(scenario, ERROR, error=_error_text(error) or "the engine returned no observations")
+    wanted = len(scenario.actions()) + 1
+    if len(observations) > wanted:
+        return Outcome(
+            scenario, ERROR, error=f"expected {wanted} observations (one after setup, one per action), found {len(observations)}"
+        )
+    shapeless = next((i for i, o in enumerate(observations) if not isinstance(o, dict)), None)
+    if shapeless is not None:
+        found = observations[shapeless]
+        return Outcome(scenario, ERROR, error=f"expected observation {shapeless} to be an object, found {found!r}")
     mismatches: list[Mismatch] = []
     position = 0  # index of the observation after the last action judged
     for number, step in enumerate(scenario.steps, start=1):
@@ -100,31 +101,49 @@ def _error_text(error: Any) -> str:
     return str(error) if error else ""
 
 
+def _unsupported(scenario: Scenario, supported: set[str] | None) -> Outcome | None:
+    if supported is None or scenario.variant in supported:
+        return None
+    return Outcome(scenario, UNSUPPORTED, error=f"the engine does not declare {scenario.variant}")
+
+
 def run_all(adapter: EngineAdapter, chosen: Iterable[Scenario], supported: set[str] | None = None) -> Iterator[Outcome]:
     """Outcomes of many scenarios, in order; an adapter with ``run_many`` gets them all at once
     (the protocol adapter keeps several in flight)."""
     chosen = list(chosen)
-    runnable = [s for s in chosen if supported is None or s.variant in supported]
     many = getattr(adapter, "run_many", None)
-    answers = iter(many([request_for(s) for s in runnable]) if many else ())
+    if many is None:
+        for scenario in chosen:
+            yield run(adapter, scenario, supported)
+        return
+    answers = many([request_for(s) for s in chosen if _unsupported(s, supported) is None])
+    broken = ""  # once run_many raises it is finished: the scenarios left are not run, and say why
     for scenario in chosen:
-        if supported is not None and scenario.variant not in supported:
-            yield Outcome(scenario, UNSUPPORTED, error=f"the engine does not declare {scenario.variant}")
-        elif many is None:
-            yield run(adapter, scenario)
+        unsupported = _unsupported(scenario, supported)
+        if unsupported is not None:
+            yield unsupported
+        elif broken:
+            yield Outcome(scenario, ERROR, error=f"not run: the adapter failed on an earlier scenario ({broken})")
         else:
             try:
-                yield judge(scenario, next(answers))
-            except Exception as err:  # a misbehaving engine is reported, never a traceback
-                yield Outcome(scenario, ERROR, error=f"{type(err).__name__}: {err}")
+                answer = next(answers)
+            except StopIteration:
+                broken = "it gave fewer answers than it was sent requests"
+                yield Outcome(scenario, ERROR, error=f"no answer: {broken}")
+            except Exception as err:  # a misbehaving adapter is reported, never a traceback
+                broken = describe_error(err)
+                yield Outcome(scenario, ERROR, error=broken)
+            else:
+                yield judge(scenario, answer)
 
 
 def run(adapter: EngineAdapter, scenario: Scenario, supported: set[str] | None = None) -> Outcome:
     """One scenario through one engine."""
-    if supported is not None and scenario.variant not in supported:
-        return Outcome(scenario, UNSUPPORTED, error=f"the engine does not declare {scenario.variant}")
+    unsupported = _unsupported(scenario, supported)
+    if unsupported is not None:
+        return unsupported
     try:
         answer = adapter.run(request_for(scenario))
     except Exception as err:  # a misbehaving engine is reported, never a traceback
-        return Outcome(scenario, ERROR, error=f"{type(err).__name__}: {err}")
+        return Outcome(scenario, ERROR, error=describe_error(err))
     return judge(scenario, answer)

@@ -75,8 +75,15 @@ _CARD = re.compile(r"^[AKQJT98765432][CDHS]$")
 
 
 def deck_of(variant: Json) -> list[str]:
-    """The variant's cards in deck order: suits as listed, ranks as listed."""
-    return [r + s for s in variant["deck"]["suits"].split() for r in variant["deck"]["ranks"].split()]
+    """The variant's cards in deck order: suits as listed, ranks as listed.
+
+    Raises ValueError for a variant without a well-formed deck (its own validation says why).
+    """
+    deck = variant.get("deck")
+    suits, ranks = (deck.get("suits"), deck.get("ranks")) if isinstance(deck, dict) else (None, None)
+    if not isinstance(suits, str) or not isinstance(ranks, str):
+        raise ValueError("no deck with suits and ranks")
+    return [r + s for s in suits.split() for r in ranks.split()]
 
 
 def expand_setup(setup: Json, variant: Json) -> Json:
@@ -84,6 +91,8 @@ def expand_setup(setup: Json, variant: Json) -> Json:
 
     Scenarios stay short; engines always receive every card explicitly.
     """
+    # Every card named counts, the indicator too: one named there but placed nowhere is left out,
+    # rather than dropped somewhere by rest, and validate reports it missing.
     placed = {card for _, card in _cards(setup)}
     out = dict(setup)
     for key in ("stock", "deck"):
@@ -132,23 +141,31 @@ def _cross_checks(doc: Document, spec: Spec) -> list[Problem]:
     clauses = spec.clause_index()
     sources = spec.source_keys()
     codes = spec.error_codes()
-    rulings = {r.get("id") for _, _, r in spec.rulings()}
+    rulings = spec.ruling_ids()
     variants = spec.variants_raw()
     default_variant = doc.data.get("variant")
     if default_variant is not None and default_variant not in variants:
-        problems.append(doc.problem(("variant",), f"unknown variant {default_variant!r}"))
+        problems.append(doc.problem(("variant",), _unknown_variant(default_variant)))
     for i, raw in enumerate(doc.data.get("scenarios", [])):
         at: JsonPath = ("scenarios", i)
         vid = raw.get("variant") or default_variant
         if vid is None:
             problems.append(doc.problem(at, "missing variant: expected variant: on the scenario or the file"))
             continue
+        named_at = (*at, "variant") if "variant" in raw else ("variant",)  # the scenario's own, else the file's
         if vid not in variants:
-            problems.append(doc.problem((*at, "variant"), f"unknown variant {vid!r}: expected an id from spec/*/variants"))
+            problems.append(doc.problem(named_at, _unknown_variant(vid)))
             continue
-        variant = spec.resolve(vid)
+        try:
+            variant = spec.resolve(vid)
+            deck_order = deck_of(variant)
+        except (KeyError, ValueError) as err:  # an unknown parent, a cycle, no deck: the variant's file says more
+            why = f"it extends unknown variant {err.args[0]!r}" if isinstance(err, KeyError) else str(err)
+            problems.append(doc.problem(named_at, f"variant {vid!r} cannot be used ({why}): expected a valid variant"))
+            continue
+        deck = set(deck_order)
         if variant.get("abstract"):
-            problems.append(doc.problem((*at, "variant"), f"variant {vid!r} is abstract: expected a playable variant"))
+            problems.append(doc.problem(named_at, f"variant {vid!r} is abstract: expected a playable variant"))
         game = variant.get("game")
         for j, cid in enumerate(raw.get("clauses", [])):
             if cid not in clauses:
@@ -165,17 +182,28 @@ def _cross_checks(doc: Document, spec: Spec) -> list[Problem]:
             problems.append(doc.problem((*at, "source"), f"unknown source {source!r}: expected a key of spec/sources.yaml"))
         if isinstance(source, dict) and "ruling" in source and source["ruling"] not in rulings:
             problems.append(doc.problem((*at, "source", "ruling"), f"unknown ruling {source['ruling']!r}"))
-        deck = set(deck_of(variant))
-        setup = expand_setup(raw.get("setup", {}), variant)
-        problems += [doc.problem((*at, "setup", *p.path), p.message) for p in schemas.check(doc, "setup", data=setup)]
+        written = raw.get("setup", {})
+        setup = expand_setup(written, variant)
+        problems += [
+            doc.problem((*at, "setup", *_as_written(p.path, written, setup)), p.message)
+            for p in schemas.check(doc, "setup", data=setup)
+        ]
         seen_cards: dict[str, JsonPath] = {}
-        for path, card in _cards(raw.get("setup", {})):
-            if _CARD_REFERENCES.intersection(map(str, path)):
-                continue
+        for path, card in _placed(written):
             if card in seen_cards and card != REST:
                 first = ".".join(map(str, seen_cards[card]))
                 problems.append(doc.problem((*at, "setup", *path), f"{card} is placed twice (also at setup.{first})"))
             seen_cards.setdefault(card, path)
+        placed = {card for _, card in _placed(setup)}
+        unplaced = [card for card in deck_order if card not in placed]
+        if unplaced:
+            problems.append(
+                doc.problem(
+                    (*at, "setup"),
+                    f"expected every card of {vid} placed, missing {' '.join(unplaced)}: "
+                    "place them, or put rest in the stock or deck",
+                )
+            )
         problems += [
             doc.problem((*at, *path), f"expected a card of {vid}, found {card!r}")
             for path, card in _cards(raw)
@@ -192,6 +220,28 @@ def _cross_checks(doc: Document, spec: Spec) -> list[Problem]:
             if "reject" in step and len(expand_actions(step)) != 1:
                 problems.append(doc.problem((*at, "steps", j), "a step with reject: must hold exactly one action"))
     return problems
+
+
+def _unknown_variant(vid: Any) -> str:
+    return f"unknown variant {vid!r}: expected an id from spec/*/variants"
+
+
+def _as_written(path: JsonPath, written: Json, expanded: Json) -> JsonPath:
+    """A path into the expanded setup, as a path into the setup as written: ``rest`` there stands
+    for all the cards it was replaced by."""
+    if len(path) < 2 or path[0] not in ("stock", "deck") or not isinstance(path[1], int):
+        return path
+    key, index = path[0], path[1]
+    cards = written.get(key)
+    if not isinstance(cards, list) or REST not in cards:
+        return path
+    at = cards.index(REST)
+    grown = len(expanded[key]) - len(cards)  # rest became grown + 1 cards
+    if index > at + grown:
+        index -= grown
+    elif index >= at:
+        index = at
+    return (key, index, *path[2:])
 
 
 # Setup keys that name a card placed elsewhere in the setup rather than placing it.
@@ -226,6 +276,13 @@ def _cards(node: Any, path: JsonPath = (), inside: bool = False) -> Iterator[tup
             yield from _cards(value, (*path, i), inside)
     elif inside and isinstance(node, str) and (len(node) == 2 or node == REST):
         yield path, node
+
+
+def _placed(setup: Json) -> Iterator[tuple[JsonPath, str]]:
+    """Every card a setup puts somewhere (a hand, the stock, a pile, the table...), with its path."""
+    for path, card in _cards(setup):
+        if not _CARD_REFERENCES.intersection(map(str, path)):
+            yield path, card
 
 
 def check_files(paths: Iterable[Path], spec: Spec) -> list[Problem]:

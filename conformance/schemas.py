@@ -93,41 +93,71 @@ def leaves(error: ValidationError) -> Iterator[ValidationError]:
         yield error
 
 
-def _explain(error: ValidationError) -> tuple[JsonPath, str]:
+def _type_names(expected: Any) -> str:
+    """JSON Schema type names as _kind words them: 'string or null', 'mapping'."""
+    names = expected if isinstance(expected, list) else [expected]
+    return " or ".join("mapping" if name == "object" else str(name) for name in names)
+
+
+def _explain(error: ValidationError) -> list[tuple[JsonPath, str, bool]]:
+    """Each problem a leaf error stands for: its path, a message saying what was expected, and
+    whether it is about the key itself (an unknown or misspelt key) rather than the value."""
     path: JsonPath = tuple(error.absolute_path)
+    value = error.instance
+    if "propertyNames" in error.relative_schema_path and isinstance(value, str):
+        # jsonschema checks a key as if it were the value at its mapping: say it is the key.
+        return [((*path, value), f"unexpected key {value!r}: {message}", True) for _, message, _ in _explain_value(error, path)]
+    return _explain_value(error, path)
+
+
+def _explain_value(error: ValidationError, path: JsonPath) -> list[tuple[JsonPath, str, bool]]:
     schema = error.schema if isinstance(error.schema, dict) else {}
     what = schema.get("description")
     value = error.instance
     kind = error.validator
+    expected: Any = error.validator_value
     if kind == "additionalProperties":
         allowed = sorted(schema.get("properties", {}))
-        extra = sorted(set(value) - set(allowed)) if isinstance(value, dict) else []
-        key = extra[0] if extra else "?"
         hint = f"; expected one of: {', '.join(allowed)}" if allowed else ""
-        return (*path, key), f"unknown key {key!r}{hint}"
+        extra = sorted(set(value) - set(allowed)) if isinstance(value, dict) else []
+        return [((*path, key), f"unknown key {key!r}{hint}", True) for key in extra or ["?"]]
     if kind == "required":
         present = value if isinstance(value, dict) else {}
-        missing = [k for k in error.validator_value if k not in present]  # type: ignore[union-attr]
-        return path, "missing required key " + ", ".join(repr(k) for k in missing)
-    if kind == "type":
-        return path, f"expected {error.validator_value}, {_found(value)}"
-    if kind == "pattern":
-        expected = what or f"a string matching {error.validator_value}"
-        return path, f"expected {expected[0].lower() + expected[1:].rstrip('.')}, {_found(value)}"
-    if kind in ("enum", "const"):
-        options = list(error.validator_value) if kind == "enum" else [error.validator_value]  # type: ignore[arg-type]
-        return path, f"expected one of {', '.join(map(str, options))}, {_found(value)}"
-    if kind == "propertyNames":
-        return path, f"unexpected key {value!r}: {error.message}"
-    return path, f"{error.message}" + (f" (expected {what.rstrip('.')})" if what else "")
+        message = "missing required key " + ", ".join(repr(k) for k in expected if k not in present)
+    elif kind == "type":
+        message = f"expected {_type_names(expected)}, {_found(value)}"
+    elif kind == "pattern":
+        wanted = what or f"a string matching {expected}"
+        message = f"expected {wanted[0].lower() + wanted[1:].rstrip('.')}, {_found(value)}"
+    elif kind in ("enum", "const"):
+        options = list(expected) if kind == "enum" else [expected]
+        message = f"expected one of {', '.join(map(str, options))}, {_found(value)}"
+    elif kind in ("minItems", "minProperties", "minLength"):
+        unit = {"minItems": "item", "minProperties": "key", "minLength": "character"}[kind]
+        message = f"expected at least {expected} {unit}{'s' if expected != 1 else ''}, {_found(value)}"
+    elif kind in ("minimum", "maximum"):
+        message = f"expected {'at least' if kind == 'minimum' else 'at most'} {expected}, {_found(value)}"
+    elif kind == "uniqueItems" and isinstance(value, list):
+        doubled = [json.dumps(v) for i, v in enumerate(value) if v in value[:i]]
+        message = f"expected each item once, found {', '.join(dict.fromkeys(doubled))} more than once"
+    elif kind == "not" and isinstance(expected, dict) and list(expected) == ["required"]:
+        message = f"expected only one of {', '.join(map(repr, expected['required']))}, found them together"
+    else:
+        message = error.message + (f" (expected {what.rstrip('.')})" if what else "")
+    return [(path, message, False)]
+
+
+def explain(validator: Draft202012Validator, instance: Any) -> list[tuple[JsonPath, str, bool]]:
+    """Every problem of ``instance``, each once: (JSON path, what was expected, whether it is about a key).
+
+    jsonschema reports each missing key of one ``required`` apart, and _explain names them all each time.
+    """
+    found = (item for error in validator.iter_errors(instance) for leaf in leaves(error) for item in _explain(leaf))
+    return list(dict.fromkeys(found))
 
 
 def check(doc: Document, name: str, pointer: str = "", data: Any = None) -> list[Problem]:
     """Validate a document (or ``data`` located by ``doc``) against a kit schema."""
     instance = doc.data if data is None else data
-    problems = []
-    for error in validator(name, pointer).iter_errors(instance):
-        for leaf in leaves(error):
-            path, message = _explain(leaf)
-            problems.append(doc.problem(path, message, at_key=leaf.validator == "additionalProperties"))
-    return sorted(set(problems))
+    found = explain(validator(name, pointer), instance)
+    return sorted({doc.problem(path, message, at_key=at_key) for path, message, at_key in found})

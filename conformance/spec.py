@@ -71,6 +71,9 @@ class Spec:
         for doc in self.ruling_files:
             yield from _items(doc, "rulings")
 
+    def ruling_ids(self) -> set[str]:
+        return {str(r.get("id")) for _, _, r in self.rulings()}
+
     def source_keys(self) -> set[str]:
         if self.sources_file is None:
             return set()
@@ -109,7 +112,8 @@ class Spec:
         merged = merge(merged, {k: v for k, v in own.items() if k not in _OWN_KEYS})
         merged["id"] = variant_id
         merged["title"] = own.get("title", variant_id)
-        merged["sources"] = list(own.get("sources", sources))
+        own_sources = own.get("sources")  # anything but a list is the schema's to report
+        merged["sources"] = list(own_sources) if isinstance(own_sources, list) else sources
         if own.get("abstract"):
             merged["abstract"] = True
         return merged

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from conformance import kitdata, schemas
-from conformance.problems import Problem
-from conformance.spec import Json, Spec, parents, read
-from conformance.yamlio import Document
+from conformance import kitdata, scenarios, schemas
+from conformance.problems import DataError, JsonPath, Problem
+from conformance.spec import Json, Spec, read
+from conformance.yamlio import Document, load
 
 # Which schema each spec file kind is checked against.
 _SPEC_SCHEMAS = (
@@ -43,10 +43,29 @@ def check_spec(spec: Spec) -> list[Problem]:
     return problems
 
 
+def _strings(node: Any, key: str) -> Iterator[tuple[int, str]]:
+    """The strings listed under ``key``, with their indexes. Cross-file checks look only at these:
+    a missing list, or an item of another type, is the schema's to report."""
+    items = node.get(key) if isinstance(node, dict) else None
+    for i, item in enumerate(items if isinstance(items, list) else []):
+        if isinstance(item, str):
+            yield i, item
+
+
+def _mappings(node: Json, key: str) -> Iterator[tuple[int, Json]]:
+    """The mappings listed under ``key``, with their indexes (anything else is the schema's to report)."""
+    items = node.get(key)
+    for i, item in enumerate(items if isinstance(items, list) else []):
+        if isinstance(item, dict):
+            yield i, item
+
+
 def _duplicates(entries: Iterable[tuple[Document, tuple[Any, ...], Any]], what: str) -> list[Problem]:
-    seen: dict[Any, tuple[Document, tuple[Any, ...]]] = {}
+    seen: dict[str, tuple[Document, tuple[Any, ...]]] = {}
     problems = []
     for doc, path, value in entries:
+        if not isinstance(value, str):  # missing or mistyped: the schema says so, once
+            continue
         if value in seen:
             first_doc, first_path = seen[value]
             line, _ = first_doc.where(first_path)
@@ -105,30 +124,33 @@ def _clause_references(spec: Spec) -> list[Problem]:
     problems = []
     sources = spec.source_keys()
     codes = spec.error_codes()
-    rulings = {r.get("id") for _, _, r in spec.rulings()}
+    rulings = spec.ruling_ids()
     variants = spec.variants_raw()
     for doc, i, clause in spec.clauses():
         at = ("clauses", i)
         game = doc.data.get("game")
-        cid = str(clause.get("id", ""))
-        sections = {s.get("id") for s in spec.sections(str(game))}
+        cid = clause.get("id")
+        sections = {str(s.get("id")) for s in spec.sections(str(game))}
         section = clause.get("section")
-        if section not in sections:
-            problems.append(doc.problem((*at, "section"), f"expected a section declared under sections:, found {section!r}"))
-        if cid and not cid.startswith(f"{game}.{section}."):
-            problems.append(doc.problem((*at, "id"), f"expected the id to start with '{game}.{section}.', found {cid!r}"))
-        for j, key in enumerate(clause.get("sources", []) or []):
+        if isinstance(section, str):
+            if section not in sections:
+                problems.append(
+                    doc.problem((*at, "section"), f"expected a section declared under sections:, found {section!r}")
+                )
+            if isinstance(cid, str) and not cid.startswith(f"{game}.{section}."):
+                problems.append(doc.problem((*at, "id"), f"expected the id to start with '{game}.{section}.', found {cid!r}"))
+        for j, key in _strings(clause, "sources"):
             if key not in sources:
                 problems.append(doc.problem((*at, "sources", j), f"unknown source {key!r}: expected a key of spec/sources.yaml"))
-        for j, rid in enumerate(clause.get("rulings", []) or []):
+        for j, rid in _strings(clause, "rulings"):
             if rid not in rulings:
                 problems.append(doc.problem((*at, "rulings", j), f"unknown ruling {rid!r}: expected an id from a rulings.yaml"))
-        for j, code in enumerate(clause.get("rejects", []) or []):
+        for j, code in _strings(clause, "rejects"):
             if code not in codes:
                 problems.append(
                     doc.problem((*at, "rejects", j), f"unknown error code {code!r}: expected a code of spec/errors.yaml")
                 )
-        for j, vid in enumerate(clause.get("variants", []) or []):
+        for j, vid in _strings(clause, "variants"):
             if vid not in variants:
                 problems.append(doc.problem((*at, "variants", j), f"unknown variant {vid!r}"))
         parameter = clause.get("parameter")
@@ -146,16 +168,17 @@ def _ruling_references(spec: Spec) -> list[Problem]:
     for doc, i, ruling in spec.rulings():
         at = ("rulings", i)
         game = str(doc.data.get("game"))
-        for j, cid in enumerate(ruling.get("clauses", []) or []):
+        for j, cid in _strings(ruling, "clauses"):
             if cid not in clauses:
                 problems.append(doc.problem((*at, "clauses", j), f"unknown clause {cid!r}"))
-        for j, reading in enumerate(ruling.get("readings", []) or []):
-            for k, key in enumerate(reading.get("sources", []) if isinstance(reading, dict) else []):
+        for j, reading in _mappings(ruling, "readings"):
+            for k, key in _strings(reading, "sources"):
                 if key not in sources:
                     problems.append(doc.problem((*at, "readings", j, "sources", k), f"unknown source {key!r}"))
-        for j, erratum in enumerate(ruling.get("errata", []) or []):
-            if isinstance(erratum, dict) and erratum.get("source") not in sources:
-                problems.append(doc.problem((*at, "errata", j, "source"), f"unknown source {erratum.get('source')!r}"))
+        for j, erratum in _mappings(ruling, "errata"):
+            source = erratum.get("source")
+            if isinstance(source, str) and source not in sources:
+                problems.append(doc.problem((*at, "errata", j, "source"), f"unknown source {source!r}"))
         parameter = ruling.get("parameter")
         if isinstance(parameter, str) and not _parameter_exists(spec, game, parameter):
             problems.append(
@@ -169,10 +192,13 @@ def _variants(spec: Spec) -> list[Problem]:
     raw = spec.variants_raw()
     sources = spec.source_keys()
     for vid, (doc, data) in raw.items():
-        unknown = [(i, p) for i, p in enumerate(parents(data)) if p not in raw]
+        extends = data.get("extends")
+        listed: list[tuple[JsonPath, str]] = [(("extends", i), p) for i, p in _strings(data, "extends")]
+        if isinstance(extends, str):
+            listed = [(("extends",), extends)]
+        unknown = [(where, parent) for where, parent in listed if parent not in raw]
         if unknown:
-            for i, parent in unknown:
-                where = ("extends", i) if isinstance(data.get("extends"), list) else ("extends",)
+            for where, parent in unknown:
                 problems.append(doc.problem(where, f"unknown variant {parent!r}: expected the id of another variant file"))
             continue
         try:
@@ -182,7 +208,7 @@ def _variants(spec: Spec) -> list[Problem]:
             continue
         except KeyError:
             continue
-        for j, key in enumerate(data.get("sources", []) or []):
+        for j, key in _strings(data, "sources"):
             if key not in sources:
                 problems.append(doc.problem(("sources", j), f"unknown source {key!r}"))
         if resolved.get("abstract"):
@@ -198,21 +224,27 @@ def _variants(spec: Spec) -> list[Problem]:
 def _deck_problems(variant: Json) -> list[tuple[tuple[Any, ...], str]]:
     """A playable variant's deck, rank tables and seating must fit together."""
     out: list[tuple[tuple[Any, ...], str]] = []
-    deck = variant.get("deck", {})
-    ranks = str(deck.get("ranks", "")).split()
-    suits = str(deck.get("suits", "")).split()
+    players = variant.get("players")
+    sides = variant.get("sides")
+    seated = [seat for side in (sides if isinstance(sides, list) else []) if isinstance(side, list) for seat in side]
+    if isinstance(players, int) and sorted(s for s in seated if isinstance(s, int)) != list(range(players)):
+        out.append((("sides",), f"expected the sides to hold each seat 0..{players - 1} exactly once, found {sides}"))
+    deck = _mapping(variant, "deck")
+    ranks, suits = _words(deck, "ranks"), _words(deck, "suits")
+    if not ranks or not suits:  # nothing to fit the tables to: the schema or the completeness check says why
+        return out
     for name, seq in (("ranks", ranks), ("suits", suits)):
         doubled = [x for x, n in Counter(seq).items() if n > 1]
         if doubled:
             out.append((("deck", name), f"expected each {name[:-1]} once, found {', '.join(doubled)} more than once"))
-    ranking = variant.get("ranking", {})
+    ranking = _mapping(variant, "ranking")
     for key in ("plain_order", "trump_order"):
-        if key in ranking and sorted(str(ranking[key]).split()) != sorted(ranks):
+        if key in ranking and sorted(_words(ranking, key)) != sorted(ranks):
             out.append(
                 (("ranking", key), f"expected an order of exactly the deck's ranks {' '.join(ranks)}, found {ranking[key]}")
             )
     cards = {r + s for r in ranks for s in suits}
-    for j, card in enumerate(ranking.get("top_trumps", []) or []):
+    for j, card in _strings(ranking, "top_trumps"):
         if card not in cards:
             out.append((("ranking", "top_trumps", j), f"expected a card of the deck, found {card!r}"))
     values = variant.get("values")
@@ -223,29 +255,30 @@ def _deck_problems(variant: Json) -> list[tuple[tuple[Any, ...], str]]:
             out.append((("values",), f"expected a value for every rank of the deck, missing {', '.join(missing)}"))
         if extra:
             out.append((("values",), f"expected only the deck's ranks, found {', '.join(extra)}"))
-    players = variant.get("players")
-    sides = variant.get("sides", [])
-    seats = sorted(s for side in sides for s in side) if isinstance(sides, list) else []
-    if isinstance(players, int) and seats != list(range(players)):
-        out.append((("sides",), f"expected the sides to hold each seat 0..{players - 1} exactly once, found {sides}"))
-    deal = variant.get("deal", {})
+    deal = _mapping(variant, "deal")
     hand, stock = deal.get("hand_size"), deal.get("stock")
-    if isinstance(players, int) and isinstance(hand, int):
-        needed = players * hand + (stock or 0)
-        if needed > len(cards):
-            out.append(
-                (
-                    ("deal",),
-                    f"expected at most {len(cards)} cards dealt, found {players} hands of {hand} and a stock of {stock or 0}",
-                )
-            )
+    stock = stock if isinstance(stock, int) else 0
+    if isinstance(players, int) and isinstance(hand, int) and players * hand + stock > len(cards):
+        out.append(
+            (("deal",), f"expected at most {len(cards)} cards dealt, found {players} hands of {hand} and a stock of {stock}")
+        )
     return out
+
+
+def _mapping(node: Json, key: str) -> Json:
+    """``node[key]`` when it is a mapping, else an empty one (a wrong type is the schema's to report)."""
+    value = node.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _words(node: Json, key: str) -> list[str]:
+    """A space-separated sequence such as ``ranks: A 7 K``, split; empty when it is not a string."""
+    value = node.get(key)
+    return value.split() if isinstance(value, str) else []
 
 
 def validate(paths: list[Path] | None = None) -> list[Problem]:
     """Problems in the kit (default) or in the given files and folders, checked with the kit's spec."""
-    from conformance import scenarios  # scenario checks need the spec; imported late to keep spec-only use light
-
     spec_root = kitdata.spec_dir()
     spec, problems = read(spec_root)
     targets = paths or [spec_root, kitdata.scenarios_dir()]
@@ -277,9 +310,6 @@ def _is_spec_file(path: Path) -> bool:
 
 
 def _add_spec_file(spec: Spec, path: Path) -> list[Problem]:
-    from conformance.problems import DataError
-    from conformance.yamlio import load
-
     try:
         doc = load(path)
     except DataError as err:

@@ -72,6 +72,11 @@ def _scalar(event: ScalarEvent) -> Any:
     text: str = event.value
     if not event.implicit[0]:  # quoted or block scalars are always strings
         return text
+    return plain_scalar(text)
+
+
+def plain_scalar(text: str) -> Any:
+    """What an unquoted scalar means here (YAML 1.2 core): null, a boolean, a number, or the string itself."""
     if _NULL.match(text):
         return None
     if text in _BOOL:
@@ -154,6 +159,9 @@ def loads(text: str, file: str = "<string>") -> Document:
         data = builder.document()
     except _At as err:
         raise DataError([Problem(file, err.mark.line + 1, err.mark.column + 1, err.path, err.message)]) from None
+    except yaml.reader.ReaderError as err:  # a character YAML forbids; located by its offset in the text
+        line, column = _line_column(text, err.position)
+        raise DataError([Problem(file, line, column, (), f"invalid YAML: {_reader_problem(err)}")]) from None
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -161,9 +169,22 @@ def loads(text: str, file: str = "<string>") -> Document:
         raise DataError([Problem(file, line, column, (), f"invalid YAML: {what}")]) from None
     except yaml.YAMLError as err:
         raise DataError([Problem(file, 1, 1, (), f"invalid YAML: {err}")]) from None
-    if data is _EMPTY or data is None:
+    if data is _EMPTY:
         raise DataError([Problem(file, 1, 1, (), "expected a YAML mapping, found an empty file")])
+    if data is None:
+        raise DataError([Problem(file, *builder.marks.get((), (1, 1)), (), "expected a YAML mapping, found null")])
     return Document(file, data, builder.marks, builder.keys)
+
+
+def _line_column(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of a character offset."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+
+
+def _reader_problem(err: yaml.reader.ReaderError) -> str:
+    character = err.character if isinstance(err.character, str) else chr(err.character)
+    return f"unacceptable character #x{ord(character):04x}: {err.reason}"
 
 
 def load(path: Path | str) -> Document:
@@ -190,7 +211,10 @@ def load(path: Path | str) -> Document:
                 )
             ]
         )
-    raw = path.read_bytes()
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise DataError([Problem(name, 0, 0, (), f"cannot read: {err.strerror or err}")]) from None
     if b"\0" in raw:
         raise DataError([Problem(name, 1, 1, (), "expected UTF-8 text, found binary data (NUL byte)")])
     try:

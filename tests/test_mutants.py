@@ -15,10 +15,6 @@ from conformance.plugin import describe
 from reference.engine import Engine, compile_rules
 from reference.rules import Rules
 
-Mutation = Callable[[dict[str, Any], Rules], None]
-
-
-
 
 def _swap_jq(variant: dict[str, Any]) -> dict[str, Any]:
     ranking = dict(variant["ranking"])

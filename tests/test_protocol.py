@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import sys
 import textwrap
+import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conformance import runner, scenarios
-from conformance.adapter import reference_adapter
+from conformance.adapter import InProcessAdapter, reference_adapter
+from conformance.checks import CHECKS
 from conformance.protocol import EngineUnusable, SubprocessAdapter
 
 SERVE = [sys.executable, "-m", "reference.serve"]
@@ -59,6 +65,11 @@ for n, line in enumerate(sys.stdin):
             time.sleep(5)
         elif MODE == "bad-shape":
             print(json.dumps({{"id": msg["id"], "observations": [{{"snapshot": 7}}]}}), flush=True)
+        elif MODE == "not-objects":
+            print(json.dumps({{"id": msg["id"], "observations": [7] * (len(msg["actions"]) + 1)}}), flush=True)
+        elif MODE == "too-many":
+            seen = {{"rejected": None, "snapshot": {{}}, "legal": []}}
+            print(json.dumps({{"id": msg["id"], "observations": [seen] * (len(msg["actions"]) + 2)}}), flush=True)
     elif msg["cmd"] == "stop":
         break
 """
@@ -101,7 +112,7 @@ def test_validating_mode_names_the_broken_field(tmp_path: Path) -> None:
         engine.close()
     assert outcome.status == runner.ERROR
     assert "protocol: the answer breaks the protocol schema" in outcome.error
-    assert "observations/0" in outcome.error
+    assert "$.observations[0].snapshot: expected mapping, found integer 7" in outcome.error
 
 
 def test_unsupported_variants_are_never_sent(tmp_path: Path) -> None:
@@ -113,6 +124,19 @@ def test_unsupported_variants_are_never_sent(tmp_path: Path) -> None:
         engine.close()
     assert outcome.status == runner.UNSUPPORTED
     assert engine.restarts == 0
+
+
+@pytest.mark.parametrize("variants", ["7", '"albastini-2p"', "null"])
+def test_a_handshake_without_a_list_of_variants_is_refused(tmp_path: Path, variants: str) -> None:
+    script = tmp_path / "odd.py"
+    script.write_text(
+        "import sys\nsys.stdin.readline()\n"
+        f"print('{{\"started\": true, \"protocol\": 1, \"implementation\": {{\"name\": \"odd\", \"variants\": {variants}}}}}', "
+        "flush=True)\nsys.stdin.readline()\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(EngineUnusable, match=f"expected implementation.variants to list variant ids, found {variants}"):
+        SubprocessAdapter([sys.executable, str(script)], timeout=2)
 
 
 def test_an_engine_that_cannot_start_is_unusable(tmp_path: Path) -> None:
@@ -145,3 +169,179 @@ def test_pipelined_reference_matches_one_at_a_time() -> None:
         served.close()
     assert [o.scenario.id for o in outcomes] == [s.id for s in chosen]
     assert {o.status for o in outcomes} == {runner.PASS}
+
+
+@pytest.mark.parametrize(
+    ("mode", "detail"),
+    [
+        ("not-objects", "expected observation 0 to be an object, found 7"),
+        ("too-many", "observations (one after setup, one per action), found"),
+    ],
+)
+def test_answers_of_the_wrong_shape_are_errors_without_a_schema(tmp_path: Path, mode: str, detail: str) -> None:
+    engine = SubprocessAdapter(fake_engine(tmp_path, mode), timeout=2)  # not validating: the judge must cope alone
+    scenario = next(s for s in scenarios.kit_scenarios() if s.variant == "albastini-2p")
+    try:
+        outcome = runner.run(engine, scenario)
+    finally:
+        engine.close()
+    assert outcome.status == runner.ERROR
+    assert detail in outcome.error
+
+
+ONCE = """
+import json, os, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["cmd"] == "start":
+        if os.path.exists({marker!r}):
+            sys.stderr.write("cannot start twice\\n"); sys.exit(4)
+        open({marker!r}, "w").close()
+        print(json.dumps({{"started": True, "protocol": 1, "implementation":
+            {{"name": "once", "version": "0", "language": "python", "variants": ["albastini-2p"]}}}}), flush=True)
+    elif msg["cmd"] == "run":
+        sys.exit(3)
+"""
+
+
+def test_an_engine_that_cannot_restart_ends_the_run_quickly(tmp_path: Path) -> None:
+    script = tmp_path / "once.py"
+    script.write_text(textwrap.dedent(ONCE.format(marker=str(tmp_path / "started"))), encoding="utf-8")
+    engine = SubprocessAdapter([sys.executable, str(script)], timeout=5)
+    chosen = [s for s in scenarios.kit_scenarios() if s.variant == "albastini-2p"][:5]
+    started = time.perf_counter()
+    try:
+        outcomes = list(runner.run_all(engine, chosen, {"albastini-2p"}))
+        probe = engine.probe({"cmd": "frobnicate"})
+    finally:
+        engine.close()
+    assert time.perf_counter() - started < 4  # one failed restart, not one per scenario (nor a restart loop)
+    assert engine.restarts == 1
+    assert outcomes[0].error.startswith("crash: the engine exited with status 3")
+    for outcome in outcomes[1:]:
+        assert outcome.status == runner.ERROR
+        assert outcome.error.startswith("crash: the engine cannot be restarted: handshake failed: crash: the engine exited")
+        assert "cannot start twice" in outcome.error
+    assert probe["error"]["kind"] == "crash"  # asked after the engine is gone: an answer, not an exception
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+            return stat.read().split(") ")[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_a_failed_handshake_leaves_no_engine_running(tmp_path: Path) -> None:
+    script = tmp_path / "mute.py"
+    pid_file = tmp_path / "pid"
+    script.write_text(f"import os, sys\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\nfor line in sys.stdin:\n    pass\n",
+                      encoding="utf-8")
+    with pytest.raises(EngineUnusable, match=r"no answer within 0\.5 s"):
+        SubprocessAdapter([sys.executable, str(script)], timeout=0.5)
+    assert not _alive(int(pid_file.read_text()))
+
+
+class _SnapshotFails:
+    def legal_actions(self) -> list[dict[str, Any]]:
+        return []
+
+    def apply(self, action: dict[str, Any]) -> None:
+        return None
+
+    def snapshot(self) -> dict[str, Any]:
+        raise RuntimeError("no snapshot yet")
+
+
+def test_in_process_engine_failing_its_first_snapshot_is_a_setup_error() -> None:
+    adapter = InProcessAdapter(lambda variant, setup: _SnapshotFails(), {"name": "broken"}, ["albastini-2p"])
+    answer = adapter.run({"id": "x", "variant": "albastini-2p", "setup": {}, "actions": []})
+    assert answer == {"id": "x", "error": {"kind": "setup", "message": "RuntimeError: no snapshot yet"}}
+
+
+class _DiesAfterOne:
+    """An adapter whose pipelined run_many raises after its first answer."""
+
+    def hello(self) -> dict[str, Any]:
+        return {"variants": ["albastini-2p"]}
+
+    def run(self, request: dict[str, Any]) -> dict[str, Any]:
+        raise AssertionError("run_many is used")
+
+    def run_many(self, requests: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+        for request in requests:
+            yield {"id": request["id"], "error": {"kind": "crash", "message": "first"}}
+            raise OSError("pipe gone")
+
+    def close(self) -> None:
+        pass
+
+
+class _AnswersOnce(_DiesAfterOne):
+    """An adapter whose run_many stops after one answer, however many requests it was sent."""
+
+    def run_many(self, requests: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+        for request in requests:
+            yield {"id": request["id"], "error": {"kind": "crash", "message": "first"}}
+            return
+
+
+@pytest.mark.parametrize(
+    ("adapter", "why"),
+    [
+        (_DiesAfterOne(), "OSError: pipe gone"),
+        (_AnswersOnce(), "it gave fewer answers than it was sent requests"),
+    ],
+)
+def test_an_adapter_failing_mid_run_is_named_for_every_scenario_left(adapter: _DiesAfterOne, why: str) -> None:
+    chosen = [s for s in scenarios.kit_scenarios() if s.variant == "albastini-2p"][:4]
+    outcomes = list(runner.run_all(adapter, chosen, {"albastini-2p"}))
+    assert outcomes[0].error == "crash: first"
+    assert outcomes[1].error.endswith(why)
+    assert [o.error for o in outcomes[2:]] == [f"not run: the adapter failed on an earlier scenario ({why})"] * 2
+
+
+_KEYS = st.sampled_from(["0", "1", "card", "seat", "type", "code"])
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 60) | st.sampled_from(["AH", "7C", "play", "0", "", "x"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_KEYS, inner, max_size=3),
+    max_leaves=8,
+)
+_SNAPSHOT = st.dictionaries(
+    st.sampled_from(["phase", "to_act", "trump", "trick", "last_trick", "hands", "piles", "dead", "totals", "result",
+                     "match", "stock", "stock_count", "makers", "lone"]),
+    _JSON,
+    max_size=6,
+)
+_OBSERVATION = _JSON | st.fixed_dictionaries(
+    {
+        "rejected": st.none() | _JSON | st.fixed_dictionaries({"code": _JSON}),
+        "snapshot": _SNAPSHOT | _JSON,
+        "legal": st.lists(_JSON) | _JSON,
+    }
+)
+
+
+def _one_per_expectation() -> list[scenarios.Scenario]:
+    """A scenario for each kind of expectation the kit uses, so that every check meets nonsense."""
+    chosen: dict[str, scenarios.Scenario] = {}
+    for key in CHECKS:
+        found = next((s for s in scenarios.kit_scenarios() if any(key in (step.expect or {}) for step in s.steps)), None)
+        if found is not None:
+            chosen[found.id] = found
+    return list(chosen.values())
+
+
+_FUZZED = _one_per_expectation()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_judge_never_raises_whatever_an_engine_answers(data: st.DataObject) -> None:
+    scenario = data.draw(st.sampled_from(_FUZZED))
+    size = len(scenario.actions()) + 1
+    observations = st.lists(_OBSERVATION, min_size=size - 1, max_size=size + 1)
+    answer = data.draw(_JSON | st.fixed_dictionaries({"id": st.just(scenario.id), "observations": observations | _JSON},
+                                                      optional={"error": _JSON}))
+    assert runner.judge(scenario, answer).status in (runner.PASS, runner.FAIL, runner.ERROR)

@@ -65,6 +65,26 @@ def test_bad_card_codes_are_located(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert f"{path}:{line}:" in err and message in err
 
 
+@pytest.mark.parametrize(
+    ("step", "message"),
+    [
+        ("{do: {type: play, seat: 0, card: AH}, play: {1: 3S}}",
+         "16:9: $.scenarios[0].steps[1]: expected only one of 'do', 'play', found them together"),
+        ("{}", "16:9: $.scenarios[0].steps[1]: expected at least 1 key, found mapping {}"),
+        ("{do: {type: play, seat: 0, card: AH}, reject: [must_follow, must_follow]}",
+         '16:55: $.scenarios[0].steps[1].reject: expected each item once, found "must_follow" more than once'),
+        ("{expect: {hands: {7: [AH]}}}",
+         '16:27: $.scenarios[0].steps[1].expect.hands["7"]: unexpected key \'7\': expected a string matching ^[0-5]$'),
+    ],
+)
+def test_step_shapes_are_explained(tmp_path: Path, capsys: pytest.CaptureFixture[str], step: str, message: str) -> None:
+    path = scenario_file(tmp_path)
+    path.write_text(path.read_text() + f"      - {step}\n", encoding="utf-8")
+    code, err = errors(capsys, path)
+    assert code == 2
+    assert f"{path}:{message}" in err
+
+
 def test_unknown_clause_is_located(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = scenario_file(tmp_path, clause="albastini.play.no-such-rule")
     code, err = errors(capsys, path)
@@ -97,20 +117,87 @@ def test_card_placed_twice_is_located(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_rest_fills_the_deck_in_order() -> None:
     v = variant("albastini-2p")
     setup = expand_setup({"hands": {"0": ["AH"]}, "stock": ["rest", "6S"]}, v)
-    assert len(setup["stock"]) == 35 and setup["stock"][-1] == "6S" and "AH" not in setup["stock"]
+    in_deck_order = [r + s for s in v["deck"]["suits"].split() for r in v["deck"]["ranks"].split()]
+    assert setup["stock"] == [c for c in in_deck_order if c not in ("AH", "6S")] + ["6S"]
     assert setup["stock"][:3] == ["AC", "7C", "KC"]
 
 
+def test_a_second_rest_is_located_where_it_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = scenario_file(tmp_path)
+    path.write_text(path.read_text().replace("stock: [rest, 6S]", "stock: [rest, 6S, rest]"), encoding="utf-8")
+    code, err = errors(capsys, path)
+    assert code == 2
+    assert f'{path}:11:25: $.scenarios[0].setup.stock[2]: expected a card code' in err and 'found string "rest"' in err
+
+
+@pytest.mark.parametrize(
+    ("stock", "missing"),
+    [
+        ("[6S]", "AC 7C JC QC 3C AD 7D KD JD 6D 3D KH JH QH 6H 5H 4H 3H AS 7S KS JS QS 5S 4S: place them"),  # no rest
+        ("[rest]", "6S: place them"),  # the indicator is named, but placed nowhere
+    ],
+)
+def test_cards_left_unplaced_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str], stock: str, missing: str) -> None:
+    path = scenario_file(tmp_path)
+    path.write_text(path.read_text().replace("stock: [rest, 6S]", f"stock: {stock}"), encoding="utf-8")
+    code, err = errors(capsys, path)
+    assert code == 2
+    assert f"{path}:9:7: $.scenarios[0].setup: expected every card of albastini-2p placed, missing {missing}" in err
+
+
+VARIANT_FILES = {
+    "cycle": "id: cycle\ntitle: C\nextends: cycle\n",
+    "orphan": "id: orphan\ntitle: O\nextends: no-such-variant\n",
+    "deckless": "id: deckless\ntitle: D\ngame: albastini\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("vid", "why"),
+    [
+        ("cycle", "extends cycle through cycle -> cycle"),
+        ("orphan", "it extends unknown variant 'no-such-variant'"),
+        ("deckless", "no deck with suits and ranks"),
+    ],
+)
+def test_scenario_of_a_broken_variant_is_located(tmp_path: Path, capsys: pytest.CaptureFixture[str], vid: str,
+                                                 why: str) -> None:
+    variants = tmp_path / "variants"
+    variants.mkdir()
+    (variants / f"{vid}.yaml").write_text(VARIANT_FILES[vid], encoding="utf-8")
+    path = scenario_file(tmp_path)
+    path.write_text(path.read_text().replace("variant: albastini-2p", f"variant: {vid}"), encoding="utf-8")
+    code = main(["validate", str(variants), str(path)])
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert code == 2
+    assert f"{path}:2:10: $.variant: variant '{vid}' cannot be used ({why}): expected a valid variant" in err
+
+
+def test_abstract_variant_is_located_where_it_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = scenario_file(tmp_path)
+    path.write_text(path.read_text().replace("variant: albastini-2p", "variant: albastini-base"), encoding="utf-8")
+    code, err = errors(capsys, path)
+    assert code == 2
+    assert f"{path}:2:10: $.variant: variant 'albastini-base' is abstract: expected a playable variant" in err
+
+
+# Run in a fresh interpreter: the plugin collects only files under the kit's scenarios/, and this points
+# that at a temporary folder, so the test never writes into the kit that others may be reading.
+COLLECT_ELSEWHERE = (
+    "import pathlib, sys, pytest; from conformance import kitdata; "
+    "kitdata.scenarios_dir = lambda: pathlib.Path(sys.argv[1]); sys.exit(pytest.main(sys.argv[2:]))"
+)
+
+
 def test_pytest_collection_reports_the_location(tmp_path: Path) -> None:
-    """A bad scenario file inside scenarios/ fails collection with file:line, not a traceback."""
-    root = Path(__file__).resolve().parent.parent
-    bad = root / "scenarios" / "zz-test-bad.yaml"
+    """A bad scenario file fails collection with file:line, not a traceback."""
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    bad = folder / "zz-test-bad.yaml"
     bad.write_text(GOOD.format(name="bad", clause="albastini.play.nope", lead="AH"), encoding="utf-8")
-    try:
-        done = subprocess.run([sys.executable, "-m", "pytest", "--engine", "reference", str(bad), "-q",
-                               "-p", "no:cacheprovider"], capture_output=True, text=True, cwd=root)
-    finally:
-        bad.unlink()
-    assert done.returncode != 0
-    assert "zz-test-bad.yaml:6:15: $.scenarios[0].clauses[0]: unknown clause" in done.stdout
-    assert "Traceback" not in done.stdout
+    done = subprocess.run([sys.executable, "-c", COLLECT_ELSEWHERE, str(folder), "--engine", "reference", str(bad), "-q",
+                           "-p", "no:cacheprovider"], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 2, done.stdout + done.stderr  # interrupted: an error during collection
+    assert f"{bad}:6:15: $.scenarios[0].clauses[0]: unknown clause" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr

@@ -131,4 +131,103 @@ def test_every_problem_in_one_run(write: Write, capsys: pytest.CaptureFixture[st
     two = write("variants/two.yaml", "id: two\ntitle: Two\nextends: albastini-2p\ndirection: sideways\n")
     code, lines = run(capsys, str(one), str(two))
     assert code == 2
-    assert {line.split(":")[0] for line in lines} >= {str(one), str(two)}
+    assert f'{one}:4:10: $.players: expected integer, found string "two"' in lines
+    assert f'{two}:4:12: $.direction: expected one of anticlockwise, clockwise, found string "sideways"' in lines
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        ("variants/listed.yaml", "- id: listed\n", '1:1: $: expected mapping, found array [{"id": "listed"}]'),
+        ("variants/word.yaml", "albastini\n", '1:1: $: expected mapping, found string "albastini"'),
+        ("scenario.yaml", "- a\n- b\n", '1:1: $: expected mapping, found array ["a", "b"]'),
+        (
+            "steps.yaml",
+            "variant: albastini-2p\nscenarios:\n  - {id: a/b/c, title: T, clauses: [albastini.play.trick-winner],"
+            " source: pagat, setup: {dealer: 0}, steps: play}\n",
+            '3:109: $.scenarios[0].steps: expected array, found string "play"',
+        ),
+        (
+            "variants/parts.yaml",
+            "id: parts\ntitle: P\nextends: albastini-2p\ncomponents: [trump, score]\n",
+            '4:13: $.components: expected mapping, found array ["trump", "score"]',
+        ),
+        ("variants/me.yaml", "id: me\ntitle: Me\nextends: me\n", "3:10: $.extends: extends cycle through me -> me"),
+        (
+            "clauses.yaml",
+            "game: albastini\ntitle: T\nsections: []\nclauses: 7\n",
+            "4:10: $.clauses: expected array, found integer 7",
+        ),
+    ],
+)
+def test_wrong_shapes_are_located(write: Write, capsys: pytest.CaptureFixture[str], name: str, text: str,
+                                  expected: str) -> None:
+    path = write(name, text)
+    code, lines = run(capsys, str(path))
+    assert code == 2
+    assert any(line.startswith(f"{path}:{expected}") for line in lines), lines
+    assert all(LOCATED.match(line) for line in lines)
+
+
+def test_every_unknown_key_is_named(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write("variants/keys.yaml", "id: keys\ntitle: K\nextends: albastini-2p\nplayer: 2\ncolour: red\n")
+    code, lines = run(capsys, str(path))
+    assert code == 2
+    assert f"{path}:4:1: $.player: unknown key 'player'" in "\n".join(lines)
+    assert f"{path}:5:1: $.colour: unknown key 'colour'" in "\n".join(lines)
+
+
+def test_mistyped_references_are_schema_problems_not_crashes(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    clauses = write(
+        "clauses.yaml",
+        "game: albastini\ntitle: T\nsections: [{id: [x], title: y}]\nclauses:\n"
+        "  - {id: [a], title: T, section: {a: 1}, text: t MUST, sources: 7, rulings: [[R1]], rejects: 5, variants: [[v]]}\n"
+        "  - {title: T, section: play, text: t MUST, sources: [pagat]}\n"
+        "  - {title: T, section: play, text: t MUST, sources: [pagat]}\n",
+    )
+    rulings = write(
+        "rulings.yaml",
+        "game: albastini\nrulings:\n  - id: [R99]\n    title: T\n    question: Q\n"
+        "    readings: [{summary: one, sources: 7}, {summary: two, sources: [[x]]}]\n"
+        "    errata: [{source: [x], says: s, why: w}]\n    decision: D\n    clauses: [[albastini.play.x]]\n",
+    )
+    code, lines = run(capsys, str(clauses), str(rulings))
+    assert code == 2
+    text = "\n".join(lines)
+    for expected in (
+        f'{clauses}:5:10: $.clauses[0].id: expected string, found array ["a"]',
+        f"{clauses}:5:65: $.clauses[0].sources: expected array, found integer 7",
+        f"{clauses}:6:5: $.clauses[1]: missing required key 'id'",
+        f'{rulings}:9:15: $.rulings[0].clauses[0]: expected string, found array ["albastini.play.x"]',
+        f"{rulings}:6:40: $.rulings[0].readings[0].sources: expected array, found integer 7",
+    ):
+        assert expected in text
+    assert "duplicate" not in text  # two clauses without an id do not share the id None
+    assert all(LOCATED.match(line) for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("deck: [a]\n", '4:7: $.deck: expected mapping, found array ["a"]'),
+        ("ranking: 7\ndeal: 7\n", "4:10: $.ranking: expected mapping, found integer 7"),
+        ("sides: [[0], 7]\n", "4:14: $.sides[1]: expected array, found integer 7"),
+        ("sides: [[0, x], [1]]\n", '4:13: $.sides[0][1]: expected integer, found string "x"'),
+        ("sources: 7\n", "4:10: $.sources: expected array, found integer 7"),
+        ("values: 3\n", "4:9: $.values: expected mapping, found integer 3"),
+    ],
+)
+def test_mistyped_deck_tables_are_located(write: Write, capsys: pytest.CaptureFixture[str], text: str, expected: str) -> None:
+    path = write("variants/odd.yaml", "id: odd\ntitle: Odd\nextends: albastini-2p\n" + text)
+    code, lines = run(capsys, str(path))
+    assert code == 2
+    assert f"{path}:{expected}" in lines
+    assert not any(":1:1:" in line for line in lines)  # no cascade of complaints about a deck that is not there
+
+
+def test_unknown_parent_is_located_at_its_own_item(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write("variants/mixed.yaml", "id: mixed\ntitle: Mixed\nextends: [7, no-such-variant]\n")
+    code, lines = run(capsys, str(path))
+    assert code == 2
+    assert f"{path}:3:11: $.extends[0]: expected string, found integer 7" in lines
+    assert f"{path}:3:14: $.extends[1]: unknown variant 'no-such-variant': expected the id of another variant file" in lines

@@ -109,8 +109,8 @@ def test_report_of_a_broken_log_is_located(tmp_path: Path, capsys: pytest.Captur
     log.write_text('{"type": "header"}\nnot json\n', encoding="utf-8")
     code, _, err = run(capsys, "report", str(log))
     assert code == 2
-    assert f"{log}:1:1: $: 'kit' is a required property" in err
-    assert "'id' is a required property" not in err  # judged as the header it says it is
+    assert f"{log}:1:1: $: missing required key 'kit', 'spec_version', 'engine', 'options', 'started'\n" in err
+    assert "'id'" not in err  # judged as the header it says it is, not as a scenario line
     assert f"{log}:2:1: $: expected a JSON object per line" in err
 
 
@@ -136,3 +136,107 @@ def test_smoke_explains_a_silent_engine(tmp_path: Path, capsys: pytest.CaptureFi
     code, out, _ = run(capsys, "smoke", "--engine-cmd", f"{sys.executable} {script}", "--timeout", "0.5")
     assert code == 3
     assert "FAIL handshake" in out and "no answer within 0.5 s" in out
+
+
+def test_unusable_output_paths_are_refused_before_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a_file = tmp_path / "taken"
+    a_file.write_text("", encoding="utf-8")
+    code, out, err = run(capsys, "verify", "--scenario", "albastini/trick", "--report-dir", str(a_file))
+    assert code == 2 and out == ""
+    assert f"{a_file}:0:0: $: expected a folder for the reports, found a file" in err
+    nowhere = tmp_path / "no-such-folder" / "expect.yaml"
+    code, out, err = run(capsys, "verify", "--scenario", "albastini/trick", "--save-expectations", str(nowhere))
+    assert code == 2 and out == ""
+    assert f"{nowhere}:0:0: $: cannot be written: no such directory" in err
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "soon"])
+def test_timeout_must_be_positive(capsys: pytest.CaptureFixture[str], value: str) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["verify", "--timeout", value])
+    assert stopped.value.code == 2
+    assert f"expected a number of seconds above 0, found '{value}'" in capsys.readouterr().err
+
+
+def test_expectation_file_with_one_scenario_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "expect.yaml"
+    bad.write_text(
+        "engine: x\nspec_version: y\nexpectations:\n"
+        "  - {id: albastini/trick/anna-boris-trump-captures, outcome: fail, reason: r}\n"
+        "  - {id: albastini/trick/anna-boris-trump-captures, outcome: skip, reason: s}\n",
+        encoding="utf-8",
+    )
+    code, _, err = run(capsys, "verify", "--expect", str(bad))
+    assert code == 2
+    assert (
+        f"{bad}:5:10: $.expectations[1].id: duplicate id 'albastini/trick/anna-boris-trump-captures': "
+        "expected one entry per scenario (first at line 4)"
+    ) in err
+
+
+def test_saved_expectations_keep_skips_and_links(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    given = tmp_path / "given.yaml"
+    given.write_text(
+        "engine: PlantedBug\nspec_version: any\nexpectations:\n"
+        "  - {id: albastini/cards/seven-beats-king, outcome: skip, reason: not today}\n"
+        "  - {id: albastini/cards/jack-beats-queen, outcome: fail, reason: J and Q swapped, link: https://example.org/1}\n"
+        "  - {id: no/such/scenario, outcome: fail, reason: gone}\n",
+        encoding="utf-8",
+    )
+    saved = tmp_path / "saved.yaml"
+    code, _, err = run(capsys, "verify", "--engine", f"{__name__}:PlantedBug", "--clause", "albastini.cards.rank-order",
+                       "--expect", str(given), "--save-expectations", str(saved))
+    assert code == 1  # rank-order scenarios fail that the file does not list
+    assert "names scenarios the kit does not have: no/such/scenario" in err
+    entries = expectations.load(saved).entries
+    assert entries["albastini/cards/seven-beats-king"] == expectations.Entry(
+        "albastini/cards/seven-beats-king", "skip", "not today")
+    assert entries["albastini/cards/jack-beats-queen"] == expectations.Entry(
+        "albastini/cards/jack-beats-queen", "fail", "J and Q swapped", "https://example.org/1")
+    assert any(e.reason == "failing when the file was saved" for e in entries.values())  # and the new failures
+    assert "no/such/scenario" not in entries
+
+
+def test_report_of_an_empty_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "run.jsonl"
+    log.write_text("", encoding="utf-8")
+    code, _, err = run(capsys, "report", str(log))
+    assert code == 2
+    assert f"{log}:1:1: $: expected a header line first, found an empty file" in err
+
+
+class BadHello:
+    """A factory of adapters whose handshake is not a mapping."""
+
+    def __init__(self) -> None:
+        self.run = self.close = lambda *args: None
+
+    def hello(self) -> list[str]:
+        return ["albastini-2p"]
+
+
+@pytest.mark.parametrize(
+    ("engine", "message"),
+    [
+        ("nosuchmodule:Engine", "engine unusable: ModuleNotFoundError: No module named 'nosuchmodule'"),
+        ("conformance.adapter:NoSuchEngine", "engine unusable: AttributeError: module 'conformance.adapter' has no attribute"),
+        ("conformance.adapter", "engine unusable: ValueError: expected module:name, found 'conformance.adapter'"),
+        (f"{__name__}:BadHello", "expected hello() to return a mapping with a list of variants, found ['albastini-2p']"),
+    ],
+)
+def test_an_engine_that_cannot_be_loaded_is_unusable(capsys: pytest.CaptureFixture[str], engine: str, message: str) -> None:
+    code, out, err = run(capsys, "verify", "--scenario", "albastini/trick", "--engine", engine)
+    assert code == 3 and out == ""
+    assert message in err
+
+
+def test_dumped_expectations_read_back_unchanged(tmp_path: Path) -> None:
+    """PyYAML writes YAML 1.1, where 1e3 is a string; the strict loader reads YAML 1.2, where it is a number."""
+    entries = {
+        sid: expectations.Entry(sid, "fail", reason)
+        for sid, reason in (("a/b/exp", "1e3"), ("a/b/null", "NULL"), ("a/b/colon", "see: the log"), ("a/b/int", "12"))
+    }
+    written = expectations.Expectations(entries, engine="2E5", spec_version="true")
+    path = tmp_path / "expect.yaml"
+    path.write_text(expectations.dump(written), encoding="utf-8")
+    assert expectations.load(path) == written

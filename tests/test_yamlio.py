@@ -92,3 +92,27 @@ def test_oversized_file(tmp_path: Path) -> None:
 def test_missing_path(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="no such file or directory"):
         load(tmp_path / "nope.yaml")
+
+
+def test_forbidden_character_is_located_where_it_stands() -> None:
+    (problem,) = problems_of("a: 1\nb: x\x07y\n")
+    assert problem == "f.yaml:2:5: $: invalid YAML: unacceptable character #x0007: control characters are not allowed"
+
+
+@pytest.mark.parametrize("text", ["~\n", "null\n", "---\n"])
+def test_a_null_document_is_not_called_empty(text: str) -> None:
+    (problem,) = problems_of(text)
+    assert problem.endswith("$: expected a YAML mapping, found null")
+
+
+def test_unreadable_file_is_a_located_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "locked.yaml"
+    path.write_text("a: 1\n")
+
+    def refuse(self: Path) -> bytes:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)  # chmod 000 does not stop root, who runs CI here
+    with pytest.raises(DataError) as caught:
+        load(path)
+    assert [str(p) for p in caught.value.problems] == [f"{path}:0:0: $: cannot read: Permission denied"]
