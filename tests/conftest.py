@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-from conformance import kitdata
-
-
-@pytest.fixture
-def kit_copy(tmp_path: Path) -> Path:
-    """A throwaway copy of spec/ to break on purpose."""
-    target = tmp_path / "spec"
-    shutil.copytree(kitdata.spec_dir(), target)
-    return target
 
 
 @pytest.fixture
