@@ -25,6 +25,8 @@ class DealWinner:
         if winner is None:
             return st.dealer
         members = self.seats.sides[winner]
+        if len(members) == 1:
+            return members[0]
         history = st.history
         last_dealt = {seat: i for i, seat in enumerate(history)}
         last = history[-1]

@@ -9,6 +9,8 @@ cutter's hand, and the cutter's first packet is short by as many cards.
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Callable
+from operator import itemgetter
 
 from reference import errors
 from reference.errors import Rejected
@@ -24,19 +26,21 @@ class Dealing:
         self.kinds: dict[str, frozenset[str]] = {}
         self.rules = rules
         seats = rules.seats
-        # plans[dealer][short]: (seat, first, last) pack slices, round by round from forehand.
-        self.plans: list[list[list[tuple[int, int, int]]]] = []
+        # plans[dealer][short]: for each seat, a getter of the pack positions it is dealt (round by
+        # round from forehand, the cutter's first packet ``short`` cards short), and the stock's start.
+        self.plans: list[list[tuple[list[tuple[int, Callable[[list[int]], tuple[int, ...]]]], int]]] = []
         for dealer in range(seats.n):
             cutter = seats.previous(dealer)
             by_short = []
             for short in range(rules.packets[0] + 1):
-                plan, pos = [], 0
+                dealt: dict[int, list[int]] = {s: [] for s in range(seats.n)}
+                pos = 0
                 for r, size in enumerate(rules.packets):
                     for s in seats.order_from(seats.next(dealer)):
                         n = size - short if (r == 0 and s == cutter) else size
-                        plan.append((s, pos, pos + n))
+                        dealt[s] += range(pos, pos + n)
                         pos += n
-                by_short.append(plan)
+                by_short.append(([(s, _getter(dealt[s])) for s in range(seats.n)], pos))
             self.plans.append(by_short)
 
     def start(self, st: Deal, ev: Events) -> bool:
@@ -44,12 +48,12 @@ class Dealing:
         if pack is None:
             return False
         hands = st.hands
-        plan = self.plans[st.dealer][len(st.trees_taken)]
-        for seat, first, last in plan:
-            hands[seat] += pack[first:last]
-        for hand in hands:
+        plan, stock = self.plans[st.dealer][len(st.trees_taken)]
+        for seat, take in plan:
+            hand = hands[seat]  # holds the Trees taken at the cut, if any
+            hand += take(pack)
             hand.sort()
-        st.stock = pack[plan[-1][2] :]
+        st.stock = pack[stock:]
         st.pack = None
         return False
 
@@ -58,6 +62,13 @@ class Dealing:
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
         raise AssertionError("the deal takes no actions")
+
+
+def _getter(positions: list[int]) -> Callable[[list[int]], tuple[int, ...]]:
+    """The cards at ``positions`` of a pack, as a tuple (itemgetter returns a bare item for one)."""
+    if len(positions) >= 2:
+        return itemgetter(*positions)
+    return lambda pack: tuple(pack[p] for p in positions)
 
 
 class TreeCut:

@@ -23,6 +23,8 @@ INDICATOR = ("last-drawer", "dead")
 class WinnerFirst:
     def __init__(self, rules: Rules, params: Params) -> None:
         self.codes = rules.cards.codes
+        # Per seat and card: the "drew" event record, built once (records are immutable).
+        self.drew = [[(_drew, seat, code) for code in self.codes] for seat in range(rules.seats.n)]
         self.indicator_dead = params.text("indicator", choices=INDICATOR) == "dead"
         params.done()
 
@@ -38,18 +40,21 @@ class WinnerFirst:
 
     def after_trick(self, st: Deal, winner: int, ev: Events) -> None:
         n = st.n_active
-        if self.left_to_draw(st) < n:
-            return
         stock = st.stock
-        codes = self.codes
+        left = len(stock)
+        if self.indicator_dead and stock and stock[-1] == st.indicator:
+            left -= 1  # as left_to_draw, without a call: this runs after every trick
+        if left < n:
+            return
         hands = st.hands
+        drew = self.drew
         nxt = st.next_active
         seat = winner
         drawn = stock[:n]
         del stock[:n]
         for c in drawn:
             insort(hands[seat], c)
-            ev.append((_drew, seat, codes[c]))
+            ev.append(drew[seat][c])
             seat = nxt[seat]
 
 

@@ -8,6 +8,7 @@ cut, deal, trump, look, lone, play, end; a stage the variant does not name is sk
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -55,48 +56,34 @@ REGISTRY: dict[str, dict[str, Factory]] = {
 REQUIRED = ("trump", "legality", "trick", "score", "dealer", "match")
 
 
+@dataclass
 class Applied:
     """An accepted action and the events it caused, in order.
 
-    The engine hands over its event records; ``events`` builds the JSON objects on first use.
+    A dataclass with the one field ``events``. The engine hands over its event records
+    (see rules.Events) without building them: ``events`` builds the JSON objects on first read.
     """
 
     __slots__ = ("_events", "_log")
-    __match_args__ = ("events",)
-
-    def __init__(self, events: list[Json]) -> None:
-        self._log: Events = []
-        self._events: list[Json] | None = events
-
-    @classmethod
-    def _recorded(cls, log: Events) -> Applied:
-        applied = _new_object(cls)  # no __init__: this runs on every accepted action
-        applied._log = log
-        applied._events = None
-        return applied
-
-    @property
-    def events(self) -> list[Json]:
-        events = self._events
-        if events is None:
-            events = self._events = built(self._log)
-        return events
-
-    @events.setter
-    def events(self, events: list[Json]) -> None:
-        self._events = events
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        assert isinstance(other, Applied)
-        return self.events == other.events
-
-    def __repr__(self) -> str:
-        return f"{type(self).__qualname__}(events={self.events!r})"
+    events: list[Json]  # a property, set below: the dataclass methods read and write it
 
 
-_new_object = object.__new__
+# ``applied`` is Any below: its two slots are not dataclass fields, so mypy does not know them.
+def _read_events(applied: Any) -> list[Json]:
+    events: list[Json] | None = applied._events
+    if events is None:
+        events = applied._events = built(applied._log)
+    return events
+
+
+def _write_events(applied: Any, events: list[Json]) -> None:
+    applied._events = events
+    applied._log = []
+
+
+# setattr, so that mypy goes on seeing ``events`` as the dataclass field it is to callers.
+setattr(Applied, "events", property(_read_events, _write_events))  # noqa: B010
+_new_object = object.__new__  # makes an Applied without running its __init__ (see Engine.apply)
 
 
 class EndOfDeal:
@@ -117,7 +104,7 @@ class EndOfDeal:
         rules.match.record(st, result, winner)
         st.phase = OVER
         st.to_act = None
-        ev.append({"type": "deal_over", "result": {k: (list(v) if isinstance(v, list) else v) for k, v in result.items()}})
+        ev.append((_deal_over, result))  # the result is not changed after this
         return True
 
     def actions(self, st: Deal) -> list[Json]:
@@ -125,6 +112,10 @@ class EndOfDeal:
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
         raise AssertionError("a finished deal takes no actions")
+
+
+def _deal_over(result: Json) -> Json:  # an event record (see rules.Events)
+    return {"type": "deal_over", "result": {k: (list(v) if isinstance(v, list) else v) for k, v in result.items()}}
 
 
 def _component(rules: Rules, name: str) -> Any:
@@ -199,13 +190,11 @@ def _compiled(variant_id: str) -> Rules:
 class Engine:
     """One deal of one variant, driven by JSON actions."""
 
-    __slots__ = ("_actions", "_index", "_players", "_rules", "_setup_events", "_setup_log", "_st", "_stage")
+    __slots__ = ("_rules", "_setup_events", "_setup_log", "_st", "_stage", "_token")
 
     def __init__(self, rules: Rules, setup_data: Json) -> None:
         self._rules = rules
-        self._actions = rules.actions
-        self._index = rules.cards.index
-        self._players = rules.seats.n
+        self._token = rules.actions.token
         st, begin = setup.build(rules, setup_data)
         self._st = st
         self._setup_log: Events = []
@@ -241,6 +230,10 @@ class Engine:
             events = self._setup_events = built(self._setup_log)
         return events
 
+    @setup_events.setter
+    def setup_events(self, events: list[Json]) -> None:
+        self._setup_events = events
+
     def _advance(self, ev: Events) -> None:
         st = self._st
         stages = self._rules.stages
@@ -257,12 +250,12 @@ class Engine:
 
     def apply(self, action: Json) -> Applied | Rejected:
         """Apply one action; a rejection leaves the state exactly as it was."""
-        if type(action) is SharedAction and action.parsed[0] is self._actions:
+        if type(action) is SharedAction and action.parsed[0] is self._token:
             # One of this variant's legal-action objects: its shape is known to be right.
             _, kind, seat, card = action.parsed
         else:
             parsed = self._parse(action)
-            if type(parsed) is Rejected:
+            if isinstance(parsed, Rejected):
                 return parsed
             kind, seat, card = parsed
         st = self._st
@@ -276,7 +269,10 @@ class Engine:
             self._advance(ev)
         elif done is not False:
             return done
-        return Applied._recorded(ev)
+        applied: Any = _new_object(Applied)  # Applied(ev) without its __init__: this runs on every action
+        applied._log = ev
+        applied._events = None
+        return applied  # type: ignore[no-any-return]
 
     def _parse(self, action: Json) -> tuple[str, int, int] | Rejected:
         """Type, seat and card index of a well-formed action; else why it is malformed."""
@@ -286,12 +282,13 @@ class Engine:
             has_card = ACTION_SHAPES[kind]
         except (KeyError, TypeError):
             return _malformed(action)
-        if type(seat) is not int or seat < 0 or seat >= self._players:
-            return Rejected(errors.INVALID_ACTION, f"expected a seat from 0 to {self._players - 1}, found {seat!r}")
+        players = self._rules.seats.n
+        if type(seat) is not int or seat < 0 or seat >= players:
+            return Rejected(errors.INVALID_ACTION, f"expected a seat from 0 to {players - 1}, found {seat!r}")
         card = -1
         if has_card:
             try:
-                card = self._index[action["card"]]
+                card = self._rules.cards.index[action["card"]]
             except (KeyError, TypeError):
                 return Rejected(errors.INVALID_ACTION, f"{action.get('card')!r} is not a card of this deck")
             if len(action) != 3:

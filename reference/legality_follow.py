@@ -41,7 +41,7 @@ class FollowThenTrump:
             clubs = [c for c in hand if self.suit_of[c] == self.top_suit and not is_trump[c]]
             trees = [c for c in hand if self.is_top[c]]
             if clubs:
-                return clubs + trees, errors.MUST_FOLLOW_SUIT
+                return sorted(clubs + trees), errors.MUST_FOLLOW_SUIT
             if trees:
                 return trees, errors.MUST_PLAY_TREE
         else:
@@ -55,8 +55,10 @@ class FollowThenTrump:
         return hand, None
 
     def check(self, hand: list[int], card: int, led: int, t: Tables) -> str | None:
+        if t.eff_suit[card] == t.eff_suit[led]:
+            return None  # following suit is always allowed (an ordinary club on an ordinary club too)
         allowed, code = self.allowed(hand, led, t)
         return None if card in allowed else code
 
     def legal(self, hand: list[int], led: int, t: Tables) -> list[int]:
-        return sorted(self.allowed(hand, led, t)[0])
+        return self.allowed(hand, led, t)[0]  # in hand order: sorted

@@ -19,11 +19,11 @@ class PartnersLook:
         self.rules = rules
         params.done()
         rules.look = True
+        self.sides = [side for side in rules.seats.sides if len(side) > 1]
 
     def start(self, st: Deal, ev: Events) -> bool:
-        sides = [list(side) for side in self.rules.seats.sides if len(side) > 1]
-        if sides:
-            ev.append({"type": "partners_look", "sides": sides})
+        if self.sides:
+            ev.append({"type": "partners_look", "sides": [list(side) for side in self.sides]})
         return False
 
     def actions(self, st: Deal) -> list[Json]:

@@ -26,6 +26,9 @@ class Otea:
     def __init__(self, rules: Rules, params: Params) -> None:
         self.kinds = {BIDDING: frozenset({"bid", "pass"})}
         self.rules = rules
+        self.suit_of = rules.cards.suit_of
+        self.bid_actions = rules.actions.with_card["bid"]
+        self.pass_actions = rules.actions.plain["pass"]
         self.bidders = params.text("bidders", choices=BIDDERS)
         params.done()
         seats = rules.seats
@@ -54,11 +57,14 @@ class Otea:
     def actions(self, st: Deal) -> list[Json]:
         seat = st.to_act
         assert seat is not None
-        suit_of = self.rules.cards.suit_of
-        used = {suit_of[c] for _, c in st.bids}
-        bids = self.rules.actions.with_card["bid"][seat]
-        out = [self.rules.actions.plain["pass"][seat]]
-        out.extend(bids[c] for c in st.hands[seat] if suit_of[c] not in used)
+        bids = self.bid_actions[seat]
+        out = [self.pass_actions[seat]]
+        if st.bids:
+            suit_of = self.suit_of
+            used = {suit_of[c] for _, c in st.bids}
+            out += [bids[c] for c in st.hands[seat] if suit_of[c] not in used]
+        else:
+            out += [bids[c] for c in st.hands[seat]]
         return out
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:

@@ -27,6 +27,11 @@ class Play:
         self.side_of = rules.seats.side_of
         self.ndoa_partner = rules.ranking.ndoa_partner
         self.play_actions = rules.actions.with_card["play"]
+        # Per seat: card -> its play action, as a C-level getter for map (every card of the hand
+        # is legal on a lead and in free play).
+        self.play_action_of = [dict(enumerate(actions)).__getitem__ for actions in self.play_actions]
+        # Per seat and card: the "played" event record, built once (records are immutable).
+        self.played = [[(_played, seat, code) for code in self.codes] for seat in range(rules.seats.n)]
 
     def start(self, st: Deal, ev: Events) -> bool:
         st.phase = PLAY
@@ -36,11 +41,10 @@ class Play:
     def actions(self, st: Deal) -> list[Json]:
         seat = st.to_act
         assert seat is not None
-        hand = st.hands[seat]
-        pa = self.play_actions[seat]
         if self.free or not st.trick_cards:
-            return [pa[c] for c in hand]
-        return [pa[c] for c in self.legality.legal(hand, st.trick_cards[0], st.tables)]
+            return list(map(self.play_action_of[seat], st.hands[seat]))
+        pa = self.play_actions[seat]
+        return [pa[c] for c in self.legality.legal(st.hands[seat], st.trick_cards[0], st.tables)]
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
         if seat != st.to_act:
@@ -54,16 +58,15 @@ class Play:
             if code is not None:
                 return Rejected(code, _explain(code, self.codes[card], self.codes[trick[0]]))
         hand.remove(card)
-        st.trick_seats.append(seat)
         trick.append(card)
-        ev.append((_played, seat, self.codes[card]))
+        st.trick_seats.append(seat)
+        ev.append(self.played[seat][card])
         if len(trick) < st.n_active:
             st.to_act = st.next_active[seat]
             return False
-        return self._close(st, ev)
+        return self._close(st, trick, ev)
 
-    def _close(self, st: Deal, ev: Events) -> bool:
-        cards = st.trick_cards
+    def _close(self, st: Deal, cards: list[int], ev: Events) -> bool:
         seats = st.trick_seats
         i = self.trick.winner(cards, st.tables)
         winner = seats[i]
@@ -82,7 +85,7 @@ class Play:
         st.last_trick = (seats, cards, winner, points)  # these lists are not touched again
         st.trick_cards = []
         st.trick_seats = []
-        if self.draw is not None and st.stock:
+        if st.stock and self.draw is not None:
             self.draw.after_trick(st, winner, ev)
         if st.hands[winner]:  # every active hand holds as many cards after a trick
             st.to_act = winner

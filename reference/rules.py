@@ -108,12 +108,13 @@ class SharedAction(dict[str, Any]):
     """A legal action, built once per variant and shared by all its engines: read-only.
 
     It is a plain JSON object otherwise; ``dict(action)`` or a copy gives a mutable one.
-    ``parsed`` is the action as the engine reads it, with the cache that made it: an engine
-    of the same compiled variant takes it as it is, without checking its shape again.
+    ``parsed`` is the action as the engine reads it, with the token of the cache that made
+    it: an engine of the same compiled variant takes it as it is, without checking its shape
+    again.
     """
 
     __slots__ = ("parsed",)
-    parsed: tuple[ActionCache, str, int, int]  # (owner, type, seat, card index or -1)
+    parsed: tuple[object, str, int, int]  # (cache token, type, seat, card index or -1)
 
     def _refuse(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("legal actions are shared and read-only; copy one with dict(action)")
@@ -128,6 +129,8 @@ class ActionCache:
     """Every possible action as a JSON object, built once per variant and shared (read-only)."""
 
     def __init__(self, cards: Cards, seats: Seating) -> None:
+        # Names this cache in its actions' ``parsed`` (the cache itself would make a cycle).
+        self.token = object()
         self.with_card: dict[str, list[list[Json]]] = {
             kind: [[self._action(kind, s, c, code) for c, code in enumerate(cards.codes)] for s in range(seats.n)]
             for kind, has_card in ACTION_SHAPES.items()
@@ -141,7 +144,7 @@ class ActionCache:
 
     def _action(self, kind: str, seat: int, card: int = -1, code: str | None = None) -> SharedAction:
         action = SharedAction(type=kind, seat=seat) if code is None else SharedAction(type=kind, seat=seat, card=code)
-        action.parsed = (self, kind, seat, card)
+        action.parsed = (self.token, kind, seat, card)
         return action
 
 

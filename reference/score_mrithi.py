@@ -21,16 +21,14 @@ class Mrithi:
         self.single = params.integer("single")
         self.double = params.integer("double")
         params.done()
+        self.lines = [self.line_per_member * len(side) for side in self.sides]  # each side's mrithi line
 
     def result(self, st: Deal) -> tuple[Json, int | None]:
         totals = st.totals
         best = max(totals)
-        top = [i for i, t in enumerate(totals) if t == best]
-        winner = top[0] if len(top) == 1 else None
+        winner = totals.index(best) if totals.count(best) == 1 else None
         double = winner is not None and any(
-            totals[i] < self.line_per_member * len(side)
-            for i, side in enumerate(self.sides)
-            if i != winner
+            totals[i] < line for i, line in enumerate(self.lines) if i != winner
         )
         vp = 0 if winner is None else (self.double if double else self.single)
         return (

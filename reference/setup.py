@@ -52,9 +52,8 @@ class _Cards:
         """A list of cards placed at ``path``."""
         if not isinstance(value, list):
             raise SetupError("expected a list of card codes", path)
-        index = self.rules.cards.index
         try:
-            cards = [index[code] for code in value]
+            cards = list(map(self.rules.cards.index.__getitem__, value))
         except (KeyError, TypeError):
             cards = [self.one(code, (*path, i)) for i, code in enumerate(value)]
         self.groups.append((path, cards))
@@ -63,7 +62,8 @@ class _Cards:
     def complete(self) -> None:
         """Each card of the deck placed exactly once; else name the second place, or the missing."""
         size = self.rules.cards.size
-        placed = [c for _, cards in self.groups for c in cards]
+        groups = self.groups
+        placed = groups[0][1] if len(groups) == 1 else [c for _, cards in groups for c in cards]
         if len(placed) == size and len(set(placed)) == size:
             return
         codes = self.rules.cards.codes
@@ -93,14 +93,13 @@ def build(rules: Rules, setup: object) -> tuple[Deal, str]:
         if st.history[-1] != dealer:
             raise SetupError(f"must end with the dealer, seat {dealer}", ("dealer_history", len(history) - 1))
     st.match = rules.match.parse(setup.get("match"), ("match",))
-    cards = _Cards(rules)
     if "deck" in setup:
         for key in ("hands", "stock", "start", "trees_taken"):
             if key in setup:
                 raise SetupError("give either deck, or hands and stock, not both", (key,))
-        st.pack = cards.many(setup["deck"], ("deck",))
-        cards.complete()
+        st.pack = _deck(rules, setup["deck"])
         return st, FROM_PACK
+    cards = _Cards(rules)
     for key in ("hands", "stock"):
         if key not in setup:
             raise SetupError("expected deck, or hands and stock", (key,))
@@ -126,6 +125,23 @@ def build(rules: Rules, setup: object) -> tuple[Deal, str]:
     if "trees_taken" in setup:
         _trees_taken(rules, st, setup["trees_taken"], cards)
     return st, FROM_HANDS
+
+
+def _deck(rules: Rules, value: object) -> list[int]:
+    """The whole pack, top first: each card of the deck exactly once."""
+    size = rules.cards.size
+    if isinstance(value, list) and len(value) == size:  # the usual case, checked at C speed
+        try:
+            pack = list(map(rules.cards.index.__getitem__, value))
+        except (KeyError, TypeError):
+            pass
+        else:
+            if len(set(pack)) == size:
+                return pack
+    cards = _Cards(rules)  # the same checks, naming what is wrong and where
+    pack = cards.many(value, ("deck",))
+    cards.complete()
+    return pack
 
 
 def _dealer(rules: Rules, setup: dict[str, Any]) -> int:

@@ -84,7 +84,7 @@ class Deal:
         self.makers: int | None = None
         self.lone: int | None = None
         self.active: list[bool] = [True] * players
-        self.next_active: list[int] = [(s + 1) % players for s in range(players)]
+        self.next_active: list[int] = [*range(1, players), 0]  # seat s is followed by s + 1
         self.n_active = players
         self.trick_seats: list[int] = []
         self.trick_cards: list[int] = []

@@ -14,10 +14,10 @@ class HighestTrumpElseLedSuit:
 
     def winner(self, cards: list[int], t: Tables) -> int:
         key = t.led_key[t.eff_suit[cards[0]]]
-        best = 0
-        best_key = key[cards[0]]
-        for i in range(1, len(cards)):
-            k = key[cards[i]]
+        best = best_key = i = 0  # the led card's key is above 0: it wins unless beaten
+        for c in cards:  # a counter, not enumerate: cheaper, and this runs on every trick
+            k = key[c]
             if k > best_key:
                 best, best_key = i, k
+            i += 1  # noqa: SIM113
         return best
