@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from conformance import adapter as adapters
-from conformance import coverage, expectations, reports, runlog, scenarios, spec
+from conformance import coverage, expectations, reports, runlog, scenarios, selfcheck, spec
 from conformance.problems import DataError, Problem
 from conformance.smoke import smoke
 from conformance.validate import validate
@@ -152,6 +152,25 @@ def _seconds(text: str) -> float:
     return value
 
 
+def cmd_selfcheck(args: argparse.Namespace) -> int:
+    verdicts = list(selfcheck.check(args.variant))
+    survivors = [v for v in verdicts if v.survived]
+    per_variant: dict[str, list[int]] = {}
+    for v in verdicts:
+        counts = per_variant.setdefault(v.mutant.variant, [0, 0])
+        counts[0] += 1
+        counts[1] += v.survived
+    width = max((len(name) for name in per_variant), default=7)
+    print(f"{'variant':<{width}}  mutants  survived")
+    for name, (total, alive) in sorted(per_variant.items()):
+        print(f"{name:<{width}}  {total:>7}  {alive:>8}")
+    for v in survivors:
+        print(f"SURVIVED {v.mutant.name} (no scenario of {v.scenarios} fails)")
+    score = 100.0 * (len(verdicts) - len(survivors)) / len(verdicts) if verdicts else 100.0
+    print(f"mutation score: {len(verdicts) - len(survivors)}/{len(verdicts)} mutants killed ({score:.1f}%)")
+    return EXIT_FAILED if args.fail_under is not None and score < args.fail_under else EXIT_OK
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="trickspec", description="Rules specification and conformance kit.")
     sub = top.add_subparsers(dest="command", required=True)
@@ -178,6 +197,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=reports.FORMATS, default="md")
     p.add_argument("--output", "-o", help="write here instead of standard output")
     p.set_defaults(run=cmd_report)
+    p = sub.add_parser("selfcheck", help="mutation-test the suite: one-parameter variant mutants of the reference engine")
+    p.add_argument("--variant", action="append", help="only this variant (repeatable)")
+    p.add_argument("--fail-under", type=float, metavar="PERCENT", help="exit 1 if the mutation score is below this")
+    p.set_defaults(run=cmd_selfcheck)
     p = sub.add_parser("smoke", help="check that an engine command speaks the protocol")
     p.add_argument("--engine-cmd", required=True, help="the engine program, e.g. 'node engine.js'")
     p.add_argument("--timeout", type=_seconds, default=10.0, help="seconds the engine may take per answer (default 10)")
