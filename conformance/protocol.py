@@ -175,7 +175,7 @@ class SubprocessAdapter:
     def run(self, request: Json) -> Json:
         return next(self.run_many([request], window=1))
 
-    def run_many(self, requests: Iterable[Json], window: int = 8) -> Iterator[Json]:
+    def run_many(self, requests: Iterable[Json], window: int = 16) -> Iterator[Json]:
         """Answers to ``requests``, in order, keeping up to ``window`` of them in flight.
 
         An engine reads one line and answers it before the next, so sending ahead lets it work

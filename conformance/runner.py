@@ -26,8 +26,30 @@ class Outcome:
 
 
 def request_for(scenario: Scenario) -> Json:
-    """What the engine is sent: never the expectations."""
-    return {"id": scenario.id, "variant": scenario.variant, "setup": scenario.setup, "actions": scenario.actions()}
+    """What the engine is sent: never the expectations; ``observe`` names the observations the
+    kit reads in full, so an engine may leave the snapshot and legal actions out of the rest."""
+    return {
+        "id": scenario.id,
+        "variant": scenario.variant,
+        "setup": scenario.setup,
+        "actions": scenario.actions(),
+        "observe": observed(scenario),
+    }
+
+
+def observed(scenario: Scenario) -> list[int]:
+    """Indices of the observations ``judge`` compares: before and after a refused action, and
+    wherever a step expects something (0 is the position after setup)."""
+    wanted: set[int] = set()
+    position = 0
+    for step in scenario.steps:
+        for _ in step.actions:
+            if step.reject:
+                wanted.update((position, position + 1))
+            position += 1
+        if step.expect:
+            wanted.add(position)
+    return sorted(wanted)
 
 
 def judge(scenario: Scenario, answer: Any) -> Outcome:
@@ -64,6 +86,8 @@ def judge(scenario: Scenario, answer: Any) -> Outcome:
                     mismatches.append(
                         Mismatch(number, step.line, f"{action_text(action)} rejected with", list(step.reject), code or "accepted")
                     )
+                elif not isinstance(before.get("snapshot"), dict) or not isinstance(after.get("snapshot"), dict):
+                    return Outcome(scenario, ERROR, mismatches, "an observation the kit asked for lacks its snapshot")
                 elif after.get("snapshot") != before.get("snapshot"):
                     mismatches.append(
                         Mismatch(
@@ -82,7 +106,8 @@ def judge(scenario: Scenario, answer: Any) -> Outcome:
             snapshot = current.get("snapshot")
             legal = current.get("legal")
             if not isinstance(snapshot, dict) or not isinstance(legal, list):
-                return Outcome(scenario, ERROR, mismatches, "an observation lacks its snapshot or legal actions")
+                reason = "an observation the kit asked for lacks its snapshot or legal actions"
+                return Outcome(scenario, ERROR, mismatches, reason)
             mismatches += compare(step.expect, snapshot, legal, number, step.line)
     if error is not None:
         return Outcome(scenario, ERROR, mismatches, _error_text(error))

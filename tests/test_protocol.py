@@ -112,7 +112,7 @@ def test_validating_mode_names_the_broken_field(tmp_path: Path) -> None:
         engine.close()
     assert outcome.status == runner.ERROR
     assert "protocol: the answer breaks the protocol schema" in outcome.error
-    assert "$.observations[0].snapshot: expected mapping, found integer 7" in outcome.error
+    assert "$.observations[0].snapshot: expected mapping or null, found integer 7" in outcome.error
 
 
 def test_unsupported_variants_are_never_sent(tmp_path: Path) -> None:
@@ -345,3 +345,30 @@ def test_the_judge_never_raises_whatever_an_engine_answers(data: st.DataObject) 
     answer = data.draw(_JSON | st.fixed_dictionaries({"id": st.just(scenario.id), "observations": observations | _JSON},
                                                       optional={"error": _JSON}))
     assert runner.judge(scenario, answer).status in (runner.PASS, runner.FAIL, runner.ERROR)
+
+
+def test_observe_names_what_the_judge_reads() -> None:
+    """Refusals need the state before and after; expectations need the state they check."""
+    every = scenarios.kit_scenarios()
+    refusal = next(s for s in every if s.rejects())
+    wanted = runner.observed(refusal)
+    position = 0
+    for step in refusal.steps:
+        for _ in step.actions:
+            if step.reject:
+                assert {position, position + 1} <= set(wanted)
+            position += 1
+        if step.expect:
+            assert position in wanted
+    full = reference_adapter().run({**runner.request_for(refusal), "observe": list(range(position + 1))})
+    lean = reference_adapter().run(runner.request_for(refusal))
+    assert runner.judge(refusal, full).status == runner.judge(refusal, lean).status == runner.PASS
+    skipped = [i for i, o in enumerate(lean["observations"]) if o["snapshot"] is None]
+    assert skipped == [i for i in range(position + 1) if i not in wanted]
+
+
+def test_a_missing_snapshot_the_kit_asked_for_is_an_error() -> None:
+    refusal = next(s for s in scenarios.kit_scenarios() if s.rejects())
+    answer = reference_adapter().run({**runner.request_for(refusal), "observe": []})
+    outcome = runner.judge(refusal, answer)
+    assert outcome.status == runner.ERROR and "lacks its snapshot" in outcome.error
