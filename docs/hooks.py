@@ -58,10 +58,30 @@ def _expand_nav(nav: list[Any], examples: list[Any]) -> list[Any]:
     return out
 
 
+REPORT_PAGE = "reference/report.md"
+
+
+def conformance_report() -> str:
+    """The reference engine verified against every scenario at build time, as `verify` reports it."""
+    from conformance import reports, scenarios
+    from conformance.adapter import reference_adapter
+    from conformance.verify import verify
+
+    run = verify(reference_adapter(), scenarios.kit_scenarios())
+    body = reports.render_md(reports.summary(run.log()))
+    title, _, rest = body.partition("\n")
+    intro = (
+        "Built with the site: the reference engine, in process, against every scenario of this "
+        "version of the kit, as `trickspec verify --report-dir` writes `report.md`."
+    )
+    return f"{title}\n\n{intro}\n{rest}"
+
+
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     data = _data or _load(config)
     try:
         generated = rulesite.pages(data)
+        generated[REPORT_PAGE] = conformance_report()
     except ValueError as err:
         raise PluginError(f"the rules site cannot be generated: {err}") from None
     for path, content in generated.items():

@@ -321,3 +321,18 @@ def test_md_shows_text_exactly(text: str) -> None:
     parsed.feed(html)
     assert parsed.tags == ["p"]
     assert "".join(parsed.text) == "x " + text
+
+
+def test_the_site_carries_the_reference_engines_conformance_report() -> None:
+    """docs/hooks.py verifies the reference engine at build time and publishes the report."""
+    pytest.importorskip("mkdocs")
+    import importlib.util
+
+    hooks_path = Path(__file__).resolve().parent.parent / "docs" / "hooks.py"
+    spec_ = importlib.util.spec_from_file_location("site_hooks", hooks_path)
+    assert spec_ is not None and spec_.loader is not None
+    hooks = importlib.util.module_from_spec(spec_)
+    spec_.loader.exec_module(hooks)
+    page = hooks.conformance_report()
+    assert page.startswith("# Conformance report: trickspec-reference")
+    assert "passed, 0 failed**" in page and "| `albastini` |" in page
