@@ -190,3 +190,9 @@ def variant(variant_id: str) -> Json:
 def variant_ids(*, playable: bool = True) -> list[str]:
     raw = kit_spec().variants_raw()
     return sorted(v for v, (_, d) in raw.items() if not (playable and d.get("abstract")))
+
+
+def load_spec_errors() -> list[Json]:
+    """The closed list of rejection codes, read straight from spec/errors.yaml."""
+    data = load(kitdata.spec_dir() / "errors.yaml").data
+    return [e for e in data.get("errors", []) if isinstance(e, dict)]

@@ -103,13 +103,17 @@ def test_misbehaving_engine_is_an_error_and_the_run_goes_on(tmp_path: Path, mode
     assert engine.restarts == 2  # restarted after each failure, and still answering
 
 
-def test_validating_mode_names_the_broken_field(tmp_path: Path) -> None:
-    engine = SubprocessAdapter(fake_engine(tmp_path, "bad-shape"), timeout=2, validate=True)
+def first_two_player_outcome(engine: SubprocessAdapter) -> runner.Outcome:
+    """One albastini-2p scenario through ``engine``, which is closed afterwards."""
     scenario = next(s for s in scenarios.kit_scenarios() if s.variant == "albastini-2p")
     try:
-        outcome = runner.run(engine, scenario)
+        return runner.run(engine, scenario)
     finally:
         engine.close()
+
+
+def test_validating_mode_names_the_broken_field(tmp_path: Path) -> None:
+    outcome = first_two_player_outcome(SubprocessAdapter(fake_engine(tmp_path, "bad-shape"), timeout=2, validate=True))
     assert outcome.status == runner.ERROR
     assert "protocol: the answer breaks the protocol schema" in outcome.error
     assert "$.observations[0].snapshot: expected mapping or null, found integer 7" in outcome.error
@@ -179,12 +183,8 @@ def test_pipelined_reference_matches_one_at_a_time() -> None:
     ],
 )
 def test_answers_of_the_wrong_shape_are_errors_without_a_schema(tmp_path: Path, mode: str, detail: str) -> None:
-    engine = SubprocessAdapter(fake_engine(tmp_path, mode), timeout=2)  # not validating: the judge must cope alone
-    scenario = next(s for s in scenarios.kit_scenarios() if s.variant == "albastini-2p")
-    try:
-        outcome = runner.run(engine, scenario)
-    finally:
-        engine.close()
+    # Not validating: the judge must cope alone.
+    outcome = first_two_player_outcome(SubprocessAdapter(fake_engine(tmp_path, mode), timeout=2))
     assert outcome.status == runner.ERROR
     assert detail in outcome.error
 
