@@ -20,8 +20,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.spec import variant, variant_ids
 from reference import Engine
+from specreader.spec import variant, variant_ids
 
 BASELINE_VARIANT = "albastini-2p"
 # Targets, as ratios or rates (reported, never asserted).

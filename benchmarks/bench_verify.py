@@ -3,7 +3,7 @@
     python benchmarks/bench_verify.py [--rounds R]
 
 Both runs use the reference engine and the same scenarios in the same process; the
-protocol run serves it with ``python -m reference.serve``. Prints scenarios per second for
+protocol run serves it with ``python -m conformance.serve``. Prints scenarios per second for
 each path and the ratio of their times (targets: in-process >= 1,000/s, protocol >= 500/s,
 protocol time <= 1.5x in-process). The best of R rounds is kept. Also times the pytest path
 (``pytest --engine reference`` against ``--engine-cmd``), whose per-item overhead dominates.
@@ -23,7 +23,7 @@ from conformance import runner, scenarios
 from conformance.adapter import EngineAdapter, reference_adapter
 from conformance.protocol import SubprocessAdapter
 
-SERVE = [sys.executable, "-m", "reference.serve"]
+SERVE = [sys.executable, "-m", "conformance.serve"]
 
 
 def suite_seconds(adapter: EngineAdapter, chosen: list[scenarios.Scenario]) -> float:

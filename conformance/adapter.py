@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, Protocol
 
-Json = dict[str, Any]
+from specreader.jsontypes import Json
 
 
 class EngineAdapter(Protocol):
@@ -91,9 +91,9 @@ def describe_error(err: BaseException) -> str:
 
 def reference_adapter() -> InProcessAdapter:
     """The reference engine, in process."""
-    from conformance import spec
     from conformance.runlog import kit_version
     from reference import Engine
+    from specreader import spec
 
     info = {"name": "trickspec-reference", "version": kit_version(), "language": "python"}
     return InProcessAdapter(Engine.new, info, spec.variant_ids())
@@ -102,7 +102,7 @@ def reference_adapter() -> InProcessAdapter:
 def load_engine(target: str) -> EngineAdapter:
     """``module:name``: a Python engine class with ``new(variant_id, setup)`` (the reference's API),
     or a zero-argument callable returning an EngineAdapter."""
-    from conformance import spec
+    from specreader import spec
 
     module_name, _, attr = target.partition(":")
     if not module_name or not attr:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-Json = dict[str, Any]
+from specreader.jsontypes import Json
 
 
 @dataclass(frozen=True)

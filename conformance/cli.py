@@ -9,11 +9,12 @@ import time
 from pathlib import Path
 
 from conformance import adapter as adapters
-from conformance import coverage, expectations, reports, runlog, scenarios, selfcheck, spec
-from conformance.problems import DataError, Problem
+from conformance import coverage, expectations, reports, runlog, scenarios, selfcheck
 from conformance.smoke import smoke
 from conformance.validate import validate
 from conformance.verify import Progress, verify
+from specreader import spec
+from specreader.problems import DataError, Problem
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_DATA, EXIT_ENGINE = 0, 1, 2, 3
 

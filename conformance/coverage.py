@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from conformance.scenarios import Scenario
-from conformance.spec import Spec
+from specreader.spec import Spec
 
 
 @dataclass(frozen=True)

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import yaml
 
-from conformance import runlog, schemas, yamlio
-from conformance.problems import DataError
-
-Json = dict[str, Any]
+from conformance import runlog, schemas
+from specreader import yamlio
+from specreader.jsontypes import Json
+from specreader.problems import DataError
 
 
 @dataclass(frozen=True)

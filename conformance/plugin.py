@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 from conformance import adapter as adapters
-from conformance import expectations, kitdata, runner, scenarios, spec
-from conformance.problems import DataError
+from conformance import expectations, runner, scenarios
+from specreader import kitdata, spec
+from specreader.problems import DataError
 
 _ENGINE_KEY = pytest.StashKey[adapters.EngineAdapter]()
 _SUPPORTED_KEY = pytest.StashKey[set[str]]()
@@ -26,7 +27,7 @@ _EXPECT_KEY = pytest.StashKey[expectations.Expectations]()
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("trickspec", "trickspec conformance scenarios")
     group.addoption("--engine", help="engine to run scenarios against: 'reference' or module:name")
-    group.addoption("--engine-cmd", help="an engine program speaking the protocol, e.g. 'python -m reference.serve'")
+    group.addoption("--engine-cmd", help="an engine program speaking the protocol, e.g. 'python -m conformance.serve'")
     group.addoption("--engine-timeout", type=float, default=10.0, help="seconds an engine may take per scenario")
     group.addoption("--validate-protocol", action="store_true", help="check every protocol message against its schema")
     group.addoption("--expect", help="expectation file listing scenarios to skip or xfail for this engine")

@@ -17,9 +17,8 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from conformance import schemas
-from conformance.problems import format_path
-
-Json = dict[str, Any]
+from specreader.jsontypes import Json
+from specreader.problems import format_path
 
 VERSION = 1
 _EOF = object()

@@ -8,8 +8,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from conformance.runlog import FAILING, OUTCOMES, Log
-
-Json = dict[str, Any]
+from specreader.jsontypes import Json
 
 FORMATS = ("md", "junit", "json", "badge")
 

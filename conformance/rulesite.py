@@ -25,10 +25,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from conformance import kitdata, yamlio
-from conformance.problems import DataError, Problem
 from conformance.scenarios import Scenario, load_files, scenario_files
-from conformance.spec import Json, Spec, read
+from specreader import kitdata, yamlio
+from specreader.jsontypes import Json
+from specreader.problems import DataError, Problem
+from specreader.spec import Spec, read
 
 # ---------------------------------------------------------------- page paths
 

@@ -13,12 +13,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
-from conformance import kitdata, schemas
-from conformance.problems import DataError, Problem
-
-Json = dict[str, Any]
+from conformance import schemas
+from specreader import kitdata
+from specreader.jsontypes import Json
+from specreader.problems import DataError, Problem
 
 # Every outcome a scenario can have in a run, and which of them break the run.
 OUTCOMES = ("pass", "fail", "error", "timeout", "unsupported", "skipped", "xfail", "xpass")

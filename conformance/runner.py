@@ -9,8 +9,7 @@ from typing import Any
 from conformance.adapter import EngineAdapter, describe_error
 from conformance.checks import Mismatch, action_text, compare
 from conformance.scenarios import Scenario
-
-Json = dict[str, Any]
+from specreader.jsontypes import Json
 
 PASS, FAIL, ERROR, UNSUPPORTED = "pass", "fail", "error", "unsupported"
 

@@ -10,10 +10,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from conformance import kitdata, schemas
-from conformance.problems import DataError, JsonPath, Problem
-from conformance.spec import Json, Spec, kit_spec
-from conformance.yamlio import Document, load
+from conformance import schemas
+from specreader import kitdata
+from specreader.jsontypes import Json, JsonPath
+from specreader.problems import DataError, Problem
+from specreader.spec import Spec, kit_spec
+from specreader.yamlio import Document, load
 
 # Step shorthands and the action type each expands to.
 _SEAT_CARD_STEPS = ("play", "bid")

@@ -11,9 +11,10 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 
-from conformance import kitdata
-from conformance.problems import JsonPath, Problem
-from conformance.yamlio import Document
+from specreader import kitdata
+from specreader.jsontypes import JsonPath
+from specreader.problems import Problem
+from specreader.yamlio import Document
 
 BASE = "https://trickspec.dev/schemas/"
 

@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance import runner, scenarios, spec
+from conformance import runner, scenarios
 from conformance.adapter import InProcessAdapter
-
-Json = dict[str, Any]
+from specreader import spec
+from specreader.jsontypes import Json
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from conformance import kitdata, scenarios, schemas
-from conformance.problems import DataError, JsonPath, Problem
-from conformance.spec import Json, Spec, read
-from conformance.yamlio import Document, load
+from conformance import scenarios, schemas
+from specreader import kitdata
+from specreader.jsontypes import Json, JsonPath
+from specreader.problems import DataError, Problem
+from specreader.spec import Spec, read
+from specreader.yamlio import Document, load
 
 # Which schema each spec file kind is checked against.
 _SPEC_SCHEMAS = (

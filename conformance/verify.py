@@ -7,14 +7,13 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO
 
 from conformance import runlog, runner
 from conformance.adapter import EngineAdapter
 from conformance.expectations import Expectations
 from conformance.scenarios import Scenario
-
-Json = dict[str, Any]
+from specreader.jsontypes import Json
 
 
 def _raw_outcome(outcome: runner.Outcome) -> str:

@@ -16,7 +16,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from conformance import rulesite
-from conformance.problems import DataError
+from specreader.problems import DataError
 
 # The nav entry that stands for every worked-example page; replaced in on_config.
 EXAMPLES_PLACEHOLDER = rulesite.EXAMPLES_INDEX

@@ -15,8 +15,9 @@ from operator import itemgetter
 from reference import errors
 from reference.errors import Rejected
 from reference.params import Params
-from reference.rules import Events, Json, Rules
+from reference.rules import Events, Rules
 from reference.state import CUT, Deal
+from specreader.jsontypes import Json
 
 
 class Dealing:

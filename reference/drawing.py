@@ -14,8 +14,9 @@ from __future__ import annotations
 from bisect import insort
 
 from reference.params import Params
-from reference.rules import Events, Json, Rules
+from reference.rules import Events, Rules
 from reference.state import Deal
+from specreader.jsontypes import Json
 
 INDICATOR = ("last-drawer", "dead")
 

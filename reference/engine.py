@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from conformance.spec import variant as load_variant
-from conformance.spec import variant_ids
 from reference import errors, setup
 from reference.dealer_rotation import DealWinner, NextInPlayOrder
 from reference.dealing import Dealing, TreeCut
@@ -27,7 +25,7 @@ from reference.match import Rounds, VictoryPoints
 from reference.otea import Otea
 from reference.params import Params
 from reference.play import Play
-from reference.rules import ACTION_SHAPES, Events, Json, Rules, SharedAction, Stage, built
+from reference.rules import ACTION_SHAPES, Events, Rules, SharedAction, Stage, built
 from reference.score_mrithi import Mrithi
 from reference.score_threshold import OverThreshold
 from reference.score_tricks import TrickScore
@@ -36,6 +34,9 @@ from reference.snapshot import snapshot, view
 from reference.state import OVER, Deal
 from reference.trick import HighestTrumpElseLedSuit
 from reference.turn_up import TurnUp
+from specreader.jsontypes import Json
+from specreader.spec import variant as load_variant
+from specreader.spec import variant_ids
 
 Factory = Callable[[Rules, Params], Any]
 

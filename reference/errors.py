@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from conformance.problems import JsonPath, format_path
-from conformance.spec import load_spec_errors
+from specreader.jsontypes import JsonPath
+from specreader.problems import format_path
+from specreader.spec import load_spec_errors
 
 # The closed list is spec/errors.yaml's; the engine names each code it answers with, and an
 # import of a name the spec does not list fails at once instead of drifting from it.

@@ -11,8 +11,9 @@ from __future__ import annotations
 from reference import errors
 from reference.errors import Rejected
 from reference.params import Params
-from reference.rules import Events, Json, Rules
+from reference.rules import Events, Rules
 from reference.state import LONE, Deal
+from specreader.jsontypes import Json
 
 
 class MakerAlone:

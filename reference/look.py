@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from reference.errors import Rejected
 from reference.params import Params
-from reference.rules import Events, Json, Rules
+from reference.rules import Events, Rules
 from reference.state import Deal
+from specreader.jsontypes import Json
 
 
 class PartnersLook:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.problems import JsonPath
 from reference.errors import SetupError
 from reference.params import Params
-from reference.rules import Json, Rules
+from reference.rules import Rules
 from reference.seating import seat_key
 from reference.state import Deal
+from specreader.jsontypes import Json, JsonPath
 
 
 def _counts(value: object, length: int, path: JsonPath, *, signed: bool = False) -> list[int]:

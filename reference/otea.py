@@ -16,8 +16,9 @@ from bisect import insort
 from reference import errors
 from reference.errors import Rejected
 from reference.params import Params
-from reference.rules import Events, Json, Rules
+from reference.rules import Events, Rules
 from reference.state import BIDDING, Deal
+from specreader.jsontypes import Json
 
 BIDDERS = ("dealer-opponents", "none")
 

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.problems import JsonPath
 from reference.errors import VariantError
-
-Json = dict[str, Any]
+from specreader.jsontypes import Json, JsonPath
 
 
 class Params:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from reference import errors
 from reference.errors import Rejected
-from reference.rules import Events, Json, Rules
+from reference.rules import Events, Rules
 from reference.state import PLAY, Deal
+from specreader.jsontypes import Json
 
 
 class Play:

@@ -13,8 +13,8 @@ from reference.errors import Rejected, VariantError
 from reference.ranking import Ranking, Tables
 from reference.seating import DrawNines, Seating
 from reference.state import Deal
+from specreader.jsontypes import Json
 
-Json = dict[str, Any]
 # An event is recorded as a JSON object or, where events are many (every card played, won or
 # drawn), as a record ``(build, *args)`` whose JSON object is built only when the caller reads
 # the events: most callers (random playouts, the scenario runner) never do. A record's

@@ -8,8 +8,9 @@ total scores nothing for anybody.
 from __future__ import annotations
 
 from reference.params import Params
-from reference.rules import Json, Rules
+from reference.rules import Rules
 from reference.state import Deal
+from specreader.jsontypes import Json
 
 
 class Mrithi:

@@ -6,8 +6,9 @@ more than ``double_over`` (optional) ``double`` points. Nobody over the line: no
 from __future__ import annotations
 
 from reference.params import Params
-from reference.rules import Json, Rules
+from reference.rules import Rules
 from reference.state import Deal
+from specreader.jsontypes import Json
 
 
 class OverThreshold:

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from reference.errors import VariantError
 from reference.params import Params
-from reference.rules import Json, Rules
+from reference.rules import Rules
 from reference.state import Deal
+from specreader.jsontypes import Json
 
 
 class TrickScore:

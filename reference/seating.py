@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.problems import JsonPath
 from reference.cards import Cards
 from reference.errors import SetupError, VariantError
 from reference.params import Params
+from specreader.jsontypes import JsonPath
 
 DIRECTIONS = ("anticlockwise", "clockwise")
 MAX_SEATS = 6  # the seat schema's range 0..5

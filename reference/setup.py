@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.problems import JsonPath, format_path
 from reference.errors import SetupError
 from reference.rules import Rules
 from reference.seating import seat_key
 from reference.state import PLAY, Deal
+from specreader.jsontypes import JsonPath
+from specreader.problems import format_path
 
 SETUP_KEYS = (
     "dealer", "deck", "hands", "stock", "trees_taken", "dealer_history", "nines", "match", "start"

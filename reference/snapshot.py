@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from reference.look import in_look_window
-from reference.rules import Json, Rules
+from reference.rules import Rules
 from reference.state import Deal
+from specreader.jsontypes import Json
 
 
 def _copy(value: Any) -> Any:

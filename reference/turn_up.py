@@ -16,8 +16,9 @@ from bisect import insort
 from reference import errors
 from reference.errors import Rejected
 from reference.params import Params
-from reference.rules import Events, Json, Rules
+from reference.rules import Events, Rules
 from reference.state import DISCARD, TRUMP, Deal
+from specreader.jsontypes import Json
 
 DISCARD_CHOICES = ("any",)
 

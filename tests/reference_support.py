@@ -5,11 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from conformance.spec import variant
 from reference import Applied, Engine
 from reference.cards import Cards
-
-Json = dict[str, Any]
+from specreader.jsontypes import Json
+from specreader.spec import variant
 
 
 def deck(variant_id: str) -> list[str]:

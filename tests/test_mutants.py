@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
-from conformance import runner, scenarios, spec
+from conformance import runner, scenarios
 from conformance.adapter import InProcessAdapter
 from conformance.plugin import describe
 from reference.engine import Engine, compile_rules
 from reference.rules import Rules
+from specreader import spec
 
 
 def _swap_jq(variant: dict[str, Any]) -> dict[str, Any]:

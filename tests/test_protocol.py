@@ -19,7 +19,7 @@ from conformance.adapter import InProcessAdapter, reference_adapter
 from conformance.checks import CHECKS
 from conformance.protocol import EngineUnusable, SubprocessAdapter
 
-SERVE = [sys.executable, "-m", "reference.serve"]
+SERVE = [sys.executable, "-m", "conformance.serve"]
 
 
 def test_served_reference_matches_in_process_scenario_by_scenario() -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import reference
-from conformance import kitdata
-from conformance.yamlio import load
 from reference import errors
+from specreader import kitdata
+from specreader.yamlio import load
 
 
 def test_engine_codes_are_the_spec_list() -> None:

@@ -7,21 +7,19 @@ from __future__ import annotations
 
 import os
 import random
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conformance.spec import variant, variant_ids
 from reference import Applied, Engine
 from reference.rules import ACTION_SHAPES
+from specreader.jsontypes import Json
+from specreader.spec import variant, variant_ids
 
 from reference_support import deck, placed, values
 
 EXAMPLES = int(os.environ.get("TRICKSPEC_FUZZ_EXAMPLES", "12"))
-Json = dict[str, Any]
-
 
 def _setup(variant_id: str, rng: random.Random, as_hands: bool) -> Json:
     v = variant(variant_id)

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from conformance.spec import variant
 from reference import Engine, SetupError, VariantError
+from specreader.spec import variant
 
 from reference_support import apply_ok, code_of, deck, filled, play_out, shuffled_setup
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from conformance import schemas
-from conformance.spec import variant, variant_ids
 from reference import Applied, Engine
+from specreader.spec import variant, variant_ids
 
 from reference_support import deck, filled
 

@@ -11,8 +11,8 @@ import pytest
 
 from conformance import rulesite
 from conformance.scenarios import Scenario, Step
-from conformance.spec import Spec
-from conformance.yamlio import Document
+from specreader.spec import Spec
+from specreader.yamlio import Document
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

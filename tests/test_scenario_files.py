@@ -10,7 +10,7 @@ import pytest
 
 from conformance.cli import main
 from conformance.scenarios import expand_setup
-from conformance.spec import variant
+from specreader.spec import variant
 
 GOOD = """\
 # yaml-language-server: $schema=../schemas/scenario.schema.json
@@ -185,7 +185,7 @@ def test_abstract_variant_is_located_where_it_is_named(tmp_path: Path, capsys: p
 # Run in a fresh interpreter: the plugin collects only files under the kit's scenarios/, and this points
 # that at a temporary folder, so the test never writes into the kit that others may be reading.
 COLLECT_ELSEWHERE = (
-    "import pathlib, sys, pytest; from conformance import kitdata; "
+    "import pathlib, sys, pytest; from specreader import kitdata; "
     "kitdata.scenarios_dir = lambda: pathlib.Path(sys.argv[1]); sys.exit(pytest.main(sys.argv[2:]))"
 )
 

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from conformance import kitdata, schemas
+from conformance import schemas
+from specreader import kitdata
 
 SCHEMA_FILES = sorted(kitdata.schemas_dir().glob("*.schema.json"))
 

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conformance import spec
+from specreader import spec
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page, Route

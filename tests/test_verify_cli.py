@@ -11,12 +11,13 @@ from xml.etree import ElementTree as ET
 import pytest
 import xmlschema
 
-from conformance import expectations, kitdata, runlog, schemas
+from conformance import expectations, runlog, schemas
 from conformance.cli import main
-from conformance.spec import variant
 from reference.engine import Engine, compile_rules
+from specreader import kitdata
+from specreader.spec import variant
 
-SERVE = f"{sys.executable} -m reference.serve"
+SERVE = f"{sys.executable} -m conformance.serve"
 
 
 class PlantedBug:

@@ -19,7 +19,7 @@ def test_installed_wheel_validates_and_verifies_outside_the_checkout(tmp_path: P
     (wheel,) = tmp_path.glob("trickspec-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     for data in ("spec/albastini/clauses.yaml", "schemas/scenario.schema.json", "scenarios/albastini/trick/anna-boris.yaml"):
-        assert f"conformance/_data/{data}" in names
+        assert f"specreader/_data/{data}" in names
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     elsewhere = tmp_path / "elsewhere"

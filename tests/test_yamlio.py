@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.problems import DataError
-from conformance.yamlio import MAX_BYTES, load, loads
+from specreader.problems import DataError
+from specreader.yamlio import MAX_BYTES, load, loads
 
 
 def problems_of(text: str) -> list[str]:

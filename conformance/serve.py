@@ -1,4 +1,4 @@
-"""The reference engine served over the engine protocol: ``python -m reference.serve``.
+"""The reference engine served over the engine protocol: ``python -m conformance.serve``.
 
 Reads one JSON request per line on standard input and answers one JSON line each
 (docs/protocol.md). The answers are the in-process adapter's, so both ways of running

@@ -23,7 +23,8 @@ from yaml.events import (
     StreamEndEvent,
 )
 
-from conformance.problems import DataError, JsonPath, Problem
+from specreader.jsontypes import JsonPath
+from specreader.problems import DataError, Problem
 
 MAX_BYTES = 2 * 1024 * 1024
 

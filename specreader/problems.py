@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-JsonPath = tuple[str | int, ...]
+from specreader.jsontypes import JsonPath
 
 
 def format_path(path: JsonPath) -> str:

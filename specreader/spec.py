@@ -7,13 +7,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
 
-from conformance import kitdata
-from conformance.problems import DataError, Problem
-from conformance.yamlio import Document, load
-
-Json = dict[str, Any]
+from specreader import kitdata
+from specreader.jsontypes import Json
+from specreader.problems import DataError, Problem
+from specreader.yamlio import Document, load
 
 # Keys a variant file uses for bookkeeping; they are not inherited.
 _OWN_KEYS = ("id", "extends", "abstract", "title", "sources")

@@ -1,0 +1,69 @@
+"""The packages form layers: each imports only the layers below it, so there is no import cycle.
+
+specreader (the kit's data, read strictly) < reference (the engine) < conformance (the kit) < rulesite
+(the rules site generator). The reference never imports the kit: an engine built on it, such as
+examples/python-subprocess, carries no runner, adapter or report.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Each package and the packages it may import, lowest layer first.
+LAYERS = {
+    "specreader": set(),
+    "reference": {"specreader"},
+    "conformance": {"specreader", "reference"},
+    "rulesite": {"specreader", "reference", "conformance"},
+}
+
+
+def imported_packages(source: Path) -> set[str]:
+    """The first-party packages a module imports, at any depth of the module (lazy imports count)."""
+    found = set()
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        found |= {name.split(".")[0] for name in names if name.split(".")[0] in LAYERS}
+    return found
+
+
+def package_modules(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+@pytest.mark.parametrize("package", [p for p in LAYERS if (ROOT / p).is_dir()])
+def test_a_package_imports_only_the_layers_below_it(package: str) -> None:
+    modules = package_modules(package)
+    assert modules, f"{package} has no modules"
+    wrong = {
+        f"{module.relative_to(ROOT)} imports {', '.join(sorted(bad))}"
+        for module in modules
+        if (bad := imported_packages(module) - LAYERS[package] - {package})
+    }
+    assert not wrong, "imports against the layers:\n" + "\n".join(sorted(wrong))
+
+
+def test_the_layer_table_itself_has_no_cycle() -> None:
+    order = list(LAYERS)
+    for package, allowed in LAYERS.items():
+        assert all(order.index(lower) < order.index(package) for lower in allowed), package
+
+
+def test_the_checker_sees_an_import_against_the_layers(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    from conformance.runner import run\n    import reference.engine\n")
+    assert imported_packages(module) == {"conformance", "reference"}
+
+
+def test_the_python_template_engine_imports_only_the_engine() -> None:
+    template = ROOT / "examples" / "python-subprocess" / "engine.py"
+    assert imported_packages(template) == {"reference"}
