@@ -8,8 +8,11 @@ scenario expects: the kit compares.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from typing import Any, Protocol
 
+from conformance.messages import Answer, Observation, Rejection, Request
+from conformance.vocabulary import EngineError, ErrorKind
 from specreader.jsontypes import Json
 
 
@@ -19,11 +22,11 @@ class EngineAdapter(Protocol):
     def hello(self) -> Json:
         """The handshake: name, version, language and the variants the engine supports."""
 
-    def run(self, request: Json) -> Json:
-        """Answer ``{"id", "variant", "setup", "actions", "observe"}`` with ``{"id", "observations": [...]}``
-        or ``{"id", "error": {"kind", "message"}}``. Observation i+1 follows action i:
-        ``{"rejected": null | {"code", "message"}, "snapshot": {...}, "legal": [...]}``; snapshot and
-        legal may be null for an observation ``observe`` does not list.
+    def run(self, request: Request) -> Mapping[str, Any] | EngineError:
+        """The engine's answer to one request, as it sent it (untrusted; the shape it should have is
+        conformance/messages.py's Answer): one observation after setup and one after each action,
+        or an error report, or both. An adapter that itself sees the engine fail (a timeout, a
+        crash) says so with an EngineError instead.
         """
 
     def close(self) -> None:
@@ -51,7 +54,7 @@ class InProcessAdapter:
     def hello(self) -> Json:
         return {**self._info, "variants": list(self._variants)}
 
-    def run(self, request: Json) -> Json:
+    def run(self, request: Request) -> Answer:
         rid = request.get("id")
         actions = request["actions"]
         wanted = set(request.get("observe", range(len(actions) + 1)))
@@ -59,23 +62,23 @@ class InProcessAdapter:
             engine = self._factory(request["variant"], request["setup"])
             observations = [self._observe(engine, None, 0 in wanted)]
         except Exception as err:  # an engine's own failure is reported, never raised
-            return {"id": rid, "error": {"kind": "setup", "message": describe_error(err)}}
+            return {"id": rid, "error": {"kind": ErrorKind.SETUP, "message": describe_error(err)}}
         for index, action in enumerate(actions, start=1):
             try:
-                outcome = engine.apply(dict(action))
-                code = getattr(outcome, "code", None)
-                rejected = {"code": code, "message": getattr(outcome, "message", "")} if code else None
+                applied = engine.apply(dict(action))
+                code = getattr(applied, "code", None)
+                rejected: Rejection | None = {"code": code, "message": getattr(applied, "message", "")} if code else None
                 observations.append(self._observe(engine, rejected, index in wanted))
             except Exception as err:
                 return {
                     "id": rid,
                     "observations": observations,
-                    "error": {"kind": "crash", "message": f"on {action}: {describe_error(err)}"},
+                    "error": {"kind": ErrorKind.CRASH, "message": f"on {action}: {describe_error(err)}"},
                 }
         return {"id": rid, "observations": observations}
 
     @staticmethod
-    def _observe(engine: PythonEngine, rejected: Json | None, full: bool) -> Json:
+    def _observe(engine: PythonEngine, rejected: Rejection | None, full: bool) -> Observation:
         if not full:  # the kit does not read this one: skip building what nobody compares
             return {"rejected": rejected, "snapshot": None, "legal": None}
         return {"rejected": rejected, "snapshot": engine.snapshot(), "legal": engine.legal_actions()}

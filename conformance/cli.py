@@ -84,34 +84,35 @@ def cmd_verify(args: argparse.Namespace) -> int:
     options = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v not in (None, False, [])}
     try:
         with contextlib.ExitStack() as stack:
-            writer = runlog.Writer(stack.enter_context(log_path.open("w", encoding="utf-8"))) if log_path else None
-            run = verify(engine, chosen, expectations=expected, log=writer, options=options, progress=Progress(len(chosen)))
+            stream = stack.enter_context(log_path.open("w", encoding="utf-8")) if log_path else None
+            log = verify(engine, chosen, expectations=expected, stream=stream, options=options, progress=Progress(len(chosen)))
     finally:
         engine.close()
-    hello = run.header["engine"]
-    data = reports.summary(run.log())
+    # The terminal summary and every report are rendered from this one log object.
+    hello = log.header["engine"]
+    data = reports.summary(log)
     for failure in data["failures"]:
         print(f"{failure['outcome'].upper()} {failure['id']} ({failure['where']}) [{', '.join(failure['clauses'])}]")
         print(f"  {failure['detail']}")
     print()
     print(reports.render_text(data))
     print()
-    rate = len(chosen) / run.seconds if run.seconds else 0.0
+    seconds = log.footer["seconds"] if log.footer else 0.0
+    rate = len(chosen) / seconds if seconds else 0.0
     print(
-        f"engine: {hello.get('name')} {hello.get('version')} · spec {run.header['spec_version']} · "
-        f"{len(chosen)} scenarios in {run.seconds:.2f}s ({rate:.0f}/s)"
+        f"engine: {hello.get('name')} {hello.get('version')} · spec {log.header['spec_version']} · "
+        f"{len(chosen)} scenarios in {seconds:.2f}s ({rate:.0f}/s)"
     )
     if report_dir is not None and log_path is not None:
-        written = runlog.read(log_path)
         for fmt, name in REPORT_FILES.items():
-            (report_dir / name).write_text(reports.render(written, fmt), encoding="utf-8")
+            (report_dir / name).write_text(reports.render(log, fmt), encoding="utf-8")
         print(f"reports: {log_path} and {', '.join(str(report_dir / n) for n in REPORT_FILES.values())}")
     if args.save_expectations:
-        saved = expectations.from_run(run.lines, str(hello.get("name", "")))
+        saved = expectations.from_run(log.scenarios, str(hello.get("name", "")))
         Path(args.save_expectations).write_text(expectations.dump(saved), encoding="utf-8")
         print(f"expectations: {len(saved.entries)} written to {args.save_expectations}")
-    print(reports.closing_line(dict(run.counts)))
-    return EXIT_FAILED if run.failed else EXIT_OK
+    print(reports.closing_line(data["counts"]))
+    return EXIT_FAILED if log.failed else EXIT_OK
 
 
 def _note_stale(file: str, expected: expectations.Expectations) -> None:
@@ -135,12 +136,12 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_smoke(args: argparse.Namespace) -> int:
-    checks = smoke(args.engine_cmd, timeout=args.timeout)
-    for check in checks:
-        print(f"{'ok  ' if check.ok else 'FAIL'} {check.name}: {check.detail}")
-    passed = sum(c.ok for c in checks)
-    print(f"{passed} passed, {len(checks) - passed} failed")
-    return EXIT_OK if passed == len(checks) else EXIT_ENGINE
+    trials = smoke(args.engine_cmd, timeout=args.timeout)
+    for trial in trials:
+        print(f"{'ok  ' if trial.ok else 'FAIL'} {trial.name}: {trial.detail}")
+    passed = sum(t.ok for t in trials)
+    print(f"{passed} passed, {len(trials) - passed} failed")
+    return EXIT_OK if passed == len(trials) else EXIT_ENGINE
 
 
 def _seconds(text: str) -> float:
@@ -154,21 +155,21 @@ def _seconds(text: str) -> float:
 
 
 def cmd_selfcheck(args: argparse.Namespace) -> int:
-    verdicts = list(selfcheck.check(args.variant))
-    survivors = [v for v in verdicts if v.survived]
+    results = list(selfcheck.run_mutants(args.variant))
+    survivors = [r for r in results if r.survived]
     per_variant: dict[str, list[int]] = {}
-    for v in verdicts:
-        counts = per_variant.setdefault(v.mutant.variant, [0, 0])
+    for r in results:
+        counts = per_variant.setdefault(r.mutant.variant, [0, 0])
         counts[0] += 1
-        counts[1] += v.survived
+        counts[1] += r.survived
     width = max((len(name) for name in per_variant), default=7)
     print(f"{'variant':<{width}}  mutants  survived")
     for name, (total, alive) in sorted(per_variant.items()):
         print(f"{name:<{width}}  {total:>7}  {alive:>8}")
     for v in survivors:
         print(f"SURVIVED {v.mutant.name} (no scenario of {v.scenarios} fails)")
-    score = 100.0 * (len(verdicts) - len(survivors)) / len(verdicts) if verdicts else 100.0
-    print(f"mutation score: {len(verdicts) - len(survivors)}/{len(verdicts)} mutants killed ({score:.1f}%)")
+    score = 100.0 * (len(results) - len(survivors)) / len(results) if results else 100.0
+    print(f"mutation score: {len(results) - len(survivors)}/{len(results)} mutants killed ({score:.1f}%)")
     return EXIT_FAILED if args.fail_under is not None and score < args.fail_under else EXIT_OK
 
 

@@ -1,7 +1,7 @@
 """Per-engine expectation files: scenarios an engine is known to skip or to fail, with reasons.
 
-A file is pinned to the spec version it was written against. ``judge`` turns a raw outcome
-into the reported one: a known failure of the same kind is ``xfail``; a pass where a failure
+A file is pinned to the spec version it was written against. ``reported`` turns a scenario's
+outcome on the engine into the one the run reports: a known failure of the same kind is ``xfail``; a pass where a failure
 was expected is ``xpass`` (it fails the run, so the file gets updated); a failure of another
 kind stays a failure, with a note.
 """
@@ -14,6 +14,8 @@ from pathlib import Path
 import yaml
 
 from conformance import runlog, schemas
+from conformance.runlog import ScenarioLine
+from conformance.vocabulary import Outcome
 from specreader import yamlio
 from specreader.jsontypes import Json
 from specreader.problems import DataError
@@ -22,19 +24,19 @@ from specreader.problems import DataError
 @dataclass(frozen=True)
 class Entry:
     id: str
-    outcome: str  # skip | fail | error | timeout
+    outcome: Outcome  # one of EXPECTABLE: skipped, or the way it is known to fail
     reason: str
     link: str | None = None
 
     def to_json(self) -> Json:
-        out: Json = {"id": self.id, "outcome": self.outcome, "reason": self.reason}
+        out: Json = {"id": self.id, "outcome": str(self.outcome), "reason": self.reason}
         if self.link:
             out["link"] = self.link
         return out
 
     @classmethod
     def from_json(cls, data: Json) -> Entry:
-        return cls(data["id"], data["outcome"], data["reason"], data.get("link"))
+        return cls(data["id"], Outcome(data["outcome"]), data["reason"], data.get("link"))
 
 
 @dataclass
@@ -46,16 +48,16 @@ class Expectations:
     def get(self, scenario_id: str) -> Entry | None:
         return self.entries.get(scenario_id)
 
-    def judge(self, scenario_id: str, outcome: str) -> tuple[str, str | None]:
-        """The outcome to report, and a note when it differs from what was expected."""
+    def reported(self, scenario_id: str, outcome: Outcome) -> tuple[Outcome, str | None]:
+        """The outcome to report for a scenario that ended so, and a note when it differs from what was expected."""
         entry = self.entries.get(scenario_id)
-        if entry is None or entry.outcome == "skip":
+        if entry is None or entry.outcome is Outcome.SKIPPED:
             return outcome, None
         if outcome == entry.outcome:
-            return "xfail", None
-        if outcome == "pass":
-            return "xpass", f"expected {entry.outcome} ({entry.reason}) but it passed"
-        if outcome == "unsupported":
+            return Outcome.XFAIL, None
+        if outcome is Outcome.PASS:
+            return Outcome.XPASS, f"expected {entry.outcome} ({entry.reason}) but it passed"
+        if outcome is Outcome.UNSUPPORTED:
             return outcome, f"expected {entry.outcome}, but the engine does not declare the variant"
         return outcome, f"expected {entry.outcome}, the failure is now {outcome}"
 
@@ -101,14 +103,14 @@ def dump(expectations: Expectations) -> str:
     return str(yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100))
 
 
-def from_run(lines: list[Json], engine: str, reason: str = "failing when the file was saved") -> Expectations:
+def from_run(lines: list[ScenarioLine], engine: str, reason: str = "failing when the file was saved") -> Expectations:
     """Expectations that make a run's failures expected (``--save-expectations``); entries the run
     was given and that still hold (skips, known failures) are kept with their reasons and links."""
     entries = {}
     for line in lines:
-        outcome = line["outcome"]
-        if outcome in ("fail", "error", "timeout"):
+        outcome = Outcome(line["outcome"])
+        if outcome in (Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT):
             entries[line["id"]] = Entry(line["id"], outcome, reason)
-        elif outcome in ("xfail", "skipped") and line.get("expected"):
+        elif outcome in (Outcome.XFAIL, Outcome.SKIPPED) and line["expected"]:
             entries[line["id"]] = Entry.from_json(line["expected"])
     return Expectations(entries, engine, runlog.spec_version())

@@ -16,6 +16,7 @@ import pytest
 
 from conformance import adapter as adapters
 from conformance import expectations, runner, scenarios
+from conformance.vocabulary import Outcome
 from specreader import kitdata, spec
 from specreader.problems import DataError
 
@@ -97,9 +98,9 @@ class ScenarioFile(pytest.File):
 
 
 class ScenarioFailure(Exception):
-    def __init__(self, outcome: runner.Outcome) -> None:
-        super().__init__(outcome.scenario.id)
-        self.outcome = outcome
+    def __init__(self, verdict: runner.Verdict) -> None:
+        super().__init__(verdict.scenario.id)
+        self.verdict = verdict
 
 
 class ScenarioItem(pytest.Item):
@@ -111,38 +112,38 @@ class ScenarioItem(pytest.Item):
         entry = self.config.stash[_EXPECT_KEY].get(self.scenario.id)
         if entry is None:
             return
-        if entry.outcome == "skip":
+        if entry.outcome is Outcome.SKIPPED:
             pytest.skip(entry.reason)
         self.add_marker(pytest.mark.xfail(reason=entry.reason, strict=True))
 
     def runtest(self) -> None:
         engine = self.config.stash[_ENGINE_KEY]
-        outcome = runner.run(engine, self.scenario, self.config.stash[_SUPPORTED_KEY])
-        if outcome.status == runner.UNSUPPORTED:
-            pytest.skip(f"unsupported: {outcome.error}")
-        if outcome.status != runner.PASS:
-            raise ScenarioFailure(outcome)
+        verdict = runner.run(engine, self.scenario, self.config.stash[_SUPPORTED_KEY])
+        if verdict.outcome is Outcome.UNSUPPORTED:
+            pytest.skip(f"unsupported: {verdict.reason}")
+        if verdict.outcome is not Outcome.PASS:
+            raise ScenarioFailure(verdict)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, ScenarioFailure):
-            return describe(excinfo.value.outcome)
+            return describe(excinfo.value.verdict)
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, self.scenario.line - 1, f"scenario {self.scenario.id}"
 
 
-def describe(outcome: runner.Outcome) -> str:
+def describe(verdict: runner.Verdict) -> str:
     """A failure as a reader wants it: where, which clauses say what, and expected against observed."""
-    s = outcome.scenario
+    s = verdict.scenario
     clauses = spec.kit_spec().clause_index()
-    lines = [f"scenario {s.id} ({s.location}) on {s.variant}: {outcome.status}", f"  {s.title}"]
+    lines = [f"scenario {s.id} ({s.location}) on {s.variant}: {verdict.outcome}", f"  {s.title}"]
     for cid in s.clauses:
         text = " ".join(str(clauses.get(cid, {}).get("text", "")).split())
         lines.append(f"  clause {cid}: {text}")
-    if outcome.error:
-        lines.append(f"  engine error: {outcome.error}")
-    for m in outcome.mismatches:
+    if verdict.error:
+        lines.append(f"  engine error: {verdict.error}")
+    for m in verdict.mismatches:
         lines.append(f"  step {m.step} ({s.file}:{m.line}): {m.what}")
         lines.append(f"    - expected: {m.expected!r}")
         lines.append(f"    + observed: {m.observed!r}")

@@ -17,6 +17,8 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from conformance import schemas
+from conformance.messages import Request
+from conformance.vocabulary import EngineError, ErrorKind
 from specreader.jsontypes import Json
 from specreader.problems import format_path
 
@@ -81,7 +83,10 @@ class SubprocessAdapter:
         problem = _handshake_problem(answer)
         if problem:
             self._kill()
-            raise EngineUnusable(problem if "error" in answer else problem + self._stderr_tail())
+            # an EngineError already carries the stderr tail; an engine's own error speaks for itself
+            told = isinstance(answer, EngineError) or "error" in answer
+            raise EngineUnusable(problem if told else problem + self._stderr_tail())
+        assert not isinstance(answer, EngineError)
         self._hello = answer["implementation"]
 
     def _keep_stderr(self, line: Any) -> None:
@@ -113,43 +118,45 @@ class SubprocessAdapter:
         found = schemas.explain(schemas.validator("protocol", f"/$defs/{definition}"), message)
         return "; ".join(f"{format_path(path)}: {text}" for path, text, _ in found[:3]) or None
 
-    def _exchange(self, message: Json, answer_kind: str, *, outside_protocol: bool = False, restart: bool = True) -> Json:
-        """Send one message and read one answer; failures come back as ``{"error": ...}``."""
+    def _exchange(
+        self, message: Json, answer_kind: str, *, outside_protocol: bool = False, restart: bool = True
+    ) -> Json | EngineError:
+        """Send one message and read one answer; what goes wrong comes back as an EngineError."""
         failure = self._send(message, outside_protocol=outside_protocol, restart=restart)
         return failure if failure is not None else self._receive(answer_kind, restart=restart)
 
-    def _send(self, message: Json, *, outside_protocol: bool = False, restart: bool = True) -> Json | None:
+    def _send(self, message: Json, *, outside_protocol: bool = False, restart: bool = True) -> EngineError | None:
         problem = None if outside_protocol else self._check(message, str(message.get("cmd")))
         if problem:
             raise ValueError(f"the kit built a message that breaks the protocol: {problem}")
         proc = self._proc
         if proc is None or proc.stdin is None:
-            return self._failure("crash", self._unusable or "the engine is not running", restart=False)
+            return self._failure(ErrorKind.CRASH, self._unusable or "the engine is not running", restart=False)
         try:
             proc.stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
             proc.stdin.flush()
         except (BrokenPipeError, OSError):
-            return self._failure("crash", "the engine closed its input", restart=restart)
+            return self._failure(ErrorKind.CRASH, "the engine closed its input", restart=restart)
         return None
 
-    def _receive(self, answer_kind: str, *, restart: bool = True) -> Json:
+    def _receive(self, answer_kind: str, *, restart: bool = True) -> Json | EngineError:
         try:
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
-            return self._failure("timeout", f"no answer within {self.timeout:g} s", restart=restart)
+            return self._failure(ErrorKind.TIMEOUT, f"no answer within {self.timeout:g} s", restart=restart)
         if line is _EOF:
-            return self._failure("crash", self._how_it_ended(), restart=restart)
+            return self._failure(ErrorKind.CRASH, self._how_it_ended(), restart=restart)
         try:
             answer = json.loads(line)
         except json.JSONDecodeError as err:
             return self._failure(
-                "malformed", f"expected one JSON object per line, found {line[:80]!r} ({err.msg})", restart=restart
+                ErrorKind.MALFORMED, f"expected one JSON object per line, found {line[:80]!r} ({err.msg})", restart=restart
             )
         if not isinstance(answer, dict):
-            return self._failure("malformed", f"expected a JSON object, found {type(answer).__name__}", restart=restart)
+            return self._failure(ErrorKind.MALFORMED, f"expected a JSON object, found {type(answer).__name__}", restart=restart)
         problem = self._check(answer, "unknown_command" if "id" not in answer and "error" in answer else answer_kind)
         if problem:
-            return self._failure("protocol", f"the answer breaks the protocol schema: {problem}", restart=False)
+            return self._failure(ErrorKind.PROTOCOL, f"the answer breaks the protocol schema: {problem}", restart=False)
         return answer
 
     def _how_it_ended(self) -> str:
@@ -161,8 +168,8 @@ class SubprocessAdapter:
             return "the engine closed its output"
         return f"the engine exited with status {code}"
 
-    def _failure(self, kind: str, message: str, *, restart: bool) -> Json:
-        error = {"error": {"kind": kind, "message": message + self._stderr_tail()}}
+    def _failure(self, kind: ErrorKind, message: str, *, restart: bool) -> EngineError:
+        error = EngineError(kind, message + self._stderr_tail())
         if restart:
             self._restart()
         return error
@@ -171,23 +178,22 @@ class SubprocessAdapter:
     def hello(self) -> Json:
         return dict(self._hello)
 
-    def run(self, request: Json) -> Json:
+    def run(self, request: Request) -> Json | EngineError:
         return next(self.run_many([request], window=1))
 
-    def run_many(self, requests: Iterable[Json], window: int = 16) -> Iterator[Json]:
+    def run_many(self, requests: Iterable[Request], window: int = 16) -> Iterator[Json | EngineError]:
         """Answers to ``requests``, in order, keeping up to ``window`` of them in flight.
 
         An engine reads one line and answers it before the next, so sending ahead lets it work
         while the kit judges; an engine needs nothing special for it. After a failure the
         engine is restarted and the requests it never answered are sent again.
         """
-        waiting: deque[Json] = deque(requests)
-        in_flight: deque[Json] = deque()
+        waiting: deque[Request] = deque(requests)
+        in_flight: deque[Request] = deque()
         while waiting or in_flight:
             if self._proc is None:  # a restart failed: say why for each request left, and send nothing more
                 request = (in_flight or waiting).popleft()
-                message = f"the engine cannot be restarted: {self._unusable or 'it is not running'}"
-                yield {"id": request.get("id"), "error": {"kind": "crash", "message": message}}
+                yield EngineError(ErrorKind.CRASH, f"the engine cannot be restarted: {self._unusable or 'it is not running'}")
                 continue
             failure = None
             while waiting and len(in_flight) < window and failure is None:
@@ -197,24 +203,23 @@ class SubprocessAdapter:
                 request = in_flight.popleft()
                 waiting.extendleft(reversed(in_flight))
                 in_flight.clear()
-                yield {"id": request.get("id"), **failure}
+                yield failure
                 continue
             request = in_flight.popleft()
             restarts = self.restarts
             answer = self._receive("result")
-            if "id" not in answer and "error" in answer:
-                answer = {"id": request.get("id"), **answer}
+            if isinstance(answer, EngineError) or ("id" not in answer and "error" in answer):
+                pass  # an error without an id answers the request it came after
             elif answer.get("id") != request.get("id"):
-                failure = self._failure(
-                    "wrong_id", f"expected id {request.get('id')!r}, found {answer.get('id')!r}", restart=True
+                answer = self._failure(
+                    ErrorKind.WRONG_ID, f"expected id {request.get('id')!r}, found {answer.get('id')!r}", restart=True
                 )
-                answer = {"id": request.get("id"), **failure}
             if self.restarts != restarts or self._proc is None:
                 waiting.extendleft(reversed(in_flight))  # never answered: send again to the new process
                 in_flight.clear()
             yield answer
 
-    def probe(self, message: Json) -> Json:
+    def probe(self, message: Json) -> Json | EngineError:
         """Send a message that is not a command of the protocol; the answer must be an error."""
         return self._exchange(message, "unknown_command", outside_protocol=True)
 
@@ -233,8 +238,10 @@ class SubprocessAdapter:
         self._kill()
 
 
-def _handshake_problem(answer: Json) -> str:
+def _handshake_problem(answer: Json | EngineError) -> str:
     """What is wrong with an answer to ``start``, or "" when it is a good one."""
+    if isinstance(answer, EngineError):
+        return f"handshake failed: {answer}"
     error = answer.get("error")
     if error is not None:
         if isinstance(error, dict):

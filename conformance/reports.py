@@ -7,29 +7,38 @@ from collections import Counter
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from conformance.runlog import FAILING, OUTCOMES, Log
+from conformance.runlog import Log, ScenarioLine
+from conformance.vocabulary import FAILING, RAN, Outcome
 from specreader.jsontypes import Json
 
 FORMATS = ("md", "junit", "json", "badge")
 
-# Column order of the summary tables.
-_COLUMNS = ("pass", "fail", "error", "timeout", "xfail", "xpass", "skipped", "unsupported")
+# Column order of the summary tables: what ran, then what did not.
+_COLUMNS = (*RAN, Outcome.SKIPPED, Outcome.UNSUPPORTED)
+
+# How JUnit XML says each outcome that is not a plain pass.
+_JUNIT_FAILURE = (Outcome.FAIL, Outcome.XPASS)
+_JUNIT_ERROR = (Outcome.ERROR, Outcome.TIMEOUT)
+_JUNIT_SKIPPED = (Outcome.SKIPPED, Outcome.UNSUPPORTED, Outcome.XFAIL)
+
+# The outcomes of scenarios that were not a failure, named after the closing line's counts.
+_NAMED_AFTER = (Outcome.XFAIL, Outcome.SKIPPED, Outcome.UNSUPPORTED)
 
 
-def _counts(lines: list[Json]) -> dict[str, int]:
+def _counts(lines: list[ScenarioLine]) -> dict[str, int]:
     counted = Counter(line["outcome"] for line in lines)
-    return {k: counted[k] for k in OUTCOMES if counted[k]}
+    return {k.value: counted[k] for k in Outcome if counted[k]}
 
 
-def _grouped(lines: list[Json], key: Any) -> dict[str, dict[str, int]]:
-    groups: dict[str, list[Json]] = {}
+def _grouped(lines: list[ScenarioLine], key: Any) -> dict[str, dict[str, int]]:
+    groups: dict[str, list[ScenarioLine]] = {}
     for line in lines:
         for name in key(line):
             groups.setdefault(name, []).append(line)
     return {name: _counts(group) for name, group in sorted(groups.items())}
 
 
-def _detail(line: Json) -> str:
+def _detail(line: ScenarioLine) -> str:
     if line.get("note"):
         return str(line["note"])
     if line.get("error"):
@@ -68,13 +77,13 @@ def summary(log: Log) -> Json:
 def closing_line(counts: dict[str, int]) -> str:
     """The line CI reads: ``N passed, N failed`` plus what was not run."""
     failed = sum(counts.get(k, 0) for k in FAILING)
-    extra = [f"{counts[k]} {k}" for k in ("xfail", "skipped", "unsupported") if counts.get(k)]
-    return f"{counts.get('pass', 0)} passed, {failed} failed" + (", " + ", ".join(extra) if extra else "")
+    extra = [f"{counts[k]} {k}" for k in _NAMED_AFTER if counts.get(k)]
+    return f"{counts.get(Outcome.PASS, 0)} passed, {failed} failed" + (", " + ", ".join(extra) if extra else "")
 
 
 def _columns(groups: dict[str, dict[str, int]]) -> list[str]:
     """The outcome columns a table needs: those some group has, in the usual order."""
-    return [c for c in _COLUMNS if any(g.get(c) for g in groups.values())] or ["pass"]
+    return [c.value for c in _COLUMNS if any(g.get(c) for g in groups.values())] or [Outcome.PASS.value]
 
 
 def table(title: str, groups: dict[str, dict[str, int]]) -> str:
@@ -127,7 +136,7 @@ def render_md(data: Json) -> str:
 
 def render_junit(log: Log) -> str:
     suites = ET.Element("testsuites", name="trickspec")
-    by_game: dict[str, list[Json]] = {}
+    by_game: dict[str, list[ScenarioLine]] = {}
     for line in log.scenarios:
         by_game.setdefault(line["game"], []).append(line)
     for game, lines in sorted(by_game.items()):
@@ -137,9 +146,9 @@ def render_junit(log: Log) -> str:
             "testsuite",
             name=game,
             tests=str(len(lines)),
-            failures=str(counts["fail"] + counts["xpass"]),
-            errors=str(counts["error"] + counts["timeout"]),
-            skipped=str(counts["skipped"] + counts["unsupported"] + counts["xfail"]),
+            failures=str(sum(counts[k] for k in _JUNIT_FAILURE)),
+            errors=str(sum(counts[k] for k in _JUNIT_ERROR)),
+            skipped=str(sum(counts[k] for k in _JUNIT_SKIPPED)),
             time=f"{sum(line['seconds'] for line in lines):.6f}",
         )
         for line in lines:
@@ -153,11 +162,11 @@ def render_junit(log: Log) -> str:
                 time=f"{line['seconds']:.6f}",
             )
             outcome = line["outcome"]
-            if outcome in ("fail", "xpass"):
+            if outcome in _JUNIT_FAILURE:
                 ET.SubElement(case, "failure", message=_detail(line)[:500], type=outcome).text = _detail(line)
-            elif outcome in ("error", "timeout"):
+            elif outcome in _JUNIT_ERROR:
                 ET.SubElement(case, "error", message=_detail(line)[:500], type=outcome).text = _detail(line)
-            elif outcome in ("skipped", "unsupported", "xfail"):
+            elif outcome in _JUNIT_SKIPPED:
                 ET.SubElement(case, "skipped", message=f"{outcome}: {_detail(line)}".rstrip(": "))
             props = ET.SubElement(case, "properties")
             for clause in line["clauses"]:
@@ -169,17 +178,17 @@ def render_junit(log: Log) -> str:
 def badge(data: Json) -> Json:
     """Passed over run: unsupported and skipped scenarios count in neither number, and are named."""
     counts = data["counts"]
-    ran = sum(counts.get(k, 0) for k in ("pass", "fail", "error", "timeout", "xfail", "xpass"))
+    ran = sum(counts.get(k, 0) for k in RAN)
     failed = sum(counts.get(k, 0) for k in FAILING)
-    message = f"{counts.get('pass', 0)}/{ran} passed"
-    left_out = [f"{counts[k]} {k}" for k in ("unsupported", "skipped") if counts.get(k)]
+    message = f"{counts.get(Outcome.PASS, 0)}/{ran} passed"
+    left_out = [f"{counts[k]} {k}" for k in (Outcome.UNSUPPORTED, Outcome.SKIPPED) if counts.get(k)]
     if left_out:
         message += " (" + ", ".join(left_out) + ")"
     if not ran:
         color = "lightgrey"
     elif failed:
         color = "red"
-    elif counts.get("xfail"):
+    elif counts.get(Outcome.XFAIL):
         color = "yellow"
     else:
         color = "brightgreen"

@@ -13,16 +13,54 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO
+from typing import IO, Any, TypedDict, cast
 
 from conformance import schemas
+from conformance.vocabulary import FAILING
 from specreader import kitdata
 from specreader.jsontypes import Json
 from specreader.problems import DataError, Problem
 
-# Every outcome a scenario can have in a run, and which of them break the run.
-OUTCOMES = ("pass", "fail", "error", "timeout", "unsupported", "skipped", "xfail", "xpass")
-FAILING = frozenset({"fail", "error", "timeout", "xpass"})
+
+class Header(TypedDict):
+    """The first line: who ran what, against which spec, with which options."""
+
+    type: str
+    kit: Json
+    spec_version: str
+    engine: Json
+    options: Json
+    started: str
+    scenarios: int
+
+
+class ScenarioLine(TypedDict):
+    """One line per scenario: its outcome, where it is, every mismatch, the engine's error, and what
+    the expectation file said of it (``expected``, with a ``note`` when the outcome differs)."""
+
+    type: str
+    id: str
+    outcome: str
+    game: str
+    variant: str
+    clauses: list[str]
+    file: str
+    line: int
+    seconds: float
+    mismatch: Json | None
+    mismatches: list[Json]
+    error: str | None
+    expected: Json | None
+    note: str | None
+
+
+class Footer(TypedDict):
+    """The last line, present only when the run finished: the counts by outcome."""
+
+    type: str
+    counts: dict[str, int]
+    seconds: float
+    finished: str
 
 
 def kit_version() -> str:
@@ -49,34 +87,64 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class Writer:
-    """Appends log lines and flushes each, so a crash loses nothing already judged."""
-
-    def __init__(self, stream: IO[str]) -> None:
-        self.stream = stream
-
-    def write(self, line: Json) -> None:
-        self.stream.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
-        self.stream.flush()
-
-
 @dataclass
 class Log:
-    """A run log read back: header, scenario lines, footer (None if the run stopped early)."""
+    """A run log: header, scenario lines, footer (None while running, or if the run stopped early).
 
-    header: Json
-    scenarios: list[Json] = field(default_factory=list)
-    footer: Json | None = None
+    ``verify`` fills one as the run goes and the reports render from it; ``read`` gives the same
+    object back from a file, so ``trickspec report`` renders exactly what ``verify`` did.
+    """
+
+    header: Header
+    scenarios: list[ScenarioLine] = field(default_factory=list)
+    footer: Footer | None = None
+    stream: IO[str] | None = field(default=None, repr=False, compare=False)
+    _counts: Counter[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._counts = Counter(line["outcome"] for line in self.scenarios)
 
     def counts(self) -> Counter[str]:
-        return Counter(line["outcome"] for line in self.scenarios)
+        """Scenarios by outcome so far (the caller must not change it)."""
+        return self._counts
+
+    @property
+    def failed(self) -> int:
+        counts = self.counts()
+        return sum(counts[k] for k in FAILING)
+
+    @property
+    def complete(self) -> bool:
+        return self.footer is not None
+
+    def start(self) -> None:
+        self._write(self.header)
+
+    def add(self, line: ScenarioLine) -> None:
+        """Keep a scenario line as it reads back from the file (JSON types only), and write it."""
+        self.scenarios.append(cast(ScenarioLine, self._write(line)))
+        self._counts[line["outcome"]] += 1
+
+    def finish(self, seconds: float) -> None:
+        footer: Footer = {"type": "footer", "counts": dict(self.counts()), "seconds": round(seconds, 3), "finished": now()}
+        self.footer = footer
+        self._write(footer)
+
+    def _write(self, line: Any) -> Any:
+        """Append a line, flushed, so a crash loses nothing already judged; return it as read back."""
+        text = json.dumps(line, ensure_ascii=False, separators=(",", ":"))
+        if self.stream is not None:
+            self.stream.write(text + "\n")
+            self.stream.flush()
+        return json.loads(text)
 
 
 def read(path: Path) -> Log:
     """Read and check a run log; bad lines are located problems."""
     problems: list[Problem] = []
-    header: Json | None = None
-    log = Log(header={})
+    header: Header | None = None
+    scenarios: list[ScenarioLine] = []
+    footer: Footer | None = None
     name = str(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -97,16 +165,15 @@ def read(path: Path) -> Log:
         for at, message, _ in schemas.explain(schemas.validator("run-log", f"/$defs/{kind}"), line):
             problems.append(Problem(name, number, 1, at, message))
         if kind == "header":
-            header = line
+            header = cast(Header, line)
         elif kind == "scenario":
-            log.scenarios.append(line)
+            scenarios.append(cast(ScenarioLine, line))
         elif kind == "footer":
-            log.footer = line
+            footer = cast(Footer, line)
     if header is None:
         found = "" if text.strip() else ", found an empty file"
         problems.append(Problem(name, 1, 1, (), f"expected a header line first{found}"))
     if problems:
         raise DataError(problems)
     assert header is not None
-    log.header = header
-    return log
+    return Log(header, scenarios, footer)

@@ -1,4 +1,4 @@
-"""Runs scenarios through an engine adapter and judges what it reports."""
+"""Runs scenarios through an engine adapter and judges what it reports: one verdict per scenario."""
 
 from __future__ import annotations
 
@@ -7,26 +7,39 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.adapter import EngineAdapter, describe_error
-from conformance.checks import Mismatch, action_text, compare
+from conformance.comparisons import Mismatch, action_text, compare
+from conformance.messages import Request
 from conformance.scenarios import Scenario
-from specreader.jsontypes import Json
-
-PASS, FAIL, ERROR, UNSUPPORTED = "pass", "fail", "error", "unsupported"
+from conformance.vocabulary import EngineError, ErrorKind, Outcome, engine_error
 
 
-@dataclass
-class Outcome:
-    """The verdict on one scenario, with every mismatch or the engine's error."""
+@dataclass(frozen=True)
+class Verdict:
+    """What one scenario came to on an engine: its outcome (pass, fail, error, timeout or
+    unsupported), every mismatch, and the engine's error or why the scenario was not run."""
 
     scenario: Scenario
-    status: str
+    outcome: Outcome
     mismatches: list[Mismatch] = field(default_factory=list)
-    error: str = ""
+    error: EngineError | None = None
+    not_run: str = ""  # why an unsupported scenario was not sent
+
+    @property
+    def reason(self) -> str:
+        """The error or the reason it was not run, as one line of text ("" when there is neither)."""
+        return str(self.error) if self.error is not None else self.not_run
 
 
-def request_for(scenario: Scenario) -> Json:
-    """What the engine is sent: never the expectations; ``observe`` names the observations the
-    kit reads in full, so an engine may leave the snapshot and legal actions out of the rest."""
+def _failed(scenario: Scenario, error: EngineError, mismatches: list[Mismatch] | None = None) -> Verdict:
+    return Verdict(scenario, error.outcome, mismatches or [], error)
+
+
+def _malformed(scenario: Scenario, message: str, mismatches: list[Mismatch] | None = None) -> Verdict:
+    return _failed(scenario, EngineError(ErrorKind.MALFORMED, message), mismatches)
+
+
+def request_for(scenario: Scenario) -> Request:
+    """What the engine is sent: never the expectations."""
     return {
         "id": scenario.id,
         "variant": scenario.variant,
@@ -51,23 +64,24 @@ def observed(scenario: Scenario) -> list[int]:
     return sorted(wanted)
 
 
-def judge(scenario: Scenario, answer: Any) -> Outcome:
-    """Compare an engine's observations with the scenario's steps; whatever the engine sent, never raise."""
+def judge(scenario: Scenario, answer: object) -> Verdict:
+    """Compare an engine's answer (untrusted: any shape) with the scenario's steps; never raise."""
+    if isinstance(answer, EngineError):
+        return _failed(scenario, answer)
     if not isinstance(answer, dict):
-        return Outcome(scenario, ERROR, error=f"expected an answer object, found {type(answer).__name__}")
+        return _malformed(scenario, f"expected an answer object, found {type(answer).__name__}")
     observations = answer.get("observations")
-    error = answer.get("error")
+    error = engine_error(answer["error"]) if answer.get("error") is not None else None
     if not isinstance(observations, list) or not observations:
-        return Outcome(scenario, ERROR, error=_error_text(error) or "the engine returned no observations")
+        return _failed(scenario, error) if error else _malformed(scenario, "the engine returned no observations")
     wanted = len(scenario.actions()) + 1
     if len(observations) > wanted:
-        return Outcome(
-            scenario, ERROR, error=f"expected {wanted} observations (one after setup, one per action), found {len(observations)}"
+        return _malformed(
+            scenario, f"expected {wanted} observations (one after setup, one per action), found {len(observations)}"
         )
     shapeless = next((i for i, o in enumerate(observations) if not isinstance(o, dict)), None)
     if shapeless is not None:
-        found = observations[shapeless]
-        return Outcome(scenario, ERROR, error=f"expected observation {shapeless} to be an object, found {found!r}")
+        return _malformed(scenario, f"expected observation {shapeless} to be an object, found {observations[shapeless]!r}")
     mismatches: list[Mismatch] = []
     position = 0  # index of the observation after the last action judged
     for number, step in enumerate(scenario.steps, start=1):
@@ -75,8 +89,9 @@ def judge(scenario: Scenario, answer: Any) -> Outcome:
             before = observations[position]
             position += 1
             if position >= len(observations):
-                reason = _error_text(error) or f"no observation after action {action_text(action)}"
-                return Outcome(scenario, ERROR, mismatches, reason)
+                if error:
+                    return _failed(scenario, error, mismatches)
+                return _malformed(scenario, f"no observation after action {action_text(action)}", mismatches)
             after = observations[position]
             rejected = after.get("rejected")
             code = rejected.get("code") if isinstance(rejected, dict) else None
@@ -86,7 +101,7 @@ def judge(scenario: Scenario, answer: Any) -> Outcome:
                         Mismatch(number, step.line, f"{action_text(action)} rejected with", list(step.reject), code or "accepted")
                     )
                 elif not isinstance(before.get("snapshot"), dict) or not isinstance(after.get("snapshot"), dict):
-                    return Outcome(scenario, ERROR, mismatches, "an observation the kit asked for lacks its snapshot")
+                    return _malformed(scenario, "an observation the kit asked for lacks its snapshot", mismatches)
                 elif after.get("snapshot") != before.get("snapshot"):
                     mismatches.append(
                         Mismatch(
@@ -99,18 +114,17 @@ def judge(scenario: Scenario, answer: Any) -> Outcome:
                     )
             elif code is not None:
                 mismatches.append(Mismatch(number, step.line, f"{action_text(action)} accepted", "accepted", f"rejected: {code}"))
-                return Outcome(scenario, FAIL, mismatches)
+                return Verdict(scenario, Outcome.FAIL, mismatches)
         if step.expect:
             current = observations[position]
             snapshot = current.get("snapshot")
             legal = current.get("legal")
             if not isinstance(snapshot, dict) or not isinstance(legal, list):
-                reason = "an observation the kit asked for lacks its snapshot or legal actions"
-                return Outcome(scenario, ERROR, mismatches, reason)
+                return _malformed(scenario, "an observation the kit asked for lacks its snapshot or legal actions", mismatches)
             mismatches += compare(step.expect, snapshot, legal, number, step.line)
     if error is not None:
-        return Outcome(scenario, ERROR, mismatches, _error_text(error))
-    return Outcome(scenario, FAIL if mismatches else PASS, mismatches)
+        return _failed(scenario, error, mismatches)
+    return Verdict(scenario, Outcome.FAIL if mismatches else Outcome.PASS, mismatches)
 
 
 def _changed(before: Any, after: Any) -> Any:
@@ -119,20 +133,14 @@ def _changed(before: Any, after: Any) -> Any:
     return after
 
 
-def _error_text(error: Any) -> str:
-    if isinstance(error, dict):
-        return f"{error.get('kind', 'error')}: {error.get('message', '')}"
-    return str(error) if error else ""
-
-
-def _unsupported(scenario: Scenario, supported: set[str] | None) -> Outcome | None:
+def _unsupported(scenario: Scenario, supported: set[str] | None) -> Verdict | None:
     if supported is None or scenario.variant in supported:
         return None
-    return Outcome(scenario, UNSUPPORTED, error=f"the engine does not declare {scenario.variant}")
+    return Verdict(scenario, Outcome.UNSUPPORTED, not_run=f"the engine does not declare {scenario.variant}")
 
 
-def run_all(adapter: EngineAdapter, chosen: Iterable[Scenario], supported: set[str] | None = None) -> Iterator[Outcome]:
-    """Outcomes of many scenarios, in order; an adapter with ``run_many`` gets them all at once
+def run_all(adapter: EngineAdapter, chosen: Iterable[Scenario], supported: set[str] | None = None) -> Iterator[Verdict]:
+    """Verdicts on many scenarios, in order; an adapter with ``run_many`` gets them all at once
     (the protocol adapter keeps several in flight)."""
     chosen = list(chosen)
     many = getattr(adapter, "run_many", None)
@@ -141,27 +149,28 @@ def run_all(adapter: EngineAdapter, chosen: Iterable[Scenario], supported: set[s
             yield run(adapter, scenario, supported)
         return
     answers = many([request_for(s) for s in chosen if _unsupported(s, supported) is None])
-    broken = ""  # once run_many raises it is finished: the scenarios left are not run, and say why
+    broken: EngineError | None = None  # once run_many raises it is finished: the scenarios left are not run, and say why
     for scenario in chosen:
         unsupported = _unsupported(scenario, supported)
         if unsupported is not None:
             yield unsupported
-        elif broken:
-            yield Outcome(scenario, ERROR, error=f"not run: the adapter failed on an earlier scenario ({broken})")
+        elif broken is not None:
+            message = f"not run: the adapter failed on an earlier scenario ({broken.message})"
+            yield _failed(scenario, EngineError(broken.kind, message))
         else:
             try:
                 answer = next(answers)
             except StopIteration:
-                broken = "it gave fewer answers than it was sent requests"
-                yield Outcome(scenario, ERROR, error=f"no answer: {broken}")
+                broken = EngineError(ErrorKind.ADAPTER, "it gave fewer answers than it was sent requests")
+                yield _failed(scenario, EngineError(ErrorKind.ADAPTER, f"no answer: {broken.message}"))
             except Exception as err:  # a misbehaving adapter is reported, never a traceback
-                broken = describe_error(err)
-                yield Outcome(scenario, ERROR, error=broken)
+                broken = EngineError(ErrorKind.ADAPTER, describe_error(err))
+                yield _failed(scenario, broken)
             else:
                 yield judge(scenario, answer)
 
 
-def run(adapter: EngineAdapter, scenario: Scenario, supported: set[str] | None = None) -> Outcome:
+def run(adapter: EngineAdapter, scenario: Scenario, supported: set[str] | None = None) -> Verdict:
     """One scenario through one engine."""
     unsupported = _unsupported(scenario, supported)
     if unsupported is not None:
@@ -169,5 +178,5 @@ def run(adapter: EngineAdapter, scenario: Scenario, supported: set[str] | None =
     try:
         answer = adapter.run(request_for(scenario))
     except Exception as err:  # a misbehaving engine is reported, never a traceback
-        return Outcome(scenario, ERROR, error=describe_error(err))
+        return _failed(scenario, EngineError(ErrorKind.ADAPTER, describe_error(err)))
     return judge(scenario, answer)

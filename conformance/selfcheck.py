@@ -16,6 +16,7 @@ from typing import Any
 
 from conformance import runner, scenarios
 from conformance.adapter import InProcessAdapter
+from conformance.vocabulary import Outcome
 from specreader import spec
 from specreader.jsontypes import Json
 
@@ -33,7 +34,7 @@ class Mutant:
 
 
 @dataclass
-class Verdict:
+class MutantResult:
     mutant: Mutant
     killed_by: list[str]  # scenario ids that failed; empty when the mutant survived
     scenarios: int
@@ -149,9 +150,9 @@ def reference_builder(variant: Json) -> Callable[[str, Json], Any]:
     return lambda _variant_id, setup: Engine(rules, setup)
 
 
-def check(
+def run_mutants(
     variant_ids: list[str] | None = None, build: Builder = reference_builder, stop_at_first: bool = True
-) -> Iterator[Verdict]:
+) -> Iterator[MutantResult]:
     """Run each mutant against the scenarios of its variant."""
     chosen = scenarios.kit_scenarios()
     for vid in variant_ids or spec.variant_ids():
@@ -166,8 +167,8 @@ def check(
             adapter = InProcessAdapter(factory, {"name": mutant.name}, [vid])
             killed: list[str] = []
             for scenario in mine:
-                if runner.run(adapter, scenario).status != runner.PASS:
+                if runner.run(adapter, scenario).outcome is not Outcome.PASS:
                     killed.append(scenario.id)
                     if stop_at_first:
                         break
-            yield Verdict(mutant, killed, len(mine))
+            yield MutantResult(mutant, killed, len(mine))

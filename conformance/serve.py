@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import IO, Any
+from collections.abc import Mapping
+from typing import IO, Any, cast
 
 from conformance.adapter import reference_adapter
+from conformance.messages import Request
 
 VERSION = 1
 
@@ -19,7 +21,7 @@ VERSION = 1
 def serve(stdin: IO[str], stdout: IO[str]) -> int:
     adapter = reference_adapter()
 
-    def send(message: dict[str, Any]) -> None:
+    def send(message: Mapping[str, Any]) -> None:
         stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
         stdout.flush()
 
@@ -35,7 +37,7 @@ def serve(stdin: IO[str], stdout: IO[str]) -> int:
         if cmd == "start":
             send({"started": True, "protocol": VERSION, "implementation": {**adapter.hello(), "homepage": ""}})
         elif cmd == "run":
-            request = {k: v for k, v in message.items() if k != "cmd"}
+            request = cast(Request, {k: v for k, v in message.items() if k != "cmd"})
             send(adapter.run(request))
         elif cmd == "stop":
             break

@@ -8,10 +8,13 @@ from dataclasses import dataclass
 
 from conformance import runner, scenarios
 from conformance.protocol import EngineUnusable, SubprocessAdapter, split_command
+from conformance.vocabulary import EngineError, ErrorKind, engine_error
 
 
 @dataclass
-class Check:
+class Trial:
+    """One thing smoke tries, whether the engine passed it, and what it answered."""
+
     name: str
     ok: bool
     detail: str
@@ -23,18 +26,18 @@ def _first(
     return next((s for s in chosen if s.variant in supported and want(s)), None)
 
 
-def smoke(command: str, timeout: float = 10.0) -> list[Check]:
+def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
     """Handshake, one plain scenario, one rejection, an unknown request: each named and explained."""
-    checks: list[Check] = []
+    trials: list[Trial] = []
     try:
         engine = SubprocessAdapter(split_command(command), timeout=timeout, validate=True)
     except EngineUnusable as err:
-        return [Check("handshake", False, str(err))]
+        return [Trial("handshake", False, str(err))]
     try:
         hello = engine.hello()
         supported = set(hello.get("variants", []))
-        checks.append(
-            Check(
+        trials.append(
+            Trial(
                 "handshake",
                 bool(supported),
                 f"{hello.get('name')} {hello.get('version')} ({hello.get('language')}), "
@@ -46,16 +49,18 @@ def smoke(command: str, timeout: float = 10.0) -> list[Check]:
         rejecting = _first(every, supported, lambda s: bool(s.rejects()))
         for name, scenario in (("a scenario", plain), ("a rejection", rejecting)):
             if scenario is None:
-                checks.append(Check(name, False, "no scenario of a declared variant to try"))
+                trials.append(Trial(name, False, "no scenario of a declared variant to try"))
                 continue
             answer = engine.run(runner.request_for(scenario))
+            if isinstance(answer, EngineError) or "error" in answer:
+                failure = answer if isinstance(answer, EngineError) else engine_error(answer["error"])
+                trials.append(Trial(name, False, f"{scenario.id}: {failure}"))
+                continue
             observations = answer.get("observations")
-            if "error" in answer:
-                checks.append(Check(name, False, f"{scenario.id}: {answer['error']}"))
-            elif not isinstance(observations, list) or len(observations) != len(scenario.actions()) + 1:
+            if not isinstance(observations, list) or len(observations) != len(scenario.actions()) + 1:
                 count = len(observations) if isinstance(observations, list) else 0
-                checks.append(
-                    Check(
+                trials.append(
+                    Trial(
                         name,
                         False,
                         f"{scenario.id}: expected {len(scenario.actions()) + 1} "
@@ -63,18 +68,21 @@ def smoke(command: str, timeout: float = 10.0) -> list[Check]:
                     )
                 )
             else:
-                outcome = runner.judge(scenario, answer)
-                detail = f"{scenario.id}: {outcome.status}"
+                verdict = runner.judge(scenario, answer)
+                detail = f"{scenario.id}: {verdict.outcome}"
                 if name == "a rejection":
                     codes = [o["rejected"]["code"] for o in observations if isinstance(o.get("rejected"), dict)]
                     detail += f"; rejection codes seen: {', '.join(codes) or 'none'}"
-                    checks.append(Check(name, bool(codes), detail))
+                    trials.append(Trial(name, bool(codes), detail))
                 else:
-                    checks.append(Check(name, True, detail + " (a wrong verdict is for verify to judge)"))
-        answer = engine.probe({"cmd": "frobnicate"})
-        error = answer.get("error")
-        ok = isinstance(error, dict) and error.get("kind") == "unknown_command"
-        checks.append(Check("an unknown request", ok, f"answered {json.dumps(answer)[:120]}"))
+                    trials.append(Trial(name, True, detail + " (a wrong verdict is for verify to judge)"))
+        probed = engine.probe({"cmd": "frobnicate"})
+        if isinstance(probed, EngineError):
+            trials.append(Trial("an unknown request", False, str(probed)))
+        else:
+            error = probed.get("error")
+            ok = isinstance(error, dict) and error.get("kind") == ErrorKind.UNKNOWN_COMMAND
+            trials.append(Trial("an unknown request", ok, f"answered {json.dumps(probed)[:120]}"))
     finally:
         engine.close()
-    return checks
+    return trials

@@ -1,4 +1,4 @@
-"""A conformance run: every chosen scenario through one engine, logged line by line."""
+"""A conformance run: every chosen scenario through one engine, into one run log."""
 
 from __future__ import annotations
 
@@ -6,26 +6,21 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import IO
 
 from conformance import runlog, runner
 from conformance.adapter import EngineAdapter
 from conformance.expectations import Expectations
+from conformance.runlog import Log, ScenarioLine
 from conformance.scenarios import Scenario
+from conformance.vocabulary import FAILING, Outcome
 from specreader.jsontypes import Json
 
 
-def _raw_outcome(outcome: runner.Outcome) -> str:
-    if outcome.status == runner.ERROR and outcome.error.startswith("timeout:"):
-        return "timeout"
-    return outcome.status
-
-
 def scenario_line(
-    scenario: Scenario, outcome: runner.Outcome | None, reported: str, seconds: float, expected: Json | None, note: str | None
-) -> Json:
-    mismatches = [m.to_json() for m in outcome.mismatches] if outcome else []
+    scenario: Scenario, verdict: runner.Verdict | None, reported: Outcome, seconds: float, expected: Json | None, note: str | None
+) -> ScenarioLine:
+    mismatches = [m.to_json() for m in verdict.mismatches] if verdict else []
     return {
         "type": "scenario",
         "id": scenario.id,
@@ -38,27 +33,10 @@ def scenario_line(
         "seconds": round(seconds, 6),
         "mismatch": mismatches[0] if mismatches else None,
         "mismatches": mismatches,
-        "error": (outcome.error or None) if outcome else None,
+        "error": (verdict.reason or None) if verdict else None,
         "expected": expected,
         "note": note,
     }
-
-
-@dataclass
-class Run:
-    """What a run produced: the scenario lines in order and the counts."""
-
-    header: Json = field(default_factory=dict)
-    lines: list[Json] = field(default_factory=list)
-    counts: Counter[str] = field(default_factory=Counter)
-    seconds: float = 0.0
-
-    def log(self) -> runlog.Log:
-        return runlog.Log(self.header, self.lines, {"type": "footer", "counts": dict(self.counts)})
-
-    @property
-    def failed(self) -> int:
-        return sum(self.counts[k] for k in runlog.FAILING)
 
 
 def verify(
@@ -66,15 +44,16 @@ def verify(
     chosen: Iterable[Scenario],
     *,
     expectations: Expectations | None = None,
-    log: runlog.Writer | None = None,
+    stream: IO[str] | None = None,
     options: Json | None = None,
     progress: Callable[[int, Counter[str]], None] | None = None,
-) -> Run:
+) -> Log:
+    """Run the scenarios and return the run log, written line by line to ``stream`` if given."""
     chosen = list(chosen)
     expectations = expectations or Expectations()
     hello = engine.hello()
     supported = set(hello.get("variants", []))
-    run = Run(
+    log = Log(
         header={
             "type": "header",
             "kit": {"name": "trickspec", "version": runlog.kit_version()},
@@ -83,57 +62,52 @@ def verify(
             "options": options or {},
             "started": runlog.now(),
             "scenarios": len(chosen),
-        }
+        },
+        stream=stream,
     )
-    if log is not None:
-        log.write(run.header)
+    log.start()
     started = time.perf_counter()
-    skipped = {s.id for s in chosen if (e := expectations.get(s.id)) is not None and e.outcome == "skip"}
-    outcomes = runner.run_all(engine, [s for s in chosen if s.id not in skipped], supported)
+    skipped = {s.id for s in chosen if (e := expectations.get(s.id)) is not None and e.outcome is Outcome.SKIPPED}
+    verdicts = runner.run_all(engine, [s for s in chosen if s.id not in skipped], supported)
     clock = time.perf_counter()
     for number, scenario in enumerate(chosen, start=1):
         entry = expectations.get(scenario.id)
-        outcome: runner.Outcome | None = None
+        verdict: runner.Verdict | None = None
         note: str | None
         if scenario.id in skipped:
-            reported, note = "skipped", entry.reason if entry else None
+            reported, note = Outcome.SKIPPED, entry.reason if entry else None
         else:
-            outcome = next(outcomes)
-            reported, note = expectations.judge(scenario.id, _raw_outcome(outcome))
+            verdict = next(verdicts)
+            reported, note = expectations.reported(scenario.id, verdict.outcome)
         now = time.perf_counter()
-        line = scenario_line(scenario, outcome, reported, now - clock, entry.to_json() if entry else None, note)
+        log.add(scenario_line(scenario, verdict, reported, now - clock, entry.to_json() if entry else None, note))
         clock = now
-        run.lines.append(line)
-        run.counts[reported] += 1
-        if log is not None:
-            log.write(line)
         if progress is not None:
-            progress(number, run.counts)
-    run.seconds = time.perf_counter() - started
-    if log is not None:
-        log.write({"type": "footer", "counts": dict(run.counts), "seconds": round(run.seconds, 3), "finished": runlog.now()})
-    return run
+            progress(number, log.counts())
+    log.finish(time.perf_counter() - started)
+    return log
 
 
 class Progress:
     """A bar on a terminal; plain lines (every tenth of the run) elsewhere, e.g. in CI."""
 
-    def __init__(self, total: int, stream: IO[str] = sys.stderr) -> None:
+    def __init__(self, total: int, stream: IO[str] | None = None) -> None:
         self.total = total
-        self.stream = stream
-        self.tty = stream.isatty()
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
         self.step = max(1, total // 10)
 
     def __call__(self, done: int, counts: Counter[str]) -> None:
-        failed = sum(counts[k] for k in runlog.FAILING)
+        failed = sum(counts[k] for k in FAILING)
+        passed = counts[Outcome.PASS]
         if self.tty:
             width = 30
             filled = width * done // self.total
             bar = "#" * filled + "." * (width - filled)
-            self.stream.write(f"\r[{bar}] {done}/{self.total}  {counts['pass']} passed  {failed} failed")
+            self.stream.write(f"\r[{bar}] {done}/{self.total}  {passed} passed  {failed} failed")
             if done == self.total:
                 self.stream.write("\n")
             self.stream.flush()
         elif done % self.step == 0 or done == self.total:
-            self.stream.write(f"{done}/{self.total} scenarios: {counts['pass']} passed, {failed} failed\n")
+            self.stream.write(f"{done}/{self.total} scenarios: {passed} passed, {failed} failed\n")
             self.stream.flush()

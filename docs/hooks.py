@@ -67,8 +67,8 @@ def conformance_report() -> str:
     from conformance.adapter import reference_adapter
     from conformance.verify import verify
 
-    run = verify(reference_adapter(), scenarios.kit_scenarios())
-    body = reports.render_md(reports.summary(run.log()))
+    log = verify(reference_adapter(), scenarios.kit_scenarios())
+    body = reports.render_md(reports.summary(log))
     title, _, rest = body.partition("\n")
     intro = (
         "Built with the site: the reference engine, in process, against every scenario of this "

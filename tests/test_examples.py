@@ -18,6 +18,7 @@ import pytest
 
 from conformance import runner, scenarios
 from conformance.protocol import SubprocessAdapter
+from conformance.vocabulary import Outcome
 
 ROOT = Path(__file__).resolve().parent.parent
 JS_ENGINE = ROOT / "examples" / "js-albastini-2p" / "engine.js"
@@ -39,7 +40,7 @@ def node() -> str:
     return _node()
 
 
-def _outcomes(adapter: SubprocessAdapter) -> list[runner.Outcome]:
+def _outcomes(adapter: SubprocessAdapter) -> list[runner.Verdict]:
     supported = set(adapter.hello().get("variants", []))
     try:
         return [runner.run(adapter, scenario, supported) for scenario in scenarios.kit_scenarios()]
@@ -47,14 +48,14 @@ def _outcomes(adapter: SubprocessAdapter) -> list[runner.Outcome]:
         adapter.close()
 
 
-def _failures(outcomes: list[runner.Outcome]) -> list[str]:
+def _failures(outcomes: list[runner.Verdict]) -> list[str]:
     lines = []
     for outcome in outcomes:
-        if outcome.status in (runner.FAIL, runner.ERROR):
+        if outcome.outcome in (Outcome.FAIL, Outcome.ERROR):
             details = "; ".join(
                 f"step {m.step}: {m.what}: expected {m.expected!r}, observed {m.observed!r}" for m in outcome.mismatches
             )
-            lines.append(f"{outcome.scenario.id}: {outcome.status} {outcome.error} {details}".rstrip())
+            lines.append(f"{outcome.scenario.id}: {outcome.outcome} {outcome.reason} {details}".rstrip())
     return lines
 
 
@@ -68,8 +69,8 @@ def test_js_engine_passes_its_variant_and_declines_the_rest(node: str, validate:
     mine = [o for o in outcomes if o.scenario.variant == JS_VARIANT]
     others = [o for o in outcomes if o.scenario.variant != JS_VARIANT]
     assert mine, f"the kit has no {JS_VARIANT} scenario"
-    assert {o.status for o in mine} == {runner.PASS}
-    assert {o.status for o in others} <= {runner.UNSUPPORTED}
+    assert {o.outcome for o in mine} == {Outcome.PASS}
+    assert {o.outcome for o in others} <= {Outcome.UNSUPPORTED}
 
 
 def test_js_engine_handshake(node: str) -> None:
@@ -148,5 +149,5 @@ def test_python_subprocess_example_passes_everything() -> None:
     adapter = SubprocessAdapter([sys.executable, str(PY_ENGINE)], validate=True)
     outcomes = _outcomes(adapter)
     assert not _failures(outcomes), "\n".join(_failures(outcomes))
-    declared = {o.scenario.variant for o in outcomes if o.status != runner.UNSUPPORTED}
-    assert {o.status for o in outcomes if o.scenario.variant in declared} == {runner.PASS}
+    declared = {o.scenario.variant for o in outcomes if o.outcome != Outcome.UNSUPPORTED}
+    assert {o.outcome for o in outcomes if o.scenario.variant in declared} == {Outcome.PASS}

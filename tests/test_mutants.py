@@ -12,6 +12,7 @@ import pytest
 from conformance import runner, scenarios
 from conformance.adapter import InProcessAdapter
 from conformance.plugin import describe
+from conformance.vocabulary import Outcome
 from reference.engine import Engine, compile_rules
 from reference.rules import Rules
 from specreader import spec
@@ -97,7 +98,7 @@ def test_mutant_is_caught_with_clause_and_diff(name: str) -> None:
     chosen = [s for s in scenarios.kit_scenarios() if clause in s.clauses]
     assert chosen, f"no scenario checks {clause}"
     outcomes = [runner.run(adapter, s) for s in chosen]
-    failed = [o for o in outcomes if o.status == runner.FAIL]
+    failed = [o for o in outcomes if o.outcome == Outcome.FAIL]
     assert failed, f"mutant {name} passed every scenario of {clause}"
     report = describe(failed[0])
     assert f"clause {clause}:" in report

@@ -40,7 +40,7 @@ def test_expectation_file_is_strict(tmp_path: Path) -> None:
     expect.write_text(
         "engine: reference\nspec_version: any\nexpectations:\n"
         "  - {id: albastini/trick/anna-boris-trump-captures, outcome: fail, reason: claimed broken}\n"
-        "  - {id: albastini/trick/anna-boris-same-suit-ace-wins, outcome: skip, reason: not today}\n",
+        "  - {id: albastini/trick/anna-boris-same-suit-ace-wins, outcome: skipped, reason: not today}\n",
         encoding="utf-8",
     )
     done = pytest_run("--engine", "reference", ONE, "--expect", str(expect))

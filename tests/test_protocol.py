@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from conformance import runner, scenarios
 from conformance.adapter import InProcessAdapter, reference_adapter
-from conformance.checks import CHECKS
+from conformance.comparisons import COMPARISONS
 from conformance.protocol import EngineUnusable, SubprocessAdapter
+from conformance.vocabulary import EngineError, ErrorKind, Outcome
 
 SERVE = [sys.executable, "-m", "conformance.serve"]
 
@@ -29,8 +30,8 @@ def test_served_reference_matches_in_process_scenario_by_scenario() -> None:
         for scenario in scenarios.kit_scenarios():
             remote_outcome = runner.run(served, scenario)
             local_outcome = runner.run(local, scenario)
-            assert (remote_outcome.status, remote_outcome.mismatches) == (local_outcome.status, local_outcome.mismatches)
-            assert remote_outcome.status == runner.PASS, scenario.id
+            assert (remote_outcome.outcome, remote_outcome.mismatches) == (local_outcome.outcome, local_outcome.mismatches)
+            assert remote_outcome.outcome == Outcome.PASS, scenario.id
     finally:
         served.close()
     assert served.restarts == 0
@@ -98,12 +99,13 @@ def test_misbehaving_engine_is_an_error_and_the_run_goes_on(tmp_path: Path, mode
     finally:
         engine.close()
     for outcome in outcomes:
-        assert outcome.status == runner.ERROR
-        assert outcome.error.startswith(f"{kind}: ") and detail in outcome.error
+        assert outcome.outcome == (Outcome.TIMEOUT if kind == "timeout" else Outcome.ERROR)
+        assert outcome.error is not None and outcome.error.kind == kind and detail in outcome.error.message
+        assert outcome.reason.startswith(f"{kind}: ")
     assert engine.restarts == 2  # restarted after each failure, and still answering
 
 
-def first_two_player_outcome(engine: SubprocessAdapter) -> runner.Outcome:
+def first_two_player_outcome(engine: SubprocessAdapter) -> runner.Verdict:
     """One albastini-2p scenario through ``engine``, which is closed afterwards."""
     scenario = next(s for s in scenarios.kit_scenarios() if s.variant == "albastini-2p")
     try:
@@ -114,9 +116,9 @@ def first_two_player_outcome(engine: SubprocessAdapter) -> runner.Outcome:
 
 def test_validating_mode_names_the_broken_field(tmp_path: Path) -> None:
     outcome = first_two_player_outcome(SubprocessAdapter(fake_engine(tmp_path, "bad-shape"), timeout=2, validate=True))
-    assert outcome.status == runner.ERROR
-    assert "protocol: the answer breaks the protocol schema" in outcome.error
-    assert "$.observations[0].snapshot: expected mapping or null, found integer 7" in outcome.error
+    assert outcome.outcome == Outcome.ERROR
+    assert "protocol: the answer breaks the protocol schema" in outcome.reason
+    assert "$.observations[0].snapshot: expected mapping or null, found integer 7" in outcome.reason
 
 
 def test_unsupported_variants_are_never_sent(tmp_path: Path) -> None:
@@ -126,7 +128,7 @@ def test_unsupported_variants_are_never_sent(tmp_path: Path) -> None:
         outcome = runner.run(engine, scenario, set(engine.hello()["variants"]))
     finally:
         engine.close()
-    assert outcome.status == runner.UNSUPPORTED
+    assert outcome.outcome == Outcome.UNSUPPORTED
     assert engine.restarts == 0
 
 
@@ -161,7 +163,7 @@ def test_pipelined_runs_keep_order_through_failures(tmp_path: Path, mode: str) -
     finally:
         engine.close()
     assert [o.scenario.id for o in outcomes] == [s.id for s in chosen]
-    assert all(o.status == runner.ERROR for o in outcomes)
+    assert all(o.outcome == Outcome.ERROR for o in outcomes)
 
 
 def test_pipelined_reference_matches_one_at_a_time() -> None:
@@ -172,7 +174,7 @@ def test_pipelined_reference_matches_one_at_a_time() -> None:
     finally:
         served.close()
     assert [o.scenario.id for o in outcomes] == [s.id for s in chosen]
-    assert {o.status for o in outcomes} == {runner.PASS}
+    assert {o.outcome for o in outcomes} == {Outcome.PASS}
 
 
 @pytest.mark.parametrize(
@@ -185,8 +187,8 @@ def test_pipelined_reference_matches_one_at_a_time() -> None:
 def test_answers_of_the_wrong_shape_are_errors_without_a_schema(tmp_path: Path, mode: str, detail: str) -> None:
     # Not validating: the judge must cope alone.
     outcome = first_two_player_outcome(SubprocessAdapter(fake_engine(tmp_path, mode), timeout=2))
-    assert outcome.status == runner.ERROR
-    assert detail in outcome.error
+    assert outcome.outcome == Outcome.ERROR
+    assert detail in outcome.reason
 
 
 ONCE = """
@@ -217,12 +219,12 @@ def test_an_engine_that_cannot_restart_ends_the_run_quickly(tmp_path: Path) -> N
         engine.close()
     assert time.perf_counter() - started < 4  # one failed restart, not one per scenario (nor a restart loop)
     assert engine.restarts == 1
-    assert outcomes[0].error.startswith("crash: the engine exited with status 3")
+    assert outcomes[0].reason.startswith("crash: the engine exited with status 3")
     for outcome in outcomes[1:]:
-        assert outcome.status == runner.ERROR
-        assert outcome.error.startswith("crash: the engine cannot be restarted: handshake failed: crash: the engine exited")
-        assert "cannot start twice" in outcome.error
-    assert probe["error"]["kind"] == "crash"  # asked after the engine is gone: an answer, not an exception
+        assert outcome.outcome == Outcome.ERROR
+        assert outcome.reason.startswith("crash: the engine cannot be restarted: handshake failed: crash: the engine exited")
+        assert "cannot start twice" in outcome.reason
+    assert isinstance(probe, EngineError) and probe.kind is ErrorKind.CRASH  # asked after the engine is gone: no exception
 
 
 def _alive(pid: int) -> bool:
@@ -297,9 +299,9 @@ class _AnswersOnce(_DiesAfterOne):
 def test_an_adapter_failing_mid_run_is_named_for_every_scenario_left(adapter: _DiesAfterOne, why: str) -> None:
     chosen = [s for s in scenarios.kit_scenarios() if s.variant == "albastini-2p"][:4]
     outcomes = list(runner.run_all(adapter, chosen, {"albastini-2p"}))
-    assert outcomes[0].error == "crash: first"
-    assert outcomes[1].error.endswith(why)
-    assert [o.error for o in outcomes[2:]] == [f"not run: the adapter failed on an earlier scenario ({why})"] * 2
+    assert outcomes[0].reason == "crash: first"
+    assert outcomes[1].reason.endswith(why)
+    assert [o.reason for o in outcomes[2:]] == [f"adapter: not run: the adapter failed on an earlier scenario ({why})"] * 2
 
 
 _KEYS = st.sampled_from(["0", "1", "card", "seat", "type", "code"])
@@ -326,7 +328,7 @@ _OBSERVATION = _JSON | st.fixed_dictionaries(
 def _one_per_expectation() -> list[scenarios.Scenario]:
     """A scenario for each kind of expectation the kit uses, so that every check meets nonsense."""
     chosen: dict[str, scenarios.Scenario] = {}
-    for key in CHECKS:
+    for key in COMPARISONS:
         found = next((s for s in scenarios.kit_scenarios() if any(key in (step.expect or {}) for step in s.steps)), None)
         if found is not None:
             chosen[found.id] = found
@@ -344,7 +346,7 @@ def test_the_judge_never_raises_whatever_an_engine_answers(data: st.DataObject) 
     observations = st.lists(_OBSERVATION, min_size=size - 1, max_size=size + 1)
     answer = data.draw(_JSON | st.fixed_dictionaries({"id": st.just(scenario.id), "observations": observations | _JSON},
                                                       optional={"error": _JSON}))
-    assert runner.judge(scenario, answer).status in (runner.PASS, runner.FAIL, runner.ERROR)
+    assert runner.judge(scenario, answer).outcome in (Outcome.PASS, Outcome.FAIL, Outcome.ERROR)
 
 
 def test_observe_names_what_the_judge_reads() -> None:
@@ -362,7 +364,7 @@ def test_observe_names_what_the_judge_reads() -> None:
             assert position in wanted
     full = reference_adapter().run({**runner.request_for(refusal), "observe": list(range(position + 1))})
     lean = reference_adapter().run(runner.request_for(refusal))
-    assert runner.judge(refusal, full).status == runner.judge(refusal, lean).status == runner.PASS
+    assert runner.judge(refusal, full).outcome == runner.judge(refusal, lean).outcome == Outcome.PASS
     skipped = [i for i, o in enumerate(lean["observations"]) if o["snapshot"] is None]
     assert skipped == [i for i in range(position + 1) if i not in wanted]
 
@@ -371,4 +373,4 @@ def test_a_missing_snapshot_the_kit_asked_for_is_an_error() -> None:
     refusal = next(s for s in scenarios.kit_scenarios() if s.rejects())
     answer = reference_adapter().run({**runner.request_for(refusal), "observe": []})
     outcome = runner.judge(refusal, answer)
-    assert outcome.status == runner.ERROR and "lacks its snapshot" in outcome.error
+    assert outcome.outcome == Outcome.ERROR and "lacks its snapshot" in outcome.reason

@@ -28,7 +28,7 @@ def test_each_mutant_changes_one_parameter_or_component() -> None:
 
 
 def test_a_rank_bug_is_killed_by_a_rank_scenario() -> None:
-    verdicts = {v.mutant.change: v for v in selfcheck.check(["albastini-2p"], stop_at_first=False)
+    verdicts = {v.mutant.change: v for v in selfcheck.run_mutants(["albastini-2p"], stop_at_first=False)
                 if v.mutant.parameter == "ranking.plain_order"}
     queen_over_jack = verdicts["swaps J and Q"]
     assert not queen_over_jack.survived

@@ -13,6 +13,7 @@ import xmlschema
 
 from conformance import expectations, runlog, schemas
 from conformance.cli import main
+from conformance.vocabulary import Outcome
 from reference.engine import Engine, compile_rules
 from specreader import kitdata
 from specreader.spec import variant
@@ -166,7 +167,7 @@ def test_expectation_file_with_one_scenario_twice_is_refused(tmp_path: Path, cap
     bad.write_text(
         "engine: x\nspec_version: y\nexpectations:\n"
         "  - {id: albastini/trick/anna-boris-trump-captures, outcome: fail, reason: r}\n"
-        "  - {id: albastini/trick/anna-boris-trump-captures, outcome: skip, reason: s}\n",
+        "  - {id: albastini/trick/anna-boris-trump-captures, outcome: skipped, reason: s}\n",
         encoding="utf-8",
     )
     code, _, err = run(capsys, "verify", "--expect", str(bad))
@@ -181,7 +182,7 @@ def test_saved_expectations_keep_skips_and_links(tmp_path: Path, capsys: pytest.
     given = tmp_path / "given.yaml"
     given.write_text(
         "engine: PlantedBug\nspec_version: any\nexpectations:\n"
-        "  - {id: albastini/cards/seven-beats-king, outcome: skip, reason: not today}\n"
+        "  - {id: albastini/cards/seven-beats-king, outcome: skipped, reason: not today}\n"
         "  - {id: albastini/cards/jack-beats-queen, outcome: fail, reason: J and Q swapped, link: https://example.org/1}\n"
         "  - {id: no/such/scenario, outcome: fail, reason: gone}\n",
         encoding="utf-8",
@@ -193,7 +194,7 @@ def test_saved_expectations_keep_skips_and_links(tmp_path: Path, capsys: pytest.
     assert "names scenarios the kit does not have: no/such/scenario" in err
     entries = expectations.load(saved).entries
     assert entries["albastini/cards/seven-beats-king"] == expectations.Entry(
-        "albastini/cards/seven-beats-king", "skip", "not today")
+        "albastini/cards/seven-beats-king", Outcome.SKIPPED, "not today")
     assert entries["albastini/cards/jack-beats-queen"] == expectations.Entry(
         "albastini/cards/jack-beats-queen", "fail", "J and Q swapped", "https://example.org/1")
     assert any(e.reason == "failing when the file was saved" for e in entries.values())  # and the new failures

@@ -1,4 +1,4 @@
-"""The expectation vocabulary: each key of a scenario's ``expect`` compared with what the engine reported."""
+"""How each key of a scenario's ``expect`` is compared with what the engine reported: one comparison per key."""
 
 from __future__ import annotations
 
@@ -62,29 +62,29 @@ def _hand(snapshot: Json, seat: str) -> Any:
     return _field(snapshot, f"hands.{seat}")
 
 
-Check = Callable[[Any, Json, list[Json]], list[tuple[str, Any, Any]]]
+Comparison = Callable[[Any, Json, list[Json]], list[tuple[str, Any, Any]]]
 
 
-def _equal(key: str) -> Check:
-    def check(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
+def _equal(key: str) -> Comparison:
+    def comparison(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
         observed = _field(snapshot, key)
         return [] if observed == expected else [(key, expected, observed)]
 
-    return check
+    return comparison
 
 
-def _set_of_cards(key: str) -> Check:
-    def check(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
+def _set_of_cards(key: str) -> Comparison:
+    def comparison(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
         observed = _field(snapshot, key)
         return [] if _same_cards(expected, observed) else [(f"{key} (as a set)", expected, observed)]
 
-    return check
+    return comparison
 
 
-def _partial(key: str) -> Check:
+def _partial(key: str) -> Comparison:
     """Only the keys the scenario names are compared."""
 
-    def check(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
+    def comparison(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
         out = []
         for sub, value in expected.items():
             observed = _field(snapshot, f"{key}.{sub}")
@@ -92,7 +92,7 @@ def _partial(key: str) -> Check:
                 out.append((f"{key}.{sub}", value, observed))
         return out
 
-    return check
+    return comparison
 
 
 def _hands(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
@@ -180,7 +180,7 @@ def _snapshot_paths(expected: Any, snapshot: Json, legal: list[Json]) -> list[tu
     return out
 
 
-CHECKS: dict[str, Check] = {
+COMPARISONS: dict[str, Comparison] = {
     **{
         key: _equal(key)
         for key in (
@@ -216,6 +216,6 @@ def compare(expect: Json, snapshot: Json, legal: list[Json], step: int, line: in
     """Every way the report differs from the expectation."""
     out = []
     for key, expected in expect.items():
-        for what, want, got in CHECKS[key](expected, snapshot, legal):
+        for what, want, got in COMPARISONS[key](expected, snapshot, legal):
             out.append(Mismatch(step, line, what, want, got))
     return out

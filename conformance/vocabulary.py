@@ -1,0 +1,81 @@
+"""The kit's words for what happened: a scenario's outcome, and the kind of an engine error.
+
+Defined here once; the runner, the run log, the reports, expectation files and the pytest plugin
+all use these (schemas/run-log.schema.json and schemas/expectations.schema.json list the same
+values, and tests/test_vocabulary.py holds them together).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Outcome(StrEnum):
+    """What a scenario's line in the run log says happened to it."""
+
+    PASS = "pass"  # every expectation met
+    FAIL = "fail"  # an expectation not met
+    ERROR = "error"  # the engine crashed, answered malformed, or could not set up the deal
+    TIMEOUT = "timeout"  # no answer in time
+    UNSUPPORTED = "unsupported"  # the engine does not declare the scenario's variant
+    SKIPPED = "skipped"  # the expectation file says not to run it
+    XFAIL = "xfail"  # a failure the expectation file lists, of the kind it lists
+    XPASS = "xpass"  # a pass where the expectation file lists a failure
+
+
+# The outcomes that fail a run.
+FAILING = frozenset({Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT, Outcome.XPASS})
+
+# The outcomes of scenarios the engine ran (the badge's denominator); the others were not run.
+RAN = (Outcome.PASS, Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT, Outcome.XFAIL, Outcome.XPASS)
+
+# What an expectation file may say of a scenario: not to run it, or how it is known to fail.
+EXPECTABLE = (Outcome.SKIPPED, Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT)
+
+
+class ErrorKind(StrEnum):
+    """Why an engine gave no usable answer to a scenario."""
+
+    # What an engine may say of itself (schemas/protocol.schema.json).
+    SETUP = "setup"  # it could not set up the deal
+    CRASH = "crash"  # it failed part-way, or exited
+    BAD_REQUEST = "bad_request"  # it could not read the request
+    UNKNOWN_COMMAND = "unknown_command"  # the command is not one it knows
+    # What the kit observes.
+    TIMEOUT = "timeout"  # no answer in time
+    MALFORMED = "malformed"  # an answer that is not what the protocol says
+    PROTOCOL = "protocol"  # an answer that breaks the protocol schema (--validate-protocol)
+    WRONG_ID = "wrong_id"  # an answer to another request
+    ADAPTER = "adapter"  # the adapter itself raised
+
+
+# The kinds an engine may report in an error answer; any other is itself malformed.
+ENGINE_REPORTED = frozenset({ErrorKind.SETUP, ErrorKind.CRASH, ErrorKind.BAD_REQUEST, ErrorKind.UNKNOWN_COMMAND})
+
+
+@dataclass(frozen=True)
+class EngineError:
+    """An engine's failure on one scenario: its kind travels as data, the message is for people."""
+
+    kind: ErrorKind
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.message}"
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome.TIMEOUT if self.kind is ErrorKind.TIMEOUT else Outcome.ERROR
+
+
+def engine_error(reported: object) -> EngineError:
+    """The error part of an engine's answer, as the kit reads it: untrusted, so any shape is handled."""
+    if isinstance(reported, dict):
+        kind, message = reported.get("kind"), reported.get("message", "")
+        text = message if isinstance(message, str) else repr(message)
+        if kind in ENGINE_REPORTED:
+            return EngineError(ErrorKind(kind), text)
+        expected = ", ".join(sorted(ENGINE_REPORTED))
+        return EngineError(ErrorKind.MALFORMED, f"expected an error kind among {expected}, found {kind!r}: {text}")
+    return EngineError(ErrorKind.MALFORMED, f"expected an error object with kind and message, found {reported!r}")
