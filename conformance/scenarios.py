@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -118,17 +117,15 @@ def _compile(doc: Document, index: int, raw: Json, default_variant: str | None, 
             )
         )
     variant = raw.get("variant") or default_variant or ""
-    game = ""
-    with contextlib.suppress(KeyError, ValueError):
-        game = str(spec.resolve(variant).get("game", ""))
+    resolved = spec.resolved(variant)  # the file was checked: the variant resolves
     return Scenario(
         id=raw["id"],
         title=raw["title"],
         clauses=tuple(raw["clauses"]),
         source=raw["source"],
         variant=variant,
-        game=game,
-        setup=expand_setup(raw["setup"], spec.resolve(variant)),
+        game=str(resolved.get("game", "")),
+        setup=expand_setup(raw["setup"], resolved),
         steps=tuple(steps),
         file=_shown(doc.file),
         line=doc.where(at)[0],
@@ -159,7 +156,7 @@ def _cross_checks(doc: Document, spec: Spec) -> list[Problem]:
             problems.append(doc.problem(named_at, _unknown_variant(vid)))
             continue
         try:
-            variant = spec.resolve(vid)
+            variant = spec.resolved(vid)
             deck_order = deck_of(variant)
         except (KeyError, ValueError) as err:  # an unknown parent, a cycle, no deck: the variant's file says more
             why = f"it extends unknown variant {err.args[0]!r}" if isinstance(err, KeyError) else str(err)
@@ -287,16 +284,28 @@ def _placed(setup: Json) -> Iterator[tuple[JsonPath, str]]:
             yield path, card
 
 
-def check_files(paths: Iterable[Path], spec: Spec) -> list[Problem]:
-    """Schema and cross-file problems of scenario files, ids unique across all of them."""
+def _read(paths: Iterable[Path]) -> tuple[list[Document], list[Problem]]:
+    """Every file parsed, once; those that do not parse are problems."""
+    docs: list[Document] = []
     problems: list[Problem] = []
-    seen: dict[str, str] = {}
     for path in paths:
         try:
-            doc = load(path)
+            docs.append(load(path))
         except DataError as err:
             problems += err.problems
-            continue
+    return docs, problems
+
+
+def check_files(paths: Iterable[Path], spec: Spec) -> list[Problem]:
+    """Schema and cross-file problems of scenario files, ids unique across all of them."""
+    docs, problems = _read(paths)
+    return problems + _check_documents(docs, spec)
+
+
+def _check_documents(docs: list[Document], spec: Spec) -> list[Problem]:
+    problems: list[Problem] = []
+    seen: dict[str, str] = {}
+    for doc in docs:
         found = schemas.check(doc, "scenario")
         problems += found
         if found:
@@ -319,13 +328,12 @@ def check_files(paths: Iterable[Path], spec: Spec) -> list[Problem]:
 def load_files(paths: Iterable[Path], spec: Spec | None = None) -> list[Scenario]:
     """Load scenario files; raise DataError with every located problem if any is wrong."""
     spec = spec or kit_spec()
-    paths = list(paths)
-    problems = check_files(paths, spec)
+    docs, problems = _read(paths)
+    problems += _check_documents(docs, spec)
     if problems:
         raise DataError(problems)
     out = []
-    for path in paths:
-        doc = load(path)
+    for doc in docs:
         default_variant = doc.data.get("variant")
         out += [_compile(doc, i, raw, default_variant, spec) for i, raw in enumerate(doc.data["scenarios"])]
     return out

@@ -104,7 +104,7 @@ def _parameter_exists(spec: Spec, game: str, dotted: str) -> bool:
         if raw.get("game", _game_of(spec, vid)) != game:
             continue
         try:
-            node: Any = spec.resolve(vid)
+            node: Any = spec.resolved(vid)
         except (KeyError, ValueError):
             continue
         for part in dotted.split("."):
@@ -116,7 +116,7 @@ def _parameter_exists(spec: Spec, game: str, dotted: str) -> bool:
 
 def _game_of(spec: Spec, variant_id: str) -> str | None:
     try:
-        game = spec.resolve(variant_id).get("game")
+        game = spec.resolved(variant_id).get("game")
     except (KeyError, ValueError):
         return None
     return game if isinstance(game, str) else None
@@ -204,7 +204,7 @@ def _variants(spec: Spec) -> list[Problem]:
                 problems.append(doc.problem(where, f"unknown variant {parent!r}: expected the id of another variant file"))
             continue
         try:
-            resolved = spec.resolve(vid)
+            resolved = spec.resolved(vid)
         except ValueError as err:
             problems.append(doc.problem(("extends",), f"{err}: expected extends that end"))
             continue

@@ -86,16 +86,19 @@ class Spec:
         return sorted({str(d.data.get("game")) for d in self.clause_files if isinstance(d.data, dict)})
 
     def resolve(self, variant_id: str) -> Json:
-        """The variant with everything it inherits, as the engine reads it (a fresh copy)."""
-        cached = self._resolved.get(variant_id)
-        if cached is None:
-            cached = self._resolve(variant_id, ())
-            self._resolved[variant_id] = cached
-        return copy.deepcopy(cached)
+        """The variant with everything it inherits, as the engine reads it (a fresh copy to keep or change)."""
+        return copy.deepcopy(self.resolved(variant_id))
+
+    def resolved(self, variant_id: str) -> Json:
+        """The same, resolved once per spec and shared: for readers, who must not change it."""
+        return self._resolve(variant_id, ())
 
     def _resolve(self, variant_id: str, stack: tuple[str, ...]) -> Json:
         if variant_id in stack:
             raise ValueError(f"extends cycle through {' -> '.join((*stack, variant_id))}")
+        cached = self._resolved.get(variant_id)
+        if cached is not None:
+            return cached
         raw = self.variants_raw()
         if variant_id not in raw:
             raise KeyError(variant_id)
@@ -105,8 +108,8 @@ class Spec:
         for parent_id in parents(own):  # later parents override earlier ones
             parent = self._resolve(parent_id, (*stack, variant_id))
             sources += [key for key in parent.get("sources", []) if key not in sources]
-            parent.pop("abstract", None)
-            merged = merge(merged, parent)
+            # merge copies what it takes, so the parent stays as cached
+            merged = merge(merged, {k: v for k, v in parent.items() if k != "abstract"})
         merged = merge(merged, {k: v for k, v in own.items() if k not in _OWN_KEYS})
         merged["id"] = variant_id
         merged["title"] = own.get("title", variant_id)
@@ -114,6 +117,7 @@ class Spec:
         merged["sources"] = list(own_sources) if isinstance(own_sources, list) else sources
         if own.get("abstract"):
             merged["abstract"] = True
+        self._resolved[variant_id] = merged
         return merged
 
 
@@ -191,6 +195,6 @@ def variant_ids(*, playable: bool = True) -> list[str]:
 
 
 def load_spec_errors() -> list[Json]:
-    """The closed list of rejection codes, read straight from spec/errors.yaml."""
-    data = load(kitdata.spec_dir() / "errors.yaml").data
-    return [e for e in data.get("errors", []) if isinstance(e, dict)]
+    """The closed list of rejection codes of spec/errors.yaml."""
+    errors = kit_spec().errors_file
+    return [e for _, _, e in _items(errors, "errors")] if errors is not None else []
