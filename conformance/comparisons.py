@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from conformance import untrusted
 from specreader.jsontypes import Json
 
 
@@ -19,6 +20,10 @@ class Mismatch:
     what: str
     expected: Any
     observed: Any
+
+    def __post_init__(self) -> None:
+        # What was observed is the engine's: made safe here, once, for every report.
+        object.__setattr__(self, "observed", untrusted.data(self.observed))
 
     def to_json(self) -> Json:
         return {"step": self.step, "line": self.line, "what": self.what, "expected": self.expected, "observed": self.observed}

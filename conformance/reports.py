@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from collections import Counter
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -105,10 +107,20 @@ def render_text(data: Json) -> str:
     return "\n\n".join(parts)
 
 
+# Markdown that engine text could use to become markup: HTML, emphasis, code, links, table cells.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|])")
+
+
+def markdown_text(text: str) -> str:
+    """Engine text as literal Markdown: HTML escaped, inline markup characters backslashed."""
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=False)).replace("\n", " ")
+
+
 def render_md(data: Json) -> str:
     engine = data["engine"]
+    who = markdown_text(f"{engine.get('name', '?')} {engine.get('version', '')}".rstrip())
     out = [
-        f"# Conformance report: {engine.get('name', '?')} {engine.get('version', '')}".rstrip(),
+        f"# Conformance report: {who}",
         "",
         f"Kit {data['kit'].get('version', '?')}, spec `{data['spec_version']}`."
         + ("" if data["complete"] else " **The run stopped early: these counts are partial.**"),
@@ -128,7 +140,7 @@ def render_md(data: Json) -> str:
         out.append("## Failures")
         out.append("")
         for f in data["failures"]:
-            detail = f["detail"].replace("|", "\\|").replace("\n", " ")
+            detail = markdown_text(f["detail"])
             out.append(f"- **{f['outcome']}** `{f['id']}` ({f['where']}; {', '.join(f['clauses'])}): {detail}")
         out.append("")
     return "\n".join(out)

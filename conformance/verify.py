@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import IO
 
-from conformance import runlog, runner
+from conformance import runlog, runner, untrusted
 from conformance.adapter import EngineAdapter
 from conformance.expectations import Expectations
 from conformance.runlog import Log, ScenarioLine
@@ -51,8 +51,8 @@ def verify(
     """Run the scenarios and return the run log, written line by line to ``stream`` if given."""
     chosen = list(chosen)
     expectations = expectations or Expectations()
-    hello = engine.hello()
-    supported = set(hello.get("variants", []))
+    hello = untrusted.identity(engine.hello())  # its name and version reach every report
+    supported = set(hello["variants"])
     log = Log(
         header={
             "type": "header",

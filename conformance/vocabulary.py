@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from conformance import untrusted
+
 
 class Outcome(StrEnum):
     """What a scenario's line in the run log says happened to it."""
@@ -60,6 +62,10 @@ class EngineError:
 
     kind: ErrorKind
     message: str
+
+    def __post_init__(self) -> None:
+        # Messages carry engine text (its own words, its stderr): made safe here, once.
+        object.__setattr__(self, "message", untrusted.text(self.message))
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.message}"

@@ -1,0 +1,110 @@
+"""Engine text is data: whatever an engine says reaches the terminal, the run log and every report
+as one safe line of bounded size (conformance/untrusted.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree as ET
+
+import pytest
+
+from conformance import untrusted
+from conformance.cli import main
+from conformance.vocabulary import EngineError, ErrorKind
+
+FORGED = "\n425 passed, 0 failed\n"
+NASTY = "\x1b[31mred\x1b[0m <script>alert(1)</script> *bold* [link](http://x) \x00\x07\x08\u202e" + FORGED
+HUGE = "y" * 200_000
+
+
+class _NastyEngine:
+    """Answers every scenario with observations full of control characters, markup and a forged
+    closing line, and with an error message of 200,000 characters on the Altbaumer ones."""
+
+    def hello(self) -> dict[str, Any]:
+        variants = ["albastini-2p", "altbaumer-standard"]
+        return {"name": "nasty\x1b[2J" + FORGED, "version": "<b>1</b>", "language": "python", "variants": variants}
+
+    def run(self, request: dict[str, Any]) -> dict[str, Any]:
+        snapshot = {"phase": NASTY, "to_act": NASTY}
+        observation = {"rejected": {"code": NASTY, "message": NASTY}, "snapshot": snapshot, "legal": [NASTY]}
+        answer: dict[str, Any] = {"id": request["id"], "observations": [observation] * (len(request["actions"]) + 1)}
+        if request["variant"] == "altbaumer-standard":
+            answer["error"] = {"kind": "crash", "message": NASTY + HUGE}
+        return answer
+
+    def close(self) -> None:
+        pass
+
+
+def nasty() -> _NastyEngine:
+    return _NastyEngine()
+
+
+@pytest.fixture(scope="module")
+def nasty_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, Path]:
+    import contextlib
+    import io
+
+    reports = tmp_path_factory.mktemp("reports")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        code = main(["verify", "--engine", f"{__name__}:nasty", "--report-dir", str(reports)])
+    return code, out.getvalue(), reports
+
+
+def test_the_terminal_gets_no_escape_byte_and_no_forged_closing_line(nasty_run: tuple[int, str, Path]) -> None:
+    code, out, _ = nasty_run
+    assert code == 1
+    assert "\x1b" not in out and "\x00" not in out and "\u202e" not in out
+    lines = out.splitlines()
+    closing = [line for line in lines if line.endswith(" failed") or " failed, " in line]
+    assert closing == [lines[-1]] and not lines[-1].startswith("425 passed, 0 failed")
+
+
+def test_junit_parses_and_carries_no_control_character(nasty_run: tuple[int, str, Path]) -> None:
+    _, _, reports = nasty_run
+    text = (reports / "junit.xml").read_text(encoding="utf-8")
+    ET.fromstring(text.encode("utf-8"))
+    assert not any(ord(c) < 32 and c not in "\n\t" for c in text)
+
+
+def test_report_md_carries_no_live_markup(nasty_run: tuple[int, str, Path]) -> None:
+    _, _, reports = nasty_run
+    text = (reports / "report.md").read_text(encoding="utf-8")
+    assert "<script>" not in text and "<b>" not in text and "&lt;script&gt;" in text
+    assert "[link](" not in text and "\\[link\\]" in text
+    assert "\x1b" not in text
+
+
+def test_a_huge_message_is_cut_in_every_file(nasty_run: tuple[int, str, Path]) -> None:
+    _, out, reports = nasty_run
+    for file in ("run.jsonl", "report.md", "junit.xml", "summary.json"):
+        text = (reports / file).read_text(encoding="utf-8")
+        assert HUGE[: untrusted.CAP + 1] not in text, file
+        assert "[cut: " in text, file
+    assert len(out) < 2_000_000
+    for line in (reports / "run.jsonl").read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        if entry["type"] == "scenario" and entry["error"]:
+            assert len(entry["error"]) < untrusted.CAP + 100
+
+
+def test_the_handshake_is_kept_as_safe_text(nasty_run: tuple[int, str, Path]) -> None:
+    _, _, reports = nasty_run
+    header = json.loads((reports / "run.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert header["engine"]["name"].startswith("nasty\\x1b[2J\\x0a425 passed")
+    assert header["engine"]["variants"] == ["albastini-2p", "altbaumer-standard"]
+
+
+@pytest.mark.parametrize("character", ["\x00", "\x1b", "\x7f", "\x85", "\u202e", "\u2066", "\ufeff", "\n", "\r", "\t"])
+def test_every_unsafe_character_is_escaped(character: str) -> None:
+    made_safe = untrusted.text(f"a{character}b")
+    assert character not in made_safe and made_safe.startswith("a\\") and made_safe.endswith("b")
+    assert character not in str(EngineError(ErrorKind.CRASH, character))
+
+
+def test_printable_text_in_any_script_is_kept() -> None:
+    assert untrusted.text("Anna spielt ♠A, Борис ♥10 — 黒") == "Anna spielt ♠A, Борис ♥10 — 黒"
