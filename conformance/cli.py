@@ -6,7 +6,10 @@ import argparse
 import contextlib
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from conformance import adapter as adapters
 from conformance import coverage, expectations, reports, runlog, scenarios, selfcheck
@@ -173,40 +176,136 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
     return EXIT_FAILED if args.fail_under is not None and score < args.fail_under else EXIT_OK
 
 
+# ---------------------------------------------------------------- the commands, described
+# parser() is built from COMMANDS, and the rules site's guide reads the same tuple, so the two cannot drift.
+
+PROG = "trickspec"
+DESCRIPTION = "Rules specification and conformance kit."
+
+
+@dataclass(frozen=True)
+class Option:
+    """One argument of a command, with the argparse settings it is added with."""
+
+    flags: tuple[str, ...]  # ("--output", "-o"), or the name of a positional: ("log",)
+    help: str = ""
+    metavar: str | None = None
+    action: str | None = None  # "store_true" or "append"; None stores one value
+    nargs: str | None = None
+    type: Callable[[str], object] | None = None
+    choices: tuple[str, ...] | None = None
+    default: object = None
+    required: bool = False
+
+    @property
+    def positional(self) -> bool:
+        return not self.flags[0].startswith("-")
+
+    @property
+    def dest(self) -> str:
+        """The name the value is parsed into, derived as argparse derives it."""
+        if self.positional:
+            return self.flags[0]
+        long = next((f for f in self.flags if f.startswith("--")), self.flags[0])
+        return long.lstrip("-").replace("-", "_")
+
+    @property
+    def value_name(self) -> str | None:
+        """The word the help shows after a flag that takes a value (FILE, ENGINE_CMD); None otherwise."""
+        if self.positional or self.action in ("store_true", "store_false", "count"):
+            return None
+        return self.metavar or self.dest.upper()
+
+    def argparse_kwargs(self) -> dict[str, Any]:
+        """The keyword arguments of ``add_argument``: only those set, so argparse's own defaults apply."""
+        given = {
+            "help": self.help or None,
+            "metavar": self.metavar,
+            "action": self.action,
+            "nargs": self.nargs,
+            "type": self.type,
+            "choices": self.choices,
+            "default": self.default,
+            "required": self.required or None,
+        }
+        return {key: value for key, value in given.items() if value is not None}
+
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand: its name, its one-line help, its arguments, and the function that runs it."""
+
+    name: str
+    help: str
+    run: Callable[[argparse.Namespace], int]
+    options: tuple[Option, ...] = ()
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "validate",
+        "check spec/ and scenarios/ (or the given paths) against schemas and each other",
+        cmd_validate,
+        (Option(("paths",), "files or folders (default: the whole kit)", nargs="*"),),
+    ),
+    Command("coverage", "print scenarios per clause; exit 1 if a clause lacks one", cmd_coverage),
+    Command(
+        "verify",
+        "run the scenarios against an engine (default: the reference engine)",
+        cmd_verify,
+        (
+            Option(("--engine",), "'reference' (the default) or module:name of a Python engine class or adapter factory"),
+            Option(("--engine-cmd",), "an engine program speaking the protocol (docs/protocol.md), e.g. 'node engine.js'"),
+            Option(("--timeout",), "seconds an engine may take per scenario (default 10)", type=_seconds, default=10.0),
+            Option(("--validate-protocol",), "check every protocol message against its schema", action="store_true"),
+            Option(("--game",), "only this game (repeatable)", action="append"),
+            Option(("--variant",), "only this variant (repeatable)", action="append"),
+            Option(("--clause",), "only scenarios checking a clause starting with this (repeatable)", action="append"),
+            Option(("--scenario",), "only scenario ids starting with this (repeatable)", action="append"),
+            Option(("--expect",), "expectation file: scenarios this engine is known to skip or fail"),
+            Option(("--save-expectations",), "write this run's failures as an expectation file", metavar="FILE"),
+            Option(("--report-dir",), "write run.jsonl and the reports (report.md, junit.xml, summary.json, badge.json)"),
+        ),
+    ),
+    Command(
+        "report",
+        "render a run log as md, junit, json or badge",
+        cmd_report,
+        (
+            Option(("log",), "a run.jsonl written by verify --report-dir"),
+            Option(("--format",), choices=reports.FORMATS, default="md"),
+            Option(("--output", "-o"), "write here instead of standard output"),
+        ),
+    ),
+    Command(
+        "selfcheck",
+        "mutation-test the suite: one-parameter variant mutants of the reference engine",
+        cmd_selfcheck,
+        (
+            Option(("--variant",), "only this variant (repeatable)", action="append"),
+            Option(("--fail-under",), "exit 1 if the mutation score is below this", type=float, metavar="PERCENT"),
+        ),
+    ),
+    Command(
+        "smoke",
+        "check that an engine command speaks the protocol",
+        cmd_smoke,
+        (
+            Option(("--engine-cmd",), "the engine program, e.g. 'node engine.js'", required=True),
+            Option(("--timeout",), "seconds the engine may take per answer (default 10)", type=_seconds, default=10.0),
+        ),
+    ),
+)
+
+
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="trickspec", description="Rules specification and conformance kit.")
+    top = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION)
     sub = top.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("validate", help="check spec/ and scenarios/ (or the given paths) against schemas and each other")
-    p.add_argument("paths", nargs="*", help="files or folders (default: the whole kit)")
-    p.set_defaults(run=cmd_validate)
-    p = sub.add_parser("coverage", help="print scenarios per clause; exit 1 if a clause lacks one")
-    p.set_defaults(run=cmd_coverage)
-    p = sub.add_parser("verify", help="run the scenarios against an engine (default: the reference engine)")
-    p.add_argument("--engine", help="'reference' (the default) or module:name of a Python engine class or adapter factory")
-    p.add_argument("--engine-cmd", help="an engine program speaking the protocol (docs/protocol.md), e.g. 'node engine.js'")
-    p.add_argument("--timeout", type=_seconds, default=10.0, help="seconds an engine may take per scenario (default 10)")
-    p.add_argument("--validate-protocol", action="store_true", help="check every protocol message against its schema")
-    p.add_argument("--game", action="append", help="only this game (repeatable)")
-    p.add_argument("--variant", action="append", help="only this variant (repeatable)")
-    p.add_argument("--clause", action="append", help="only scenarios checking a clause starting with this (repeatable)")
-    p.add_argument("--scenario", action="append", help="only scenario ids starting with this (repeatable)")
-    p.add_argument("--expect", help="expectation file: scenarios this engine is known to skip or fail")
-    p.add_argument("--save-expectations", metavar="FILE", help="write this run's failures as an expectation file")
-    p.add_argument("--report-dir", help="write run.jsonl and the reports (report.md, junit.xml, summary.json, badge.json)")
-    p.set_defaults(run=cmd_verify)
-    p = sub.add_parser("report", help="render a run log as md, junit, json or badge")
-    p.add_argument("log", help="a run.jsonl written by verify --report-dir")
-    p.add_argument("--format", choices=reports.FORMATS, default="md")
-    p.add_argument("--output", "-o", help="write here instead of standard output")
-    p.set_defaults(run=cmd_report)
-    p = sub.add_parser("selfcheck", help="mutation-test the suite: one-parameter variant mutants of the reference engine")
-    p.add_argument("--variant", action="append", help="only this variant (repeatable)")
-    p.add_argument("--fail-under", type=float, metavar="PERCENT", help="exit 1 if the mutation score is below this")
-    p.set_defaults(run=cmd_selfcheck)
-    p = sub.add_parser("smoke", help="check that an engine command speaks the protocol")
-    p.add_argument("--engine-cmd", required=True, help="the engine program, e.g. 'node engine.js'")
-    p.add_argument("--timeout", type=_seconds, default=10.0, help="seconds the engine may take per answer (default 10)")
-    p.set_defaults(run=cmd_smoke)
+    for command in COMMANDS:
+        p = sub.add_parser(command.name, help=command.help)
+        for option in command.options:
+            p.add_argument(*option.flags, **option.argparse_kwargs())
+        p.set_defaults(run=command.run)
     return top
 
 

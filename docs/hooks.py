@@ -1,4 +1,4 @@
-"""MkDocs hooks: hand the pages of ``conformance.rulesite`` to MkDocs at build time.
+"""MkDocs hooks: hand the pages of the ``rulesite`` package to MkDocs at build time.
 
 The generator knows nothing of MkDocs; this file is the only glue. The spec,
 scenarios and schemas are read afresh on every build, so ``mkdocs serve``
@@ -15,7 +15,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from conformance import rulesite
+import rulesite
 from specreader.problems import DataError
 
 # The nav entry that stands for every worked-example page; replaced in on_config.

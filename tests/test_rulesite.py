@@ -1,4 +1,4 @@
-"""The rules site generator: anchors, links both ways between clauses and scenarios, escaping, cards."""
+"""The rules site generator: anchors, links both ways between clauses and scenarios, escaping, cards, the CLI reference."""
 
 from __future__ import annotations
 
@@ -8,9 +8,15 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 
-from conformance import rulesite
+import rulesite
+from conformance import cli
 from conformance.scenarios import Scenario, Step
+from rulesite import cli_reference, paths, templating
+from rulesite.escaping import md
+from rulesite.links import PageLinks
+from rulesite.variants_page import COLUMNS
 from specreader.spec import Spec
 from specreader.yamlio import Document
 
@@ -68,13 +74,13 @@ def resolve(page: str, target: str) -> tuple[str, str | None]:
 
 def test_every_clause_is_anchored_by_its_id(data: rulesite.SiteData, pages: dict[str, str]) -> None:
     for cid in data.clauses:
-        page = pages[rulesite.rules_page_path(data.clause_game[cid])]
+        page = pages[paths.rules_page_path(data.clause_game[cid])]
         assert re.search(rf"^### .+ \{{ #{re.escape(cid)} \}}$", page, re.M), cid
 
 
 def test_clauses_appear_in_reading_order(data: rulesite.SiteData, pages: dict[str, str]) -> None:
     for game in data.games():
-        page = pages[rulesite.rules_page_path(game)]
+        page = pages[paths.rules_page_path(game)]
         order = [s["id"] for s in data.spec.sections(game)]
         expected = sorted(data.game_clauses(game), key=lambda c: order.index(c["section"]))
         found = re.findall(r"^### .+ \{ #([^ }]+) \}$", page, re.M)
@@ -86,7 +92,7 @@ def test_clauses_appear_in_reading_order(data: rulesite.SiteData, pages: dict[st
 def test_every_clause_links_to_the_scenarios_that_check_it(data: rulesite.SiteData, pages: dict[str, str]) -> None:
     checked = 0
     for cid, scenarios in data.by_clause.items():
-        page_path = rulesite.rules_page_path(data.clause_game[cid])
+        page_path = paths.rules_page_path(data.clause_game[cid])
         text = block(pages[page_path], cid)
         targets = {resolve(page_path, t) for t in _LINK.findall(text)}
         for s in scenarios:
@@ -98,7 +104,7 @@ def test_every_clause_links_to_the_scenarios_that_check_it(data: rulesite.SiteDa
 def test_clauses_without_scenarios_say_so(data: rulesite.SiteData, pages: dict[str, str]) -> None:
     for cid in data.clauses:
         if cid not in data.by_clause:
-            text = block(pages[rulesite.rules_page_path(data.clause_game[cid])], cid)
+            text = block(pages[paths.rules_page_path(data.clause_game[cid])], cid)
             assert "no scenario checks it" in text or "No worked example" in text
 
 
@@ -109,8 +115,8 @@ def test_every_scenario_is_anchored_and_links_back_to_its_clauses(data: rulesite
         text = block(pages[page_path], s.id)
         targets = {resolve(page_path, t) for t in _LINK.findall(text)}
         for cid in s.clauses:
-            assert (rulesite.rules_page_path(s.game), cid) in targets, f"{s.id} does not link to {cid}"
-        assert (rulesite.VARIANTS_PAGE, s.variant) in targets
+            assert (paths.rules_page_path(s.game), cid) in targets, f"{s.id} does not link to {cid}"
+        assert (paths.VARIANTS_PAGE, s.variant) in targets
 
 
 def test_every_link_lands_on_a_page_and_an_anchor(pages: dict[str, str]) -> None:
@@ -134,56 +140,60 @@ def test_anchor_ids_are_unique_per_page(pages: dict[str, str]) -> None:
 
 
 def test_variants_table_has_every_playable_variant(data: rulesite.SiteData, pages: dict[str, str]) -> None:
-    page = pages[rulesite.VARIANTS_PAGE]
+    page = pages[paths.VARIANTS_PAGE]
     for vid, v in data.variants.items():
         assert (f'<tr id="{vid}">' in page) == (not v.get("abstract")), vid
-    for label, _ in rulesite.COLUMNS:
+    for label, _ in COLUMNS:
         assert f"<th>{label}</th>" in page
 
 
 def test_rulings_page_has_every_ruling_and_erratum(data: rulesite.SiteData, pages: dict[str, str]) -> None:
-    page = pages[rulesite.RULINGS_PAGE]
+    page = pages[paths.RULINGS_PAGE]
     for rid, ruling in data.rulings.items():
         text = block(page, rid)
         assert "**Question.**" in text and "Decision" in text
         for erratum in ruling.get("errata", []):
-            assert "Erratum in" in text and rulesite.md(erratum["why"])[:40] in text
+            assert "Erratum in" in text and md(erratum["why"])[:40] in text
 
 
 def test_glossary_defines_the_words_of_the_rules(pages: dict[str, str]) -> None:
-    page = pages[rulesite.GLOSSARY_PAGE]
+    page = pages[paths.GLOSSARY_PAGE]
     words = ["Dume", "Jike", "Mzungu", "Ngarasha", "kula", "Otea", "mrithi", "ndoa", "kuangalia mkono", "the Trees", "makers"]
     for word in [*words, "forehand"]:
         assert re.search(rf"^## {re.escape(word)}\b", page, re.M), word
 
 
 def test_error_and_schema_pages_list_everything(data: rulesite.SiteData, pages: dict[str, str]) -> None:
-    errors = anchors(pages[rulesite.ERRORS_PAGE])
+    errors = anchors(pages[paths.ERRORS_PAGE])
     assert data.error_codes <= errors
-    schemas = pages[rulesite.SCHEMAS_PAGE]
+    schemas = pages[paths.SCHEMAS_PAGE]
     for name, schema in data.schemas:
         assert f"schemas/{name}" in schemas
-        assert rulesite.esc(schema.get("title", "")) in schemas
+        assert escape(schema.get("title", "")) in schemas
 
 
 def test_generator_does_not_import_a_docs_tool() -> None:
-    tree = ast.parse(Path(rulesite.__file__).read_text(encoding="utf-8"))
-    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-    imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    assert not any(name.split(".")[0] in ("mkdocs", "markdown", "material", "pymdownx") for name in imported)
+    modules = sorted(Path(rulesite.__file__).parent.glob("*.py"))
+    assert len(modules) > 5
+    for module in modules:
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        assert not any(name.split(".")[0] in ("mkdocs", "markdown", "material", "pymdownx") for name in imported), module.name
 
 
 # ------------------------------------------------------------------ cards
 
 
 def test_cards_are_text_with_the_text_presentation_selector() -> None:
-    ten = rulesite.card("TD")
+    card = templating.macro("cards.html.j2", "card")
+    ten = card("TD")
     assert "card--red" in ten and ">10<" in ten and "♦\ufe0e" in ten
-    queen = rulesite.card("QS")
+    queen = card("QS")
     assert "card--black" in queen and ">Q<" in queen and "♠\ufe0e" in queen
-    assert "card--red" in rulesite.card("7H") and "card--black" in rulesite.card("AC")
-    assert "card--unknown" in rulesite.card("<b>")
-    assert "<b>" not in rulesite.card("<b>")
+    assert "card--red" in card("7H") and "card--black" in card("AC")
+    assert "card--unknown" in card("<b>")
+    assert "<b>" not in card("<b>")
 
 
 def test_shortcodes_draw_cards_and_refuse_typos(data: rulesite.SiteData) -> None:
@@ -197,7 +207,7 @@ def test_shortcodes_draw_cards_and_refuse_typos(data: rulesite.SiteData) -> None
 
 
 def test_prose_draws_card_codes_and_links_ids(data: rulesite.SiteData) -> None:
-    text = rulesite.prose("JC beats AD (ruling R6, albastini.play.trick-winner); must_trump", "rules/albastini.md", data)
+    text = PageLinks("rules/albastini.md", data).prose("JC beats AD (ruling R6, albastini.play.trick-winner); must_trump")
     assert text.count('class="card card--') == 2
     assert "(../rulings.md#R6)" in text
     assert "(#albastini.play.trick-winner)" in text
@@ -316,7 +326,7 @@ def test_a_script_title_renders_literally() -> None:
 )
 def test_md_shows_text_exactly(text: str) -> None:
     markdown = pytest.importorskip("markdown")
-    html = markdown.markdown("x " + rulesite.md(text), extensions=["attr_list", "tables"])
+    html = markdown.markdown("x " + md(text), extensions=["attr_list", "tables"])
     parsed = _Text()
     parsed.feed(html)
     assert parsed.tags == ["p"]
@@ -336,3 +346,118 @@ def test_the_site_carries_the_reference_engines_conformance_report() -> None:
     page = hooks.conformance_report()
     assert page.startswith("# Conformance report: trickspec-reference")
     assert "passed, 0 failed**" in page and "| `albastini` |" in page
+
+
+def every_file_kind_evil() -> rulesite.SiteData:
+    """The fabricated game with a variant, a ruling, a source, an error code, a glossary term and a schema,
+    each carrying a script wherever it has text."""
+    data = fabricated()
+    spec = data.spec
+    spec.variant_files.append(
+        Document(
+            "spec/testgame/variants/x.yaml",
+            {
+                "id": "testgame-x",
+                "game": "testgame",
+                "title": EVIL,
+                "players": EVIL,
+                "sides": [[0, 2], [1, 3]],
+                "direction": EVIL,
+                "deck": {"ranks": "A K", "suits": "H S"},
+                "values": {"A": EVIL, "K": 4},
+                "components": {"trump": {"rule": EVIL, EVIL: [EVIL, {"k": EVIL}]}},
+            },
+        )
+    )
+    spec.ruling_files.append(
+        Document(
+            "spec/testgame/rulings.yaml",
+            {
+                "game": "testgame",
+                "rulings": [
+                    {
+                        "id": "R1",
+                        "title": EVIL,
+                        "question": EVIL,
+                        "readings": [{"summary": EVIL, "sources": [EVIL]}],
+                        "decision": EVIL,
+                        "parameter": EVIL,
+                        "errata": [{"source": EVIL, "says": EVIL, "why": EVIL}],
+                    }
+                ],
+            },
+        )
+    )
+    spec.sources_file = Document(
+        "spec/sources.yaml",
+        {"sources": [{"key": "src", "title": EVIL, "author": EVIL, "games": [EVIL], "seed": EVIL, "notes": EVIL}]},
+    )
+    spec.errors_file = Document("spec/errors.yaml", {"errors": [{"code": "must_trump", "meaning": EVIL}]})
+    glossary = [{"term": EVIL, "id": "evil", "language": EVIL, "meaning": EVIL, "game": EVIL, "definition": EVIL}]
+    schema = {"$id": EVIL, "title": EVIL, "description": EVIL, "properties": {EVIL: {}}, "required": [EVIL]}
+    return rulesite.SiteData(spec, data.scenarios, glossary, [("evil.schema.json", schema)])
+
+
+def test_a_script_anywhere_in_the_data_comes_out_escaped_on_every_page() -> None:
+    data = every_file_kind_evil()
+    site = rulesite.pages(data)
+    assert set(site) == {
+        "rules/testgame.md",
+        paths.VARIANTS_PAGE,
+        paths.RULINGS_PAGE,
+        paths.GLOSSARY_PAGE,
+        paths.SOURCES_PAGE,
+        paths.ERRORS_PAGE,
+        paths.SCHEMAS_PAGE,
+        paths.EXAMPLES_INDEX,
+        "examples/testgame/sec/evil.md",
+    }
+    for page, text in site.items():
+        assert "&lt;script&gt;" in text, f"{page}: the script did not reach the page"
+        assert not re.search(r"<script", text, re.I), f"{page}: a script survived"
+    shortcodes = rulesite.expand_shortcodes("[[values: testgame-x]] [[show: <script>:AH]]", data)
+    assert "&lt;script&gt;" in shortcodes and "<script" not in shortcodes
+
+
+def test_every_template_autoescapes() -> None:
+    env = templating.environment()
+    names = env.list_templates()
+    assert len(names) > 10 and all(name.endswith(".j2") for name in names)
+    for name in names:
+        assert env.autoescape is True or env.autoescape(name), name
+    option = cli.Option(("--evil",), EVIL, metavar="<b>", choices=(EVIL,))
+    table = templating.render("options_table.html.j2", options=[option])
+    assert "<script" not in table and "<b>" not in table and "&lt;script&gt;" in table
+
+
+# ------------------------------------------------------------------ the command-line reference
+
+
+def cell_text(html: str) -> list[str]:
+    parsed = _Text()
+    parsed.feed(html)
+    return parsed.text
+
+
+def test_the_cli_page_lists_every_command_and_option_of_the_description() -> None:
+    commands = cell_text(rulesite.expand_shortcodes("[[cli:]]"))
+    assert commands[2:] == [text for c in cli.COMMANDS for text in (f"trickspec {c.name}", c.help)]
+    for command in cli.COMMANDS:
+        shown = "\n".join(cell_text(rulesite.expand_shortcodes(f"[[cli: {command.name}]]")))
+        for option in command.options:
+            assert ", ".join(option.flags) in shown, (command.name, option.flags)
+            assert option.help in shown, (command.name, option.flags)
+            if option.value_name:
+                assert f"{', '.join(option.flags)} {option.value_name}" in shown
+            for choice in option.choices or ():
+                assert choice in shown
+    with pytest.raises(ValueError, match="no such trickspec command"):
+        rulesite.expand_shortcodes("[[cli: no-such-command]]")
+
+
+def test_the_guide_names_the_pytest_plugins_options() -> None:
+    options = cli_reference.pytest_options()
+    assert [o.flags[0] for o in options] == ["--engine", "--engine-cmd", "--engine-timeout", "--validate-protocol", "--expect"]
+    shown = "\n".join(cell_text(rulesite.expand_shortcodes("[[pytest-options:]]")))
+    assert "--engine-timeout ENGINE_TIMEOUT" in shown and "(default: 10.0)" in shown
+    assert all(o.help in shown for o in options)

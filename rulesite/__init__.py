@@ -1,0 +1,16 @@
+"""The rules site's pages, generated from spec/, scenarios/ and schemas/.
+
+Pure functions from the kit's data to Markdown strings (with inline HTML for cards and a few tables), rendered
+through the Jinja2 templates of ``rulesite/templates`` with autoescape on. Nothing here imports a docs tool:
+``docs/hooks.py`` hands the pages to MkDocs, and any other tool could take the same strings.
+"""
+
+from __future__ import annotations
+
+from rulesite.example_pages import example_nav
+from rulesite.paths import EXAMPLES_INDEX
+from rulesite.shortcodes import expand_shortcodes
+from rulesite.site import pages
+from rulesite.sitedata import SiteData, load_site_data
+
+__all__ = ["EXAMPLES_INDEX", "SiteData", "example_nav", "expand_shortcodes", "load_site_data", "pages"]

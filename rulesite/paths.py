@@ -1,0 +1,53 @@
+"""Where each generated page lives under the docs folder, and the relative links between pages.
+
+Links are relative Markdown links to ``.md`` files, so that the docs tool checks them (and their anchors)
+when it builds.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from pathlib import Path
+from urllib.parse import quote
+
+from conformance.scenarios import Scenario
+
+RULINGS_PAGE = "rulings.md"
+VARIANTS_PAGE = "variants.md"
+GLOSSARY_PAGE = "glossary.md"
+SOURCES_PAGE = "sources.md"
+EXAMPLES_INDEX = "examples/index.md"
+SCHEMAS_PAGE = "reference/schemas.md"
+ERRORS_PAGE = "reference/errors.md"
+SCENARIO_FORMAT_PAGE = "scenarios.md"  # hand-written
+
+
+def rules_page_path(game: str) -> str:
+    return f"rules/{game}.md"
+
+
+def example_page_path(scenario: Scenario, root: Path | None = None) -> str:
+    """``scenarios/albastini/play/turn.yaml`` becomes ``examples/albastini/play/turn.md``."""
+    path = Path(scenario.file)
+    rel: tuple[str, ...] = ()
+    if root is not None:
+        try:
+            rel = path.resolve().relative_to(root.resolve()).parts
+        except ValueError:
+            rel = ()
+    if not rel and "scenarios" in path.parts:
+        rel = path.parts[len(path.parts) - path.parts[::-1].index("scenarios") :]
+    if not rel:
+        rel = (*scenario.id.split("/")[:2], "scenarios.yaml")
+    stem = posixpath.splitext("/".join(rel))[0]
+    return f"examples/{stem}.md"
+
+
+def link(from_page: str, to_page: str, anchor: str | None = None) -> str:
+    """A relative link target from one generated page to another, with an optional anchor (percent-encoded
+    where it holds anything but the characters of the kit's ids, so a bad id cannot break out of the link)."""
+    fragment = quote(anchor, safe="/.-_~:") if anchor else None
+    if from_page == to_page and fragment:
+        return f"#{fragment}"
+    target = quote(posixpath.relpath(to_page, posixpath.dirname(from_page) or "."), safe="/.-_~")
+    return f"{target}#{fragment}" if fragment else target

@@ -1,0 +1,54 @@
+"""Shortcodes for the hand-written pages: cards drawn, a variant's card values, the command-line reference.
+
+``[[cards: AH 3S]]`` draws cards inline, ``[[hand: ...]]`` a row of big cards, ``[[show: Anna:AH Boris:3S]]``
+big cards with captions (``_`` for a space), ``[[values: VARIANT]]`` the variant's ranks and values.
+``[[cli: verify]]`` lists a ``trickspec`` command's options (``[[cli:]]`` the commands) and
+``[[pytest-options:]]`` the pytest plugin's. A bad card code or an unknown variant is an error, so a typo
+fails the build.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rulesite import cli_reference, templating
+from rulesite.cards import is_card
+from rulesite.sitedata import SiteData
+from specreader.jsontypes import Json
+
+_SHORTCODE = re.compile(r"\[\[(cards|hand|show|values|cli|pytest-options):\s*([^\]]*)\]\]")
+
+
+def values_table(variant: Json) -> str:
+    ranking = variant.get("ranking", {})
+    deck = variant.get("deck", {})
+    order = str(ranking.get("plain_order", deck.get("ranks", ""))).split()
+    values = variant.get("values", {}) if isinstance(variant.get("values"), dict) else {}
+    per_suit = sum(int(v) for v in values.values() if isinstance(v, int))
+    total = per_suit * len(str(deck.get("suits", "")).split())
+    return templating.render("values_table.html.j2", order=order, values=values, total=total)
+
+
+def expand_shortcodes(markdown: str, data: SiteData | None = None) -> str:
+    def replace(m: re.Match[str]) -> str:
+        kind, arg = m.group(1), m.group(2).split()
+        if kind == "cli":
+            return cli_reference.options_table(arg[0]) if arg else cli_reference.commands_table()
+        if kind == "pytest-options":
+            return cli_reference.pytest_options_table()
+        if kind == "show":
+            pairs = [a.rpartition(":") for a in arg]
+            bad = [a for a, (label, _, c) in zip(arg, pairs, strict=True) if not label or not is_card(c)]
+            if bad:
+                raise ValueError(f"[[show: ...]]: expected Label:CARD items, found {', '.join(bad)}")
+            return templating.macro("cards.html.j2", "labelled")([(label.replace("_", " "), c) for label, _, c in pairs])
+        if kind in ("cards", "hand"):
+            bad = [c for c in arg if not is_card(c)]
+            if bad:
+                raise ValueError(f"[[{kind}: ...]]: not card codes: {', '.join(bad)}")
+            return templating.macro("cards.html.j2", "row")(arg, big=kind == "hand")
+        if data is None or len(arg) != 1 or arg[0] not in data.variants:
+            raise ValueError(f"[[values: ...]]: expected one known variant id, found {' '.join(arg)!r}")
+        return values_table(data.variants[arg[0]])
+
+    return _SHORTCODE.sub(replace, markdown)

@@ -1,0 +1,28 @@
+"""The whole generated site: every page, by its path under the docs folder."""
+
+from __future__ import annotations
+
+from rulesite import paths
+from rulesite.errors_page import errors_page
+from rulesite.example_pages import example_page, examples_index
+from rulesite.glossary_page import glossary_page
+from rulesite.rules_pages import rules_page
+from rulesite.rulings_page import rulings_page
+from rulesite.schemas_page import schemas_page
+from rulesite.sitedata import SiteData
+from rulesite.sources_page import sources_page
+from rulesite.variants_page import variants_page
+
+
+def pages(data: SiteData) -> dict[str, str]:
+    out = {paths.rules_page_path(game): rules_page(game, data) for game in data.games()}
+    out[paths.VARIANTS_PAGE] = variants_page(data)
+    out[paths.RULINGS_PAGE] = rulings_page(data)
+    out[paths.GLOSSARY_PAGE] = glossary_page(data)
+    out[paths.SOURCES_PAGE] = sources_page(data)
+    out[paths.ERRORS_PAGE] = errors_page(data)
+    out[paths.SCHEMAS_PAGE] = schemas_page(data)
+    out[paths.EXAMPLES_INDEX] = examples_index(data)
+    for path, group in data.example_files().items():
+        out[path] = example_page(path, group, data)
+    return out

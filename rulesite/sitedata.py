@@ -1,0 +1,139 @@
+"""Everything the pages are made from: the spec, the scenarios, the glossary and the schemas, read and checked."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from conformance.scenarios import Scenario, load_files, scenario_files
+from rulesite.cards import is_card
+from rulesite.paths import example_page_path
+from specreader import kitdata, yamlio
+from specreader.jsontypes import Json
+from specreader.problems import DataError, Problem
+from specreader.spec import Spec, read
+
+GLOSSARY_KEYS = {"term", "id", "language", "meaning", "game", "definition", "clauses", "cards"}
+
+
+def game_order(game: str) -> tuple[bool, bool, str]:
+    """Albastini first, then Altbaumer, then the rest by name."""
+    return (game != "albastini", game != "altbaumer", game)
+
+
+@dataclass
+class SiteData:
+    """The kit's data, with the indexes the pages look things up in."""
+
+    spec: Spec
+    scenarios: Sequence[Scenario]
+    glossary: list[Json] = field(default_factory=list)
+    schemas: list[tuple[str, Json]] = field(default_factory=list)
+    scenarios_root: Path | None = None
+
+    def __post_init__(self) -> None:
+        self.clauses: dict[str, Json] = self.spec.clause_index()
+        self.clause_game: dict[str, str] = {}
+        for doc in self.spec.clause_files:
+            game = str(doc.data.get("game")) if isinstance(doc.data, dict) else ""
+            for item in doc.data.get("clauses", []) if isinstance(doc.data, dict) else []:
+                if isinstance(item, dict):
+                    self.clause_game[str(item.get("id"))] = game
+        self.rulings: dict[str, Json] = {str(r.get("id")): r for _, _, r in self.spec.rulings()}
+        self.error_codes: set[str] = self.spec.error_codes()
+        self.variants: dict[str, Json] = {}
+        for vid in sorted(self.spec.variants_raw()):
+            try:
+                self.variants[vid] = self.spec.resolve(vid)
+            except (KeyError, ValueError):
+                continue
+        self.by_clause: dict[str, list[Scenario]] = {}
+        for s in self.scenarios:
+            for cid in s.clauses:
+                self.by_clause.setdefault(cid, []).append(s)
+
+    def games(self) -> list[str]:
+        return sorted(self.spec.games(), key=game_order)
+
+    def game_title(self, game: str) -> str:
+        for doc in self.spec.clause_files:
+            if isinstance(doc.data, dict) and doc.data.get("game") == game:
+                return str(doc.data.get("title", game))
+        return game.title()
+
+    def game_clauses(self, game: str) -> list[Json]:
+        return [c for cid, c in self.clauses.items() if self.clause_game.get(cid) == game]
+
+    def playable_variants(self, game: str) -> dict[str, Json]:
+        return {v: r for v, r in self.variants.items() if r.get("game") == game and not r.get("abstract")}
+
+    def sources(self) -> list[Json]:
+        doc = self.spec.sources_file
+        data = doc.data.get("sources", []) if doc is not None and isinstance(doc.data, dict) else []
+        return [s for s in data if isinstance(s, dict)]
+
+    def errors(self) -> list[Json]:
+        doc = self.spec.errors_file
+        data = doc.data.get("errors", []) if doc is not None and isinstance(doc.data, dict) else []
+        return [e for e in data if isinstance(e, dict)]
+
+    def example_page(self, scenario: Scenario) -> str:
+        return example_page_path(scenario, self.scenarios_root)
+
+    def example_files(self) -> dict[str, list[Scenario]]:
+        """Scenarios by worked-example page, pages in path order, scenarios in file order."""
+        out: dict[str, list[Scenario]] = {}
+        for s in self.scenarios:
+            out.setdefault(self.example_page(s), []).append(s)
+        return dict(sorted(out.items()))
+
+
+def load_glossary(path: Path) -> list[Json]:
+    """The glossary file: ``terms:`` with term, definition and optional fields, checked for shape."""
+    doc = yamlio.load(path)
+    terms = doc.data.get("terms") if isinstance(doc.data, dict) else None
+    if not isinstance(terms, list):
+        raise DataError([doc.problem(("terms",), "expected terms: a list of {term, definition}")])
+    problems: list[Problem] = []
+    for i, item in enumerate(terms):
+        if not isinstance(item, dict) or not isinstance(item.get("term"), str) or not isinstance(item.get("definition"), str):
+            problems.append(doc.problem(("terms", i), "expected a mapping with term and definition strings"))
+            continue
+        for key in item:
+            if key not in GLOSSARY_KEYS:
+                problems.append(doc.problem(("terms", i, key), f"unknown key {key!r}: expected one of {sorted(GLOSSARY_KEYS)}"))
+        for j, c in enumerate(item.get("cards", []) or []):
+            if not is_card(c):
+                problems.append(doc.problem(("terms", i, "cards", j), f"expected a card code such as AH, found {c!r}"))
+    if problems:
+        raise DataError(problems)
+    return [dict(t) for t in terms]
+
+
+def load_site_data(root: Path | None = None, glossary: Path | None = None) -> SiteData:
+    """Read spec/, scenarios/ and schemas/ fresh from ``root`` (the checkout by default)."""
+    base = root or kitdata.root()
+    spec, problems = read(base / "spec")
+    if problems:
+        raise DataError(problems)
+    scen_root = base / "scenarios"
+    found = load_files(scenario_files(scen_root), spec)
+    schemas = [(path.name, json.loads(path.read_text(encoding="utf-8"))) for path in sorted((base / "schemas").glob("*.json"))]
+    terms = load_glossary(glossary) if glossary is not None else []
+    data = SiteData(spec, found, terms, schemas, scen_root)
+    problems = check_references(data)
+    if problems:
+        raise DataError(problems)
+    return data
+
+
+def check_references(data: SiteData) -> list[Problem]:
+    """What the site links to from hand-written data (the glossary) must exist."""
+    problems = []
+    for term in data.glossary:
+        for cid in term.get("clauses", []) or []:
+            if cid not in data.clauses:
+                problems.append(Problem("docs/glossary.yaml", 1, 1, ("terms",), f"{term['term']}: unknown clause {cid!r}"))
+    return problems
