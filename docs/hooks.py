@@ -59,6 +59,8 @@ def _expand_nav(nav: list[Any], examples: list[Any]) -> list[Any]:
 
 
 REPORT_PAGE = "reference/report.md"
+# The contributor guide lives at the top of the repository, where contributors look first.
+CONTRIBUTING_PAGE = "contributing.md"
 
 
 def conformance_report() -> str:
@@ -82,6 +84,9 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     try:
         generated = rulesite.pages(data)
         generated[REPORT_PAGE] = conformance_report()
+        generated[CONTRIBUTING_PAGE] = (Path(config.config_file_path).resolve().parent / "CONTRIBUTING.md").read_text(
+            encoding="utf-8"
+        )
     except ValueError as err:
         raise PluginError(f"the rules site cannot be generated: {err}") from None
     for path, content in generated.items():
