@@ -129,9 +129,9 @@ def open_engine(
     """The engine a user named: ``--engine`` (``reference`` or module:name) or ``--engine-cmd``."""
     from conformance.protocol import SubprocessAdapter, split_command
 
-    if engine and engine_cmd:
+    if engine is not None and engine_cmd is not None:
         raise ValueError("name either an in-process engine or an engine command, not both")
-    if engine_cmd:
+    if engine_cmd is not None:  # an empty command is refused, never read as no command
         return SubprocessAdapter(split_command(engine_cmd), timeout=timeout, validate=validate)
     if engine in (None, "reference"):
         return reference_adapter()

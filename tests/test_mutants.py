@@ -11,7 +11,7 @@ import pytest
 
 from conformance import runner, scenarios
 from conformance.adapter import InProcessAdapter
-from conformance.plugin import describe
+from conformance.pytest_scenarios import describe
 from conformance.vocabulary import Outcome
 from reference.engine import Engine, compile_rules
 from reference.rules import Rules

@@ -1,25 +1,53 @@
-"""The pytest plugin: inert without an engine, scenario ids as test ids, clause selection, strict expectations."""
+"""The pytest plugin: inert without an engine, scenario ids as test ids, clause selection, expectations judged as
+verify judges them, the kit's scenarios by default, pytest-xdist."""
 
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
+
+from conformance.scenarios import kit_scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
 ONE = "scenarios/albastini/trick/anna-boris.yaml"
 
 
-def pytest_run(*args: str) -> subprocess.CompletedProcess[str]:
+def pytest_run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "tests")}  # lets --engine name a test module's engine
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rA", *args],
-                          capture_output=True, text=True, cwd=ROOT, env=env)
+                          capture_output=True, text=True, cwd=cwd, env=env)
 
 
 def test_inert_without_an_engine() -> None:
     done = pytest_run("scenarios/albastini/trick")
     assert done.returncode == 5, done.stdout  # nothing collected: the plugin adds no items by itself
+    markers = pytest_run("--markers").stdout
+    assert "albastini_5p" not in markers and "clause(id)" not in markers
+    assert "albastini_5p:" in pytest_run("--markers", "--engine", "reference").stdout
+
+
+def test_importing_the_plugin_loads_nothing_of_the_kit() -> None:
+    script = "import sys, conformance.plugin; print(' '.join(sorted(sys.modules)))"
+    loaded = set(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split())
+    kit = {name for name in loaded if name.split(".")[0] in ("conformance", "specreader", "reference", "yaml", "jsonschema")}
+    assert kit == {"conformance", "conformance.plugin"}
+    assert "pytest" not in loaded  # pytest has it loaded already; a plain import of the module costs nothing more
+
+
+def test_header_names_the_engine_and_the_spec() -> None:
+    from conformance.runlog import kit_version, spec_version
+
+    done = pytest_run("--engine", "reference", ONE, "--collect-only", "-v")  # -v undoes -q, which hides the header
+    assert f"trickspec: engine trickspec-reference {kit_version()}, spec {spec_version()}, scenarios in " in done.stdout
+
+
+def test_an_empty_engine_command_is_refused() -> None:
+    done = pytest_run("--engine-cmd", "", ONE)
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert "engine unusable: EngineUnusable: expected a command, found an empty string" in done.stderr
 
 
 def test_items_are_scenario_ids_and_clauses_select() -> None:
@@ -45,8 +73,32 @@ def test_expectation_file_is_strict(tmp_path: Path) -> None:
     )
     done = pytest_run("--engine", "reference", ONE, "--expect", str(expect))
     assert done.returncode == 1, done.stdout
-    assert "XPASS(strict)" in done.stdout and "anna-boris-trump-captures" in done.stdout
-    assert "SKIPPED" in done.stdout and "not today" in done.stdout
+    assert f"FAILED {ONE}::albastini/trick/anna-boris-trump-captures" in done.stdout
+    assert "expectation file: expected fail (claimed broken) but it passed" in done.stdout
+    assert f"SKIPPED [1] {ONE}: not today" in done.stdout
+
+
+def test_expected_failures_are_judged_by_kind(tmp_path: Path) -> None:
+    """As verify judges them: a failure of the kind listed is xfail, of another kind a failure with a note."""
+    expect = tmp_path / "expect.yaml"
+    expect.write_text(
+        "engine: golden-mixed\nspec_version: any\nexpectations:\n"
+        "  - {id: albastini/cards/jack-beats-queen-3p, outcome: fail, reason: queen above jack}\n"
+        "  - {id: albastini/dealer/clockwise-team-choice, outcome: fail, reason: listed as a failure}\n"
+        "  - {id: briscola/cards/four-players-three-beats-king, outcome: fail, reason: not declared}\n",
+        encoding="utf-8",
+    )
+    files = ("scenarios/albastini/cards/rank-order-3p.yaml", "scenarios/albastini/dealer/team-choice.yaml",
+             "scenarios/briscola/cards/rank-order-4p.yaml")
+    done = pytest_run("--engine", "golden_engine:mixed", *files, "--expect", str(expect), "-k",
+                      "jack-beats-queen-3p or clockwise-team-choice or four-players-three-beats-king")
+    assert done.returncode == 1, done.stdout
+    assert "XFAIL scenarios/albastini/cards/rank-order-3p.yaml::albastini/cards/jack-beats-queen-3p - queen above" in done.stdout
+    assert "FAILED scenarios/albastini/dealer/team-choice.yaml::albastini/dealer/clockwise-team-choice" in done.stdout
+    assert "expectation file: expected fail, the failure is now error" in done.stdout
+    assert "engine error: setup: ValueError: clockwise play is not implemented" in done.stdout
+    assert "expected fail, but the engine does not declare the variant" in done.stdout  # skipped, with the note
+    assert "1 failed, 1 skipped, 19 deselected, 1 xfailed" in done.stdout
 
 
 def test_failure_names_clause_and_diff() -> None:
@@ -70,3 +122,29 @@ def test_an_engine_that_cannot_be_imported_is_a_usage_error() -> None:
     assert done.returncode == 4, done.stdout + done.stderr
     assert "engine unusable: ModuleNotFoundError: No module named 'nosuchmodule'" in done.stderr
     assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_the_kit_scenarios_run_by_default_in_any_folder(tmp_path: Path) -> None:
+    done = pytest_run("--engine", "reference", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout
+    assert done.stdout.splitlines()[-1].startswith(f"{len(kit_scenarios())} passed in ")
+
+
+def test_this_checkout_collects_each_scenario_once() -> None:
+    done = pytest_run("--engine", "reference", "--collect-only")  # testpaths: tests and scenarios
+    assert done.returncode == 0, done.stdout
+    assert sum(".yaml::" in line for line in done.stdout.splitlines()) == len(kit_scenarios())
+
+
+def test_xdist_workers_each_run_an_engine_of_their_own(tmp_path: Path) -> None:
+    """Under pytest-xdist the controller only shakes hands (for the header); each worker starts its own engine."""
+    started = tmp_path / "started"
+    started.mkdir()
+    engine = ("import os, pathlib, sys; pathlib.Path(sys.argv[1], str(os.getpid())).touch();"
+              "from conformance.serve import main; raise SystemExit(main())")
+    command = shlex.join([sys.executable, "-c", engine, str(started)])
+    done = pytest_run("-n", "2", "--engine-cmd", command, "scenarios/albastini/trick")
+    assert done.returncode == 0, done.stdout + done.stderr
+    ran = [s for s in kit_scenarios() if s.file.startswith("scenarios/albastini/trick/")]
+    assert done.stdout.splitlines()[-1].startswith(f"{len(ran)} passed in ")
+    assert len(list(started.iterdir())) == 3  # the controller's handshake and one engine per worker

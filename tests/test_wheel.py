@@ -1,5 +1,5 @@
-"""The built wheel carries spec/, schemas/ and scenarios/, and the rules site's templates: an installed kit works
-outside a checkout."""
+"""The built wheel carries spec/, schemas/ and scenarios/, the rules site's templates, typed packages and the
+licence: an installed kit works outside a checkout, and pytest there runs every scenario."""
 
 from __future__ import annotations
 
@@ -7,22 +7,45 @@ import os
 import subprocess
 import sys
 import zipfile
+from email.parser import Parser
 from pathlib import Path
 
+import pytest
+
+from conformance.scenarios import kit_scenarios
+
 ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("specreader", "conformance", "reference", "rulesite")
 
 
-def test_installed_wheel_validates_and_verifies_outside_the_checkout(tmp_path: Path) -> None:
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(out), str(ROOT)],
         check=True, capture_output=True,
     )
-    (wheel,) = tmp_path.glob("trickspec-*.whl")
-    names = zipfile.ZipFile(wheel).namelist()
+    (built,) = out.glob("trickspec-*.whl")
+    return built
+
+
+def test_the_wheel_holds_the_data_the_types_and_the_licence(wheel: Path) -> None:
+    archive = zipfile.ZipFile(wheel)
+    names = archive.namelist()
     for data in ("spec/albastini/clauses.yaml", "schemas/scenario.schema.json", "scenarios/albastini/trick/anna-boris.yaml"):
         assert f"specreader/_data/{data}" in names
     templates = sorted(p.name for p in (ROOT / "rulesite" / "templates").glob("*.j2"))
     assert templates and all(f"rulesite/templates/{name}" in names for name in templates)
+    assert all(f"{package}/py.typed" in names for package in PACKAGES)
+    (info,) = {name.split("/")[0] for name in names if ".dist-info/" in name}
+    assert f"{info}/licenses/LICENSE" in names
+    metadata = Parser().parsestr(archive.read(f"{info}/METADATA").decode())
+    assert metadata["License-Expression"] == "MIT"
+    assert "Typing :: Typed" in metadata.get_all("Classifier", [])
+    assert "Homepage, https://trickspec.dev" in metadata.get_all("Project-URL", [])
+
+
+def test_installed_wheel_validates_and_verifies_outside_the_checkout(wheel: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     elsewhere = tmp_path / "elsewhere"
@@ -44,3 +67,20 @@ def test_installed_wheel_validates_and_verifies_outside_the_checkout(tmp_path: P
     done = subprocess.run([sys.executable, "-c", pages, str(site)], cwd=elsewhere, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert int(done.stdout) > 50
+
+def test_pip_install_in_an_empty_venv_then_pytest_in_an_empty_folder_runs_every_scenario(wheel: Path, tmp_path: Path) -> None:
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    # This venv's pip installs into the empty one; the wheel's dependencies come from the package index (or pip's cache).
+    install = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", str(wheel)], capture_output=True, text=True
+    )
+    assert install.returncode == 0, install.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    done = subprocess.run([python, "-m", "pytest", "--engine", "reference"], cwd=empty, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"scenarios in {venv.resolve()}/lib/" in done.stdout  # the wheel's own, under site-packages
+    assert f"= {len(kit_scenarios())} passed in " in done.stdout.splitlines()[-1]

@@ -1,0 +1,177 @@
+"""Scenarios as pytest items, once conformance/plugin.py is given an engine.
+
+Every scenario file under the kit's scenarios folder becomes items whose ids are the scenario
+ids, marked with their game, variant and clauses. When pytest was given no path (it runs the
+current folder or the ini file's testpaths) and what it runs does not reach the scenarios, the
+kit's own scenarios are added: installed from a wheel, ``pytest --engine ...`` in any folder
+runs every scenario. Each item is judged as ``trickspec verify`` judges it, expectation file
+included.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance import adapter as adapters
+from conformance import expectations, runlog, runner, scenarios, untrusted
+from conformance.vocabulary import Outcome
+from specreader import kitdata, spec
+from specreader.problems import DataError
+
+PLUGIN_NAME = "trickspec-scenarios"
+
+_ENGINE_KEY = pytest.StashKey[adapters.EngineAdapter]()
+_HELLO_KEY = pytest.StashKey[dict[str, Any]]()
+_EXPECT_KEY = pytest.StashKey[expectations.Expectations]()
+
+
+def _marker(name: str) -> str:
+    return re.sub(r"[^a-zA-Z0-9_]", "_", name)
+
+
+def configure(config: pytest.Config) -> None:
+    """Markers, the expectation file, the engine and the scenarios to collect.
+
+    An unreadable expectation file or an unusable engine is a usage error: a reason, not a traceback.
+    """
+    config.addinivalue_line("markers", "scenario: a conformance scenario from scenarios/")
+    config.addinivalue_line("markers", "clause(id): a clause the scenario checks")
+    for vid in spec.variant_ids(playable=False):
+        config.addinivalue_line("markers", f"{_marker(vid)}: scenarios of variant {vid}")
+    for game in spec.kit_spec().games():
+        config.addinivalue_line("markers", f"{game}: scenarios of {game}")
+    expect_file = config.getoption("expect")
+    try:  # read before the engine starts, so a bad file leaves no engine running
+        config.stash[_EXPECT_KEY] = expectations.load(Path(expect_file)) if expect_file else expectations.Expectations()
+    except DataError as err:
+        raise pytest.UsageError(f"bad expectation file:\n{err}") from None
+    try:
+        engine = adapters.open_engine(
+            config.getoption("engine"),
+            config.getoption("engine_cmd"),
+            timeout=config.getoption("engine_timeout"),
+            validate=config.getoption("validate_protocol"),
+        )
+        config.stash[_HELLO_KEY] = untrusted.identity(engine.hello())
+    except Exception as err:  # whatever the engine raised
+        raise pytest.UsageError(f"engine unusable: {adapters.describe_error(err)}") from None
+    if _hands_tests_to_workers(config):
+        engine.close()  # each pytest-xdist worker opens an engine of its own
+    else:
+        config.stash[_ENGINE_KEY] = engine
+    _add_kit_scenarios(config)
+
+
+def _hands_tests_to_workers(config: pytest.Config) -> bool:
+    """Whether this process is the controller of a pytest-xdist run, which runs no test itself."""
+    if hasattr(config, "workerinput") or config.getoption("collectonly"):
+        return False
+    return config.getoption("dist", "no") != "no" and bool(config.getoption("tx", None))
+
+
+def _add_kit_scenarios(config: pytest.Config) -> None:
+    if config.args_source is pytest.Config.ArgsSource.ARGS:
+        return  # the user named what to run
+    root = kitdata.scenarios_dir().resolve()
+    given = [(config.invocation_params.dir / arg.split("::")[0]).resolve() for arg in config.args]
+    if not any(path == root or path in root.parents or root in path.parents for path in given):
+        config.args.append(str(root))
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    hello = config.stash[_HELLO_KEY]
+    engine = f"{hello.get('name', 'unnamed')} {hello.get('version', '(no version)')}"
+    return [f"trickspec: engine {engine}, spec {runlog.spec_version()}, scenarios in {kitdata.scenarios_dir()}"]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    engine = config.stash.get(_ENGINE_KEY, None)
+    if engine is not None:
+        engine.close()
+
+
+def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
+    if file_path.suffix != ".yaml" or kitdata.scenarios_dir().resolve() not in file_path.resolve().parents:
+        return None
+    return ScenarioFile.from_parent(parent, path=file_path)
+
+
+class ScenarioFile(pytest.File):
+    def collect(self) -> Iterator[pytest.Item]:
+        try:
+            loaded = scenarios.load_files([self.path])
+        except DataError as err:
+            raise self.CollectError(str(err)) from None
+        expected = self.config.stash[_EXPECT_KEY]
+        for scenario in loaded:
+            item = ScenarioItem.from_parent(self, name=scenario.id, scenario=scenario)
+            entry = expected.get(scenario.id)
+            if entry is not None and entry.outcome is Outcome.SKIPPED:
+                item.add_marker(pytest.mark.skip(reason=entry.reason))  # reported at the scenario's line
+            item.add_marker(pytest.mark.scenario)
+            item.add_marker(getattr(pytest.mark, scenario.game))
+            item.add_marker(getattr(pytest.mark, _marker(scenario.variant)))
+            for cid in scenario.clauses:
+                item.add_marker(pytest.mark.clause(cid))
+                item.extra_keyword_matches.add(cid)
+            yield item
+
+
+class ScenarioFailure(Exception):
+    def __init__(self, verdict: runner.Verdict, note: str | None) -> None:
+        super().__init__(verdict.scenario.id)
+        self.verdict = verdict
+        self.note = note
+
+
+class ScenarioItem(pytest.Item):
+    def __init__(self, *, scenario: scenarios.Scenario, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.scenario = scenario
+
+    def runtest(self) -> None:
+        engine = self.config.stash[_ENGINE_KEY]
+        verdict = runner.run(engine, self.scenario, set(self.config.stash[_HELLO_KEY]["variants"]))
+        expected = self.config.stash[_EXPECT_KEY]
+        reported, note = expected.reported(self.scenario.id, verdict.outcome)  # as verify reports it
+        if reported is Outcome.PASS:
+            return
+        entry = expected.get(self.scenario.id)
+        if reported is Outcome.XFAIL and entry is not None:
+            pytest.xfail(entry.reason)
+        if reported is Outcome.UNSUPPORTED:
+            pytest.skip(f"unsupported: {verdict.reason}" + (f"; {note}" if note else ""))
+        raise ScenarioFailure(verdict, note)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, ScenarioFailure):
+            return describe(excinfo.value.verdict, excinfo.value.note)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, self.scenario.line - 1, f"scenario {self.scenario.id}"
+
+
+def describe(verdict: runner.Verdict, note: str | None = None) -> str:
+    """A failure as a reader wants it: where, which clauses say what, how it differs from the
+    expectation file (``note``), and expected against observed."""
+    s = verdict.scenario
+    clauses = spec.kit_spec().clause_index()
+    lines = [f"scenario {s.id} ({s.location}) on {s.variant}: {verdict.outcome}", f"  {s.title}"]
+    if note:
+        lines.append(f"  expectation file: {note}")
+    for cid in s.clauses:
+        text = " ".join(str(clauses.get(cid, {}).get("text", "")).split())
+        lines.append(f"  clause {cid}: {text}")
+    if verdict.error:
+        lines.append(f"  engine error: {verdict.error}")
+    for m in verdict.mismatches:
+        lines.append(f"  step {m.step} ({s.file}:{m.line}): {m.what}")
+        lines.append(f"    - expected: {m.expected!r}")
+        lines.append(f"    + observed: {m.observed!r}")
+    return "\n".join(lines)
