@@ -157,6 +157,18 @@ def explain(validator: Draft202012Validator, instance: Any) -> list[tuple[JsonPa
     return list(dict.fromkeys(found))
 
 
+def missing_keys(validator: Draft202012Validator, instance: Any) -> set[JsonPath]:
+    """The path of every key a ``required`` of the schema finds missing, one by one."""
+    missing: set[JsonPath] = set()
+    for error in validator.iter_errors(instance):
+        for leaf in leaves(error):
+            required = leaf.validator_value
+            if leaf.validator == "required" and isinstance(leaf.instance, dict) and isinstance(required, list):
+                at = tuple(leaf.absolute_path)
+                missing.update((*at, key) for key in required if key not in leaf.instance)
+    return missing
+
+
 def check(doc: Document, name: str, pointer: str = "", data: Any = None) -> list[Problem]:
     """Validate a document (or ``data`` located by ``doc``) against a kit schema."""
     instance = doc.data if data is None else data

@@ -23,15 +23,15 @@ from yaml.events import (
     StreamEndEvent,
 )
 
+from specreader import files, limits
 from specreader.jsontypes import JsonPath
 from specreader.problems import DataError, Problem
-
-MAX_BYTES = 2 * 1024 * 1024
 
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _INT = re.compile(r"^[-+]?[0-9]+$")
 _FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
+_NOT_FINITE = re.compile(r"^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
 
 
 @dataclass
@@ -77,16 +77,35 @@ def _scalar(event: ScalarEvent) -> Any:
 
 
 def plain_scalar(text: str) -> Any:
-    """What an unquoted scalar means here (YAML 1.2 core): null, a boolean, a number, or the string itself."""
+    """What an unquoted scalar means here (YAML 1.2 core): null, a boolean, a number, or the string itself.
+
+    Raises ValueError, saying what was expected, for a number beyond the kit's limits (specreader/limits.py)."""
     if _NULL.match(text):
         return None
     if text in _BOOL:
         return _BOOL[text]
     if _INT.match(text):
+        _refuse(limits.integer_problem(text))  # before int(), which a long digit string would cost or crash
         return int(text)
     if _FLOAT.match(text):
+        _refuse(limits.float_problem(text))
         return float(text)
+    if _NOT_FINITE.match(text):  # YAML 1.2 reads these as numbers, which JSON cannot carry
+        _refuse(f"expected a finite number, found {text} (quote it if it is text)")
     return text
+
+
+def _refuse(problem: str | None) -> None:
+    if problem is not None:
+        raise ValueError(problem)
+
+
+def reads_as_string(text: str) -> bool:
+    """Whether ``text`` written unquoted reads back as this same string (else it needs quotes)."""
+    try:
+        return isinstance(plain_scalar(text), str)
+    except ValueError:
+        return False
 
 
 class _Builder:
@@ -125,7 +144,12 @@ class _Builder:
         if event.tag not in (None, "!"):
             raise _At(mark, f"tags are not allowed (found {event.tag})", path)
         if isinstance(event, ScalarEvent):
-            return _scalar(event)
+            try:
+                return _scalar(event)
+            except ValueError as err:
+                raise _At(mark, str(err), path) from None
+        if len(path) >= limits.MAX_DEPTH:  # checked before descending: nesting costs recursion here and in every reader
+            raise _At(mark, limits.depth_problem(), path)
         if isinstance(event, SequenceStartEvent):
             items: list[Any] = []
             while not isinstance(item := self.next(), SequenceEndEvent):
@@ -192,30 +216,7 @@ def load(path: Path | str) -> Document:
     """Read and parse a YAML file; every failure is a located DataError."""
     path = Path(path)
     name = str(path)
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise DataError([Problem(name, 0, 0, (), "no such file or directory")]) from None
-    except OSError as err:
-        raise DataError([Problem(name, 0, 0, (), f"cannot read: {err.strerror}")]) from None
-    if path.is_dir():
-        raise DataError([Problem(name, 0, 0, (), "expected a YAML file, found a directory")])
-    if size > MAX_BYTES:
-        raise DataError(
-            [
-                Problem(
-                    name,
-                    1,
-                    1,
-                    (),
-                    f"expected a YAML file of at most {MAX_BYTES // 1024 // 1024} MiB, found {size / 1024 / 1024:.1f} MiB",
-                )
-            ]
-        )
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise DataError([Problem(name, 0, 0, (), f"cannot read: {err.strerror or err}")]) from None
+    raw = files.read_bytes(path, limits.MAX_YAML_BYTES, "YAML file")
     if b"\0" in raw:
         raise DataError([Problem(name, 1, 1, (), "expected UTF-8 text, found binary data (NUL byte)")])
     try:
