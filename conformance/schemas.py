@@ -100,6 +100,17 @@ def _type_names(expected: Any) -> str:
     return " or ".join("mapping" if name == "object" else str(name) for name in names)
 
 
+# Size keywords: what they count, and which way they bound it.
+_SIZES = {
+    "minItems": ("item", "at least"),
+    "minProperties": ("key", "at least"),
+    "minLength": ("character", "at least"),
+    "maxItems": ("item", "at most"),
+    "maxProperties": ("key", "at most"),
+    "maxLength": ("character", "at most"),
+}
+
+
 def _explain(error: ValidationError) -> list[tuple[JsonPath, str, bool]]:
     """Each problem a leaf error stands for: its path, a message saying what was expected, and
     whether it is about the key itself (an unknown or misspelt key) rather than the value."""
@@ -133,9 +144,9 @@ def _explain_value(error: ValidationError, path: JsonPath) -> list[tuple[JsonPat
     elif kind in ("enum", "const"):
         options = list(expected) if kind == "enum" else [expected]
         message = f"expected one of {', '.join(map(str, options))}, {_found(value)}"
-    elif kind in ("minItems", "minProperties", "minLength"):
-        unit = {"minItems": "item", "minProperties": "key", "minLength": "character"}[kind]
-        message = f"expected at least {expected} {unit}{'s' if expected != 1 else ''}, {_found(value)}"
+    elif kind in _SIZES:
+        unit, bound = _SIZES[kind]
+        message = f"expected {bound} {expected} {unit}{'s' if expected != 1 else ''}, {_found(value)}"
     elif kind in ("minimum", "maximum"):
         message = f"expected {'at least' if kind == 'minimum' else 'at most'} {expected}, {_found(value)}"
     elif kind == "uniqueItems" and isinstance(value, list):
