@@ -1041,7 +1041,7 @@ def example_nav(data: SiteData) -> list[Any]:
 
 # ---------------------------------------------------------------- shortcodes for hand-written pages
 
-_SHORTCODE = re.compile(r"\[\[(cards|hand|show|values|cli|pytest-options):\s*([^\]]*)\]\]")
+_SHORTCODE = re.compile(r"\[\[(cards|hand|show|values|cli|pytest-options|limits):\s*([^\]]*)\]\]")
 
 
 def labelled_cards(items: Sequence[tuple[str, str]]) -> str:
@@ -1076,7 +1076,8 @@ def expand_shortcodes(markdown: str, data: SiteData | None = None) -> str:
     ``[[cards: AH 3S]]`` draws cards inline, ``[[hand: ...]]`` a row of big cards, ``[[show: Anna:AH Boris:3S]]``
     big cards with captions (``_`` for a space), ``[[values: VARIANT]]`` the variant's ranks and values.
     ``[[cli: verify]]`` lists a ``trickspec`` command's options (``[[cli:]]`` the commands) and
-    ``[[pytest-options:]]`` the pytest plugin's, both read from the code so the guide cannot drift from it.
+    ``[[pytest-options:]]`` the pytest plugin's, and ``[[limits:]]`` the data limits, all read from the code
+    so the guide cannot drift from it.
 
     A bad card code or an unknown variant is an error, so a typo fails the build.
     """
@@ -1087,6 +1088,8 @@ def expand_shortcodes(markdown: str, data: SiteData | None = None) -> str:
             return cli_reference(arg[0] if arg else None)
         if kind == "pytest-options":
             return pytest_options()
+        if kind == "limits":
+            return data_limits()
         if kind == "show":
             pairs = [a.rpartition(":") for a in arg]
             bad = [a for a, (label, _, c) in zip(arg, pairs, strict=True) if not label or not is_card(c)]
@@ -1172,6 +1175,19 @@ def pytest_options() -> str:
     plugin.pytest_addoption(recorder)  # type: ignore[arg-type]
     rows = _option_rows(recorder.parser._actions)
     return _table(("Option", "Meaning"), rows)
+
+
+def data_limits() -> str:
+    """The limits on data the kit reads (specreader/limits.py), as an HTML table."""
+    from specreader import limits
+
+    rows = [f"<tr><td>{esc(what)}</td><td>{_code_spans(bound)}</td></tr>" for what, bound in limits.described()]
+    return _table(("Limit", "Bound"), rows)
+
+
+def _code_spans(text: str) -> str:
+    """Escaped text with its `backticked` parts as code."""
+    return re.sub(r"`([^`]*)`", r"<code>\1</code>", esc(text))
 
 
 # ---------------------------------------------------------------- the whole site

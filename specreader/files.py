@@ -8,6 +8,7 @@ import os
 import stat
 from pathlib import Path
 
+from specreader.limits import mebibytes
 from specreader.problems import DataError, Problem
 
 # Opening without waiting: a FIFO put in a file's place opens at once instead of blocking
@@ -67,11 +68,7 @@ def _kind(mode: int) -> str:
 
 
 def _too_big(name: str, size: int, limit: int, what: str) -> Problem:
-    return Problem(name, 1, 1, (), f"expected a {what} of at most {_mebibytes(limit)}, found {size / 1024 / 1024:.1f} MiB")
-
-
-def _mebibytes(size: int) -> str:
-    return f"{size // 1024 // 1024} MiB"
+    return Problem(name, 1, 1, (), f"expected a {what} of at most {mebibytes(limit)}, found {size / 1024 / 1024:.1f} MiB")
 
 
 def unreadable(name: str, err: OSError) -> Problem:

@@ -1,5 +1,5 @@
-"""The bounds on data the kit reads: every reader checks them before using a value, and
-docs/scenarios.md lists them. Each is stated here and nowhere else."""
+"""The bounds on data the kit reads: every reader checks them before using a value, and the
+documentation renders ``described()``. Each is stated here and nowhere else."""
 
 from __future__ import annotations
 
@@ -52,6 +52,22 @@ def float_problem(text: str) -> str | None:
 
 def depth_problem() -> str:
     return f"expected at most {MAX_DEPTH} levels of nesting, found more"
+
+
+def mebibytes(size: int) -> str:
+    return f"{size / 1024 / 1024:.1f} MiB" if size % (1024 * 1024) else f"{size // 1024 // 1024} MiB"
+
+
+def described() -> list[tuple[str, str]]:
+    """Each limit in words, as docs/scenarios.md shows them."""
+    return [
+        ("Numbers", f"between -{MAX_NUMBER_TEXT} and {MAX_NUMBER_TEXT}; not infinite or NaN (`.inf`, `.nan`, `1e400`)"),
+        ("Nesting", f"at most {MAX_DEPTH} levels of mappings and lists, in a file or a run-log line"),
+        ("Inheritance", f"a chain of at most {MAX_INHERITANCE} variants, each extending the next"),
+        ("YAML files", f"at most {mebibytes(MAX_YAML_BYTES)} each: spec, scenario and expectation files"),
+        ("Run logs", f"at most {mebibytes(MAX_RUN_LOG_BYTES)}"),
+        ("File kinds", "regular files, or links to them; a FIFO, device or socket is refused without reading it"),
+    ]
 
 
 def _shown(text: str) -> str:
