@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 
@@ -29,6 +30,34 @@ def registry() -> Registry[Any]:
     return Registry().with_resources(resources)
 
 
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "string") and not _as_in_json_schema(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@cache
+def _as_in_json_schema(pattern: str) -> re.Pattern[str]:
+    """A pattern as JSON Schema reads it (ECMA-262): ``$`` ends the text, where Python's also
+    matches before a final line break, which would let ``"albastini\n"`` pass as an id."""
+    out: list[str] = []
+    escaped = in_class = False
+    for char in pattern:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char in "[]":
+            in_class = char == "["
+        elif char == "$" and not in_class:
+            char = r"\Z"
+        out.append(char)
+    return re.compile("".join(out))
+
+
+# Draft 2020-12 with patterns anchored as JSON Schema means them.
+_Validator: Any = validators.extend(Draft202012Validator, {"pattern": _pattern})  # type: ignore[no-untyped-call]
+
+
 @cache
 def validator(name: str, pointer: str = "") -> Draft202012Validator:
     """A validator for ``<name>.schema.json`` (or one of its ``$defs`` by JSON pointer).
@@ -38,7 +67,8 @@ def validator(name: str, pointer: str = "") -> Draft202012Validator:
     uri = BASE + name + ".schema.json" + ("#" + pointer if pointer else "")
     resolved = registry().resolver().lookup(uri)
     schema = _inline(resolved.contents, resolved.resolver, ())
-    return Draft202012Validator(schema, registry=registry())
+    checker: Draft202012Validator = _Validator(schema, registry=registry())
+    return checker
 
 
 def _inline(node: Any, resolver: Any, stack: tuple[str, ...]) -> Any:

@@ -115,6 +115,7 @@ class _Builder:
         self.loader = _Loader(text)
         self.marks: dict[JsonPath, tuple[int, int]] = {}
         self.keys: dict[JsonPath, tuple[int, int]] = {}
+        self.root_mark: Any = None
 
     def next(self) -> Any:
         return self.loader.get_event()
@@ -125,7 +126,9 @@ class _Builder:
             if isinstance(self.loader.peek_event(), StreamEndEvent):
                 return _EMPTY
             self.next()  # document start
-            data = self.node(self.next(), ())
+            root = self.next()
+            self.root_mark = root.start_mark
+            data = self.node(root, ())
             self.next()  # document end
             extra = self.next()
             if not isinstance(extra, StreamEndEvent):
@@ -183,22 +186,33 @@ def loads(text: str, file: str = "<string>") -> Document:
     try:
         data = builder.document()
     except _At as err:
-        raise DataError([Problem(file, err.mark.line + 1, err.mark.column + 1, err.path, err.message)]) from None
+        raise DataError([Problem(file, *_place(text, err.mark), err.path, err.message)]) from None
     except yaml.reader.ReaderError as err:  # a character YAML forbids; located by its offset in the text
         line, column = _line_column(text, err.position)
         raise DataError([Problem(file, line, column, (), f"invalid YAML: {_reader_problem(err)}")]) from None
     except yaml.MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        where = _place(text, err.problem_mark or err.context_mark)
         what = " ".join(x for x in (err.context, err.problem) if x)
-        raise DataError([Problem(file, line, column, (), f"invalid YAML: {what}")]) from None
+        if "maximum nesting depth" in what:  # libyaml's own limit, met while it looks ahead in flow style
+            raise DataError([Problem(file, *where, (), limits.depth_problem())]) from None
+        raise DataError([Problem(file, *where, (), f"invalid YAML: {what}")]) from None
     except yaml.YAMLError as err:
         raise DataError([Problem(file, 1, 1, (), f"invalid YAML: {err}")]) from None
     if data is _EMPTY:
         raise DataError([Problem(file, 1, 1, (), "expected a YAML mapping, found an empty file")])
     if data is None:
-        raise DataError([Problem(file, *builder.marks.get((), (1, 1)), (), "expected a YAML mapping, found null")])
+        raise DataError([Problem(file, *_place(text, builder.root_mark), (), "expected a YAML mapping, found null")])
     return Document(file, data, builder.marks, builder.keys)
+
+
+def _place(text: str, mark: Any) -> tuple[int, int]:
+    """1-based line and column of a parser mark; one at the end of the text, past a last line
+    without a line break, is placed at the end of that line, inside the file."""
+    if mark is None:
+        return (1, 1)
+    if mark.index >= len(text):
+        return _line_column(text, len(text))
+    return (mark.line + 1, mark.column + 1)
 
 
 def _line_column(text: str, offset: int) -> tuple[int, int]:
