@@ -158,8 +158,9 @@ def _cross_checks(doc: Document, spec: Spec, refs: References, unchecked: list[P
             if "variant" in raw:  # the file's own is reported once, above
                 problems.append(doc.problem(named_at, _unknown_variant(vid)))
             continue
-        if vid not in refs.variants.known or vid in refs.blocked:  # a variant file that does not load, or
-            continue  # extends one with problems: reported there, once
+        # Declared by a variant file that does not load, or built on a variant with problems: reported there, once.
+        if vid not in refs.variants.known or vid in refs.blocked:
+            continue
         why = _unusable_because(spec, refs, vid)
         if why is not None:
             if vid not in refused:

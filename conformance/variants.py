@@ -15,6 +15,7 @@ from conformance import schemas
 from conformance.references import References
 from conformance.shapes import mapping, strings, words
 from specreader.jsontypes import Json, JsonPath
+from specreader.limits import MAX_INHERITANCE
 from specreader.problems import Problem
 from specreader.spec import Spec, parents
 from specreader.yamlio import Document
@@ -163,15 +164,15 @@ def _shared(lacking: list[set[JsonPath]]) -> dict[JsonPath, list[str]]:
 
 
 def _ancestors(raw: dict[str, tuple[Document, Json]], vid: str) -> list[str]:
-    """Every variant ``vid`` extends, nearest first, each once (a cycle ends where it closes)."""
+    """Every variant ``vid`` extends, nearest first, each once, up to MAX_INHERITANCE levels (a longer
+    chain is a problem of ``vid`` itself; a cycle ends where it closes)."""
     seen: dict[str, None] = {}
-    queue = [p for p in parents(raw[vid][1]) if p in raw]
-    while queue:
-        parent = queue.pop(0)
-        if parent in seen or parent == vid:
-            continue
-        seen[parent] = None
-        queue += [p for p in parents(raw[parent][1]) if p in raw]
+    level = [vid]
+    for _ in range(MAX_INHERITANCE):
+        level = list(dict.fromkeys(p for v in level for p in parents(raw[v][1]) if p in raw and p not in seen and p != vid))
+        seen.update(dict.fromkeys(level))
+        if not level:
+            break
     return list(seen)
 
 

@@ -32,10 +32,12 @@ class Spec:
     # Files that did not load, by kind: an id they declare is unknown, without being wrong.
     unloaded: dict[str, list[str]] = field(default_factory=dict)
     _resolved: dict[str, Json] = field(default_factory=dict, repr=False)
+    _variants: dict[str, tuple[Document, Json]] | None = field(default=None, repr=False)
 
     def add(self, doc: Document, rel: tuple[str, ...], problems: list[Problem]) -> None:
         """File a document by its place under spec/."""
         self._resolved.clear()
+        self._variants = None
         kind = kind_of(rel)
         if kind == "sources":
             self.sources_file = doc
@@ -71,11 +73,14 @@ class Spec:
         return []
 
     def variants_raw(self) -> dict[str, tuple[Document, Json]]:
-        return {
-            str(d.data.get("id")): (d, d.data)
-            for d in self.variant_files
-            if isinstance(d.data, dict) and isinstance(d.data.get("id"), str)
-        }
+        """Each variant file by its id, as written (built once per spec: the caller must not change it)."""
+        if self._variants is None:
+            self._variants = {
+                str(d.data.get("id")): (d, d.data)
+                for d in self.variant_files
+                if isinstance(d.data, dict) and isinstance(d.data.get("id"), str)
+            }
+        return self._variants
 
     def rulings(self) -> Iterator[tuple[Document, int, Json]]:
         for doc in self.ruling_files:

@@ -307,6 +307,22 @@ def test_numbers_the_schema_bounds_are_never_looped_over(tmp_path: Path, capsys:
     assert result.problems[0].startswith(f"{path}:{expected}")
 
 
+def test_a_long_extends_chain_is_cut_at_the_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "variants"
+    folder.mkdir()
+    length = 2_000  # past Python's recursion limit, were inheritance resolved without one
+    for n in range(length):
+        parent = f"chain{n + 1}" if n + 1 < length else "albastini-4p"
+        (folder / f"chain{n}.yaml").write_text(f"id: chain{n}\ntitle: C\nextends: {parent}\n", encoding="utf-8")
+    started = time.perf_counter()
+    result = run(capsys, "validate", str(folder))
+    assert time.perf_counter() - started < 10
+    assert result.code == 2
+    too_long = [line for line in result.problems if f"longer than {limits.MAX_INHERITANCE} variants" in line]
+    assert len(too_long) == length - limits.MAX_INHERITANCE + 1  # the last ones reach albastini-4p in time
+    assert all(LOCATED.match(line) for line in result.problems)
+
+
 def test_players_150000000_costs_no_memory(tmp_path: Path) -> None:
     path = variant_file(tmp_path, "players: 150000000\n")
     result = measured("validate", str(path))
