@@ -432,3 +432,18 @@ def test_an_error_without_a_path_is_never_shown_as_question_mark(monkeypatch: py
     assert main(["validate"]) == 2
     err = capsys.readouterr().err
     assert "?" not in err and "No space left on device" in err
+
+
+# ---------------------------------------------------------------- the limits, documented once
+
+
+def test_the_guide_shows_every_limit_from_the_code() -> None:
+    from conformance import rulesite
+
+    guide = (Path(__file__).parents[2] / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    assert guide.count("[[limits:]]") == 1
+    table = rulesite.expand_shortcodes("[[limits:]]")
+    for what, _ in limits.described():
+        assert f"<td>{what}</td>" in table
+    values = (limits.MAX_NUMBER_TEXT, str(limits.MAX_DEPTH), str(limits.MAX_INHERITANCE), limits.mebibytes(limits.MAX_YAML_BYTES))
+    assert all(value in table for value in values)
