@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance import adapter as adapters
-from conformance import coverage, expectations, reports, runlog, scenarios, selfcheck
+from conformance import coverage, expectations, outputs, reports, runlog, scenarios, selfcheck
 from conformance.smoke import smoke
 from conformance.validate import validate
 from conformance.verify import Progress, verify
@@ -74,11 +74,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
     log_path = report_dir / "run.jsonl" if report_dir else None
     # Outputs are checked before the run, so a long run never ends in a path that cannot be written.
     if report_dir is not None:
-        if report_dir.exists() and not report_dir.is_dir():
-            return _print_problems([Problem(str(report_dir), 0, 0, (), "expected a folder for the reports, found a file")])
-        report_dir.mkdir(parents=True, exist_ok=True)
-    if args.save_expectations and not Path(args.save_expectations).parent.is_dir():
-        return _print_problems([Problem(args.save_expectations, 0, 0, (), "cannot be written: no such directory")])
+        outputs.make_folder(report_dir)
+    if args.save_expectations and (problems := outputs.unwritable(Path(args.save_expectations))):
+        return _print_problems(problems)
     try:
         engine = adapters.open_engine(args.engine, args.engine_cmd, timeout=args.timeout, validate=args.validate_protocol)
     except Exception as err:  # an unusable engine is a verdict, not a traceback
@@ -87,7 +85,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     options = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v not in (None, False, [])}
     try:
         with contextlib.ExitStack() as stack:
-            stream = stack.enter_context(log_path.open("w", encoding="utf-8")) if log_path else None
+            stream = stack.enter_context(outputs.open_text(log_path)) if log_path else None
             log = verify(engine, chosen, expectations=expected, stream=stream, options=options, progress=Progress(len(chosen)))
     finally:
         engine.close()
@@ -108,11 +106,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
     )
     if report_dir is not None and log_path is not None:
         for fmt, name in REPORT_FILES.items():
-            (report_dir / name).write_text(reports.render(log, fmt), encoding="utf-8")
+            outputs.write_text(report_dir / name, reports.render(log, fmt))
         print(f"reports: {log_path} and {', '.join(str(report_dir / n) for n in REPORT_FILES.values())}")
     if args.save_expectations:
         saved = expectations.from_run(log.scenarios, str(hello.get("name", "")))
-        Path(args.save_expectations).write_text(expectations.dump(saved), encoding="utf-8")
+        outputs.write_text(Path(args.save_expectations), expectations.dump(saved))
         print(f"expectations: {len(saved.entries)} written to {args.save_expectations}")
     print(reports.closing_line(data["counts"]))
     return EXIT_FAILED if log.failed else EXIT_OK
@@ -132,7 +130,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     log = runlog.read(Path(args.log))
     text = reports.render(log, args.format)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        outputs.write_text(Path(args.output), text)
     else:
         sys.stdout.write(text)
     return EXIT_OK
@@ -316,8 +314,10 @@ def main(argv: list[str] | None = None) -> int:
     except DataError as err:
         return _print_problems(err.problems)
     except OSError as err:  # a path given on the command line that cannot be read or written
-        where = err.filename if err.filename is not None else "?"
-        return _print_problems([Problem(str(where), 0, 0, (), f"cannot use this path: {err.strerror or err}")])
+        if err.filename is None:  # files the kit writes name themselves (conformance/outputs.py): this is not one
+            print(f"trickspec: {err.strerror or err}", file=sys.stderr)
+            return EXIT_BAD_DATA
+        return _print_problems([Problem(str(err.filename), 0, 0, (), f"cannot use this path: {err.strerror or err}")])
 
 
 if __name__ == "__main__":

@@ -86,7 +86,7 @@ class _Dumper(yaml.SafeDumper):
     """PyYAML writes YAML 1.1: it leaves ``1e3`` unquoted, which the strict (1.2) loader reads as a number."""
 
     def represent_str(self, data: str) -> yaml.ScalarNode:
-        style = None if isinstance(yamlio.plain_scalar(data), str) else "'"
+        style = None if yamlio.reads_as_string(data) else "'"
         return self.represent_scalar("tag:yaml.org,2002:str", data, style=style)
 
 

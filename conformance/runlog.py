@@ -17,7 +17,7 @@ from typing import IO, Any, TypedDict, cast
 
 from conformance import schemas
 from conformance.vocabulary import FAILING
-from specreader import kitdata
+from specreader import files, jsonio, kitdata, limits
 from specreader.jsontypes import Json
 from specreader.problems import DataError, Problem
 
@@ -77,9 +77,12 @@ def spec_version() -> str:
     digest = hashlib.sha256()
     root = kitdata.root()
     for folder in ("spec", "scenarios"):
-        for path in sorted((root / folder).rglob("*.yaml")):
+        paths, problems = files.yaml_files(root / folder)
+        if problems:
+            raise DataError(problems)
+        for path in paths:
             digest.update(path.relative_to(root).as_posix().encode())
-            digest.update(path.read_bytes())
+            digest.update(files.read_bytes(path, limits.MAX_YAML_BYTES, "YAML file"))
     return f"{kit_version()}+{digest.hexdigest()[:12]}"
 
 
@@ -147,16 +150,19 @@ def read(path: Path) -> Log:
     footer: Footer | None = None
     name = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
+        text = files.read_bytes(path, limits.MAX_RUN_LOG_BYTES, "run log").decode("utf-8")
+    except UnicodeDecodeError as err:
         raise DataError([Problem(name, 0, 0, (), f"cannot read the run log: {err}")]) from None
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
         try:
-            line = json.loads(raw)
+            line = jsonio.loads(raw)
         except json.JSONDecodeError as err:
             problems.append(Problem(name, number, err.colno, (), f"expected a JSON object per line: {err.msg}"))
+            continue
+        except ValueError as err:  # a number or a nesting beyond the limits
+            problems.append(Problem(name, number, 1, (), str(err)))
             continue
         kind = line.get("type") if isinstance(line, dict) else None
         if kind not in ("header", "scenario", "footer"):

@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from conformance import schemas
+from conformance.references import References
 from specreader import kitdata
+from specreader.files import yaml_files
 from specreader.jsontypes import Json, JsonPath
 from specreader.problems import DataError, Problem
 from specreader.spec import Spec, kit_spec
@@ -134,16 +136,16 @@ def _compile(doc: Document, index: int, raw: Json, default_variant: str | None, 
     )
 
 
-def _cross_checks(doc: Document, spec: Spec) -> list[Problem]:
-    """What the schema cannot say: references resolve, cards exist in the variant's deck."""
+def _cross_checks(doc: Document, spec: Spec, refs: References, unchecked: list[Problem]) -> list[Problem]:
+    """What the schema cannot say: references resolve, cards exist in the variant's deck.
+
+    A scenario whose variant has problems is not checked against it: that is added to ``unchecked``,
+    once per file and variant, and the variant's file says the rest."""
     problems = []
     clauses = spec.clause_index()
-    sources = spec.source_keys()
-    codes = spec.error_codes()
-    rulings = spec.ruling_ids()
-    variants = spec.variants_raw()
+    refused: set[str] = set()
     default_variant = doc.data.get("variant")
-    if default_variant is not None and default_variant not in variants:
+    if default_variant is not None and refs.variants.unknown(default_variant):
         problems.append(doc.problem(("variant",), _unknown_variant(default_variant)))
     for i, raw in enumerate(doc.data.get("scenarios", [])):
         at: JsonPath = ("scenarios", i)
@@ -152,22 +154,29 @@ def _cross_checks(doc: Document, spec: Spec) -> list[Problem]:
             problems.append(doc.problem(at, "missing variant: expected variant: on the scenario or the file"))
             continue
         named_at = (*at, "variant") if "variant" in raw else ("variant",)  # the scenario's own, else the file's
-        if vid not in variants:
-            problems.append(doc.problem(named_at, _unknown_variant(vid)))
+        if refs.variants.unknown(vid):
+            if "variant" in raw:  # the file's own is reported once, above
+                problems.append(doc.problem(named_at, _unknown_variant(vid)))
             continue
-        try:
-            variant = spec.resolved(vid)
-            deck_order = deck_of(variant)
-        except (KeyError, ValueError) as err:  # an unknown parent, a cycle, no deck: the variant's file says more
-            why = f"it extends unknown variant {err.args[0]!r}" if isinstance(err, KeyError) else str(err)
-            problems.append(doc.problem(named_at, f"variant {vid!r} cannot be used ({why}): expected a valid variant"))
+        # Declared by a variant file that does not load, or built on a variant with problems: reported there, once.
+        if vid not in refs.variants.known or vid in refs.blocked:
             continue
+        why = _unusable_because(spec, refs, vid)
+        if why is not None:
+            if vid not in refused:
+                unchecked.append(doc.problem(named_at, f"variant {vid!r} cannot be used ({why}): expected a valid variant"))
+            refused.add(vid)
+            continue
+        variant = spec.resolved(vid)
+        deck_order = deck_of(variant)
         deck = set(deck_order)
         if variant.get("abstract"):
             problems.append(doc.problem(named_at, f"variant {vid!r} is abstract: expected a playable variant"))
         game = variant.get("game")
         for j, cid in enumerate(raw.get("clauses", [])):
             if cid not in clauses:
+                if not refs.clauses.complete:
+                    continue
                 problems.append(
                     doc.problem((*at, "clauses", j), f"unknown clause {cid!r}: expected an id from spec/*/clauses.yaml")
                 )
@@ -177,9 +186,9 @@ def _cross_checks(doc: Document, spec: Spec) -> list[Problem]:
                 allowed = ", ".join(clauses[cid]["variants"])
                 problems.append(doc.problem((*at, "clauses", j), f"clause {cid!r} applies only to {allowed}, not {vid}"))
         source = raw.get("source")
-        if isinstance(source, str) and source not in sources:
+        if isinstance(source, str) and refs.sources.unknown(source):
             problems.append(doc.problem((*at, "source"), f"unknown source {source!r}: expected a key of spec/sources.yaml"))
-        if isinstance(source, dict) and "ruling" in source and source["ruling"] not in rulings:
+        if isinstance(source, dict) and "ruling" in source and refs.rulings.unknown(source["ruling"]):
             problems.append(doc.problem((*at, "source", "ruling"), f"unknown ruling {source['ruling']!r}"))
         written = raw.get("setup", {})
         setup = expand_setup(written, variant)
@@ -210,7 +219,7 @@ def _cross_checks(doc: Document, spec: Spec) -> list[Problem]:
         ]
         for j, step in enumerate(raw.get("steps", [])):
             for k, code in enumerate(step.get("reject", [])):
-                if code not in codes:
+                if refs.codes.unknown(code):
                     problems.append(
                         doc.problem(
                             (*at, "steps", j, "reject", k), f"unknown error code {code!r}: expected a code of spec/errors.yaml"
@@ -219,6 +228,19 @@ def _cross_checks(doc: Document, spec: Spec) -> list[Problem]:
             if "reject" in step and len(expand_actions(step)) != 1:
                 problems.append(doc.problem((*at, "steps", j), "a step with reject: must hold exactly one action"))
     return problems
+
+
+def _unusable_because(spec: Spec, refs: References, vid: str) -> str | None:
+    """Why scenarios cannot be checked against a variant, if they cannot."""
+    try:
+        deck_of(spec.resolved(vid))
+    except KeyError as err:
+        return f"it extends unknown variant {err.args[0]!r}"
+    except ValueError as err:  # a cycle, no deck
+        return str(err)
+    if vid in refs.faulty:
+        return f"{spec.variants_raw()[vid][0].file} has problems"
+    return None
 
 
 def _unknown_variant(vid: Any) -> str:
@@ -296,21 +318,24 @@ def _read(paths: Iterable[Path]) -> tuple[list[Document], list[Problem]]:
     return docs, problems
 
 
-def check_files(paths: Iterable[Path], spec: Spec) -> list[Problem]:
-    """Schema and cross-file problems of scenario files, ids unique across all of them."""
+def check_files(paths: Iterable[Path], spec: Spec, refs: References) -> tuple[list[Problem], list[Problem]]:
+    """Schema and cross-file problems of scenario files, ids unique across all of them; and, apart,
+    the scenarios not checked because their variant has problems."""
     docs, problems = _read(paths)
-    return problems + _check_documents(docs, spec)
+    found, unchecked = _check_documents(docs, spec, refs)
+    return problems + found, unchecked
 
 
-def _check_documents(docs: list[Document], spec: Spec) -> list[Problem]:
+def _check_documents(docs: list[Document], spec: Spec, refs: References) -> tuple[list[Problem], list[Problem]]:
     problems: list[Problem] = []
+    unchecked: list[Problem] = []
     seen: dict[str, str] = {}
     for doc in docs:
         found = schemas.check(doc, "scenario")
         problems += found
         if found:
             continue
-        problems += _cross_checks(doc, spec)
+        problems += _cross_checks(doc, spec, refs, unchecked)
         for i, raw in enumerate(doc.data["scenarios"]):
             sid = raw["id"]
             here = f"{doc.file}:{doc.where(('scenarios', i))[0]}"
@@ -322,14 +347,15 @@ def _check_documents(docs: list[Document], spec: Spec) -> list[Problem]:
                 )
             else:
                 seen[sid] = here
-    return problems
+    return problems, unchecked
 
 
 def load_files(paths: Iterable[Path], spec: Spec | None = None) -> list[Scenario]:
     """Load scenario files; raise DataError with every located problem if any is wrong."""
     spec = spec or kit_spec()
     docs, problems = _read(paths)
-    problems += _check_documents(docs, spec)
+    found, unchecked = _check_documents(docs, spec, References.of(spec))
+    problems += found + unchecked
     if problems:
         raise DataError(problems)
     out = []
@@ -349,8 +375,10 @@ def _shown(file: str) -> str:
 
 
 def scenario_files(root: Path | None = None) -> list[Path]:
-    base = root or kitdata.scenarios_dir()
-    return sorted(base.rglob("*.yaml")) if base.is_dir() else [base]
+    files, problems = yaml_files(root or kitdata.scenarios_dir())
+    if problems:
+        raise DataError(problems)
+    return files
 
 
 @cache

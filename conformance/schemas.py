@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 
@@ -29,6 +30,34 @@ def registry() -> Registry[Any]:
     return Registry().with_resources(resources)
 
 
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "string") and not _as_in_json_schema(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@cache
+def _as_in_json_schema(pattern: str) -> re.Pattern[str]:
+    """A pattern as JSON Schema reads it (ECMA-262): ``$`` ends the text, where Python's also
+    matches before a final line break, which would let ``"albastini\n"`` pass as an id."""
+    out: list[str] = []
+    escaped = in_class = False
+    for char in pattern:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char in "[]":
+            in_class = char == "["
+        elif char == "$" and not in_class:
+            char = r"\Z"
+        out.append(char)
+    return re.compile("".join(out))
+
+
+# Draft 2020-12 with patterns anchored as JSON Schema means them.
+_Validator: Any = validators.extend(Draft202012Validator, {"pattern": _pattern})  # type: ignore[no-untyped-call]
+
+
 @cache
 def validator(name: str, pointer: str = "") -> Draft202012Validator:
     """A validator for ``<name>.schema.json`` (or one of its ``$defs`` by JSON pointer).
@@ -38,7 +67,8 @@ def validator(name: str, pointer: str = "") -> Draft202012Validator:
     uri = BASE + name + ".schema.json" + ("#" + pointer if pointer else "")
     resolved = registry().resolver().lookup(uri)
     schema = _inline(resolved.contents, resolved.resolver, ())
-    return Draft202012Validator(schema, registry=registry())
+    checker: Draft202012Validator = _Validator(schema, registry=registry())
+    return checker
 
 
 def _inline(node: Any, resolver: Any, stack: tuple[str, ...]) -> Any:
@@ -100,6 +130,17 @@ def _type_names(expected: Any) -> str:
     return " or ".join("mapping" if name == "object" else str(name) for name in names)
 
 
+# Size keywords: what they count, and which way they bound it.
+_SIZES = {
+    "minItems": ("item", "at least"),
+    "minProperties": ("key", "at least"),
+    "minLength": ("character", "at least"),
+    "maxItems": ("item", "at most"),
+    "maxProperties": ("key", "at most"),
+    "maxLength": ("character", "at most"),
+}
+
+
 def _explain(error: ValidationError) -> list[tuple[JsonPath, str, bool]]:
     """Each problem a leaf error stands for: its path, a message saying what was expected, and
     whether it is about the key itself (an unknown or misspelt key) rather than the value."""
@@ -133,9 +174,9 @@ def _explain_value(error: ValidationError, path: JsonPath) -> list[tuple[JsonPat
     elif kind in ("enum", "const"):
         options = list(expected) if kind == "enum" else [expected]
         message = f"expected one of {', '.join(map(str, options))}, {_found(value)}"
-    elif kind in ("minItems", "minProperties", "minLength"):
-        unit = {"minItems": "item", "minProperties": "key", "minLength": "character"}[kind]
-        message = f"expected at least {expected} {unit}{'s' if expected != 1 else ''}, {_found(value)}"
+    elif kind in _SIZES:
+        unit, bound = _SIZES[kind]
+        message = f"expected {bound} {expected} {unit}{'s' if expected != 1 else ''}, {_found(value)}"
     elif kind in ("minimum", "maximum"):
         message = f"expected {'at least' if kind == 'minimum' else 'at most'} {expected}, {_found(value)}"
     elif kind == "uniqueItems" and isinstance(value, list):
@@ -155,6 +196,18 @@ def explain(validator: Draft202012Validator, instance: Any) -> list[tuple[JsonPa
     """
     found = (item for error in validator.iter_errors(instance) for leaf in leaves(error) for item in _explain(leaf))
     return list(dict.fromkeys(found))
+
+
+def missing_keys(validator: Draft202012Validator, instance: Any) -> set[JsonPath]:
+    """The path of every key a ``required`` of the schema finds missing, one by one."""
+    missing: set[JsonPath] = set()
+    for error in validator.iter_errors(instance):
+        for leaf in leaves(error):
+            required = leaf.validator_value
+            if leaf.validator == "required" and isinstance(leaf.instance, dict) and isinstance(required, list):
+                at = tuple(leaf.absolute_path)
+                missing.update((*at, key) for key in required if key not in leaf.instance)
+    return missing
 
 
 def check(doc: Document, name: str, pointer: str = "", data: Any = None) -> list[Problem]:

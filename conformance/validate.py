@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Iterator
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from conformance import scenarios, schemas
+from conformance import variants as variant_checks
+from conformance.references import References
+from conformance.shapes import mappings, strings
 from specreader import kitdata
-from specreader.jsontypes import Json, JsonPath
+from specreader.files import yaml_files
 from specreader.problems import DataError, Problem
 from specreader.spec import Spec, read
 from specreader.yamlio import Document, load
@@ -21,7 +25,15 @@ _SPEC_SCHEMAS = (
 )
 
 
-def check_spec(spec: Spec) -> list[Problem]:
+@dataclass
+class SpecCheck:
+    problems: list[Problem]
+    # Data not checked because what it builds on has problems: reported after the rest.
+    unchecked: list[Problem]
+    references: References
+
+
+def check_spec(spec: Spec) -> SpecCheck:
     """Every problem in a loaded spec: schemas first, then references across files."""
     problems: list[Problem] = []
     for attr, name in _SPEC_SCHEMAS:
@@ -34,32 +46,18 @@ def check_spec(spec: Spec) -> list[Problem]:
         problems += schemas.check(doc, "rulings")
     for doc in spec.variant_files:
         problems += schemas.check(doc, "variant")
-    if spec.sources_file is None:
-        problems.append(Problem("spec/sources.yaml", 0, 0, (), "missing: the bibliography is required"))
-    if spec.errors_file is None:
-        problems.append(Problem("spec/errors.yaml", 0, 0, (), "missing: the error-code list is required"))
+    for attr, kind, what in (("sources_file", "sources", "the bibliography"), ("errors_file", "errors", "the error-code list")):
+        if getattr(spec, attr) is None and kind not in spec.unloaded:  # one that did not load is reported as such
+            where = spec.root / f"{kind}.yaml" if spec.root else Path(f"{kind}.yaml")
+            problems.append(Problem(str(where), 0, 0, (), f"missing: {what} is required"))
+    refs = References.of(spec, problems)
+    variants = variant_checks.check(spec, refs, {p.file for p in problems})
+    refs = refs.with_variants(variants.faulty, variants.blocked)
+    problems += variants.problems
     problems += _unique_ids(spec)
-    problems += _clause_references(spec)
-    problems += _ruling_references(spec)
-    problems += _variants(spec)
-    return problems
-
-
-def _strings(node: Any, key: str) -> Iterator[tuple[int, str]]:
-    """The strings listed under ``key``, with their indexes. Cross-file checks look only at these:
-    a missing list, or an item of another type, is the schema's to report."""
-    items = node.get(key) if isinstance(node, dict) else None
-    for i, item in enumerate(items if isinstance(items, list) else []):
-        if isinstance(item, str):
-            yield i, item
-
-
-def _mappings(node: Json, key: str) -> Iterator[tuple[int, Json]]:
-    """The mappings listed under ``key``, with their indexes (anything else is the schema's to report)."""
-    items = node.get(key)
-    for i, item in enumerate(items if isinstance(items, list) else []):
-        if isinstance(item, dict):
-            yield i, item
+    problems += _clause_references(spec, refs)
+    problems += _ruling_references(spec, refs)
+    return SpecCheck(problems, variants.unchecked, refs)
 
 
 def _duplicates(entries: Iterable[tuple[Document, tuple[Any, ...], Any]], what: str) -> list[Problem]:
@@ -122,12 +120,13 @@ def _game_of(spec: Spec, variant_id: str) -> str | None:
     return game if isinstance(game, str) else None
 
 
-def _clause_references(spec: Spec) -> list[Problem]:
+def _parameters_checkable(refs: References) -> bool:
+    """A parameter is looked for in the variants: only when every one of them is there and usable."""
+    return refs.variants.complete and not refs.faulty and not refs.blocked
+
+
+def _clause_references(spec: Spec, refs: References) -> list[Problem]:
     problems = []
-    sources = spec.source_keys()
-    codes = spec.error_codes()
-    rulings = spec.ruling_ids()
-    variants = spec.variants_raw()
     for doc, i, clause in spec.clauses():
         at = ("clauses", i)
         game = doc.data.get("game")
@@ -141,170 +140,79 @@ def _clause_references(spec: Spec) -> list[Problem]:
                 )
             if isinstance(cid, str) and not cid.startswith(f"{game}.{section}."):
                 problems.append(doc.problem((*at, "id"), f"expected the id to start with '{game}.{section}.', found {cid!r}"))
-        for j, key in _strings(clause, "sources"):
-            if key not in sources:
+        for j, key in strings(clause, "sources"):
+            if refs.sources.unknown(key):
                 problems.append(doc.problem((*at, "sources", j), f"unknown source {key!r}: expected a key of spec/sources.yaml"))
-        for j, rid in _strings(clause, "rulings"):
-            if rid not in rulings:
+        for j, rid in strings(clause, "rulings"):
+            if refs.rulings.unknown(rid):
                 problems.append(doc.problem((*at, "rulings", j), f"unknown ruling {rid!r}: expected an id from a rulings.yaml"))
-        for j, code in _strings(clause, "rejects"):
-            if code not in codes:
+        for j, code in strings(clause, "rejects"):
+            if refs.codes.unknown(code):
                 problems.append(
                     doc.problem((*at, "rejects", j), f"unknown error code {code!r}: expected a code of spec/errors.yaml")
                 )
-        for j, vid in _strings(clause, "variants"):
-            if vid not in variants:
+        for j, vid in strings(clause, "variants"):
+            if refs.variants.unknown(vid):
                 problems.append(doc.problem((*at, "variants", j), f"unknown variant {vid!r}"))
         parameter = clause.get("parameter")
-        if isinstance(parameter, str) and not _parameter_exists(spec, str(game), parameter):
+        if isinstance(parameter, str) and _parameters_checkable(refs) and not _parameter_exists(spec, str(game), parameter):
             problems.append(
                 doc.problem((*at, "parameter"), f"expected a parameter path present in a {game} variant, found {parameter!r}")
             )
     return problems
 
 
-def _ruling_references(spec: Spec) -> list[Problem]:
+def _ruling_references(spec: Spec, refs: References) -> list[Problem]:
     problems = []
-    clauses = spec.clause_index()
-    sources = spec.source_keys()
     for doc, i, ruling in spec.rulings():
         at = ("rulings", i)
         game = str(doc.data.get("game"))
-        for j, cid in _strings(ruling, "clauses"):
-            if cid not in clauses:
+        for j, cid in strings(ruling, "clauses"):
+            if refs.clauses.unknown(cid):
                 problems.append(doc.problem((*at, "clauses", j), f"unknown clause {cid!r}"))
-        for j, reading in _mappings(ruling, "readings"):
-            for k, key in _strings(reading, "sources"):
-                if key not in sources:
+        for j, reading in mappings(ruling, "readings"):
+            for k, key in strings(reading, "sources"):
+                if refs.sources.unknown(key):
                     problems.append(doc.problem((*at, "readings", j, "sources", k), f"unknown source {key!r}"))
-        for j, erratum in _mappings(ruling, "errata"):
+        for j, erratum in mappings(ruling, "errata"):
             source = erratum.get("source")
-            if isinstance(source, str) and source not in sources:
+            if isinstance(source, str) and refs.sources.unknown(source):
                 problems.append(doc.problem((*at, "errata", j, "source"), f"unknown source {source!r}"))
         parameter = ruling.get("parameter")
-        if isinstance(parameter, str) and not _parameter_exists(spec, game, parameter):
+        if isinstance(parameter, str) and _parameters_checkable(refs) and not _parameter_exists(spec, game, parameter):
             problems.append(
                 doc.problem((*at, "parameter"), f"expected a parameter path present in a {game} variant, found {parameter!r}")
             )
     return problems
 
 
-def _variants(spec: Spec) -> list[Problem]:
-    problems = []
-    raw = spec.variants_raw()
-    sources = spec.source_keys()
-    for vid, (doc, data) in raw.items():
-        extends = data.get("extends")
-        listed: list[tuple[JsonPath, str]] = [(("extends", i), p) for i, p in _strings(data, "extends")]
-        if isinstance(extends, str):
-            listed = [(("extends",), extends)]
-        unknown = [(where, parent) for where, parent in listed if parent not in raw]
-        if unknown:
-            for where, parent in unknown:
-                problems.append(doc.problem(where, f"unknown variant {parent!r}: expected the id of another variant file"))
-            continue
-        try:
-            resolved = spec.resolved(vid)
-        except ValueError as err:
-            problems.append(doc.problem(("extends",), f"{err}: expected extends that end"))
-            continue
-        except KeyError:
-            continue
-        for j, key in _strings(data, "sources"):
-            if key not in sources:
-                problems.append(doc.problem(("sources", j), f"unknown source {key!r}"))
-        if resolved.get("abstract"):
-            continue
-        for problem in schemas.check(doc, "variant", "/$defs/complete", data=resolved):
-            problems.append(
-                Problem(problem.file, problem.line, problem.column, problem.path, f"after inheritance: {problem.message}")
-            )
-        problems += [doc.problem(path, msg) for path, msg in _deck_problems(resolved)]
-    return problems
-
-
-def _deck_problems(variant: Json) -> list[tuple[tuple[Any, ...], str]]:
-    """A playable variant's deck, rank tables and seating must fit together."""
-    out: list[tuple[tuple[Any, ...], str]] = []
-    players = variant.get("players")
-    sides = variant.get("sides")
-    seated = [seat for side in (sides if isinstance(sides, list) else []) if isinstance(side, list) for seat in side]
-    if isinstance(players, int) and sorted(s for s in seated if isinstance(s, int)) != list(range(players)):
-        out.append((("sides",), f"expected the sides to hold each seat 0..{players - 1} exactly once, found {sides}"))
-    deck = _mapping(variant, "deck")
-    ranks, suits = _words(deck, "ranks"), _words(deck, "suits")
-    if not ranks or not suits:  # nothing to fit the tables to: the schema or the completeness check says why
-        return out
-    for name, seq in (("ranks", ranks), ("suits", suits)):
-        doubled = [x for x, n in Counter(seq).items() if n > 1]
-        if doubled:
-            out.append((("deck", name), f"expected each {name[:-1]} once, found {', '.join(doubled)} more than once"))
-    ranking = _mapping(variant, "ranking")
-    for key in ("plain_order", "trump_order"):
-        if key in ranking and sorted(_words(ranking, key)) != sorted(ranks):
-            out.append(
-                (("ranking", key), f"expected an order of exactly the deck's ranks {' '.join(ranks)}, found {ranking[key]}")
-            )
-    cards = {r + s for r in ranks for s in suits}
-    for j, card in _strings(ranking, "top_trumps"):
-        if card not in cards:
-            out.append((("ranking", "top_trumps", j), f"expected a card of the deck, found {card!r}"))
-    values = variant.get("values")
-    if isinstance(values, dict):
-        missing = [r for r in ranks if r not in values]
-        extra = [r for r in values if r not in ranks]
-        if missing:
-            out.append((("values",), f"expected a value for every rank of the deck, missing {', '.join(missing)}"))
-        if extra:
-            out.append((("values",), f"expected only the deck's ranks, found {', '.join(extra)}"))
-    deal = _mapping(variant, "deal")
-    hand, stock = deal.get("hand_size"), deal.get("stock")
-    stock = stock if isinstance(stock, int) else 0
-    if isinstance(players, int) and isinstance(hand, int) and players * hand + stock > len(cards):
-        out.append(
-            (("deal",), f"expected at most {len(cards)} cards dealt, found {players} hands of {hand} and a stock of {stock}")
-        )
-    return out
-
-
-def _mapping(node: Json, key: str) -> Json:
-    """``node[key]`` when it is a mapping, else an empty one (a wrong type is the schema's to report)."""
-    value = node.get(key)
-    return value if isinstance(value, dict) else {}
-
-
-def _words(node: Json, key: str) -> list[str]:
-    """A space-separated sequence such as ``ranks: A 7 K``, split; empty when it is not a string."""
-    value = node.get(key)
-    return value.split() if isinstance(value, str) else []
-
-
 def validate(paths: list[Path] | None = None) -> list[Problem]:
-    """Problems in the kit (default) or in the given files and folders, checked with the kit's spec."""
+    """Problems in the kit (default) or in the given files and folders, checked with the kit's spec.
+
+    Problems of the data itself come first, sorted; then what could not be checked because of them."""
     spec_root = kitdata.spec_dir()
+    inside_spec = os.path.realpath(spec_root)
     spec, problems = read(spec_root)
     targets = paths or [spec_root, kitdata.scenarios_dir()]
     scenario_files: list[Path] = []
     extra_spec: list[Path] = []
     for target in targets:
-        if not target.exists():
-            problems.append(Problem(str(target), 0, 0, (), "no such file or directory"))
-            continue
-        files = sorted(target.rglob("*.yaml")) if target.is_dir() else [target]
+        files, missing = yaml_files(target)
+        problems += missing
         for file in files:
-            resolved = file.resolve()
-            if spec_root.resolve() in resolved.parents:
-                if paths:  # already read with the kit's spec
-                    continue
-            elif _is_spec_file(resolved):
+            # realpath, unlike Path.resolve, ends a link loop without raising; the reader reports it
+            if Path(os.path.realpath(file)).is_relative_to(inside_spec):
+                continue  # already read with the kit's spec
+            if _is_spec_file(file):
                 extra_spec.append(file)
             else:
                 scenario_files.append(file)
     for file in extra_spec:
         problems += _add_spec_file(spec, file)
-    problems += check_spec(spec)
-    problems += scenarios.check_files(scenario_files, spec)
-    return sorted(set(problems))
+    checked = check_spec(spec)
+    found, unchecked = scenarios.check_files(scenario_files, spec, checked.references)
+    problems += checked.problems + found
+    return sorted(set(problems)) + sorted(set(checked.unchecked + unchecked))
 
 
 def _is_spec_file(path: Path) -> bool:
@@ -312,11 +220,12 @@ def _is_spec_file(path: Path) -> bool:
 
 
 def _add_spec_file(spec: Spec, path: Path) -> list[Problem]:
+    rel = ("variants", path.name) if path.parent.name == "variants" else (path.name,)
     try:
         doc = load(path)
     except DataError as err:
+        spec.add_unloaded(str(path), rel)
         return list(err.problems)
-    rel = ("variants", path.name) if path.parent.name == "variants" else (path.name,)
     problems: list[Problem] = []
     spec.add(doc, rel, problems)
     return problems

@@ -3,7 +3,8 @@
 ``[[cards: AH 3S]]`` draws cards inline, ``[[hand: ...]]`` a row of big cards, ``[[show: Anna:AH Boris:3S]]``
 big cards with captions (``_`` for a space), ``[[values: VARIANT]]`` the variant's ranks and values.
 ``[[cli: verify]]`` lists a ``trickspec`` command's options (``[[cli:]]`` the commands) and
-``[[pytest-options:]]`` the pytest plugin's. A bad card code or an unknown variant is an error, so a typo
+``[[pytest-options:]]`` the pytest plugin's, ``[[limits:]]`` the data limits, all read from the code so the
+guide cannot drift from it. A bad card code or an unknown variant is an error, so a typo
 fails the build.
 """
 
@@ -14,9 +15,10 @@ import re
 from rulesite import cli_reference, templating
 from rulesite.cards import is_card
 from rulesite.sitedata import SiteData
+from specreader import limits
 from specreader.jsontypes import Json
 
-_SHORTCODE = re.compile(r"\[\[(cards|hand|show|values|cli|pytest-options):\s*([^\]]*)\]\]")
+_SHORTCODE = re.compile(r"\[\[(cards|hand|show|values|cli|pytest-options|limits):\s*([^\]]*)\]\]")
 
 
 def values_table(variant: Json) -> str:
@@ -36,6 +38,8 @@ def expand_shortcodes(markdown: str, data: SiteData | None = None) -> str:
             return cli_reference.options_table(arg[0]) if arg else cli_reference.commands_table()
         if kind == "pytest-options":
             return cli_reference.pytest_options_table()
+        if kind == "limits":
+            return templating.render("limits_table.html.j2", limits=limits.described())
         if kind == "show":
             pairs = [a.rpartition(":") for a in arg]
             bad = [a for a, (label, _, c) in zip(arg, pairs, strict=True) if not label or not is_card(c)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -17,8 +18,14 @@ def format_path(path: JsonPath) -> str:
         elif part.replace("-", "").replace("_", "").isalnum() and not part[:1].isdigit():
             out += f".{part}"
         else:
-            out += "[" + repr(part).replace("'", '"') + "]"
+            out += "[" + _quoted(part) + "]"
     return out
+
+
+def _quoted(key: str) -> str:
+    """A key as a JSON string: readable, and all on one line (what is not printable is escaped)."""
+    text = json.dumps(key, ensure_ascii=False)
+    return text if text.isprintable() else json.dumps(key)
 
 
 @dataclass(frozen=True, order=True)

@@ -9,7 +9,9 @@ from functools import cache
 from pathlib import Path
 
 from specreader import kitdata
+from specreader.files import yaml_files
 from specreader.jsontypes import Json
+from specreader.limits import MAX_INHERITANCE
 from specreader.problems import DataError, Problem
 from specreader.yamlio import Document, load
 
@@ -26,24 +28,36 @@ class Spec:
     ruling_files: list[Document] = field(default_factory=list)
     sources_file: Document | None = None
     errors_file: Document | None = None
+    root: Path | None = None
+    # Files that did not load, by kind: an id they declare is unknown, without being wrong.
+    unloaded: dict[str, list[str]] = field(default_factory=dict)
     _resolved: dict[str, Json] = field(default_factory=dict, repr=False)
+    _variants: dict[str, tuple[Document, Json]] | None = field(default=None, repr=False)
 
     def add(self, doc: Document, rel: tuple[str, ...], problems: list[Problem]) -> None:
         """File a document by its place under spec/."""
         self._resolved.clear()
-        if rel == ("sources.yaml",):
+        self._variants = None
+        kind = kind_of(rel)
+        if kind == "sources":
             self.sources_file = doc
-        elif rel == ("errors.yaml",):
+        elif kind == "errors":
             self.errors_file = doc
-        elif len(rel) >= 2 and rel[-2] == "variants":
+        elif kind == "variants":
             self.variant_files.append(doc)
-        elif rel[-1] == "clauses.yaml":
+        elif kind == "clauses":
             self.clause_files.append(doc)
-        elif rel[-1] == "rulings.yaml":
+        elif kind == "rulings":
             self.ruling_files.append(doc)
         else:
             expected = "sources.yaml, errors.yaml, <game>/clauses.yaml, <game>/rulings.yaml or <game>/variants/*.yaml"
             problems.append(Problem(doc.file, 1, 1, (), f"unexpected file in spec/: expected {expected}"))
+
+    def add_unloaded(self, file: str, rel: tuple[str, ...]) -> None:
+        """Note a file that did not load (its problems are reported where it was read)."""
+        kind = kind_of(rel)
+        if kind is not None:
+            self.unloaded.setdefault(kind, []).append(file)
 
     def clauses(self) -> Iterator[tuple[Document, int, Json]]:
         for doc in self.clause_files:
@@ -59,11 +73,14 @@ class Spec:
         return []
 
     def variants_raw(self) -> dict[str, tuple[Document, Json]]:
-        return {
-            str(d.data.get("id")): (d, d.data)
-            for d in self.variant_files
-            if isinstance(d.data, dict) and isinstance(d.data.get("id"), str)
-        }
+        """Each variant file by its id, as written (built once per spec: the caller must not change it)."""
+        if self._variants is None:
+            self._variants = {
+                str(d.data.get("id")): (d, d.data)
+                for d in self.variant_files
+                if isinstance(d.data, dict) and isinstance(d.data.get("id"), str)
+            }
+        return self._variants
 
     def rulings(self) -> Iterator[tuple[Document, int, Json]]:
         for doc in self.ruling_files:
@@ -96,6 +113,8 @@ class Spec:
     def _resolve(self, variant_id: str, stack: tuple[str, ...]) -> Json:
         if variant_id in stack:
             raise ValueError(f"extends cycle through {' -> '.join((*stack, variant_id))}")
+        if len(stack) >= MAX_INHERITANCE:
+            raise ValueError(f"extends chain {' -> '.join((*stack, variant_id))} longer than {MAX_INHERITANCE} variants")
         cached = self._resolved.get(variant_id)
         if cached is not None:
             return cached
@@ -119,6 +138,17 @@ class Spec:
             merged["abstract"] = True
         self._resolved[variant_id] = merged
         return merged
+
+
+def kind_of(rel: tuple[str, ...]) -> str | None:
+    """What a file holds, by its place under spec/: sources, errors, variants, clauses or rulings."""
+    if rel in (("sources.yaml",), ("errors.yaml",)):
+        return rel[0].removesuffix(".yaml")
+    if len(rel) >= 2 and rel[-2] == "variants":
+        return "variants"
+    if rel[-1] in ("clauses.yaml", "rulings.yaml"):
+        return rel[-1].removesuffix(".yaml")
+    return None
 
 
 def parents(variant: Json) -> list[str]:
@@ -157,21 +187,17 @@ def merge(base: Json, over: Json) -> Json:
 def read(root: Path | None = None) -> tuple[Spec, list[Problem]]:
     """Load every file under spec/; files that do not parse are left out and reported."""
     base = root or kitdata.spec_dir()
-    spec = Spec()
-    problems: list[Problem] = []
-
-    def take(path: Path) -> Document | None:
+    spec = Spec(root=base)
+    paths, problems = yaml_files(base)
+    for path in paths:
+        rel = path.relative_to(base).parts
         try:
-            return load(path)
+            doc = load(path)
         except DataError as err:
-            problems.extend(err.problems)
-            return None
-
-    for path in sorted(base.rglob("*.yaml")):
-        doc = take(path)
-        if doc is None:
+            problems += err.problems
+            spec.add_unloaded(str(path), rel)
             continue
-        spec.add(doc, path.relative_to(base).parts, problems)
+        spec.add(doc, rel, problems)
     return spec, problems
 
 

@@ -23,15 +23,15 @@ from yaml.events import (
     StreamEndEvent,
 )
 
+from specreader import files, limits
 from specreader.jsontypes import JsonPath
 from specreader.problems import DataError, Problem
-
-MAX_BYTES = 2 * 1024 * 1024
 
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _INT = re.compile(r"^[-+]?[0-9]+$")
 _FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
+_NOT_FINITE = re.compile(r"^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
 
 
 @dataclass
@@ -77,16 +77,35 @@ def _scalar(event: ScalarEvent) -> Any:
 
 
 def plain_scalar(text: str) -> Any:
-    """What an unquoted scalar means here (YAML 1.2 core): null, a boolean, a number, or the string itself."""
+    """What an unquoted scalar means here (YAML 1.2 core): null, a boolean, a number, or the string itself.
+
+    Raises ValueError, saying what was expected, for a number beyond the kit's limits (specreader/limits.py)."""
     if _NULL.match(text):
         return None
     if text in _BOOL:
         return _BOOL[text]
     if _INT.match(text):
+        _refuse(limits.integer_problem(text))  # before int(), which a long digit string would cost or crash
         return int(text)
     if _FLOAT.match(text):
+        _refuse(limits.float_problem(text))
         return float(text)
+    if _NOT_FINITE.match(text):  # YAML 1.2 reads these as numbers, which JSON cannot carry
+        _refuse(f"expected a finite number, found {text} (quote it if it is text)")
     return text
+
+
+def _refuse(problem: str | None) -> None:
+    if problem is not None:
+        raise ValueError(problem)
+
+
+def reads_as_string(text: str) -> bool:
+    """Whether ``text`` written unquoted reads back as this same string (else it needs quotes)."""
+    try:
+        return isinstance(plain_scalar(text), str)
+    except ValueError:
+        return False
 
 
 class _Builder:
@@ -96,6 +115,7 @@ class _Builder:
         self.loader = _Loader(text)
         self.marks: dict[JsonPath, tuple[int, int]] = {}
         self.keys: dict[JsonPath, tuple[int, int]] = {}
+        self.root_mark: Any = None
 
     def next(self) -> Any:
         return self.loader.get_event()
@@ -106,7 +126,9 @@ class _Builder:
             if isinstance(self.loader.peek_event(), StreamEndEvent):
                 return _EMPTY
             self.next()  # document start
-            data = self.node(self.next(), ())
+            root = self.next()
+            self.root_mark = root.start_mark
+            data = self.node(root, ())
             self.next()  # document end
             extra = self.next()
             if not isinstance(extra, StreamEndEvent):
@@ -125,7 +147,12 @@ class _Builder:
         if event.tag not in (None, "!"):
             raise _At(mark, f"tags are not allowed (found {event.tag})", path)
         if isinstance(event, ScalarEvent):
-            return _scalar(event)
+            try:
+                return _scalar(event)
+            except ValueError as err:
+                raise _At(mark, str(err), path) from None
+        if len(path) >= limits.MAX_DEPTH:  # checked before descending: nesting costs recursion here and in every reader
+            raise _At(mark, limits.depth_problem(), path)
         if isinstance(event, SequenceStartEvent):
             items: list[Any] = []
             while not isinstance(item := self.next(), SequenceEndEvent):
@@ -159,22 +186,33 @@ def loads(text: str, file: str = "<string>") -> Document:
     try:
         data = builder.document()
     except _At as err:
-        raise DataError([Problem(file, err.mark.line + 1, err.mark.column + 1, err.path, err.message)]) from None
+        raise DataError([Problem(file, *_place(text, err.mark), err.path, err.message)]) from None
     except yaml.reader.ReaderError as err:  # a character YAML forbids; located by its offset in the text
         line, column = _line_column(text, err.position)
         raise DataError([Problem(file, line, column, (), f"invalid YAML: {_reader_problem(err)}")]) from None
     except yaml.MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        where = _place(text, err.problem_mark or err.context_mark)
         what = " ".join(x for x in (err.context, err.problem) if x)
-        raise DataError([Problem(file, line, column, (), f"invalid YAML: {what}")]) from None
+        if "maximum nesting depth" in what:  # libyaml's own limit, met while it looks ahead in flow style
+            raise DataError([Problem(file, *where, (), limits.depth_problem())]) from None
+        raise DataError([Problem(file, *where, (), f"invalid YAML: {what}")]) from None
     except yaml.YAMLError as err:
         raise DataError([Problem(file, 1, 1, (), f"invalid YAML: {err}")]) from None
     if data is _EMPTY:
         raise DataError([Problem(file, 1, 1, (), "expected a YAML mapping, found an empty file")])
     if data is None:
-        raise DataError([Problem(file, *builder.marks.get((), (1, 1)), (), "expected a YAML mapping, found null")])
+        raise DataError([Problem(file, *_place(text, builder.root_mark), (), "expected a YAML mapping, found null")])
     return Document(file, data, builder.marks, builder.keys)
+
+
+def _place(text: str, mark: Any) -> tuple[int, int]:
+    """1-based line and column of a parser mark; one at the end of the text, past a last line
+    without a line break, is placed at the end of that line, inside the file."""
+    if mark is None:
+        return (1, 1)
+    if mark.index >= len(text):
+        return _line_column(text, len(text))
+    return (mark.line + 1, mark.column + 1)
 
 
 def _line_column(text: str, offset: int) -> tuple[int, int]:
@@ -192,30 +230,7 @@ def load(path: Path | str) -> Document:
     """Read and parse a YAML file; every failure is a located DataError."""
     path = Path(path)
     name = str(path)
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise DataError([Problem(name, 0, 0, (), "no such file or directory")]) from None
-    except OSError as err:
-        raise DataError([Problem(name, 0, 0, (), f"cannot read: {err.strerror}")]) from None
-    if path.is_dir():
-        raise DataError([Problem(name, 0, 0, (), "expected a YAML file, found a directory")])
-    if size > MAX_BYTES:
-        raise DataError(
-            [
-                Problem(
-                    name,
-                    1,
-                    1,
-                    (),
-                    f"expected a YAML file of at most {MAX_BYTES // 1024 // 1024} MiB, found {size / 1024 / 1024:.1f} MiB",
-                )
-            ]
-        )
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise DataError([Problem(name, 0, 0, (), f"cannot read: {err.strerror or err}")]) from None
+    raw = files.read_bytes(path, limits.MAX_YAML_BYTES, "YAML file")
     if b"\0" in raw:
         raise DataError([Problem(name, 1, 1, (), "expected UTF-8 text, found binary data (NUL byte)")])
     try:

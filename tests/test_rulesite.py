@@ -17,6 +17,7 @@ from rulesite import cli_reference, paths, templating
 from rulesite.escaping import md
 from rulesite.links import PageLinks
 from rulesite.variants_page import COLUMNS
+from specreader.problems import Problem
 from specreader.spec import Spec
 from specreader.yamlio import Document
 
@@ -353,7 +354,8 @@ def every_file_kind_evil() -> rulesite.SiteData:
     each carrying a script wherever it has text."""
     data = fabricated()
     spec = data.spec
-    spec.variant_files.append(
+    problems: list[Problem] = []
+    spec.add(
         Document(
             "spec/testgame/variants/x.yaml",
             {
@@ -367,8 +369,11 @@ def every_file_kind_evil() -> rulesite.SiteData:
                 "values": {"A": EVIL, "K": 4},
                 "components": {"trump": {"rule": EVIL, EVIL: [EVIL, {"k": EVIL}]}},
             },
-        )
+        ),
+        ("testgame", "variants", "x.yaml"),
+        problems,
     )
+    assert not problems
     spec.ruling_files.append(
         Document(
             "spec/testgame/rulings.yaml",

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from specreader import files
+from specreader.limits import MAX_YAML_BYTES
 from specreader.problems import DataError
-from specreader.yamlio import MAX_BYTES, load, loads
+from specreader.yamlio import load, loads
 
 
 def problems_of(text: str) -> list[str]:
@@ -84,7 +86,7 @@ def test_not_utf8_is_located(tmp_path: Path) -> None:
 def test_oversized_file(tmp_path: Path) -> None:
     path = tmp_path / "big.yaml"
     path.write_text("a: " + "x" * (10 * 1024 * 1024) + "\n")
-    assert path.stat().st_size > MAX_BYTES
+    assert path.stat().st_size > MAX_YAML_BYTES
     with pytest.raises(DataError, match=r"at most 2 MiB, found 10\.0 MiB"):
         load(path)
 
@@ -109,10 +111,10 @@ def test_unreadable_file_is_a_located_problem(tmp_path: Path, monkeypatch: pytes
     path = tmp_path / "locked.yaml"
     path.write_text("a: 1\n")
 
-    def refuse(self: Path) -> bytes:
-        raise PermissionError(13, "Permission denied", str(self))
+    def refuse(opened: Path) -> int:
+        raise PermissionError(13, "Permission denied", str(opened))
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)  # chmod 000 does not stop root, who runs CI here
+    monkeypatch.setattr(files, "_open_for_reading", refuse)  # chmod 000 does not stop root, who runs CI here
     with pytest.raises(DataError) as caught:
         load(path)
     assert [str(p) for p in caught.value.problems] == [f"{path}:0:0: $: cannot read: Permission denied"]

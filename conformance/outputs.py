@@ -1,0 +1,65 @@
+"""Writing the files a command is asked for: every failure is a problem naming the file.
+
+An operating system error does not always carry a path (a full disk reports ENOSPC on write);
+these functions add the one being written, so no report ever says where it failed as ``?``.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import IO
+
+from specreader.problems import DataError, Problem
+
+
+def cannot_write(path: Path, err: OSError) -> Problem:
+    return Problem(str(path), 0, 0, (), f"cannot be written: {err.strerror or err}")
+
+
+def unwritable(path: Path) -> list[Problem]:
+    """What stops a file from being written there, checked before a long run rather than after."""
+    if path.is_dir():
+        return [Problem(str(path), 0, 0, (), "cannot be written: expected a file name, found a directory")]
+    if not path.parent.is_dir():
+        return [Problem(str(path), 0, 0, (), "cannot be written: no such directory")]
+    return []
+
+
+def make_folder(path: Path) -> None:
+    """Create a folder for outputs (and its parents) unless it is there."""
+    if path.exists() and not path.is_dir():
+        raise DataError([Problem(str(path), 0, 0, (), "expected a folder for the reports, found a file")])
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise DataError([Problem(str(path), 0, 0, (), f"cannot be created: {err.strerror or err}")]) from None
+
+
+def write_text(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise DataError([cannot_write(path, err)]) from None
+
+
+def open_text(path: Path) -> IO[str]:
+    """A UTF-8 text file open for writing whose later write errors name it too."""
+    try:
+        return _NamedTextFile(path.open("wb"), encoding="utf-8")
+    except OSError as err:
+        raise DataError([cannot_write(path, err)]) from None
+
+
+class _NamedTextFile(io.TextIOWrapper):
+    def write(self, text: str) -> int:
+        try:
+            return super().write(text)
+        except OSError as err:
+            raise DataError([cannot_write(Path(self.name), err)]) from None
+
+    def flush(self) -> None:
+        try:
+            super().flush()
+        except OSError as err:
+            raise DataError([cannot_write(Path(self.name), err)]) from None

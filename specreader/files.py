@@ -1,0 +1,121 @@
+"""Finding and reading the files the kit is given: regular files of bounded size only, and
+folders walked without going round a link loop. Every refusal is a problem naming the path."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+from specreader.limits import mebibytes
+from specreader.problems import DataError, Problem
+
+# Opening without waiting: a FIFO put in a file's place opens at once instead of blocking
+# for a writer, and the check on the opened file then refuses it.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+_CHUNK = 1024 * 1024
+
+
+def read_bytes(path: Path, limit: int, what: str) -> bytes:
+    """The content of a regular file of at most ``limit`` bytes (a link to one is followed).
+
+    FIFOs, devices, sockets and folders are refused before reading, so /dev/zero behind a
+    link is never read and a FIFO never waits; ``what`` names the expected file in messages."""
+    name = str(path)
+    try:
+        _check(name, os.stat(path), limit, what)
+        fd = _open_for_reading(path)
+    except OSError as err:
+        raise DataError([unreadable(name, err)]) from None
+    try:
+        _check(name, os.fstat(fd), limit, what)  # the file opened is the one checked
+        chunks: list[bytes] = []
+        size = 0
+        while chunk := os.read(fd, _CHUNK):
+            size += len(chunk)
+            if size > limit:  # it grew since the check
+                raise DataError([_too_big(name, size, limit, what)])
+            chunks.append(chunk)
+    except OSError as err:
+        raise DataError([unreadable(name, err)]) from None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def _open_for_reading(path: Path) -> int:
+    return os.open(path, _OPEN_FLAGS)
+
+
+def _check(name: str, info: os.stat_result, limit: int, what: str) -> None:
+    if not stat.S_ISREG(info.st_mode):
+        raise DataError([Problem(name, 0, 0, (), f"expected a {what}, found {_kind(info.st_mode)}")])
+    if info.st_size > limit:
+        raise DataError([_too_big(name, info.st_size, limit, what)])
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "something other than a regular file"
+
+
+def _too_big(name: str, size: int, limit: int, what: str) -> Problem:
+    return Problem(name, 1, 1, (), f"expected a {what} of at most {mebibytes(limit)}, found {size / 1024 / 1024:.1f} MiB")
+
+
+def unreadable(name: str, err: OSError) -> Problem:
+    """The problem of a path that could not be opened or read, in words."""
+    if err.errno == errno.ENOENT:
+        return Problem(name, 0, 0, (), "no such file or directory")
+    if err.errno == errno.ELOOP:
+        return Problem(name, 0, 0, (), "a loop of symbolic links: expected a link that ends at a file")
+    return Problem(name, 0, 0, (), f"cannot read: {err.strerror or err}")
+
+
+def yaml_files(target: Path) -> tuple[list[Path], list[Problem]]:
+    """The ``*.yaml`` files a path stands for, sorted: itself when it is not a folder, else every one
+    under it. Each real folder is entered once, so a link back up the tree is not gone round;
+    a name ending in .yaml is listed whatever it is, for read_bytes to judge."""
+    if not os.path.lexists(target):
+        return [], [Problem(str(target), 0, 0, (), "no such file or directory")]
+    if not target.is_dir():  # also a link loop, which the reader reports
+        return [target], []
+    found: list[Path] = []
+    problems: list[Problem] = []
+    entered: set[tuple[int, int]] = set()
+    folders = [target]
+    while folders:
+        folder = folders.pop()
+        try:
+            info = folder.stat()
+            if (info.st_dev, info.st_ino) in entered:
+                continue
+            entered.add((info.st_dev, info.st_ino))
+            with os.scandir(folder) as entries:
+                listed = list(entries)
+        except OSError as err:
+            problems.append(unreadable(str(folder), err))
+            continue
+        for entry in listed:
+            path = folder / entry.name
+            if _is_folder(entry):
+                folders.append(path)
+            elif entry.name.endswith(".yaml"):
+                found.append(path)
+    return sorted(found), problems
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    """Whether an entry is a folder or a link to one (a link loop is not: the reader reports it by name)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False

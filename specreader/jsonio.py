@@ -1,0 +1,54 @@
+"""JSON text read within the kit's data limits (specreader/limits.py): numbers and nesting bounded."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from specreader import limits
+
+
+def loads(text: str) -> Any:
+    """Parse JSON text. Raises json.JSONDecodeError for text that is not JSON, and ValueError saying
+    what was expected for a number or a nesting beyond the limits (an integer's digits are counted
+    before converting, so a long one never reaches int())."""
+    try:
+        value = json.loads(text, parse_int=_integer, parse_float=_number, parse_constant=_not_finite)
+    except RecursionError:  # nested deeper than the parser's own recursion allows
+        raise ValueError(limits.depth_problem()) from None
+    if _too_deep(value):
+        raise ValueError(limits.depth_problem())
+    return value
+
+
+def _integer(text: str) -> int:
+    _refuse(limits.integer_problem(text))
+    return int(text)
+
+
+def _number(text: str) -> float:
+    _refuse(limits.float_problem(text))
+    return float(text)
+
+
+def _not_finite(text: str) -> Any:
+    raise ValueError(f"expected a finite number, found {text}")
+
+
+def _refuse(problem: str | None) -> None:
+    if problem is not None:
+        raise ValueError(problem)
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether mappings and lists nest more than MAX_DEPTH levels (walked without recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+        for child in children:
+            if isinstance(child, (dict, list)):
+                if depth + 1 >= limits.MAX_DEPTH:
+                    return True
+                stack.append((child, depth + 1))
+    return False

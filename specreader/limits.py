@@ -1,0 +1,74 @@
+"""The bounds on data the kit reads: every reader checks them before using a value, and the
+documentation renders ``described()``. Each is stated here and nowhere else."""
+
+from __future__ import annotations
+
+import math
+
+# Largest magnitude of a number in data: below 2**53, so an engine reading JSON numbers as
+# doubles (JavaScript, Lua) gets every integer exactly; the rules never need more.
+MAX_NUMBER = 10**15
+MAX_NUMBER_TEXT = "10^15"
+
+# Deepest nesting of mappings and lists in one file or JSON line; the kit's data needs about 8.
+MAX_DEPTH = 64
+
+# Longest chain of variants extending variants; the kit's own chains are 3 long.
+MAX_INHERITANCE = 16
+
+# Largest YAML file read (spec, scenario or expectation file); the kit's largest is under 100 KiB.
+MAX_YAML_BYTES = 2 * 1024 * 1024
+
+# Largest run log read back by `trickspec report`; each scenario line is a few KiB at most.
+MAX_RUN_LOG_BYTES = 256 * 1024 * 1024
+
+# An integer with more significant digits than this is beyond MAX_NUMBER: counted before
+# converting, so a long digit string never reaches int() (which refuses over 4,300 digits).
+_MAX_DIGITS = len(str(MAX_NUMBER))
+
+# Longest number text quoted back in a message.
+_SHOWN = 24
+
+
+def integer_problem(text: str) -> str | None:
+    """What is wrong with an integer written as ``text`` (sign and leading zeros allowed), or None."""
+    significant = text.lstrip("+-").lstrip("0")
+    if len(significant) <= _MAX_DIGITS and (not significant or int(significant) <= MAX_NUMBER):
+        return None
+    return f"expected an integer between -{MAX_NUMBER_TEXT} and {MAX_NUMBER_TEXT}, found {_shown(text)}"
+
+
+def float_problem(text: str) -> str | None:
+    """What is wrong with a number with a fraction or exponent written as ``text``, or None.
+
+    float() reads any length quickly; 1e400 becomes infinity, which JSON cannot carry."""
+    value = float(text)
+    if math.isnan(value):
+        return f"expected a number, found {_shown(text)}"
+    if not -MAX_NUMBER <= value <= MAX_NUMBER:
+        return f"expected a number between -{MAX_NUMBER_TEXT} and {MAX_NUMBER_TEXT}, found {_shown(text)}"
+    return None
+
+
+def depth_problem() -> str:
+    return f"expected at most {MAX_DEPTH} levels of nesting, found more"
+
+
+def mebibytes(size: int) -> str:
+    return f"{size / 1024 / 1024:.1f} MiB" if size % (1024 * 1024) else f"{size // 1024 // 1024} MiB"
+
+
+def described() -> list[tuple[str, str]]:
+    """Each limit in words, as docs/scenarios.md shows them."""
+    return [
+        ("Numbers", f"between -{MAX_NUMBER_TEXT} and {MAX_NUMBER_TEXT}; not infinite or NaN (`.inf`, `.nan`, `1e400`)"),
+        ("Nesting", f"at most {MAX_DEPTH} levels of mappings and lists, in a file or a run-log line"),
+        ("Inheritance", f"a chain of at most {MAX_INHERITANCE} variants, each extending the next"),
+        ("YAML files", f"at most {mebibytes(MAX_YAML_BYTES)} each: spec, scenario and expectation files"),
+        ("Run logs", f"at most {mebibytes(MAX_RUN_LOG_BYTES)}"),
+        ("File kinds", "regular files, or links to them; a FIFO, device or socket is refused without reading it"),
+    ]
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= _SHOWN else f"{text[:_SHOWN - 3]}... ({len(text)} characters)"
