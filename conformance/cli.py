@@ -9,7 +9,10 @@ import time
 from pathlib import Path
 
 from conformance import adapter as adapters
-from conformance import coverage, expectations, reports, runlog, scenarios, selfcheck
+from conformance import coverage, engine_process, expectations, interrupt, reports, runlog, scenarios, selfcheck
+from conformance.breaker import GIVE_UP_AFTER
+from conformance.protocol import BadCommand
+from conformance.runlog import Log
 from conformance.smoke import smoke
 from conformance.validate import validate
 from conformance.verify import Progress, verify
@@ -20,6 +23,11 @@ EXIT_OK, EXIT_FAILED, EXIT_BAD_DATA, EXIT_ENGINE = 0, 1, 2, 3
 
 # The files --report-dir receives, by report format.
 REPORT_FILES = {"md": "report.md", "junit": "junit.xml", "json": "summary.json", "badge": "badge.json"}
+
+
+def _usage_error(message: str) -> int:
+    print(f"usage error: {message}", file=sys.stderr)
+    return EXIT_BAD_DATA
 
 
 def _print_problems(problems: list[Problem]) -> int:
@@ -68,7 +76,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.expect:
         _note_stale(args.expect, expected)
     report_dir = Path(args.report_dir) if args.report_dir else None
-    log_path = report_dir / "run.jsonl" if report_dir else None
     # Outputs are checked before the run, so a long run never ends in a path that cannot be written.
     if report_dir is not None:
         if report_dir.exists() and not report_dir.is_dir():
@@ -76,18 +83,46 @@ def cmd_verify(args: argparse.Namespace) -> int:
         report_dir.mkdir(parents=True, exist_ok=True)
     if args.save_expectations and not Path(args.save_expectations).parent.is_dir():
         return _print_problems([Problem(args.save_expectations, 0, 0, (), "cannot be written: no such directory")])
+    # SIGINT and SIGTERM end the engine, close the log saying so, and still write the reports.
+    with interrupt.trapped():
+        try:
+            return _verify(args, chosen, expected, report_dir)
+        except interrupt.Interrupted as stop:  # before the run began, or while its results were written
+            engine_process.end_all()
+            print(f"interrupted by {stop.signal.name}", file=sys.stderr)
+            return stop.exit_status
+
+
+def _verify(
+    args: argparse.Namespace, chosen: list[scenarios.Scenario], expected: expectations.Expectations, report_dir: Path | None
+) -> int:
     try:
-        engine = adapters.open_engine(args.engine, args.engine_cmd, timeout=args.timeout, validate=args.validate_protocol)
+        engine = adapters.open_engine(
+            args.engine,
+            args.engine_cmd,
+            timeout=args.timeout,
+            validate=args.validate_protocol,
+            startup_timeout=args.startup_timeout,
+            give_up_after=args.give_up_after or GIVE_UP_AFTER,
+        )
+    except BadCommand as err:
+        return _usage_error(str(err))
     except Exception as err:  # an unusable engine is a verdict, not a traceback
         print(f"engine unusable: {adapters.describe_error(err)}", file=sys.stderr)
         return EXIT_ENGINE
     options = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v not in (None, False, [])}
+    log_path = report_dir / "run.jsonl" if report_dir else None
+    log: Log | None = None
     try:
         with contextlib.ExitStack() as stack:
             stream = stack.enter_context(log_path.open("w", encoding="utf-8")) if log_path else None
             log = verify(engine, chosen, expectations=expected, stream=stream, options=options, progress=Progress(len(chosen)))
     finally:
+        if log is None or log.interrupted:
+            engine_process.end_all()  # no time for a goodbye
         engine.close()
+    if log.interrupted and sys.stderr.isatty():
+        print(file=sys.stderr)  # after the progress bar
     # The terminal summary and every report are rendered from this one log object.
     hello = log.header["engine"]
     data = reports.summary(log)
@@ -98,20 +133,26 @@ def cmd_verify(args: argparse.Namespace) -> int:
     print(reports.render_text(data))
     print()
     seconds = log.footer["seconds"] if log.footer else 0.0
-    rate = len(chosen) / seconds if seconds else 0.0
+    rate = len(log.scenarios) / seconds if seconds else 0.0
     print(
         f"engine: {hello.get('name')} {hello.get('version')} · spec {log.header['spec_version']} · "
-        f"{len(chosen)} scenarios in {seconds:.2f}s ({rate:.0f}/s)"
+        f"{len(log.scenarios)} scenarios in {seconds:.2f}s ({rate:.0f}/s)"
     )
     if report_dir is not None and log_path is not None:
         for fmt, name in REPORT_FILES.items():
-            (report_dir / name).write_text(reports.render(log, fmt), encoding="utf-8")
+            reports.write(report_dir / name, reports.render(log, fmt))
         print(f"reports: {log_path} and {', '.join(str(report_dir / n) for n in REPORT_FILES.values())}")
-    if args.save_expectations:
+    if args.save_expectations and log.interrupted:
+        print(f"expectations: not written to {args.save_expectations}: the run did not finish", file=sys.stderr)
+    elif args.save_expectations:
         saved = expectations.from_run(log.scenarios, str(hello.get("name", "")))
-        Path(args.save_expectations).write_text(expectations.dump(saved), encoding="utf-8")
+        reports.write(Path(args.save_expectations), expectations.dump(saved))
         print(f"expectations: {len(saved.entries)} written to {args.save_expectations}")
+    if log.interrupted:
+        print(f"{log.stopped_early}; the log and reports hold those", file=sys.stderr)
     print(reports.closing_line(data["counts"]))
+    if log.interrupted:
+        return interrupt.exit_status(log.interrupted)
     return EXIT_FAILED if log.failed else EXIT_OK
 
 
@@ -127,16 +168,25 @@ def _note_stale(file: str, expected: expectations.Expectations) -> None:
 
 def cmd_report(args: argparse.Namespace) -> int:
     log = runlog.read(Path(args.log))
+    if log.cut_line is not None:
+        print(
+            f"note: {args.log}:{log.cut_line}: the last line is cut short (the run stopped while writing it); "
+            "the report covers the lines before it",
+            file=sys.stderr,
+        )
     text = reports.render(log, args.format)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        reports.write(Path(args.output), text)
     else:
         sys.stdout.write(text)
     return EXIT_OK
 
 
 def cmd_smoke(args: argparse.Namespace) -> int:
-    trials = smoke(args.engine_cmd, timeout=args.timeout)
+    try:
+        trials = smoke(args.engine_cmd, timeout=args.timeout)
+    except BadCommand as err:
+        return _usage_error(str(err))
     for trial in trials:
         print(f"{'ok  ' if trial.ok else 'FAIL'} {trial.name}: {trial.detail}")
     passed = sum(t.ok for t in trials)
@@ -151,6 +201,16 @@ def _seconds(text: str) -> float:
         value = -1.0
     if not value > 0:  # also refuses nan
         raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, found {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number above 0, found {text!r}")
     return value
 
 
@@ -185,6 +245,19 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--engine", help="'reference' (the default) or module:name of a Python engine class or adapter factory")
     p.add_argument("--engine-cmd", help="an engine program speaking the protocol (docs/protocol.md), e.g. 'node engine.js'")
     p.add_argument("--timeout", type=_seconds, default=10.0, help="seconds an engine may take per scenario (default 10)")
+    p.add_argument(
+        "--startup-timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help="seconds an engine command may take to start and answer the handshake (default: --timeout)",
+    )
+    p.add_argument(
+        "--give-up-after",
+        type=_count,
+        metavar="N",
+        help=f"give up on an engine after N timeouts or failed restarts in a row: the scenarios left are "
+        f"engine-unavailable (default {GIVE_UP_AFTER})",
+    )
     p.add_argument("--validate-protocol", action="store_true", help="check every protocol message against its schema")
     p.add_argument("--game", action="append", help="only this game (repeatable)")
     p.add_argument("--variant", action="append", help="only this variant (repeatable)")

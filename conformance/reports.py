@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
+import secrets
 from collections import Counter
+from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
@@ -20,7 +23,7 @@ _COLUMNS = (*RAN, Outcome.SKIPPED, Outcome.UNSUPPORTED)
 
 # How JUnit XML says each outcome that is not a plain pass.
 _JUNIT_FAILURE = (Outcome.FAIL, Outcome.XPASS)
-_JUNIT_ERROR = (Outcome.ERROR, Outcome.TIMEOUT)
+_JUNIT_ERROR = (Outcome.ERROR, Outcome.TIMEOUT, Outcome.ENGINE_UNAVAILABLE)
 _JUNIT_SKIPPED = (Outcome.SKIPPED, Outcome.UNSUPPORTED, Outcome.XFAIL)
 
 # The outcomes of scenarios that were not a failure, named after the closing line's counts.
@@ -53,11 +56,13 @@ def _detail(line: ScenarioLine) -> str:
 
 def summary(log: Log) -> Json:
     lines = log.scenarios
+    stopped_early = log.stopped_early
     return {
         "kit": log.header.get("kit", {}),
         "spec_version": log.header.get("spec_version", ""),
         "engine": log.header.get("engine", {}),
-        "complete": log.footer is not None,
+        "complete": log.complete,
+        **({"stopped_early": stopped_early} if stopped_early else {}),
         "counts": _counts(lines),
         "by_game": _grouped(lines, lambda line: [line["game"]]),
         "by_clause_group": _grouped(lines, lambda line: sorted({".".join(c.split(".")[:2]) for c in line["clauses"]})),
@@ -77,10 +82,15 @@ def summary(log: Log) -> Json:
 
 
 def closing_line(counts: dict[str, int]) -> str:
-    """The line CI reads: ``N passed, N failed`` plus what was not run."""
+    """The line CI reads: ``N passed, N failed`` (naming those the engine was too unwell to run) plus what was not run."""
     failed = sum(counts.get(k, 0) for k in FAILING)
+    unavailable = counts.get(Outcome.ENGINE_UNAVAILABLE, 0)
     extra = [f"{counts[k]} {k}" for k in _NAMED_AFTER if counts.get(k)]
-    return f"{counts.get(Outcome.PASS, 0)} passed, {failed} failed" + (", " + ", ".join(extra) if extra else "")
+    return (
+        f"{counts.get(Outcome.PASS, 0)} passed, {failed} failed"
+        + (f" ({unavailable} {Outcome.ENGINE_UNAVAILABLE})" if unavailable else "")
+        + (", " + ", ".join(extra) if extra else "")
+    )
 
 
 def _columns(groups: dict[str, dict[str, int]]) -> list[str]:
@@ -123,7 +133,7 @@ def render_md(data: Json) -> str:
         f"# Conformance report: {who}",
         "",
         f"Kit {data['kit'].get('version', '?')}, spec `{data['spec_version']}`."
-        + ("" if data["complete"] else " **The run stopped early: these counts are partial.**"),
+        + ("" if data["complete"] else f" **The counts are partial: {data.get('stopped_early', 'the run stopped early')}.**"),
         "",
         f"**{closing_line(data['counts'])}**",
         "",
@@ -193,9 +203,13 @@ def badge(data: Json) -> Json:
     ran = sum(counts.get(k, 0) for k in RAN)
     failed = sum(counts.get(k, 0) for k in FAILING)
     message = f"{counts.get(Outcome.PASS, 0)}/{ran} passed"
+    if counts.get(Outcome.ENGINE_UNAVAILABLE):
+        message += f", {counts[Outcome.ENGINE_UNAVAILABLE]} {Outcome.ENGINE_UNAVAILABLE}"
     left_out = [f"{counts[k]} {k}" for k in (Outcome.UNSUPPORTED, Outcome.SKIPPED) if counts.get(k)]
     if left_out:
         message += " (" + ", ".join(left_out) + ")"
+    if not data["complete"]:
+        message += ", run incomplete"
     if not ran:
         color = "lightgrey"
     elif failed:
@@ -218,3 +232,16 @@ def render(log: Log, fmt: str) -> str:
     if fmt == "json":
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     raise ValueError(f"expected a format among {', '.join(FORMATS)}, found {fmt!r}")
+
+
+def write(path: Path, text: str) -> None:
+    """Write a report whole or not at all: into a new file beside it, then renamed over it, so a
+    reader (or a run stopped half-way through writing) never leaves half a report."""
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        with temporary.open("x", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise

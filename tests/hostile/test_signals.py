@@ -1,0 +1,84 @@
+"""Ctrl-C and SIGTERM during `trickspec verify`: the engine's process group is ended, the run log is
+closed with a footer naming the signal, the reports are written from what was judged, and the kit
+exits 130 or 143 without a traceback."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+from hostile_engines import assert_nothing_left, engine
+
+from conformance import interrupt, runlog, schemas
+
+SIGNALS = {"SIGINT": signal.SIGINT, "SIGTERM": signal.SIGTERM}
+
+
+@pytest.fixture(scope="module")
+def interrupted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, int, str]]:
+    """One `verify` per signal, started together (they run side by side), each interrupted after two
+    scenarios: its folder, exit status and output."""
+    runs = {}
+    for name in SIGNALS:
+        folder = tmp_path_factory.mktemp(name)
+        command = shlex.join(engine(folder, "slow"))  # 0.15 s per scenario
+        argv = [sys.executable, "-m", "conformance.cli", "verify", "--engine-cmd", command, "--variant", "albastini-2p",
+                "--report-dir", str(folder / "reports"), "--timeout", "5"]
+        runs[name] = (folder, subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    results = {}
+    for name, (folder, process) in runs.items():
+        log = folder / "reports" / "run.jsonl"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (not log.exists() or log.read_text(encoding="utf-8").count("\n") < 3):
+            time.sleep(0.05)
+        process.send_signal(SIGNALS[name])
+        out, err = process.communicate(timeout=30)
+        results[name] = (folder, process.returncode, out + err)
+    return results
+
+
+@pytest.mark.parametrize(("name", "status"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_signal_closes_the_log_writes_the_reports_and_ends_the_engine(
+    interrupted: dict[str, tuple[Path, int, str]], name: str, status: int
+) -> None:
+    folder, code, output = interrupted[name]
+    assert code == status, output
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output
+    assert f"the run was interrupted by {name}" in output
+    reports = folder / "reports"
+    log = runlog.read(reports / "run.jsonl")
+    assert log.footer is not None and log.interrupted == name and not log.complete
+    judged = len(log.scenarios)
+    assert 2 <= judged < log.header["scenarios"]
+    assert log.footer["counts"] == dict(Counter(line["outcome"] for line in log.scenarios))
+    summary = json.loads((reports / "summary.json").read_text(encoding="utf-8"))
+    assert not list(schemas.validator("summary").iter_errors(summary))
+    assert summary["complete"] is False
+    total = log.header["scenarios"]
+    assert summary["stopped_early"] == f"the run was interrupted by {name}: {judged} of {total} scenarios judged"
+    assert sum(summary["counts"].values()) == judged
+    badge = json.loads((reports / "badge.json").read_text(encoding="utf-8"))
+    assert not list(schemas.validator("badge").iter_errors(badge))
+    suites = ET.parse(reports / "junit.xml").getroot()
+    assert sum(int(s.get("tests", "0")) for s in suites) == judged
+    assert f"The counts are partial: the run was interrupted by {name}" in (reports / "report.md").read_text(encoding="utf-8")
+    assert sorted(p.name for p in reports.iterdir()) == ["badge.json", "junit.xml", "report.md", "run.jsonl", "summary.json"]
+    assert_nothing_left(folder)
+
+
+def test_a_signal_inside_a_deferred_block_is_raised_when_it_ends() -> None:
+    finished = False
+    with pytest.raises(interrupt.Interrupted) as stopped, interrupt.trapped(), interrupt.deferred():
+        signal.raise_signal(signal.SIGTERM)
+        signal.raise_signal(signal.SIGINT)  # a second signal while stopping is ignored
+        finished = True
+    assert finished and stopped.value.signal is signal.SIGTERM and stopped.value.exit_status == 143
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the handlers before are back
