@@ -121,6 +121,12 @@ def _verify(
         if log is None or log.interrupted:
             engine_process.end_all()  # no time for a goodbye
         engine.close()
+    with interrupt.deferred():  # a signal now waits until every report is written
+        return _report(args, log, report_dir, log_path)
+
+
+def _report(args: argparse.Namespace, log: Log, report_dir: Path | None, log_path: Path | None) -> int:
+    """Print the run's summary, write its reports and expectations; the exit status."""
     if log.interrupted and sys.stderr.isatty():
         print(file=sys.stderr)  # after the progress bar
     # The terminal summary and every report are rendered from this one log object.

@@ -90,10 +90,11 @@ def verify(
             clock = now
             if progress is not None:
                 progress(number, log.counts())
+        with interrupt.deferred():
+            log.finish(time.perf_counter() - started)
     except interrupt.Interrupted as stop:
-        log.finish(time.perf_counter() - started, interrupted=stop.signal.name)
-        return log
-    log.finish(time.perf_counter() - started)
+        if log.footer is None:  # else the signal came as the run finished: it stands finished
+            log.finish(time.perf_counter() - started, interrupted=stop.signal.name)
     return log
 
 
