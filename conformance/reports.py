@@ -102,9 +102,10 @@ def table(title: str, groups: dict[str, dict[str, int]]) -> str:
     """A plain-text table of outcome counts per group."""
     columns = _columns(groups)
     width = max([len(title), *(len(name) for name in groups)])
-    lines = [f"{title:<{width}}  " + "  ".join(f"{c:>7}" for c in columns)]
+    widths = [max(7, len(c)) for c in columns]  # counts right under their outcome, however long its name
+    lines = [f"{title:<{width}}  " + "  ".join(f"{c:>{w}}" for c, w in zip(columns, widths, strict=True))]
     for name, counts in groups.items():
-        lines.append(f"{name:<{width}}  " + "  ".join(f"{counts.get(c, 0):>7}" for c in columns))
+        lines.append(f"{name:<{width}}  " + "  ".join(f"{counts.get(c, 0):>{w}}" for c, w in zip(columns, widths, strict=True)))
     return "\n".join(lines)
 
 
