@@ -82,8 +82,8 @@ class EngineProcess:
     """An engine program running in its own process group."""
 
     def __init__(self, argv: list[str], *, max_line_bytes: int = MAX_LINE_BYTES) -> None:
-        self._events: queue.Queue[Event] = queue.Queue()
-        self._put_back: list[Event] = []
+        self._events: queue.Queue[list[Event]] = queue.Queue()  # what each read brought, together
+        self._pending: deque[Event] = deque()  # taken from the queue, not yet given
         self._outbox: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=_STDERR_LINES)
         self._ended = False
@@ -131,41 +131,43 @@ class EngineProcess:
     # -- output --------------------------------------------------------------------------------
     def _read_stdout(self, stdout: IO[bytes], limit: int) -> None:
         try:
-            for line in _lines(stdout, limit):
-                self._events.put(Line(line) if isinstance(line, bytes) else Overlong(limit))
+            for lines in _lines(stdout, limit):
+                self._events.put([Line(line) if isinstance(line, bytes) else Overlong(limit) for line in lines])
         finally:
-            self._events.put(Closed())
+            self._events.put([Closed()])
 
     def _read_stderr(self, stderr: IO[bytes]) -> None:
-        for line in _lines(stderr, _STDERR_LINE_BYTES):
-            if isinstance(line, bytes):
-                self._stderr.append(line.decode("utf-8", errors="replace").rstrip("\r"))
-            else:
-                self._stderr.append(f"[a line of more than {line} bytes]")
+        for lines in _lines(stderr, _STDERR_LINE_BYTES):
+            for line in lines:
+                if isinstance(line, bytes):
+                    self._stderr.append(line.decode("utf-8", errors="replace").rstrip("\r"))
+                else:
+                    self._stderr.append(f"[a line of more than {line} bytes]")
 
     def next_event(self, deadline: float) -> Event | None:
         """What the engine does next (a line, a line too long, its output closing, its exit), or None
         if nothing happens before ``deadline`` (a ``time.monotonic()`` value)."""
-        if self._put_back:
-            return self._put_back.pop()
-        while True:
+        while not self._pending:
             remaining = deadline - time.monotonic()
             try:
-                return self._events.get(timeout=max(0.0, min(remaining, _POLL)))
+                self._pending.extend(self._events.get(timeout=max(0.0, min(remaining, _POLL))))
+                continue
             except queue.Empty:
                 pass
             status = self._proc.poll()
             if status is not None:  # exited with its output still open: take what it wrote last, then say so
                 try:
-                    return self._events.get(timeout=_DRAIN)
+                    self._pending.extend(self._events.get(timeout=_DRAIN))
+                    continue
                 except queue.Empty:
                     return Exited(status)
             if remaining <= 0:
                 return None
+        return self._pending.popleft()
 
     def put_back(self, event: Event) -> None:
         """Return an event ``next_event`` gave, to be given again first."""
-        self._put_back.append(event)
+        self._pending.appendleft(event)
 
     def wait(self, deadline: float) -> int | None:
         """The exit status, waiting until ``deadline`` for it; None if the engine is still running."""
@@ -211,37 +213,42 @@ class EngineProcess:
             os.killpg(self._proc.pid, signum)  # the group's id is the engine's pid (start_new_session)
 
 
-def _lines(stream: IO[bytes], limit: int) -> Iterator[bytes | int]:
-    """The stream's lines, read in chunks of at most 64 KiB: each line's bytes, or, for a line
-    longer than ``limit``, its length so far as soon as it passes the limit (the rest is skipped)."""
+def _lines(stream: IO[bytes], limit: int) -> Iterator[list[bytes | int]]:
+    """The stream's lines, read in chunks of at most 64 KiB, as the lines each read completes: each
+    line's bytes, or, for a line longer than ``limit``, its length so far as soon as it passes the
+    limit (the rest of it is skipped). Lines read together are given together, so an engine's
+    answer and a copy of it written at once are seen at once."""
     read: Callable[[int], bytes | None] = stream.read
     partial = bytearray()
     skipping = False  # inside a line already reported as too long
     try:
         while chunk := read(_CHUNK):
+            lines: list[bytes | int] = []
             start = 0
             while (end := chunk.find(b"\n", start)) >= 0:
                 if not skipping:
                     if len(partial) + end - start > limit:
-                        yield len(partial) + end - start
+                        lines.append(len(partial) + end - start)
                     elif partial:
                         partial += chunk[start:end]
-                        yield bytes(partial)
+                        lines.append(bytes(partial))
                     else:
-                        yield chunk[start:end]
+                        lines.append(chunk[start:end])
                 partial.clear()
                 skipping = False
                 start = end + 1
             if not skipping:
                 partial += chunk[start:]
                 if len(partial) > limit:
-                    yield len(partial)
+                    lines.append(len(partial))
                     partial.clear()
                     skipping = True
+            if lines:
+                yield lines
     except (OSError, ValueError):  # the stream was closed under the reader: the end
         pass
     if partial and not skipping:
-        yield bytes(partial)
+        yield [bytes(partial)]
 
 
 def _daemon(target: Callable[..., None], *args: object) -> threading.Thread:

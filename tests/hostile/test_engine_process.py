@@ -124,16 +124,30 @@ def test_the_default_line_limit_is_64_mib(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_a_wrong_id_is_blamed_on_the_scenario_it_answered(tmp_path: Path) -> None:
-    verdicts, _ = run(tmp_path, "wrong-id", [1])
+    verdicts, seconds = run(tmp_path, "wrong-id", [1])
     assert_only(verdicts, [1], ErrorKind.WRONG_ID, "expected id")
     assert "found 'someone-else'" in verdicts[1].reason
+    assert seconds < 5
     assert_nothing_left(tmp_path)
 
 
-def test_an_answer_sent_twice_is_blamed_on_its_own_scenario(tmp_path: Path) -> None:
-    verdicts, _ = run(tmp_path, "twice", [1])
-    assert_only(verdicts, [1], ErrorKind.EXTRA_ANSWER, f"the engine answered {verdicts[1].scenario.id!r} twice")
+@pytest.mark.parametrize("hostile", [[1], [3]])
+def test_an_answer_sent_twice_is_blamed_on_its_own_scenario(tmp_path: Path, hostile: list[int]) -> None:
+    verdicts, seconds = run(tmp_path, "twice", hostile)
+    assert_only(verdicts, hostile, ErrorKind.EXTRA_ANSWER, f"the engine answered {verdicts[hostile[0]].scenario.id!r} twice")
     assert len(started(tmp_path)["engine"]) == 1  # the engine kept its line discipline: no restart
+    assert seconds < 5
+    assert_nothing_left(tmp_path)
+
+
+def test_an_answer_sent_twice_is_blamed_on_its_own_scenario_one_request_at_a_time(tmp_path: Path) -> None:
+    chosen = two_player(3)  # as the pytest plugin runs them: one run() a scenario
+    adapter = SubprocessAdapter(engine(tmp_path, "twice", [chosen[1]]), timeout=1.0)
+    try:
+        verdicts = [runner.run(adapter, s, {"albastini-2p"}) for s in chosen]
+    finally:
+        adapter.close()
+    assert_only(verdicts, [1], ErrorKind.EXTRA_ANSWER, "twice")
     assert_nothing_left(tmp_path)
 
 

@@ -5,17 +5,15 @@ exits 130 or 143 without a traceback."""
 from __future__ import annotations
 
 import json
-import shlex
 import signal
-import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import pytest
-from hostile_engines import assert_nothing_left, engine
+from conftest import Background
+from hostile_engines import assert_nothing_left
 
 from conformance import interrupt, runlog, schemas
 
@@ -23,25 +21,19 @@ SIGNALS = {"SIGINT": signal.SIGINT, "SIGTERM": signal.SIGTERM}
 
 
 @pytest.fixture(scope="module")
-def interrupted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, int, str]]:
-    """One `verify` per signal, started together (they run side by side), each interrupted after two
-    scenarios: its folder, exit status and output."""
-    runs = {}
-    for name in SIGNALS:
-        folder = tmp_path_factory.mktemp(name)
-        command = shlex.join(engine(folder, "slow"))  # 0.15 s per scenario
-        argv = [sys.executable, "-m", "conformance.cli", "verify", "--engine-cmd", command, "--variant", "albastini-2p",
-                "--report-dir", str(folder / "reports"), "--timeout", "5"]
-        runs[name] = (folder, subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+def interrupted(background: dict[str, Background]) -> dict[str, tuple[Path, int, str]]:
+    """Each background run named after a signal, sent that signal once it has judged two scenarios:
+    its folder, exit status and output."""
     results = {}
-    for name, (folder, process) in runs.items():
-        log = folder / "reports" / "run.jsonl"
+    for name, signum in SIGNALS.items():
+        run = background[name]
+        log = run.folder / "reports" / "run.jsonl"
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and (not log.exists() or log.read_text(encoding="utf-8").count("\n") < 3):
             time.sleep(0.05)
-        process.send_signal(SIGNALS[name])
-        out, err = process.communicate(timeout=30)
-        results[name] = (folder, process.returncode, out + err)
+        run.process.send_signal(signum)
+        out, err = run.process.communicate(timeout=30)
+        results[name] = (run.folder, run.process.returncode, out + err)
     return results
 
 
