@@ -8,10 +8,12 @@ import shlex
 from pathlib import Path
 
 import pytest
+import xmlschema
 from hostile_engines import assert_nothing_left, engine
 
-from conformance import reports, runlog
+from conformance import reports, runlog, schemas
 from conformance.cli import main
+from specreader import kitdata
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -76,6 +78,27 @@ def test_smoke_reads_stderr_that_is_not_utf8(tmp_path: Path, capsys: pytest.Capt
     assert out.splitlines()[0].startswith("ok   handshake")
     assert "FAIL a scenario" in out and "setup: benign" in out  # its answer, judged as any other
     assert code == 3
+    assert_nothing_left(tmp_path)
+
+
+def test_a_run_given_up_on_says_so_in_every_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    command = shlex.join(engine(tmp_path, "hang-all"))
+    folder = tmp_path / "reports"
+    code, out, _ = run(capsys, "verify", "--engine-cmd", command, "--variant", "albastini-2p", "--timeout", "0.3",
+                       "--give-up-after", "2", "--report-dir", str(folder))
+    log = runlog.read(folder / "run.jsonl")
+    given_up = log.counts()["engine-unavailable"]
+    assert code == 1 and log.complete and log.counts()["timeout"] == 2 and given_up == len(log.scenarios) - 2
+    assert out.strip().splitlines()[-1] == f"0 passed, {given_up + 2} failed ({given_up} engine-unavailable)"
+    table = out[out.index("\ngame ") + 1 :].splitlines()[:2]
+    assert table == ["game       timeout  engine-unavailable", f"albastini        2  {given_up:>18}"]
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    badge = json.loads((folder / "badge.json").read_text(encoding="utf-8"))
+    assert not list(schemas.validator("summary").iter_errors(summary)) and not list(schemas.validator("badge").iter_errors(badge))
+    assert badge["message"] == f"0/{given_up + 2} passed, {given_up} engine-unavailable" and badge["color"] == "red"
+    xmlschema.XMLSchema(str(kitdata.schemas_dir() / "junit.xsd")).validate(str(folder / "junit.xml"))
+    assert (folder / "junit.xml").read_text(encoding="utf-8").count('type="engine-unavailable"') == given_up
+    assert "| Game | timeout | engine-unavailable |" in (folder / "report.md").read_text(encoding="utf-8")
     assert_nothing_left(tmp_path)
 
 
