@@ -83,14 +83,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         report_dir.mkdir(parents=True, exist_ok=True)
     if args.save_expectations and not Path(args.save_expectations).parent.is_dir():
         return _print_problems([Problem(args.save_expectations, 0, 0, (), "cannot be written: no such directory")])
-    # SIGINT and SIGTERM end the engine, close the log saying so, and still write the reports.
-    with interrupt.trapped():
-        try:
-            return _verify(args, chosen, expected, report_dir)
-        except interrupt.Interrupted as stop:  # before the run began, or while its results were written
-            engine_process.end_all()
-            print(f"interrupted by {stop.signal.name}", file=sys.stderr)
-            return stop.exit_status
+    return _verify(args, chosen, expected, report_dir)
 
 
 def _verify(
@@ -291,13 +284,20 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    try:
-        return int(args.run(args))
-    except DataError as err:
-        return _print_problems(err.problems)
-    except OSError as err:  # a path given on the command line that cannot be read or written
-        where = err.filename if err.filename is not None else "?"
-        return _print_problems([Problem(str(where), 0, 0, (), f"cannot use this path: {err.strerror or err}")])
+    # SIGINT and SIGTERM stop any command without a traceback, ending the engines it started; a run
+    # of verify also closes its log saying so, and writes its reports from what was judged.
+    with interrupt.trapped():
+        try:
+            return int(args.run(args))
+        except interrupt.Interrupted as stop:
+            engine_process.end_all()
+            print(f"interrupted by {stop.signal.name}", file=sys.stderr)
+            return stop.exit_status
+        except DataError as err:
+            return _print_problems(err.problems)
+        except OSError as err:  # a path given on the command line that cannot be read or written
+            where = err.filename if err.filename is not None else "?"
+            return _print_problems([Problem(str(where), 0, 0, (), f"cannot use this path: {err.strerror or err}")])
 
 
 if __name__ == "__main__":

@@ -103,10 +103,6 @@ class EngineProcess:
         _daemon(self._read_stdout, stdout, max_line_bytes)
         _daemon(self._write, stdin)
 
-    @property
-    def pid(self) -> int:
-        return self._proc.pid
-
     # -- input ---------------------------------------------------------------------------------
     def send(self, data: bytes) -> None:
         """Queue bytes for the engine's input; never blocks (an engine that stops reading costs a timeout)."""

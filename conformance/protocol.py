@@ -78,7 +78,7 @@ class SubprocessAdapter:
         self.max_line_bytes = max_line_bytes
         self.restarts = 0
         self._breaker = Breaker(give_up_after)
-        self._process: EngineProcess | None = None
+        self._process: EngineProcess | None = None  # None while there is none running (a failure ends it)
         self._process, self._hello = self._start()
 
     # -- the process ---------------------------------------------------------------------------
@@ -162,7 +162,7 @@ class SubprocessAdapter:
                 answer = EngineError(ErrorKind.CRASH, describe_exit(status))
         else:
             answer = self._parsed(event.raw, answer_kind)
-        if isinstance(answer, EngineError) and answer.kind is not ErrorKind.EXTRA_ANSWER:
+        if isinstance(answer, EngineError):
             if answer.kind in _ENDS_THE_ENGINE:
                 self._end(process)
             answer = EngineError(answer.kind, answer.message + _tail(process, ended=answer.kind in _ENDS_THE_ENGINE))
