@@ -38,14 +38,15 @@ def first_three_player_scenario() -> str:
 
 @pytest.fixture(scope="session", autouse=True)
 def background(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Background]]:
-    """``SIGINT`` and ``SIGTERM``: an engine taking 0.15 s a scenario, for a test to interrupt;
-    ``stuck thread``: an in-process engine that never returns from one scenario, under a 0.3 s timeout."""
+    """``SIGINT`` and ``SIGTERM``: an engine that answers two scenarios and then hangs (with no
+    timeout to speak of), for a test to interrupt; ``stuck thread``: an in-process engine that never
+    returns from one scenario, under a 0.3 s timeout."""
     argvs: dict[str, list[str]] = {}
     folders: dict[str, Path] = {}
     for name in ("SIGINT", "SIGTERM"):
         folders[name] = tmp_path_factory.mktemp(name)
-        command = shlex.join(engine(folders[name], "slow"))
-        argvs[name] = ["--engine-cmd", command, "--variant", "albastini-2p", "--timeout", "5"]
+        command = shlex.join(engine(folders[name], "two-then-hang"))
+        argvs[name] = ["--engine-cmd", command, "--variant", "albastini-2p", "--timeout", "600"]
     folders["stuck thread"] = tmp_path_factory.mktemp("stuck")
     argvs["stuck thread"] = ["--engine", "hostile_engines:HangsOnThreePlayers", "--timeout", "0.3",
                              "--scenario", first_three_player_scenario()]
@@ -64,7 +65,11 @@ def background(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, B
         for name, argv in argvs.items()
     }
     yield runs
-    for run in runs.values():
+    for run in runs.values():  # those no test waited for: stopped as a user would, so they end their engines
         if run.process.poll() is None:
-            run.process.kill()
-            run.process.wait()
+            run.process.terminate()
+            try:
+                run.process.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                run.process.kill()
+                run.process.communicate()

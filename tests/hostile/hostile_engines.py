@@ -57,6 +57,7 @@ if MODE == "second-start-slow":
     if os.path.getsize(starts) == 2:
         time.sleep(5)
 
+runs = 0
 for raw in sys.stdin.buffer:
     message = json.loads(raw)
     if message["cmd"] == "start":
@@ -64,14 +65,18 @@ for raw in sys.stdin.buffer:
               {"name": "hostile", "version": "0", "language": "python", "variants": ["albastini-2p"]}})
         continue
     if message["cmd"] == "stop":
+        if MODE == "ignores-stop":  # and SIGTERM, and the end of its input: only SIGKILL ends it
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            time.sleep(120)
         break
     if message["cmd"] != "run":
         send({"error": {"kind": "unknown_command", "message": "unknown"}})
         continue
     rid = message["id"]
     benign = {"id": rid, "error": {"kind": "setup", "message": "benign"}}
-    if MODE == "slow":
-        time.sleep(0.15)
+    runs += 1
+    if MODE == "two-then-hang" and runs > 2:
+        time.sleep(600)
     if MODE == "hang-all" or (rid not in HOSTILE and "*" not in HOSTILE and MODE != "stderr-not-utf8"):
         if MODE == "hang-all":
             time.sleep(120)

@@ -192,6 +192,15 @@ def test_the_handshake_has_its_own_timeout(tmp_path: Path, monkeypatch: pytest.M
     assert_nothing_left(tmp_path)
 
 
+def test_an_engine_that_ignores_stop_and_sigterm_is_ended_at_the_end_of_the_run(tmp_path: Path) -> None:
+    adapter = SubprocessAdapter(engine(tmp_path, "ignores-stop"), timeout=0.3)
+    assert runner.run(adapter, two_player(1)[0], {"albastini-2p"}).reason == BENIGN
+    began = time.monotonic()
+    adapter.close()
+    assert time.monotonic() - began < 3  # 0.3 s to stop by itself, 0.5 s after SIGTERM, then SIGKILL
+    assert_nothing_left(tmp_path)
+
+
 def test_engines_left_open_are_ended_when_the_kit_exits(tmp_path: Path) -> None:
     command = engine(tmp_path, "hang")
     program = f"from conformance.protocol import SubprocessAdapter\nSubprocessAdapter({command!r})\nprint('started')\n"
