@@ -65,11 +65,12 @@ def _raise_pending() -> None:
 
 @contextmanager
 def trapped() -> Iterator[None]:
-    """SIGINT and SIGTERM raise ``Interrupted`` inside; the handlers before are restored after."""
+    """SIGINT and SIGTERM raise ``Interrupted`` inside; the handlers before are restored after.
+    A signal ignored on entry stays ignored (a shell ignores SIGINT for the jobs it runs in the background)."""
     if threading.current_thread() is not threading.main_thread() or _state.trapping:
         yield  # signals reach only the main thread's handlers, and one trap is enough
         return
-    previous = {signum: signal.signal(signum, _on_signal) for signum in SIGNALS}
+    previous = {signum: signal.signal(signum, _on_signal) for signum in SIGNALS if signal.getsignal(signum) != signal.SIG_IGN}
     _state.trapping = True
     try:
         yield

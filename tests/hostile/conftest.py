@@ -22,6 +22,15 @@ from conformance import scenarios
 
 HERE = Path(__file__).resolve().parent
 
+# `trickspec` itself, with SIGINT handled as Python does by default: were pytest run as a background
+# job, its children would inherit SIGINT ignored, and the kit leaves an ignored signal ignored.
+TRICKSPEC = [
+    sys.executable,
+    "-c",
+    "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "from conformance.cli import main; sys.exit(main(sys.argv[1:]))",
+]
+
 
 @dataclass
 class Background:
@@ -55,7 +64,7 @@ def background(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, B
         name: Background(
             folders[name],
             subprocess.Popen(
-                [sys.executable, "-m", "conformance.cli", "verify", *argv, "--report-dir", str(folders[name] / "reports")],
+                [*TRICKSPEC, "verify", *argv, "--report-dir", str(folders[name] / "reports")],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,

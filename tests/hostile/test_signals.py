@@ -67,10 +67,21 @@ def test_a_signal_closes_the_log_writes_the_reports_and_ends_the_engine(
 
 
 def test_a_signal_inside_a_deferred_block_is_raised_when_it_ends() -> None:
+    before = signal.getsignal(signal.SIGINT)
     finished = False
     with pytest.raises(interrupt.Interrupted) as stopped, interrupt.trapped(), interrupt.deferred():
         signal.raise_signal(signal.SIGTERM)
         signal.raise_signal(signal.SIGINT)  # a second signal while stopping is ignored
         finished = True
     assert finished and stopped.value.signal is signal.SIGTERM and stopped.value.exit_status == 143
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the handlers before are back
+    assert signal.getsignal(signal.SIGINT) is before  # the handler from before is back
+
+
+def test_a_signal_ignored_before_stays_ignored() -> None:
+    before = signal.signal(signal.SIGTERM, signal.SIG_IGN)  # as a shell leaves SIGINT for a background job
+    try:
+        with interrupt.trapped():
+            signal.raise_signal(signal.SIGTERM)
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGTERM, before)
