@@ -192,7 +192,7 @@ def read(path: Path) -> Log:
             if number == len(raw_lines):  # no newline after it: written in part
                 cut_line = number
             else:
-                problems.append(Problem(name, number, 1, (), str(err)))
+                problems.append(Problem(name, number, err.column, (), str(err)))
             continue
         kind = line.get("type") if isinstance(line, dict) else None
         if kind not in ("header", "scenario", "footer"):

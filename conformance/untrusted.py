@@ -79,6 +79,10 @@ def identity(hello: object) -> dict[str, Any]:
 class Unreadable(ValueError):
     """A line that is not one JSON value the kit can use: the message says why, for a report."""
 
+    def __init__(self, message: str, column: int = 1) -> None:
+        super().__init__(message)
+        self.column = column  # where in the line, counting from 1
+
 
 def json_line(raw: bytes, max_depth: int = MAX_DEPTH) -> Any:
     """One line of JSON (UTF-8), nested at most ``max_depth`` levels deep; ``Unreadable`` otherwise.
@@ -88,13 +92,13 @@ def json_line(raw: bytes, max_depth: int = MAX_DEPTH) -> Any:
     try:
         line = raw.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise Unreadable(f"expected UTF-8, found byte 0x{raw[err.start]:02x} at position {err.start}") from None
+        raise Unreadable(f"expected UTF-8, found byte 0x{raw[err.start]:02x} at position {err.start}", err.start + 1) from None
     if _nested_deeper(raw, max_depth):
         raise Unreadable(f"expected JSON nested at most {max_depth} levels deep, found deeper")
     try:
         return json.loads(line)
     except json.JSONDecodeError as err:
-        raise Unreadable(f"expected a JSON object per line, found {text(line, 80)!r} ({err.msg})") from None
+        raise Unreadable(f"expected a JSON object per line, found {text(line, 80)!r} ({err.msg})", err.colno) from None
 
 
 _STRING = re.compile(rb'"[^"]*"')
