@@ -76,6 +76,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.expect:
         _note_stale(args.expect, expected)
     report_dir = Path(args.report_dir) if args.report_dir else None
+    log_path = report_dir / "run.jsonl" if report_dir else None
     # Outputs are checked before the run, so a long run never ends in a path that cannot be written.
     if report_dir is not None:
         if report_dir.exists() and not report_dir.is_dir():
@@ -83,12 +84,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
         report_dir.mkdir(parents=True, exist_ok=True)
     if args.save_expectations and not Path(args.save_expectations).parent.is_dir():
         return _print_problems([Problem(args.save_expectations, 0, 0, (), "cannot be written: no such directory")])
-    return _verify(args, chosen, expected, report_dir)
-
-
-def _verify(
-    args: argparse.Namespace, chosen: list[scenarios.Scenario], expected: expectations.Expectations, report_dir: Path | None
-) -> int:
     try:
         engine = adapters.open_engine(
             args.engine,
@@ -104,7 +99,6 @@ def _verify(
         print(f"engine unusable: {adapters.describe_error(err)}", file=sys.stderr)
         return EXIT_ENGINE
     options = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v not in (None, False, [])}
-    log_path = report_dir / "run.jsonl" if report_dir else None
     log: Log | None = None
     try:
         with contextlib.ExitStack() as stack:
