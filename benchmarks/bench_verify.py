@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from conformance import runner, scenarios
 from conformance.adapter import EngineAdapter, reference_adapter
 from conformance.protocol import SubprocessAdapter
+from conformance.vocabulary import Outcome
 
 SERVE = [sys.executable, "-m", "conformance.serve"]
 
@@ -29,9 +30,9 @@ SERVE = [sys.executable, "-m", "conformance.serve"]
 def suite_seconds(adapter: EngineAdapter, chosen: list[scenarios.Scenario]) -> float:
     """The whole suite as verify runs it (the protocol adapter keeps several requests in flight)."""
     started = time.perf_counter()
-    for outcome in runner.run_all(adapter, chosen):
-        if outcome.status != runner.PASS:
-            raise SystemExit(f"{outcome.scenario.id}: {outcome.status} {outcome.error}")
+    for verdict in runner.run_all(adapter, chosen):
+        if verdict.outcome is not Outcome.PASS:
+            raise SystemExit(f"{verdict.scenario.id}: {verdict.outcome} {verdict.reason}")
     return time.perf_counter() - started
 
 

@@ -7,10 +7,13 @@ scenario expects: the kit compares.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from conformance.breaker import GIVE_UP_AFTER, Breaker
 from conformance.messages import Answer, Observation, Rejection, Request
 from conformance.vocabulary import EngineError, ErrorKind
 from specreader.jsontypes import Json
@@ -44,17 +47,47 @@ class PythonEngine(Protocol):
 
 
 class InProcessAdapter:
-    """Drives a Python engine through its API: ``factory(variant_id, setup) -> engine``."""
+    """Drives a Python engine through its API: ``factory(variant_id, setup) -> engine``.
 
-    def __init__(self, factory: Any, info: Json, variants: list[str]) -> None:
+    With a ``timeout``, each request runs on a worker thread and the kit stops waiting for it
+    after that many seconds: the scenario is a timeout. Python cannot stop a thread, so a stuck
+    one is left to run (it is a daemon: it never holds up the kit's exit, and what it returns is
+    dropped) and the next request gets a fresh worker. After ``give_up_after`` timeouts in a row
+    the engine is given up on (conformance/breaker.py).
+    """
+
+    def __init__(
+        self, factory: Any, info: Json, variants: list[str], *, timeout: float | None = None, give_up_after: int = GIVE_UP_AFTER
+    ) -> None:
         self._factory = factory
         self._info = info
         self._variants = variants
+        self.timeout = timeout
+        self._breaker = Breaker(give_up_after)
+        self._worker: _Worker | None = None
 
     def hello(self) -> Json:
         return {**self._info, "variants": list(self._variants)}
 
-    def run(self, request: Request) -> Answer:
+    def run(self, request: Request) -> Answer | EngineError:
+        if self.timeout is None:
+            return self.answer(request)
+        unavailable = self._breaker.open
+        if unavailable is not None:
+            return unavailable
+        worker = self._worker = self._worker or _Worker(self.answer)
+        answer = worker.run(request, self.timeout)
+        if answer is None:
+            self._worker = None  # still busy with this request, for good perhaps: the next one gets another
+            left_running = "the engine's thread is left running: Python cannot stop it"
+            error = EngineError(ErrorKind.TIMEOUT, f"no answer within {self.timeout:g} s ({left_running})")
+            self._breaker.stall(str(error))
+            return error
+        self._breaker.answered()
+        return answer
+
+    def answer(self, request: Request) -> Answer:
+        """The engine's answer, worked out on the calling thread with no time limit."""
         rid = request.get("id")
         actions = request["actions"]
         wanted = set(request.get("observe", range(len(actions) + 1)))
@@ -84,7 +117,54 @@ class InProcessAdapter:
         return {"rejected": rejected, "snapshot": engine.snapshot(), "legal": engine.legal_actions()}
 
     def close(self) -> None:
-        pass
+        if self._worker is not None:
+            self._worker.retire()
+            self._worker = None
+
+
+class _Worker:
+    """A daemon thread that answers one request at a time, for a caller that waits a bounded time.
+
+    Two locks hand each request over and its answer back: cheaper than queues, which matters when
+    the engine itself takes a few hundred microseconds a scenario.
+    """
+
+    def __init__(self, answer: Callable[[Request], Answer]) -> None:
+        self._answer = answer
+        self._request: Request | None = None  # None once retired
+        self._result: Answer | None = None
+        self._given = threading.Lock()  # released when a request is there to take
+        self._given.acquire()
+        self._answered = threading.Lock()  # released when its answer is there
+        self._answered.acquire()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def run(self, request: Request, timeout: float) -> Answer | None:
+        """The answer, or None if it took longer than ``timeout`` (the worker then retires when it is done)."""
+        self._request = request
+        self._given.release()
+        if self._answered.acquire(timeout=timeout):
+            return self._result
+        self.retire()
+        return None
+
+    def retire(self) -> None:
+        """Let the thread end once it is idle; it may still be busy with a request that timed out."""
+        self._request = None
+        with contextlib.suppress(RuntimeError):  # not yet taken: the thread finds no request, and ends
+            self._given.release()
+
+    def _serve(self) -> None:
+        while True:
+            self._given.acquire()
+            request = self._request
+            if request is None:
+                return
+            try:
+                self._result = self._answer(request)
+            except BaseException as err:  # even SystemExit: on this thread it would vanish, and the kit wait in vain
+                self._result = {"id": request.get("id"), "error": {"kind": ErrorKind.CRASH, "message": describe_error(err)}}
+            self._answered.release()
 
 
 def describe_error(err: BaseException) -> str:
@@ -92,19 +172,19 @@ def describe_error(err: BaseException) -> str:
     return f"{type(err).__name__}: {err}"
 
 
-def reference_adapter() -> InProcessAdapter:
+def reference_adapter(*, timeout: float | None = None, give_up_after: int = GIVE_UP_AFTER) -> InProcessAdapter:
     """The reference engine, in process."""
     from conformance.runlog import kit_version
     from reference import Engine
     from specreader import spec
 
     info = {"name": "trickspec-reference", "version": kit_version(), "language": "python"}
-    return InProcessAdapter(Engine.new, info, spec.variant_ids())
+    return InProcessAdapter(Engine.new, info, spec.variant_ids(), timeout=timeout, give_up_after=give_up_after)
 
 
-def load_engine(target: str) -> EngineAdapter:
+def load_engine(target: str, *, timeout: float | None = None, give_up_after: int = GIVE_UP_AFTER) -> EngineAdapter:
     """``module:name``: a Python engine class with ``new(variant_id, setup)`` (the reference's API),
-    or a zero-argument callable returning an EngineAdapter."""
+    or a zero-argument callable returning an EngineAdapter (which keeps its own time, if any)."""
     from specreader import spec
 
     module_name, _, attr = target.partition(":")
@@ -113,7 +193,7 @@ def load_engine(target: str) -> EngineAdapter:
     obj = getattr(importlib.import_module(module_name), attr)
     if hasattr(obj, "new"):
         info = {"name": target, "version": "unknown", "language": "python"}
-        return InProcessAdapter(obj.new, info, spec.variant_ids())
+        return InProcessAdapter(obj.new, info, spec.variant_ids(), timeout=timeout, give_up_after=give_up_after)
     made = obj()
     if not all(hasattr(made, name) for name in ("hello", "run", "close")):
         raise ValueError(f"{target} returned {type(made).__name__}: expected an object with hello, run and close")
@@ -124,15 +204,32 @@ def load_engine(target: str) -> EngineAdapter:
 
 
 def open_engine(
-    engine: str | None = None, engine_cmd: str | None = None, *, timeout: float = 10.0, validate: bool = False
+    engine: str | None = None,
+    engine_cmd: str | None = None,
+    *,
+    timeout: float = 10.0,
+    validate: bool = False,
+    startup_timeout: float | None = None,
+    give_up_after: int = GIVE_UP_AFTER,
 ) -> EngineAdapter:
-    """The engine a user named: ``--engine`` (``reference`` or module:name) or ``--engine-cmd``."""
-    from conformance.protocol import SubprocessAdapter, split_command
+    """The engine a user named: ``--engine`` (``reference`` or module:name) or ``--engine-cmd``.
+
+    A command or name given empty is a ``BadCommand``: it never falls back to the reference engine.
+    """
+    from conformance.protocol import BadCommand, SubprocessAdapter, split_command
 
     if engine is not None and engine_cmd is not None:
-        raise ValueError("name either an in-process engine or an engine command, not both")
-    if engine_cmd is not None:  # an empty command is refused, never read as no command
-        return SubprocessAdapter(split_command(engine_cmd), timeout=timeout, validate=validate)
+        raise BadCommand("name either an in-process engine or an engine command, not both")
+    if engine_cmd is not None:
+        return SubprocessAdapter(
+            split_command(engine_cmd),
+            timeout=timeout,
+            validate=validate,
+            startup_timeout=startup_timeout,
+            give_up_after=give_up_after,
+        )
+    if engine is not None and not engine.strip():
+        raise BadCommand(f"expected 'reference' or module:name for the engine, found {engine!r}")
     if engine in (None, "reference"):
-        return reference_adapter()
-    return load_engine(engine)
+        return reference_adapter(timeout=timeout, give_up_after=give_up_after)
+    return load_engine(engine, timeout=timeout, give_up_after=give_up_after)

@@ -12,7 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from conformance import adapter as adapters
-from conformance import coverage, expectations, outputs, reports, runlog, scenarios, selfcheck
+from conformance import coverage, engine_process, expectations, interrupt, outputs, reports, runlog, scenarios, selfcheck
+from conformance.breaker import GIVE_UP_AFTER
+from conformance.protocol import BadCommand
+from conformance.runlog import Log
 from conformance.smoke import smoke
 from conformance.validate import validate
 from conformance.verify import Progress, verify
@@ -23,6 +26,11 @@ EXIT_OK, EXIT_FAILED, EXIT_BAD_DATA, EXIT_ENGINE = 0, 1, 2, 3
 
 # The files --report-dir receives, by report format.
 REPORT_FILES = {"md": "report.md", "junit": "junit.xml", "json": "summary.json", "badge": "badge.json"}
+
+
+def _usage_error(message: str) -> int:
+    print(f"usage error: {message}", file=sys.stderr)
+    return EXIT_BAD_DATA
 
 
 def _print_problems(problems: list[Problem]) -> int:
@@ -78,17 +86,37 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.save_expectations and (problems := outputs.unwritable(Path(args.save_expectations))):
         return _print_problems(problems)
     try:
-        engine = adapters.open_engine(args.engine, args.engine_cmd, timeout=args.timeout, validate=args.validate_protocol)
+        engine = adapters.open_engine(
+            args.engine,
+            args.engine_cmd,
+            timeout=args.timeout,
+            validate=args.validate_protocol,
+            startup_timeout=args.startup_timeout,
+            give_up_after=args.give_up_after or GIVE_UP_AFTER,
+        )
+    except BadCommand as err:
+        return _usage_error(str(err))
     except Exception as err:  # an unusable engine is a verdict, not a traceback
         print(f"engine unusable: {adapters.describe_error(err)}", file=sys.stderr)
         return EXIT_ENGINE
     options = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v not in (None, False, [])}
+    log: Log | None = None
     try:
         with contextlib.ExitStack() as stack:
             stream = stack.enter_context(outputs.open_text(log_path)) if log_path else None
             log = verify(engine, chosen, expectations=expected, stream=stream, options=options, progress=Progress(len(chosen)))
     finally:
+        if log is None or log.interrupted:
+            engine_process.end_all()  # no time for a goodbye
         engine.close()
+    with interrupt.deferred():  # a signal now waits until every report is written
+        return _report(args, log, report_dir, log_path)
+
+
+def _report(args: argparse.Namespace, log: Log, report_dir: Path | None, log_path: Path | None) -> int:
+    """Print the run's summary, write its reports and expectations; the exit status."""
+    if log.interrupted and sys.stderr.isatty():
+        print(file=sys.stderr)  # after the progress bar
     # The terminal summary and every report are rendered from this one log object.
     hello = log.header["engine"]
     data = reports.summary(log)
@@ -99,20 +127,26 @@ def cmd_verify(args: argparse.Namespace) -> int:
     print(reports.render_text(data))
     print()
     seconds = log.footer["seconds"] if log.footer else 0.0
-    rate = len(chosen) / seconds if seconds else 0.0
+    rate = len(log.scenarios) / seconds if seconds else 0.0
     print(
         f"engine: {hello.get('name')} {hello.get('version')} · spec {log.header['spec_version']} · "
-        f"{len(chosen)} scenarios in {seconds:.2f}s ({rate:.0f}/s)"
+        f"{len(log.scenarios)} scenarios in {seconds:.2f}s ({rate:.0f}/s)"
     )
     if report_dir is not None and log_path is not None:
         for fmt, name in REPORT_FILES.items():
             outputs.write_text(report_dir / name, reports.render(log, fmt))
         print(f"reports: {log_path} and {', '.join(str(report_dir / n) for n in REPORT_FILES.values())}")
-    if args.save_expectations:
+    if args.save_expectations and log.interrupted:
+        print(f"expectations: not written to {args.save_expectations}: the run did not finish", file=sys.stderr)
+    elif args.save_expectations:
         saved = expectations.from_run(log.scenarios, str(hello.get("name", "")))
         outputs.write_text(Path(args.save_expectations), expectations.dump(saved))
         print(f"expectations: {len(saved.entries)} written to {args.save_expectations}")
+    if log.interrupted:
+        print(f"{log.stopped_early}; the log and reports hold those", file=sys.stderr)
     print(reports.closing_line(data["counts"]))
+    if log.interrupted:
+        return interrupt.exit_status(log.interrupted)
     return EXIT_FAILED if log.failed else EXIT_OK
 
 
@@ -128,6 +162,12 @@ def _note_stale(file: str, expected: expectations.Expectations) -> None:
 
 def cmd_report(args: argparse.Namespace) -> int:
     log = runlog.read(Path(args.log))
+    if log.cut_line is not None:
+        print(
+            f"note: {args.log}:{log.cut_line}: the last line is cut short (the run stopped while writing it); "
+            "the report covers the lines before it",
+            file=sys.stderr,
+        )
     text = reports.render(log, args.format)
     if args.output:
         outputs.write_text(Path(args.output), text)
@@ -137,7 +177,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_smoke(args: argparse.Namespace) -> int:
-    trials = smoke(args.engine_cmd, timeout=args.timeout)
+    try:
+        trials = smoke(args.engine_cmd, timeout=args.timeout)
+    except BadCommand as err:
+        return _usage_error(str(err))
     for trial in trials:
         print(f"{'ok  ' if trial.ok else 'FAIL'} {trial.name}: {trial.detail}")
     passed = sum(t.ok for t in trials)
@@ -152,6 +195,16 @@ def _seconds(text: str) -> float:
         value = -1.0
     if not value > 0:  # also refuses nan
         raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, found {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number above 0, found {text!r}")
     return value
 
 
@@ -255,6 +308,19 @@ COMMANDS: tuple[Command, ...] = (
             Option(("--engine",), "'reference' (the default) or module:name of a Python engine class or adapter factory"),
             Option(("--engine-cmd",), "an engine program speaking the protocol (docs/protocol.md), e.g. 'node engine.js'"),
             Option(("--timeout",), "seconds an engine may take per scenario (default 10)", type=_seconds, default=10.0),
+            Option(
+                ("--startup-timeout",),
+                "seconds an engine command may take to start and answer the handshake (default: --timeout)",
+                metavar="SECONDS",
+                type=_seconds,
+            ),
+            Option(
+                ("--give-up-after",),
+                f"give up on an engine after N timeouts or failed restarts in a row: the scenarios left are "
+                f"engine-unavailable (default {GIVE_UP_AFTER})",
+                metavar="N",
+                type=_count,
+            ),
             Option(("--validate-protocol",), "check every protocol message against its schema", action="store_true"),
             Option(("--game",), "only this game (repeatable)", action="append"),
             Option(("--variant",), "only this variant (repeatable)", action="append"),
@@ -309,15 +375,22 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    try:
-        return int(args.run(args))
-    except DataError as err:
-        return _print_problems(err.problems)
-    except OSError as err:  # a path given on the command line that cannot be read or written
-        if err.filename is None:  # files the kit writes name themselves (conformance/outputs.py): this is not one
-            print(f"trickspec: {err.strerror or err}", file=sys.stderr)
-            return EXIT_BAD_DATA
-        return _print_problems([Problem(str(err.filename), 0, 0, (), f"cannot use this path: {err.strerror or err}")])
+    # SIGINT and SIGTERM stop any command without a traceback, ending the engines it started; a run
+    # of verify also closes its log saying so, and writes its reports from what was judged.
+    with interrupt.trapped():
+        try:
+            return int(args.run(args))
+        except interrupt.Interrupted as stop:
+            engine_process.end_all()
+            print(f"interrupted by {stop.signal.name}", file=sys.stderr)
+            return stop.exit_status
+        except DataError as err:
+            return _print_problems(err.problems)
+        except OSError as err:  # a path given on the command line that cannot be read or written
+            if err.filename is None:  # files the kit writes name themselves (conformance/outputs.py): this is not one
+                print(f"trickspec: {err.strerror or err}", file=sys.stderr)
+                return EXIT_BAD_DATA
+            return _print_problems([Problem(str(err.filename), 0, 0, (), f"cannot use this path: {err.strerror or err}")])
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ these functions add the one being written, so no report ever says where it faile
 from __future__ import annotations
 
 import io
+import os
+import secrets
 from pathlib import Path
 from typing import IO
 
@@ -37,10 +39,27 @@ def make_folder(path: Path) -> None:
 
 
 def write_text(path: Path, text: str) -> None:
+    """Write a file whole or not at all: into a new file beside it, then renamed over it, so a reader
+    (or a run stopped half-way through writing) never finds half a report. What is there and is not
+    a regular file (a device, a FIFO) is written to as it is, never replaced."""
+    if path.exists() and not path.is_file():
+        try:
+            with path.open("w", encoding="utf-8") as out:
+                out.write(text)
+        except OSError as err:
+            raise DataError([cannot_write(path, err)]) from None
+        return
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     try:
-        path.write_text(text, encoding="utf-8")
+        with temporary.open("x", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
     except OSError as err:
+        temporary.unlink(missing_ok=True)
         raise DataError([cannot_write(path, err)]) from None
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def open_text(path: Path) -> IO[str]:

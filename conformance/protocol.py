@@ -1,115 +1,125 @@
 """The kit's side of the engine protocol: one engine process, JSON lines over stdin/stdout.
 
-Every way an engine can misbehave (a timeout, an exit, a line that is not JSON, a wrong id,
-a message that breaks the schema in validating mode) becomes an error answer for that one
-scenario, the engine is restarted, and the run goes on.
+Every way an engine can misbehave becomes an error answer for the scenario that caused it, and
+the run goes on: a timeout, an exit (with its status), output closed while the process lives on,
+a line that is not UTF-8 or not JSON or too long or too deeply nested, an answer with another id,
+an answer sent twice, a message that breaks the schema in validating mode. After most of these
+the engine (with every process it started) is ended, and started again for the next scenario;
+after a few stalls in a row (timeouts, failed restarts) the kit gives up on it (conformance/breaker.py).
 """
 
 from __future__ import annotations
 
 import json
-import queue
 import shlex
-import subprocess
-import threading
+import time
 from collections import deque
 from collections.abc import Iterable, Iterator
-from typing import IO, Any
 
-from conformance import schemas
+from conformance import schemas, untrusted
+from conformance.breaker import GIVE_UP_AFTER, Breaker
+from conformance.engine_process import MAX_LINE_BYTES, Closed, EngineProcess, Event, Exited, Line, Overlong, describe_exit
 from conformance.messages import Request
 from conformance.vocabulary import EngineError, ErrorKind
 from specreader.jsontypes import Json
 from specreader.problems import format_path
 
 VERSION = 1
-_EOF = object()
+
+# After these the engine's state is unknown (or it is gone): it is ended, and restarted for the next scenario.
+_ENDS_THE_ENGINE = frozenset(
+    {ErrorKind.TIMEOUT, ErrorKind.CRASH, ErrorKind.CLOSED_OUTPUT, ErrorKind.MALFORMED, ErrorKind.WRONG_ID}
+)
+
+# How long an answer is held back, waiting for the engine's next line, before it is released: an
+# answer sent twice is blamed on its own scenario only if the second copy comes in this time.
+_SECOND_ANSWER_WAIT = 0.2
+
+# Seconds an engine has to exit after ``stop`` before it is ended.
+_STOP_GRACE = 2.0
 
 
 class EngineUnusable(Exception):
     """The engine cannot be started or does not complete the handshake."""
 
 
+class BadCommand(ValueError):
+    """An engine command that cannot be run as written (empty, or quoted wrong): a usage error."""
+
+
 def split_command(command: str) -> list[str]:
     """``"program args"`` split as a shell would, without running a shell."""
-    argv = shlex.split(command)
+    try:
+        argv = shlex.split(command)
+    except ValueError as err:  # "No closing quotation" and the like
+        raise BadCommand(f"cannot split the engine command {command!r}: {err}") from None
     if not argv:
-        raise EngineUnusable("expected a command, found an empty string")
+        raise BadCommand(f"expected an engine command, found {command!r}")
     return argv
-
-
-def _pump(stream: IO[str], sink: Any) -> None:
-    for line in stream:
-        sink(line)
-    sink(_EOF)
 
 
 class SubprocessAdapter:
     """Drives an engine process that speaks protocol version 1."""
 
-    def __init__(self, argv: list[str], *, timeout: float = 10.0, validate: bool = False) -> None:
+    def __init__(
+        self,
+        argv: list[str],
+        *,
+        timeout: float = 10.0,
+        validate: bool = False,
+        startup_timeout: float | None = None,
+        give_up_after: int = GIVE_UP_AFTER,
+        max_line_bytes: int = MAX_LINE_BYTES,
+    ) -> None:
         self.argv = argv
         self.timeout = timeout
+        self.startup_timeout = timeout if startup_timeout is None else startup_timeout
         self.validate = validate
-        self.stderr: deque[str] = deque(maxlen=50)
+        self.max_line_bytes = max_line_bytes
         self.restarts = 0
-        self._proc: subprocess.Popen[str] | None = None
-        self._lines: queue.Queue[Any] = queue.Queue()
-        self._hello: Json = {}
-        self._unusable = ""  # why a restart failed: from then on every request is answered with it, unsent
-        self._spawn()
+        self._breaker = Breaker(give_up_after)
+        self._process: EngineProcess | None = None  # None while there is none running (a failure ends it)
+        self._process, self._hello = self._start()
 
-    # -- process ---------------------------------------------------------------------------
-    def _spawn(self) -> None:
+    # -- the process ---------------------------------------------------------------------------
+    def _start(self) -> tuple[EngineProcess, Json]:
+        """A new engine process that completed the handshake, and its implementation; EngineUnusable if none."""
         try:
-            proc = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                bufsize=1,
-            )
+            process = EngineProcess(self.argv, max_line_bytes=self.max_line_bytes)
         except OSError as err:
             raise EngineUnusable(f"cannot start {shlex.join(self.argv)}: {err.strerror or err}") from None
-        self._proc = proc
-        self._lines = queue.Queue()
-        assert proc.stdout is not None and proc.stderr is not None
-        threading.Thread(target=_pump, args=(proc.stdout, self._lines.put), daemon=True).start()
-        threading.Thread(target=_pump, args=(proc.stderr, self._keep_stderr), daemon=True).start()
-        # A failed handshake must not restart the engine: that would start another handshake, and so on.
-        answer = self._exchange({"cmd": "start", "protocol": VERSION}, "started", restart=False)
+        try:
+            answer = self._exchange(process, {"cmd": "start", "protocol": VERSION}, "started", self.startup_timeout)
+        except BaseException:
+            process.end()
+            raise
         problem = _handshake_problem(answer)
         if problem:
-            self._kill()
+            process.end()
             # an EngineError already carries the stderr tail; an engine's own error speaks for itself
             told = isinstance(answer, EngineError) or "error" in answer
-            raise EngineUnusable(problem if told else problem + self._stderr_tail())
+            raise EngineUnusable(untrusted.text(problem if told else problem + _tail(process, ended=True)))
         assert not isinstance(answer, EngineError)
-        self._hello = answer["implementation"]
+        return process, answer["implementation"]
 
-    def _keep_stderr(self, line: Any) -> None:
-        if line is not _EOF:
-            self.stderr.append(str(line).rstrip("\n"))
+    def _running(self) -> EngineProcess | EngineError:
+        """The engine, restarted if it was ended; the breaker's error once it has been given up on.
+        A restart that fails is a stall and is tried again, so one slow restart costs no scenario."""
+        while self._process is None:
+            unavailable = self._breaker.open
+            if unavailable is not None:
+                return unavailable
+            self.restarts += 1
+            try:
+                self._process, _ = self._start()
+            except EngineUnusable as err:
+                self._breaker.stall(f"the engine could not be restarted: {err}")
+        return self._process
 
-    def _stderr_tail(self) -> str:
-        return ("; stderr: " + " | ".join(list(self.stderr)[-5:])) if self.stderr else ""
-
-    def _restart(self) -> None:
-        self._kill()
-        self.restarts += 1
-        try:
-            self._spawn()
-        except EngineUnusable as err:
-            self._unusable = str(err)
-
-    def _kill(self) -> None:
-        proc = self._proc
-        if proc is not None and proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=5)
-        self._proc = None
+    def _end(self, process: EngineProcess) -> None:
+        process.end()
+        if self._process is process:
+            self._process = None
 
     # -- messages ----------------------------------------------------------------------------
     def _check(self, message: Json, definition: str) -> str | None:
@@ -118,61 +128,57 @@ class SubprocessAdapter:
         found = schemas.explain(schemas.validator("protocol", f"/$defs/{definition}"), message)
         return "; ".join(f"{format_path(path)}: {text}" for path, text, _ in found[:3]) or None
 
-    def _exchange(
-        self, message: Json, answer_kind: str, *, outside_protocol: bool = False, restart: bool = True
-    ) -> Json | EngineError:
-        """Send one message and read one answer; what goes wrong comes back as an EngineError."""
-        failure = self._send(message, outside_protocol=outside_protocol, restart=restart)
-        return failure if failure is not None else self._receive(answer_kind, restart=restart)
-
-    def _send(self, message: Json, *, outside_protocol: bool = False, restart: bool = True) -> EngineError | None:
+    def _send(self, process: EngineProcess, message: Json, *, outside_protocol: bool = False) -> None:
         problem = None if outside_protocol else self._check(message, str(message.get("cmd")))
         if problem:
             raise ValueError(f"the kit built a message that breaks the protocol: {problem}")
-        proc = self._proc
-        if proc is None or proc.stdin is None:
-            return self._failure(ErrorKind.CRASH, self._unusable or "the engine is not running", restart=False)
-        try:
-            proc.stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
-            proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            return self._failure(ErrorKind.CRASH, "the engine closed its input", restart=restart)
-        return None
+        process.send(json.dumps(message, separators=(",", ":")).encode() + b"\n")
 
-    def _receive(self, answer_kind: str, *, restart: bool = True) -> Json | EngineError:
-        try:
-            line = self._lines.get(timeout=self.timeout)
-        except queue.Empty:
-            return self._failure(ErrorKind.TIMEOUT, f"no answer within {self.timeout:g} s", restart=restart)
-        if line is _EOF:
-            return self._failure(ErrorKind.CRASH, self._how_it_ended(), restart=restart)
-        try:
-            answer = json.loads(line)
-        except json.JSONDecodeError as err:
-            return self._failure(
-                ErrorKind.MALFORMED, f"expected one JSON object per line, found {line[:80]!r} ({err.msg})", restart=restart
-            )
-        if not isinstance(answer, dict):
-            return self._failure(ErrorKind.MALFORMED, f"expected a JSON object, found {type(answer).__name__}", restart=restart)
-        problem = self._check(answer, "unknown_command" if "id" not in answer and "error" in answer else answer_kind)
-        if problem:
-            return self._failure(ErrorKind.PROTOCOL, f"the answer breaks the protocol schema: {problem}", restart=False)
+    def _exchange(
+        self, process: EngineProcess, message: Json, answer_kind: str, seconds: float, *, outside_protocol: bool = False
+    ) -> Json | EngineError:
+        """Send one message and read one answer; what goes wrong comes back as an EngineError."""
+        self._send(process, message, outside_protocol=outside_protocol)
+        deadline = time.monotonic() + seconds
+        return self._answer(process, process.next_event(deadline), answer_kind, deadline, seconds)
+
+    def _answer(
+        self, process: EngineProcess, event: Event | None, answer_kind: str, deadline: float, seconds: float
+    ) -> Json | EngineError:
+        """What the engine's next event means as an answer: the JSON object, or why there is none.
+        After a failure that leaves the engine's state unknown, the engine is ended."""
+        answer: Json | EngineError
+        if event is None:
+            answer = EngineError(ErrorKind.TIMEOUT, f"no answer within {seconds:g} s")
+        elif isinstance(event, Overlong):
+            answer = EngineError(ErrorKind.MALFORMED, f"expected lines of at most {_size(event.limit)}, found a longer one")
+        elif isinstance(event, Exited):
+            answer = EngineError(ErrorKind.CRASH, describe_exit(event.status))
+        elif isinstance(event, Closed):
+            status = process.wait(deadline)  # an engine closing its output may still be exiting
+            if status is None:
+                answer = EngineError(ErrorKind.CLOSED_OUTPUT, "the engine closed its output and kept running")
+            else:
+                answer = EngineError(ErrorKind.CRASH, describe_exit(status))
+        else:
+            answer = self._parsed(event.raw, answer_kind)
+        if isinstance(answer, EngineError):
+            if answer.kind in _ENDS_THE_ENGINE:
+                self._end(process)
+            answer = EngineError(answer.kind, answer.message + _tail(process, ended=answer.kind in _ENDS_THE_ENGINE))
         return answer
 
-    def _how_it_ended(self) -> str:
-        """Why the engine's output ended: it exited (with what status), or it closed its output and lives on."""
-        proc = self._proc
+    def _parsed(self, raw: bytes, answer_kind: str) -> Json | EngineError:
         try:
-            code = proc.wait(timeout=5) if proc is not None else None
-        except subprocess.TimeoutExpired:
-            return "the engine closed its output"
-        return f"the engine exited with status {code}"
-
-    def _failure(self, kind: ErrorKind, message: str, *, restart: bool) -> EngineError:
-        error = EngineError(kind, message + self._stderr_tail())
-        if restart:
-            self._restart()
-        return error
+            answer = untrusted.json_line(raw)
+        except untrusted.Unreadable as err:
+            return EngineError(ErrorKind.MALFORMED, str(err))
+        if not isinstance(answer, dict):
+            return EngineError(ErrorKind.MALFORMED, f"expected a JSON object, found {type(answer).__name__}")
+        problem = self._check(answer, "unknown_command" if "id" not in answer and "error" in answer else answer_kind)
+        if problem:
+            return EngineError(ErrorKind.PROTOCOL, f"the answer breaks the protocol schema: {problem}")
+        return answer
 
     # -- the adapter interface -----------------------------------------------------------------
     def hello(self) -> Json:
@@ -185,57 +191,106 @@ class SubprocessAdapter:
         """Answers to ``requests``, in order, keeping up to ``window`` of them in flight.
 
         An engine reads one line and answers it before the next, so sending ahead lets it work
-        while the kit judges; an engine needs nothing special for it. After a failure the
-        engine is restarted and the requests it never answered are sent again.
+        while the kit judges; an engine needs nothing special for it. After a failure that ends
+        the engine, the requests it never answered are sent again to the next one. Each good
+        answer is held until the engine's next line (or briefly), so that an answer sent twice
+        is blamed on its own scenario.
         """
         waiting: deque[Request] = deque(requests)
         in_flight: deque[Request] = deque()
+        held: tuple[Request, Json] | None = None  # a good answer not yet released
         while waiting or in_flight:
-            if self._proc is None:  # a restart failed: say why for each request left, and send nothing more
-                request = (in_flight or waiting).popleft()
-                yield EngineError(ErrorKind.CRASH, f"the engine cannot be restarted: {self._unusable or 'it is not running'}")
-                continue
-            failure = None
-            while waiting and len(in_flight) < window and failure is None:
+            if not in_flight:
+                running = self._running()
+                if isinstance(running, EngineError):  # given up on: every request left says why, unsent
+                    if held is not None:
+                        yield held[1]
+                    for _ in range(len(waiting)):
+                        waiting.popleft()
+                        yield running
+                    return
+                process = running
+            while waiting and len(in_flight) < window:
                 in_flight.append(waiting.popleft())
-                failure = self._send({"cmd": "run", **in_flight[-1]})
-            if failure is not None:  # the engine died: the oldest request gets the blame, the rest go again
-                request = in_flight.popleft()
+                self._send(process, {"cmd": "run", **in_flight[-1]})
+            head = in_flight[0]
+            deadline = time.monotonic() + self.timeout
+            while True:
+                event = process.next_event(min(deadline, time.monotonic() + _SECOND_ANSWER_WAIT) if held else deadline)
+                if event is None and held is not None:
+                    yield held[1]  # no second copy in time: released, and the wait for the head goes on
+                    held = None
+                    continue
+                answer = self._answer(process, event, "result", deadline, self.timeout)
+                if held is not None and isinstance(answer, dict) and "id" in answer and answer["id"] == held[0]["id"]:
+                    yield EngineError(ErrorKind.EXTRA_ANSWER, f"the engine answered {held[0]['id']!r} twice")
+                    held = None
+                    continue
+                break
+            if held is not None:
+                yield held[1]
+                held = None
+            in_flight.popleft()
+            if isinstance(event, (Line, Overlong)):
+                self._breaker.answered()
+            elif isinstance(answer, EngineError) and answer.kind is ErrorKind.TIMEOUT:
+                self._breaker.stall(str(answer))
+            if isinstance(answer, dict) and "id" in answer and answer.get("id") != head["id"]:
+                answer = self._answer_with_wrong_id(process, head, answer)
+            if self._process is not process:  # the engine was ended: what it never answered goes to the next one
                 waiting.extendleft(reversed(in_flight))
                 in_flight.clear()
-                yield failure
-                continue
-            request = in_flight.popleft()
-            restarts = self.restarts
-            answer = self._receive("result")
-            if isinstance(answer, EngineError) or ("id" not in answer and "error" in answer):
-                pass  # an error without an id answers the request it came after
-            elif answer.get("id") != request.get("id"):
-                answer = self._failure(
-                    ErrorKind.WRONG_ID, f"expected id {request.get('id')!r}, found {answer.get('id')!r}", restart=True
-                )
-            if self.restarts != restarts or self._proc is None:
-                waiting.extendleft(reversed(in_flight))  # never answered: send again to the new process
-                in_flight.clear()
-            yield answer
+            if isinstance(answer, dict) and "id" in answer:
+                held = (head, answer)
+            else:
+                yield answer  # an error, or an error answer without an id (it answers the request it came after)
+        if held is not None:
+            yield self._second_copy_of(held) or held[1]
+
+    def _answer_with_wrong_id(self, process: EngineProcess, head: Request, answer: Json) -> EngineError:
+        self._end(process)
+        message = f"expected id {head['id']!r}, found {untrusted.text(answer.get('id'), 200)!r}"
+        return EngineError(ErrorKind.WRONG_ID, message + _tail(process, ended=True))
+
+    def _second_copy_of(self, held: tuple[Request, Json]) -> EngineError | None:
+        """The last answer of a batch: a second copy already waiting blames it; anything else waits its turn."""
+        process = self._process
+        if process is None:
+            return None
+        event = process.next_event(time.monotonic())
+        if isinstance(event, Line):
+            try:
+                again = untrusted.json_line(event.raw)
+            except untrusted.Unreadable:
+                again = None
+            if isinstance(again, dict) and again.get("id") == held[0]["id"]:
+                return EngineError(ErrorKind.EXTRA_ANSWER, f"the engine answered {held[0]['id']!r} twice")
+        if event is not None:
+            process.put_back(event)
+        return None
 
     def probe(self, message: Json) -> Json | EngineError:
         """Send a message that is not a command of the protocol; the answer must be an error."""
-        return self._exchange(message, "unknown_command", outside_protocol=True)
+        running = self._running()
+        if isinstance(running, EngineError):
+            return running
+        return self._exchange(running, message, "unknown_command", self.timeout, outside_protocol=True)
 
     def close(self) -> None:
-        """Ask the engine to stop, and kill it if it does not within the timeout."""
-        proc = self._proc
-        if proc is None:
-            return
-        try:
-            if proc.stdin is not None and proc.poll() is None:
-                proc.stdin.write(json.dumps({"cmd": "stop"}) + "\n")
-                proc.stdin.close()
-            proc.wait(timeout=self.timeout)
-        except (BrokenPipeError, OSError, subprocess.TimeoutExpired):
-            pass
-        self._kill()
+        """Ask the engine to stop; end it (and what it started) if it has not within a short grace."""
+        process, self._process = self._process, None
+        if process is not None:
+            process.stop(json.dumps({"cmd": "stop"}).encode() + b"\n", min(self.timeout, _STOP_GRACE))
+
+
+def _tail(process: EngineProcess, *, ended: bool = False) -> str:
+    """The last lines of the engine's standard error, for a message (waiting a moment for them once it is ended)."""
+    lines = process.stderr_tail(settle=0.2 if ended else 0.0)
+    return ("; stderr: " + " | ".join(lines)) if lines else ""
+
+
+def _size(count: int) -> str:
+    return f"{count // (1024 * 1024)} MiB" if count % (1024 * 1024) == 0 else f"{count} bytes"
 
 
 def _handshake_problem(answer: Json | EngineError) -> str:

@@ -20,7 +20,7 @@ _COLUMNS = (*RAN, Outcome.SKIPPED, Outcome.UNSUPPORTED)
 
 # How JUnit XML says each outcome that is not a plain pass.
 _JUNIT_FAILURE = (Outcome.FAIL, Outcome.XPASS)
-_JUNIT_ERROR = (Outcome.ERROR, Outcome.TIMEOUT)
+_JUNIT_ERROR = (Outcome.ERROR, Outcome.TIMEOUT, Outcome.ENGINE_UNAVAILABLE)
 _JUNIT_SKIPPED = (Outcome.SKIPPED, Outcome.UNSUPPORTED, Outcome.XFAIL)
 
 # The outcomes of scenarios that were not a failure, named after the closing line's counts.
@@ -53,11 +53,13 @@ def _detail(line: ScenarioLine) -> str:
 
 def summary(log: Log) -> Json:
     lines = log.scenarios
+    stopped_early = log.stopped_early
     return {
         "kit": log.header.get("kit", {}),
         "spec_version": log.header.get("spec_version", ""),
         "engine": log.header.get("engine", {}),
-        "complete": log.footer is not None,
+        "complete": log.complete,
+        **({"stopped_early": stopped_early} if stopped_early else {}),
         "counts": _counts(lines),
         "by_game": _grouped(lines, lambda line: [line["game"]]),
         "by_clause_group": _grouped(lines, lambda line: sorted({".".join(c.split(".")[:2]) for c in line["clauses"]})),
@@ -77,10 +79,15 @@ def summary(log: Log) -> Json:
 
 
 def closing_line(counts: dict[str, int]) -> str:
-    """The line CI reads: ``N passed, N failed`` plus what was not run."""
+    """The line CI reads: ``N passed, N failed`` (naming those the engine was too unwell to run) plus what was not run."""
     failed = sum(counts.get(k, 0) for k in FAILING)
+    unavailable = counts.get(Outcome.ENGINE_UNAVAILABLE, 0)
     extra = [f"{counts[k]} {k}" for k in _NAMED_AFTER if counts.get(k)]
-    return f"{counts.get(Outcome.PASS, 0)} passed, {failed} failed" + (", " + ", ".join(extra) if extra else "")
+    return (
+        f"{counts.get(Outcome.PASS, 0)} passed, {failed} failed"
+        + (f" ({unavailable} {Outcome.ENGINE_UNAVAILABLE})" if unavailable else "")
+        + (", " + ", ".join(extra) if extra else "")
+    )
 
 
 def _columns(groups: dict[str, dict[str, int]]) -> list[str]:
@@ -92,9 +99,10 @@ def table(title: str, groups: dict[str, dict[str, int]]) -> str:
     """A plain-text table of outcome counts per group."""
     columns = _columns(groups)
     width = max([len(title), *(len(name) for name in groups)])
-    lines = [f"{title:<{width}}  " + "  ".join(f"{c:>7}" for c in columns)]
+    widths = [max(7, len(c)) for c in columns]  # counts right under their outcome, however long its name
+    lines = [f"{title:<{width}}  " + "  ".join(f"{c:>{w}}" for c, w in zip(columns, widths, strict=True))]
     for name, counts in groups.items():
-        lines.append(f"{name:<{width}}  " + "  ".join(f"{counts.get(c, 0):>7}" for c in columns))
+        lines.append(f"{name:<{width}}  " + "  ".join(f"{counts.get(c, 0):>{w}}" for c, w in zip(columns, widths, strict=True)))
     return "\n".join(lines)
 
 
@@ -123,7 +131,7 @@ def render_md(data: Json) -> str:
         f"# Conformance report: {who}",
         "",
         f"Kit {data['kit'].get('version', '?')}, spec `{data['spec_version']}`."
-        + ("" if data["complete"] else " **The run stopped early: these counts are partial.**"),
+        + ("" if data["complete"] else f" **The counts are partial: {data.get('stopped_early', 'the run stopped early')}.**"),
         "",
         f"**{closing_line(data['counts'])}**",
         "",
@@ -193,9 +201,13 @@ def badge(data: Json) -> Json:
     ran = sum(counts.get(k, 0) for k in RAN)
     failed = sum(counts.get(k, 0) for k in FAILING)
     message = f"{counts.get(Outcome.PASS, 0)}/{ran} passed"
+    if counts.get(Outcome.ENGINE_UNAVAILABLE):
+        message += f", {counts[Outcome.ENGINE_UNAVAILABLE]} {Outcome.ENGINE_UNAVAILABLE}"
     left_out = [f"{counts[k]} {k}" for k in (Outcome.UNSUPPORTED, Outcome.SKIPPED) if counts.get(k)]
     if left_out:
         message += " (" + ", ".join(left_out) + ")"
+    if not data["complete"]:
+        message += ", run incomplete"
     if not ran:
         color = "lightgrey"
     elif failed:

@@ -2,7 +2,9 @@
 
 One header line (kit, spec version, engine handshake, options), one line per scenario with
 its outcome and first mismatch, one footer line with the counts. Every report is rendered
-from this log (conformance/reports.py), so nothing finished is lost if a run stops early.
+from this log (conformance/reports.py), so nothing finished is lost if a run stops early: a run
+stopped by a signal closes its log with a footer that says so, and a log cut off mid-line (a run
+killed outright) is read up to its last whole line.
 """
 
 from __future__ import annotations
@@ -13,11 +15,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, TypedDict, cast
+from typing import IO, Any, NotRequired, TypedDict, cast
 
-from conformance import schemas
+from conformance import schemas, untrusted
 from conformance.vocabulary import FAILING
-from specreader import files, jsonio, kitdata, limits
+from specreader import files, kitdata, limits
 from specreader.jsontypes import Json
 from specreader.problems import DataError, Problem
 
@@ -55,12 +57,14 @@ class ScenarioLine(TypedDict):
 
 
 class Footer(TypedDict):
-    """The last line, present only when the run finished: the counts by outcome."""
+    """The last line, present only when the run finished or was interrupted: the counts by outcome,
+    and the signal that stopped it (``interrupted``, only on a run that did not finish)."""
 
     type: str
     counts: dict[str, int]
     seconds: float
     finished: str
+    interrupted: NotRequired[str]
 
 
 def kit_version() -> str:
@@ -101,6 +105,7 @@ class Log:
     header: Header
     scenarios: list[ScenarioLine] = field(default_factory=list)
     footer: Footer | None = None
+    cut_line: int | None = None  # read from a file whose last line, this one, was cut short: it is left out
     stream: IO[str] | None = field(default=None, repr=False, compare=False)
     _counts: Counter[str] = field(init=False, repr=False, compare=False)
 
@@ -118,7 +123,25 @@ class Log:
 
     @property
     def complete(self) -> bool:
-        return self.footer is not None
+        """Whether every scenario was judged: the run finished and wrote its footer."""
+        return self.footer is not None and not self.interrupted
+
+    @property
+    def interrupted(self) -> str | None:
+        """The signal that stopped the run (SIGINT, SIGTERM), if one did."""
+        return self.footer.get("interrupted") if self.footer is not None else None
+
+    @property
+    def stopped_early(self) -> str | None:
+        """Why the log covers only part of the run, as a sentence; None for a run that finished."""
+        if self.complete:
+            return None
+        judged = f"{len(self.scenarios)} of {self.header.get('scenarios', '?')} scenarios judged"
+        if self.interrupted:
+            return f"the run was interrupted by {self.interrupted}: {judged}"
+        if self.cut_line is not None:
+            return f"the run stopped while writing line {self.cut_line} of its log, left out: {judged}"
+        return f"the run stopped before its end: {judged}"
 
     def start(self) -> None:
         self._write(self.header)
@@ -128,8 +151,11 @@ class Log:
         self.scenarios.append(cast(ScenarioLine, self._write(line)))
         self._counts[line["outcome"]] += 1
 
-    def finish(self, seconds: float) -> None:
+    def finish(self, seconds: float, interrupted: str | None = None) -> None:
+        """Write the footer: the run finished, or ``interrupted`` names the signal that stopped it."""
         footer: Footer = {"type": "footer", "counts": dict(self.counts()), "seconds": round(seconds, 3), "finished": now()}
+        if interrupted:
+            footer["interrupted"] = interrupted
         self.footer = footer
         self._write(footer)
 
@@ -143,23 +169,26 @@ class Log:
 
 
 def read(path: Path) -> Log:
-    """Read and check a run log; bad lines are located problems."""
+    """Read and check a run log; bad lines are located problems. A last line cut short (the run was
+    killed while writing it) is left out and named in ``Log.cut_line``."""
     problems: list[Problem] = []
     header: Header | None = None
     scenarios: list[ScenarioLine] = []
     footer: Footer | None = None
     name = str(path)
-    try:
-        text = files.read_bytes(path, limits.MAX_RUN_LOG_BYTES, "run log").decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise DataError([Problem(name, 0, 0, (), f"cannot read the run log: {err}")]) from None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    data = files.read_bytes(path, limits.MAX_RUN_LOG_BYTES, "run log")
+    raw_lines = data.split(b"\n")
+    cut_line: int | None = None
+    for number, raw in enumerate(raw_lines, start=1):
         if not raw.strip():
             continue
         try:
-            line = jsonio.loads(raw)
-        except json.JSONDecodeError as err:
-            problems.append(Problem(name, number, err.colno, (), f"expected a JSON object per line: {err.msg}"))
+            line = untrusted.json_line(raw, limits.MAX_DEPTH)
+        except untrusted.Unreadable as err:
+            if number == len(raw_lines):  # no newline after it: written in part
+                cut_line = number
+            else:
+                problems.append(Problem(name, number, err.column, (), str(err)))
             continue
         except ValueError as err:  # a number or a nesting beyond the limits
             problems.append(Problem(name, number, 1, (), str(err)))
@@ -177,9 +206,9 @@ def read(path: Path) -> Log:
         elif kind == "footer":
             footer = cast(Footer, line)
     if header is None:
-        found = "" if text.strip() else ", found an empty file"
+        found = "" if data.strip() else ", found an empty file"
         problems.append(Problem(name, 1, 1, (), f"expected a header line first{found}"))
     if problems:
         raise DataError(problems)
     assert header is not None
-    return Log(header, scenarios, footer)
+    return Log(header, scenarios, footer, cut_line)

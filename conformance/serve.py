@@ -38,7 +38,7 @@ def serve(stdin: IO[str], stdout: IO[str]) -> int:
             send({"started": True, "protocol": VERSION, "implementation": {**adapter.hello(), "homepage": ""}})
         elif cmd == "run":
             request = cast(Request, {k: v for k, v in message.items() if k != "cmd"})
-            send(adapter.run(request))
+            send(adapter.answer(request))
         elif cmd == "stop":
             break
         else:

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from conformance import runner, scenarios
+from conformance import runner, scenarios, untrusted
 from conformance.protocol import EngineUnusable, SubprocessAdapter, split_command
 from conformance.vocabulary import EngineError, ErrorKind, engine_error
 
@@ -27,15 +27,16 @@ def _first(
 
 
 def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
-    """Handshake, one plain scenario, one rejection, an unknown request: each named and explained."""
+    """Handshake, one plain scenario, one rejection, an unknown request: each named and explained.
+    A command that cannot be split is a ``BadCommand`` (a usage error, not a trial)."""
     trials: list[Trial] = []
     try:
         engine = SubprocessAdapter(split_command(command), timeout=timeout, validate=True)
     except EngineUnusable as err:
         return [Trial("handshake", False, str(err))]
     try:
-        hello = engine.hello()
-        supported = set(hello.get("variants", []))
+        hello = untrusted.identity(engine.hello())  # printed: made safe first
+        supported = set(hello["variants"])
         trials.append(
             Trial(
                 "handshake",
@@ -71,7 +72,8 @@ def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
                 verdict = runner.judge(scenario, answer)
                 detail = f"{scenario.id}: {verdict.outcome}"
                 if name == "a rejection":
-                    codes = [o["rejected"]["code"] for o in observations if isinstance(o.get("rejected"), dict)]
+                    rejections = [o.get("rejected") for o in observations if isinstance(o, dict)]
+                    codes = [untrusted.text(r.get("code"), 80) for r in rejections if isinstance(r, dict)]
                     detail += f"; rejection codes seen: {', '.join(codes) or 'none'}"
                     trials.append(Trial(name, bool(codes), detail))
                 else:

@@ -4,7 +4,8 @@ Every string an engine controls (error messages, stderr, observed values, its ha
 through here before it reaches a verdict, so the terminal, the run log, Markdown and JUnit XML
 all receive one line of printable text of bounded size: no escape sequence can recolour a
 terminal or forge a closing line, no control character can break XML, and a 200 MB message
-costs a report 4 KiB.
+costs a report 4 KiB. Every JSON line an engine sends is read by ``json_line``: strict UTF-8,
+and a bounded nesting depth, so no answer can exhaust the kit's stack.
 """
 
 from __future__ import annotations
@@ -13,8 +14,18 @@ import json
 import re
 from typing import Any
 
+from specreader import jsonio, limits
+
+# Levels of nesting a JSON line may have: the protocol's messages need about ten; the kit's own
+# code walks values recursively, so a line nested much deeper is refused before it is used.
+MAX_DEPTH = 100
+
 # Characters of one engine message kept in a verdict; the rest is cut, and the cut is said.
 CAP = 4096
+
+# Levels of nesting of an engine's value kept as a value; deeper, it is kept as text. The room left
+# under the kit's limit is the run-log line's own nesting around the value.
+KEPT_DEPTH = limits.MAX_DEPTH - 8
 
 # Controls (C0 with newline and tab, DEL, C1), and the format characters that reorder or hide
 # text (bidirectional overrides and isolates, zero-width marks), which no report should carry raw.
@@ -42,7 +53,7 @@ def data(value: Any, cap: int = CAP) -> Any:
         size = len(json.dumps(value, ensure_ascii=False, default=repr))
     except (ValueError, RecursionError):  # a cycle or a nesting deeper than json allows
         return text(repr(value)[: cap * 2], cap)
-    if size > cap:
+    if size > cap or jsonio.too_deep(value, KEPT_DEPTH):
         return text(json.dumps(value, ensure_ascii=False, default=repr), cap)
     return _strings_made_safe(value, cap)
 
@@ -69,3 +80,68 @@ def identity(hello: object) -> dict[str, Any]:
     variants = given.get("variants")
     out["variants"] = [text(v, _IDENTITY_CAP) for v in variants if isinstance(v, str)] if isinstance(variants, list) else []
     return out
+
+
+class Unreadable(ValueError):
+    """A line that is not one JSON value the kit can use: the message says why, for a report."""
+
+    def __init__(self, message: str, column: int = 1) -> None:
+        super().__init__(message)
+        self.column = column  # where in the line, counting from 1
+
+
+def json_line(raw: bytes, max_depth: int = MAX_DEPTH) -> Any:
+    """One line of JSON (UTF-8), nested at most ``max_depth`` levels deep; ``Unreadable`` otherwise.
+
+    The depth is checked before parsing, so a deep line costs no more than a shallow one.
+    """
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise Unreadable(f"expected UTF-8, found byte 0x{raw[err.start]:02x} at position {err.start}", err.start + 1) from None
+    if _nested_deeper(raw, max_depth):
+        raise Unreadable(limits.depth_problem(max_depth))
+    try:
+        return json.loads(line, **jsonio.NUMBER_HOOKS)
+    except json.JSONDecodeError as err:
+        raise Unreadable(f"expected a JSON object per line, found {text(line, 80)!r} ({err.msg})", err.colno) from None
+    except ValueError as err:  # a number beyond the kit's limits
+        raise Unreadable(str(err)) from None
+
+
+_STRING = re.compile(rb'"[^"]*"')
+_RUN = re.compile(rb"\[+|\]+")
+_NOT_BRACKET_OR_QUOTE = bytes(b for b in range(256) if b not in b'[]{}"')
+_ONE_BRACKET_KIND = bytes.maketrans(b"{}", b"[]")
+
+
+def _nested_deeper(raw: bytes, limit: int) -> bool:
+    """Whether JSON text is nested deeper than ``limit``, judged from its brackets outside strings
+    (escapes go first, so each quote left opens or closes a string). Exact for valid JSON; on
+    invalid text it may answer either way, and the parser then says what is wrong."""
+    if b"\\" in raw:
+        raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
+    marks = raw.translate(_ONE_BRACKET_KIND, _NOT_BRACKET_OR_QUOTE).replace(b'""', b"")
+    if b'"' in marks:  # a string holding brackets
+        marks = _STRING.sub(b"", marks)
+    # Peel the innermost pairs a level at a time, in C; once few pairs are left in a long text
+    # (a deep chain), peeling would copy it once per level, so count the runs of brackets instead.
+    for peeled in range(limit):
+        pairs = marks.count(b"[]")
+        if not pairs:
+            return False  # nothing left, or unbalanced (the parser says so)
+        if pairs * 16 < len(marks):
+            return _runs_deeper(marks, limit - peeled)
+        marks = marks.replace(b"[]", b"")
+    return bool(marks)
+
+
+def _runs_deeper(marks: bytes, limit: int) -> bool:
+    level = 0
+    for run in _RUN.finditer(marks):
+        level += len(run[0]) if run[0][0] == 0x5B else -len(run[0])  # 0x5B: "["
+        if level > limit:
+            return True
+        if level < 0:
+            return False
+    return False

@@ -1,4 +1,8 @@
-"""A conformance run: every chosen scenario through one engine, into one run log."""
+"""A conformance run: every chosen scenario through one engine, into one run log.
+
+Inside ``interrupt.trapped()`` a SIGINT or SIGTERM ends the run early but cleanly: the log gets a
+footer naming the signal, and ``verify`` returns it like any other.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import IO
 
-from conformance import runlog, runner, untrusted
+from conformance import interrupt, runlog, runner, untrusted
 from conformance.adapter import EngineAdapter
 from conformance.expectations import Expectations
 from conformance.runlog import Log, ScenarioLine
@@ -70,21 +74,27 @@ def verify(
     skipped = {s.id for s in chosen if (e := expectations.get(s.id)) is not None and e.outcome is Outcome.SKIPPED}
     verdicts = runner.run_all(engine, [s for s in chosen if s.id not in skipped], supported)
     clock = time.perf_counter()
-    for number, scenario in enumerate(chosen, start=1):
-        entry = expectations.get(scenario.id)
-        verdict: runner.Verdict | None = None
-        note: str | None
-        if scenario.id in skipped:
-            reported, note = Outcome.SKIPPED, entry.reason if entry else None
-        else:
-            verdict = next(verdicts)
-            reported, note = expectations.reported(scenario.id, verdict.outcome)
-        now = time.perf_counter()
-        log.add(scenario_line(scenario, verdict, reported, now - clock, entry.to_json() if entry else None, note))
-        clock = now
-        if progress is not None:
-            progress(number, log.counts())
-    log.finish(time.perf_counter() - started)
+    try:
+        for number, scenario in enumerate(chosen, start=1):
+            entry = expectations.get(scenario.id)
+            verdict: runner.Verdict | None = None
+            note: str | None
+            if scenario.id in skipped:
+                reported, note = Outcome.SKIPPED, entry.reason if entry else None
+            else:
+                verdict = next(verdicts)
+                reported, note = expectations.reported(scenario.id, verdict.outcome)
+            now = time.perf_counter()
+            with interrupt.deferred():  # a line is in the log and in the counts, or in neither
+                log.add(scenario_line(scenario, verdict, reported, now - clock, entry.to_json() if entry else None, note))
+            clock = now
+            if progress is not None:
+                progress(number, log.counts())
+        with interrupt.deferred():
+            log.finish(time.perf_counter() - started)
+    except interrupt.Interrupted as stop:
+        if log.footer is None:  # else the signal came as the run finished: it stands finished
+            log.finish(time.perf_counter() - started, interrupted=stop.signal.name)
     return log
 
 

@@ -20,6 +20,7 @@ class Outcome(StrEnum):
     FAIL = "fail"  # an expectation not met
     ERROR = "error"  # the engine crashed, answered malformed, or could not set up the deal
     TIMEOUT = "timeout"  # no answer in time
+    ENGINE_UNAVAILABLE = "engine-unavailable"  # not run: the kit gave up on the engine (it kept stalling)
     UNSUPPORTED = "unsupported"  # the engine does not declare the scenario's variant
     SKIPPED = "skipped"  # the expectation file says not to run it
     XFAIL = "xfail"  # a failure the expectation file lists, of the kind it lists
@@ -27,10 +28,19 @@ class Outcome(StrEnum):
 
 
 # The outcomes that fail a run.
-FAILING = frozenset({Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT, Outcome.XPASS})
+FAILING = frozenset({Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT, Outcome.ENGINE_UNAVAILABLE, Outcome.XPASS})
 
-# The outcomes of scenarios the engine ran (the badge's denominator); the others were not run.
-RAN = (Outcome.PASS, Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT, Outcome.XFAIL, Outcome.XPASS)
+# The outcomes of scenarios meant for the engine (the badge's denominator): those it ran, and those it
+# was too unwell to run. The others were left out by the kit or the expectation file.
+RAN = (
+    Outcome.PASS,
+    Outcome.FAIL,
+    Outcome.ERROR,
+    Outcome.TIMEOUT,
+    Outcome.ENGINE_UNAVAILABLE,
+    Outcome.XFAIL,
+    Outcome.XPASS,
+)
 
 # What an expectation file may say of a scenario: not to run it, or how it is known to fail.
 EXPECTABLE = (Outcome.SKIPPED, Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT)
@@ -46,9 +56,12 @@ class ErrorKind(StrEnum):
     UNKNOWN_COMMAND = "unknown_command"  # the command is not one it knows
     # What the kit observes.
     TIMEOUT = "timeout"  # no answer in time
+    CLOSED_OUTPUT = "closed_output"  # the engine closed its standard output and kept running
     MALFORMED = "malformed"  # an answer that is not what the protocol says
     PROTOCOL = "protocol"  # an answer that breaks the protocol schema (--validate-protocol)
     WRONG_ID = "wrong_id"  # an answer to another request
+    EXTRA_ANSWER = "extra_answer"  # a second answer to one request
+    UNAVAILABLE = "unavailable"  # not run: the engine stalled too often in a row (the circuit breaker)
     ADAPTER = "adapter"  # the adapter itself raised
 
 
@@ -72,7 +85,11 @@ class EngineError:
 
     @property
     def outcome(self) -> Outcome:
-        return Outcome.TIMEOUT if self.kind is ErrorKind.TIMEOUT else Outcome.ERROR
+        return _OUTCOME_OF_KIND.get(self.kind, Outcome.ERROR)
+
+
+# Error kinds with an outcome of their own; every other kind is an error.
+_OUTCOME_OF_KIND = {ErrorKind.TIMEOUT: Outcome.TIMEOUT, ErrorKind.UNAVAILABLE: Outcome.ENGINE_UNAVAILABLE}
 
 
 def engine_error(reported: object) -> EngineError:

@@ -13,10 +13,10 @@ def loads(text: str) -> Any:
     what was expected for a number or a nesting beyond the limits (an integer's digits are counted
     before converting, so a long one never reaches int())."""
     try:
-        value = json.loads(text, parse_int=_integer, parse_float=_number, parse_constant=_not_finite)
+        value = json.loads(text, **NUMBER_HOOKS)
     except RecursionError:  # nested deeper than the parser's own recursion allows
         raise ValueError(limits.depth_problem()) from None
-    if _too_deep(value):
+    if too_deep(value):
         raise ValueError(limits.depth_problem())
     return value
 
@@ -35,20 +35,24 @@ def _not_finite(text: str) -> Any:
     raise ValueError(f"expected a finite number, found {text}")
 
 
+# What json.loads takes to read numbers within the limits: pass them to any reader of outside JSON.
+NUMBER_HOOKS: dict[str, Any] = {"parse_int": _integer, "parse_float": _number, "parse_constant": _not_finite}
+
+
 def _refuse(problem: str | None) -> None:
     if problem is not None:
         raise ValueError(problem)
 
 
-def _too_deep(value: Any) -> bool:
-    """Whether mappings and lists nest more than MAX_DEPTH levels (walked without recursion)."""
+def too_deep(value: Any, limit: int = limits.MAX_DEPTH) -> bool:
+    """Whether mappings and lists nest more than ``limit`` levels (walked without recursion)."""
     stack = [(value, 0)]
     while stack:
         node, depth = stack.pop()
         children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
         for child in children:
             if isinstance(child, (dict, list)):
-                if depth + 1 >= limits.MAX_DEPTH:
+                if depth + 1 >= limit:
                     return True
                 stack.append((child, depth + 1))
     return False

@@ -50,8 +50,8 @@ def float_problem(text: str) -> str | None:
     return None
 
 
-def depth_problem() -> str:
-    return f"expected at most {MAX_DEPTH} levels of nesting, found more"
+def depth_problem(limit: int = MAX_DEPTH) -> str:
+    return f"expected at most {limit} levels of nesting, found more"
 
 
 def mebibytes(size: int) -> str:
@@ -62,7 +62,7 @@ def described() -> list[tuple[str, str]]:
     """Each limit in words, as docs/scenarios.md shows them."""
     return [
         ("Numbers", f"between -{MAX_NUMBER_TEXT} and {MAX_NUMBER_TEXT}; not infinite or NaN (`.inf`, `.nan`, `1e400`)"),
-        ("Nesting", f"at most {MAX_DEPTH} levels of mappings and lists, in a file or a run-log line"),
+        ("Nesting", f"at most {MAX_DEPTH} levels of mappings and lists in a spec, scenario or expectation file"),
         ("Inheritance", f"a chain of at most {MAX_INHERITANCE} variants, each extending the next"),
         ("YAML files", f"at most {mebibytes(MAX_YAML_BYTES)} each: spec, scenario and expectation files"),
         ("Run logs", f"at most {mebibytes(MAX_RUN_LOG_BYTES)}"),

@@ -47,7 +47,7 @@ def test_header_names_the_engine_and_the_spec() -> None:
 def test_an_empty_engine_command_is_refused() -> None:
     done = pytest_run("--engine-cmd", "", ONE)
     assert done.returncode == 4, done.stdout + done.stderr
-    assert "engine unusable: EngineUnusable: expected a command, found an empty string" in done.stderr
+    assert "BadCommand: expected an engine command, found ''" in done.stderr
 
 
 def test_items_are_scenario_ids_and_clauses_select() -> None:

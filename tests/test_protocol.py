@@ -102,7 +102,7 @@ def test_misbehaving_engine_is_an_error_and_the_run_goes_on(tmp_path: Path, mode
         assert outcome.outcome == (Outcome.TIMEOUT if kind == "timeout" else Outcome.ERROR)
         assert outcome.error is not None and outcome.error.kind == kind and detail in outcome.error.message
         assert outcome.reason.startswith(f"{kind}: ")
-    assert engine.restarts == 2  # restarted after each failure, and still answering
+    assert engine.restarts == 1  # ended after each failure, started again for the next scenario
 
 
 def first_two_player_outcome(engine: SubprocessAdapter) -> runner.Verdict:
@@ -217,14 +217,15 @@ def test_an_engine_that_cannot_restart_ends_the_run_quickly(tmp_path: Path) -> N
         probe = engine.probe({"cmd": "frobnicate"})
     finally:
         engine.close()
-    assert time.perf_counter() - started < 4  # one failed restart, not one per scenario (nor a restart loop)
-    assert engine.restarts == 1
+    assert time.perf_counter() - started < 4  # three failed restarts, then no more (nor one per scenario)
+    assert engine.restarts == 3
     assert outcomes[0].reason.startswith("crash: the engine exited with status 3")
     for outcome in outcomes[1:]:
-        assert outcome.outcome == Outcome.ERROR
-        assert outcome.reason.startswith("crash: the engine cannot be restarted: handshake failed: crash: the engine exited")
+        assert outcome.outcome == Outcome.ENGINE_UNAVAILABLE
+        assert outcome.reason.startswith("unavailable: not run: the engine stalled 3 times in a row")
+        assert "the engine could not be restarted: handshake failed: crash: the engine exited with status 4" in outcome.reason
         assert "cannot start twice" in outcome.reason
-    assert isinstance(probe, EngineError) and probe.kind is ErrorKind.CRASH  # asked after the engine is gone: no exception
+    assert isinstance(probe, EngineError) and probe.kind is ErrorKind.UNAVAILABLE  # asked after the engine is gone: no exception
 
 
 def _alive(pid: int) -> bool:

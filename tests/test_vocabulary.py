@@ -44,10 +44,15 @@ def test_the_outcome_groups_hold_together() -> None:
     assert set(Outcome) - set(RAN) == {Outcome.SKIPPED, Outcome.UNSUPPORTED}
 
 
-def test_only_a_timeout_is_reported_as_one() -> None:
+def test_only_a_timeout_and_a_given_up_engine_have_outcomes_of_their_own() -> None:
+    own = {ErrorKind.TIMEOUT: Outcome.TIMEOUT, ErrorKind.UNAVAILABLE: Outcome.ENGINE_UNAVAILABLE}
     assert {kind: EngineError(kind, "m").outcome for kind in ErrorKind} == {
-        kind: Outcome.TIMEOUT if kind is ErrorKind.TIMEOUT else Outcome.ERROR for kind in ErrorKind
+        kind: own.get(kind, Outcome.ERROR) for kind in ErrorKind
     }
+
+
+def test_the_summary_schema_lists_every_outcome() -> None:
+    assert _enum("summary", "/$defs/counts/propertyNames") == set(Outcome)
 
 
 @pytest.mark.parametrize(

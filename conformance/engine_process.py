@@ -1,0 +1,279 @@
+"""One engine process, held at arm's length: its own process group, bytes in, bounded lines out.
+
+The engine and every process it starts share a process group of their own, so the kit ends them
+together (SIGTERM, then SIGKILL) whenever it lets go of an engine, and ``end_all`` ends whatever is
+left when the kit exits or is interrupted. Standard output is read in bounded chunks and cut into
+lines of at most ``max_line_bytes``; standard error is kept as a short tail of text decoded with
+replacement. Reading and writing happen on threads of their own, so nothing an engine does or
+fails to do (never reading its input, writing without a newline, bytes that are not UTF-8) can
+block the kit or end a reader.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import IO
+
+from conformance import interrupt
+
+# Bytes of one line of standard output the kit accepts; a longer line is refused unread.
+MAX_LINE_BYTES = 64 * 1024 * 1024
+
+_CHUNK = 64 * 1024
+_STDERR_LINE_BYTES = 4096  # longer stderr lines are kept as their length only
+_STDERR_LINES = 50
+_TERM_GRACE = 0.5  # seconds between SIGTERM and SIGKILL
+_POLL = 0.05  # how often a wait for output also checks whether the engine is still alive
+_DRAIN = 0.1  # once the engine has exited, how long output it wrote just before may take to arrive
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the engine's standard output, without its newline."""
+
+    raw: bytes
+
+
+@dataclass(frozen=True)
+class Overlong:
+    """A line longer than the limit: refused as soon as it passed it, the rest of it skipped."""
+
+    limit: int
+
+
+@dataclass(frozen=True)
+class Closed:
+    """The engine's standard output ended."""
+
+
+@dataclass(frozen=True)
+class Exited:
+    """The engine exited while its standard output stays open (a process it started holds it)."""
+
+    status: int
+
+
+Event = Line | Overlong | Closed | Exited
+
+
+def describe_exit(status: int) -> str:
+    """How a process ended, for a report: ``exited with status 3`` or ``was killed by SIGSEGV``."""
+    if status >= 0:
+        return f"the engine exited with status {status}"
+    try:
+        name = signal.Signals(-status).name
+    except ValueError:
+        name = f"signal {-status}"
+    return f"the engine was killed by {name}"
+
+
+class EngineProcess:
+    """An engine program running in its own process group."""
+
+    def __init__(self, argv: list[str], *, max_line_bytes: int = MAX_LINE_BYTES) -> None:
+        self._events: queue.Queue[list[Event]] = queue.Queue()  # what each read brought, together
+        self._pending: deque[Event] = deque()  # taken from the queue, not yet given
+        self._outbox: queue.Queue[bytes | None] = queue.Queue()
+        self._stderr: deque[str] = deque(maxlen=_STDERR_LINES)
+        self._ended = False
+        with interrupt.deferred():  # a process started is a process registered, or none at all
+            self._proc: subprocess.Popen[bytes] = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                start_new_session=True,
+            )
+            _register(self)
+        stdin, stdout, stderr = self._proc.stdin, self._proc.stdout, self._proc.stderr
+        assert stdin is not None and stdout is not None and stderr is not None
+        self._stderr_reader = _daemon(self._read_stderr, stderr)
+        _daemon(self._read_stdout, stdout, max_line_bytes)
+        _daemon(self._write, stdin)
+
+    # -- input ---------------------------------------------------------------------------------
+    def send(self, data: bytes) -> None:
+        """Queue bytes for the engine's input; never blocks (an engine that stops reading costs a timeout)."""
+        self._outbox.put(data)
+
+    def close_input(self) -> None:
+        """Close the engine's input once what is queued is written."""
+        self._outbox.put(None)
+
+    def _write(self, stdin: IO[bytes]) -> None:
+        try:
+            while (data := self._outbox.get()) is not None:
+                view = memoryview(data)
+                while view:
+                    view = view[stdin.write(view) or 0 :]
+        except (OSError, ValueError):  # the engine closed its input or was ended: what is left goes nowhere
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                stdin.close()
+
+    # -- output --------------------------------------------------------------------------------
+    def _read_stdout(self, stdout: IO[bytes], limit: int) -> None:
+        try:
+            for lines in _lines(stdout, limit):
+                self._events.put([Line(line) if isinstance(line, bytes) else Overlong(limit) for line in lines])
+        finally:
+            self._events.put([Closed()])
+
+    def _read_stderr(self, stderr: IO[bytes]) -> None:
+        for lines in _lines(stderr, _STDERR_LINE_BYTES):
+            for line in lines:
+                if isinstance(line, bytes):
+                    self._stderr.append(line.decode("utf-8", errors="replace").rstrip("\r"))
+                else:
+                    self._stderr.append(f"[a line of more than {line} bytes]")
+
+    def next_event(self, deadline: float) -> Event | None:
+        """What the engine does next (a line, a line too long, its output closing, its exit), or None
+        if nothing happens before ``deadline`` (a ``time.monotonic()`` value)."""
+        while not self._pending:
+            remaining = deadline - time.monotonic()
+            try:
+                self._pending.extend(self._events.get(timeout=max(0.0, min(remaining, _POLL))))
+                continue
+            except queue.Empty:
+                pass
+            status = self._proc.poll()
+            if status is not None:  # exited with its output still open: take what it wrote last, then say so
+                try:
+                    self._pending.extend(self._events.get(timeout=_DRAIN))
+                    continue
+                except queue.Empty:
+                    return Exited(status)
+            if remaining <= 0:
+                return None
+        return self._pending.popleft()
+
+    def put_back(self, event: Event) -> None:
+        """Return an event ``next_event`` gave, to be given again first."""
+        self._pending.appendleft(event)
+
+    def wait(self, deadline: float) -> int | None:
+        """The exit status, waiting until ``deadline`` for it; None if the engine is still running."""
+        try:
+            return self._proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stderr_tail(self, lines: int = 5, settle: float = 0.0) -> list[str]:
+        """The last lines of standard error, after waiting up to ``settle`` seconds for the rest of it
+        (worth it once the engine has ended: what it wrote last is the likeliest to explain why)."""
+        if settle:
+            self._stderr_reader.join(settle)
+        return list(self._stderr)[-lines:]
+
+    # -- the end ------------------------------------------------------------------------------
+    def stop(self, message: bytes, grace: float) -> None:
+        """Send a last message, close the input, give the engine ``grace`` seconds to exit, then end it."""
+        if not self._ended:
+            self.send(message)
+            self.close_input()
+            self.wait(time.monotonic() + grace)
+        self.end()
+
+    def end(self) -> None:
+        """End the engine and everything in its process group: SIGTERM, then SIGKILL. Safe to repeat."""
+        if self._ended:
+            return
+        self._signal_group(signal.SIGTERM)
+        self.wait(time.monotonic() + _TERM_GRACE)
+        self._signal_group(signal.SIGKILL)  # what ignored SIGTERM, and what the engine left behind
+        self.wait(time.monotonic() + _TERM_GRACE)
+        self.close_input()
+        self._ended = True
+        _unregister(self)
+
+    def _signal_group(self, signum: signal.Signals) -> None:
+        if sys.platform == "win32":  # no process groups: the engine alone
+            if self._proc.poll() is None:
+                self._proc.kill()
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # nothing left in the group to signal
+            os.killpg(self._proc.pid, signum)  # the group's id is the engine's pid (start_new_session)
+
+
+def _lines(stream: IO[bytes], limit: int) -> Iterator[list[bytes | int]]:
+    """The stream's lines, read in chunks of at most 64 KiB, as the lines each read completes: each
+    line's bytes, or, for a line longer than ``limit``, its length so far as soon as it passes the
+    limit (the rest of it is skipped). Lines read together are given together, so an engine's
+    answer and a copy of it written at once are seen at once."""
+    read: Callable[[int], bytes | None] = stream.read
+    partial = bytearray()
+    skipping = False  # inside a line already reported as too long
+    try:
+        while chunk := read(_CHUNK):
+            lines: list[bytes | int] = []
+            start = 0
+            while (end := chunk.find(b"\n", start)) >= 0:
+                if not skipping:
+                    if len(partial) + end - start > limit:
+                        lines.append(len(partial) + end - start)
+                    elif partial:
+                        partial += chunk[start:end]
+                        lines.append(bytes(partial))
+                    else:
+                        lines.append(chunk[start:end])
+                partial.clear()
+                skipping = False
+                start = end + 1
+            if not skipping:
+                partial += chunk[start:]
+                if len(partial) > limit:
+                    lines.append(len(partial))
+                    partial.clear()
+                    skipping = True
+            if lines:
+                yield lines
+    except (OSError, ValueError):  # the stream was closed under the reader: the end
+        pass
+    if partial and not skipping:
+        yield [bytes(partial)]
+
+
+def _daemon(target: Callable[..., None], *args: object) -> threading.Thread:
+    thread = threading.Thread(target=target, args=args, daemon=True)
+    thread.start()
+    return thread
+
+
+# -- every engine the kit has started and not yet ended ---------------------------------------------
+_LIVE: set[EngineProcess] = set()
+_LIVE_LOCK = threading.Lock()
+
+
+def _register(process: EngineProcess) -> None:
+    with _LIVE_LOCK:
+        _LIVE.add(process)
+
+
+def _unregister(process: EngineProcess) -> None:
+    with _LIVE_LOCK:
+        _LIVE.discard(process)
+
+
+def end_all() -> None:
+    """End every engine process group still running: on an interrupted run, and when the kit exits."""
+    with _LIVE_LOCK:
+        live = list(_LIVE)
+    for process in live:
+        process.end()
+
+
+atexit.register(end_all)

@@ -1,0 +1,92 @@
+"""Ctrl-C (SIGINT) and SIGTERM during a run become one ``Interrupted``, raised where the kit can stop cleanly.
+
+Inside ``trapped()`` the first of these signals raises ``Interrupted`` in the main thread; later ones
+are ignored while the kit closes its log and writes its reports. Code inside ``deferred()`` is never
+cut in half: a signal arriving there is raised when it ends (a log line is written whole, an engine
+started is registered to be ended).
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class Interrupted(BaseException):
+    """The run was stopped by a signal. A BaseException, so no ``except Exception`` takes it for an engine's failure."""
+
+    def __init__(self, signum: int) -> None:
+        self.signal = signal.Signals(signum)
+        super().__init__(f"interrupted by {self.signal.name}")
+
+    @property
+    def exit_status(self) -> int:
+        return exit_status(self.signal.name)
+
+
+def exit_status(signal_name: str) -> int:
+    """What a shell reports for a process ended by this signal: 130 for SIGINT, 143 for SIGTERM."""
+    return 128 + int(signal.Signals[signal_name])
+
+
+class _State:
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.trapping = False
+        self.deferring = 0
+        self.pending: int | None = None
+        self.raised = False
+
+
+_state = _State()
+
+
+def _on_signal(signum: int, frame: FrameType | None) -> None:
+    if _state.raised or _state.pending is not None:
+        return  # the run is already stopping
+    _state.pending = signum
+    if not _state.deferring:
+        _raise_pending()
+
+
+def _raise_pending() -> None:
+    signum = _state.pending
+    if signum is not None and not _state.raised:
+        _state.raised = True
+        raise Interrupted(signum)
+
+
+@contextmanager
+def trapped() -> Iterator[None]:
+    """SIGINT and SIGTERM raise ``Interrupted`` inside; the handlers before are restored after.
+    A signal ignored on entry stays ignored (a shell ignores SIGINT for the jobs it runs in the background)."""
+    if threading.current_thread() is not threading.main_thread() or _state.trapping:
+        yield  # signals reach only the main thread's handlers, and one trap is enough
+        return
+    previous = {signum: signal.signal(signum, _on_signal) for signum in SIGNALS if signal.getsignal(signum) != signal.SIG_IGN}
+    _state.trapping = True
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        _state.reset()
+
+
+@contextmanager
+def deferred() -> Iterator[None]:
+    """A signal arriving inside is raised when the block ends, not in the middle of it."""
+    _state.deferring += 1
+    try:
+        yield
+    finally:
+        _state.deferring -= 1
+        if not _state.deferring:
+            _raise_pending()  # even over an exception from the block: the signal must not be lost

@@ -1,0 +1,194 @@
+"""Misbehaving engines for the hostile battery, and the means to check that none outlives its run.
+
+``engine(tmp_path, mode, hostile)`` writes a small protocol engine to ``tmp_path`` and returns the
+command that runs it. It answers every scenario with a harmless setup error ("benign"), except the
+scenarios named in ``hostile`` (``"*"``: all of them), on which it misbehaves as ``mode`` says. Every engine process
+starts a child that ignores SIGTERM (so only a SIGKILL to the group ends it) and records both
+pids in ``tmp_path / "pids"``, so a test can check that nothing is left running.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from conformance import scenarios
+from conformance.scenarios import Scenario
+
+ENGINE = r'''
+import json, os, signal, subprocess, sys, time
+
+MODE, HOSTILE, PIDS = sys.argv[1], set(sys.argv[2].split(",")), sys.argv[3]
+out = sys.stdout.buffer
+
+
+def record(kind, pid):
+    with open(os.path.join(PIDS, f"{kind}-{pid}"), "w"):
+        pass
+
+
+def send(message, times=1):
+    out.write((json.dumps(message) + "\n").encode() * times)
+    out.flush()
+
+
+record("engine", os.getpid())
+# A child that ignores SIGTERM; in one mode it also holds the engine's standard output open.
+child = subprocess.Popen(
+    ["sh", "-c", "trap '' TERM; exec sleep 120"],
+    stdin=subprocess.DEVNULL,
+    stdout=None if MODE == "crash-child-holds-output" else subprocess.DEVNULL,
+    stderr=subprocess.DEVNULL,
+)
+record("child", child.pid)
+sys.stderr.write(f"engine {os.getpid()} started\n")
+if MODE == "stderr-not-utf8":  # enough to fill the pipe, were nobody reading it
+    sys.stderr.buffer.write(b"\xff\xfe\xc3\x28 not UTF-8\n" * 20000)
+sys.stderr.flush()
+if MODE == "slow-handshake":
+    time.sleep(float(os.environ.get("HANDSHAKE_SECONDS", "0")))
+if MODE == "second-start-slow":
+    starts = os.path.join(PIDS, "starts")
+    with open(starts, "a") as count:
+        count.write("x")
+    if os.path.getsize(starts) == 2:
+        time.sleep(5)
+
+runs = 0
+for raw in sys.stdin.buffer:
+    message = json.loads(raw)
+    if message["cmd"] == "start":
+        send({"started": True, "protocol": 1, "implementation":
+              {"name": "hostile", "version": "0", "language": "python", "variants": ["albastini-2p"]}})
+        continue
+    if message["cmd"] == "stop":
+        if MODE == "ignores-stop":  # and SIGTERM, and the end of its input: only SIGKILL ends it
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            time.sleep(120)
+        break
+    if message["cmd"] != "run":
+        send({"error": {"kind": "unknown_command", "message": "unknown"}})
+        continue
+    rid = message["id"]
+    benign = {"id": rid, "error": {"kind": "setup", "message": "benign"}}
+    runs += 1
+    if MODE == "two-then-hang" and runs > 2:
+        time.sleep(600)
+    if MODE == "hang-all" or (rid not in HOSTILE and "*" not in HOSTILE and MODE != "stderr-not-utf8"):
+        if MODE == "hang-all":
+            time.sleep(120)
+        send(benign)
+        continue
+    if MODE == "stderr-not-utf8":
+        sys.stderr.buffer.write(b"\xff\xfe more bytes that are not UTF-8\n")
+        sys.stderr.flush()
+        send(benign)
+    elif MODE in ("crash", "crash-child-holds-output", "second-start-slow"):
+        sys.stderr.write(f"engine {os.getpid()} falls over\n")
+        sys.stderr.flush()
+        sys.exit(7)
+    elif MODE == "crash-quietly":
+        sys.exit(9)
+    elif MODE == "hang":
+        time.sleep(120)
+    elif MODE == "closed-output":
+        os.close(1)
+        time.sleep(120)
+    elif MODE == "stdout-not-utf8":
+        out.write(b'{"id": "\xff\xfe"}\n')
+        out.flush()
+    elif MODE == "deep":
+        out.write(b"[" * 100000 + b"]" * 100000 + b"\n")
+        out.flush()
+    elif MODE == "deep-ish":
+        send({"id": rid, "observations": json.loads("[" * 150 + "]" * 150)})
+    elif MODE == "overlong":
+        send({"id": rid, "padding": "x" * int(os.environ["PADDING"])})
+    elif MODE == "wrong-id":
+        send({"id": "someone-else", "error": {"kind": "setup", "message": "benign"}})
+    elif MODE == "twice":
+        send(benign, times=2)
+'''
+
+
+def engine(tmp_path: Path, mode: str, hostile: list[Scenario] | str | None = None) -> list[str]:
+    """The command of an engine misbehaving as ``mode`` on the ``hostile`` scenarios (``"*"``: on all)."""
+    script = tmp_path / "engine.py"
+    script.write_text(textwrap.dedent(ENGINE), encoding="utf-8")
+    pids = tmp_path / "pids"
+    pids.mkdir(exist_ok=True)
+    named = hostile if isinstance(hostile, str) else ",".join(s.id for s in hostile or [])
+    return [sys.executable, str(script), mode, named or "-", str(pids)]
+
+
+def two_player(count: int) -> list[Scenario]:
+    """The first ``count`` two-player Albastini scenarios: the only variant the engines declare."""
+    return [s for s in scenarios.kit_scenarios() if s.variant == "albastini-2p"][:count]
+
+
+def alive(pid: int) -> bool:
+    """Whether a process runs (a zombie, ended and waiting to be reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+            return stat.read().rsplit(") ", 1)[1][0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc: ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+def started(tmp_path: Path) -> dict[str, list[int]]:
+    """The pids of every engine process and child the engines of ``tmp_path`` started."""
+    found: dict[str, list[int]] = {"engine": [], "child": []}
+    for path in (tmp_path / "pids").glob("*-*"):
+        kind, pid = path.name.split("-")
+        found[kind].append(int(pid))
+    return found
+
+
+def assert_nothing_left(tmp_path: Path, wait: float = 2.0) -> None:
+    """Every engine process and every child it started has ended (within ``wait`` seconds: a
+    process killed a moment ago may take that long to be reaped)."""
+    pids = started(tmp_path)
+    assert pids["engine"] and len(pids["child"]) == len(pids["engine"]), pids
+    deadline = time.monotonic() + wait
+    while (left := [pid for pid in pids["engine"] + pids["child"] if alive(pid)]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not left, f"still running: {left}"
+
+
+class HangsOnThreePlayers:
+    """An in-process engine (the reference's API): the reference engine, except that setting up a
+    three-player deal never returns."""
+
+    @classmethod
+    def new(cls, variant_id: str, setup: dict[str, object]) -> object:
+        from reference import Engine
+
+        if variant_id == "albastini-3p":
+            time.sleep(3600)
+        return Engine.new(variant_id, setup)
+
+
+class HangsAlways:
+    """An in-process engine that never returns from setting up a deal."""
+
+    @classmethod
+    def new(cls, variant_id: str, setup: dict[str, object]) -> object:
+        time.sleep(3600)
+        raise AssertionError("unreachable")
+
+
+class ExitsOnSetup:
+    """An in-process engine that calls sys.exit while setting up a deal."""
+
+    @classmethod
+    def new(cls, variant_id: str, setup: dict[str, object]) -> object:
+        sys.exit(5)

@@ -1,0 +1,152 @@
+"""The commands facing bad input: an empty engine command is a usage error (never a run of the
+reference engine), `smoke` and `report` explain instead of raising, and reports are written whole."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+import xmlschema
+from hostile_engines import assert_nothing_left, engine
+
+from conformance import outputs, runlog, schemas
+from conformance.cli import main
+from specreader import kitdata
+from specreader.problems import DataError
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--engine-cmd", "", "usage error: expected an engine command, found ''"),
+        ("--engine-cmd", "  \t", "usage error: expected an engine command, found '  \\t'"),
+        ("--engine", "", "usage error: expected 'reference' or module:name for the engine, found ''"),
+        ("--engine-cmd", "'unbalanced", "usage error: cannot split the engine command \"'unbalanced\": No closing quotation"),
+    ],
+)
+def test_an_empty_or_broken_engine_is_a_usage_error_and_nothing_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, message: str
+) -> None:
+    code, out, err = run(capsys, "verify", option, value, "--report-dir", str(tmp_path))
+    assert code == 2
+    assert err.strip() == message
+    assert out == "" and list(tmp_path.iterdir()) == []
+
+
+def test_naming_two_engines_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "verify", "--engine", "reference", "--engine-cmd", "python -m conformance.serve")
+    assert code == 2 and "usage error: name either an in-process engine or an engine command, not both" in err
+    assert out == ""
+
+
+def test_smoke_with_an_unbalanced_quote_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "smoke", "--engine-cmd", "python 'engine.py")
+    assert code == 2 and out == ""
+    assert err.strip() == "usage error: cannot split the engine command \"python 'engine.py\": No closing quotation"
+
+
+@pytest.mark.parametrize(
+    ("mode", "failure"),
+    [
+        ("deep", "malformed: expected at most 100 levels of nesting, found more"),
+        ("stdout-not-utf8", "malformed: expected UTF-8, found byte 0xff at position 8"),
+    ],
+)
+def test_smoke_explains_a_deep_or_undecodable_answer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], mode: str, failure: str
+) -> None:
+    code, out, _ = run(capsys, "smoke", "--engine-cmd", shlex.join(engine(tmp_path, mode, "*")), "--timeout", "2")
+    assert code == 3
+    lines = out.splitlines()
+    assert lines[0].startswith("ok   handshake: hostile 0 (python)")
+    assert [line.split(":")[0] for line in lines[1:3]] == ["FAIL a scenario", "FAIL a rejection"]
+    assert all(failure in line for line in lines[1:3]), lines
+    assert lines[3].startswith("ok   an unknown request") and lines[-1] == "2 passed, 2 failed"
+    assert_nothing_left(tmp_path)
+
+
+def test_smoke_reads_stderr_that_is_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "smoke", "--engine-cmd", shlex.join(engine(tmp_path, "stderr-not-utf8")), "--timeout", "2")
+    assert out.splitlines()[0].startswith("ok   handshake")
+    assert "FAIL a scenario" in out and "setup: benign" in out  # its answer, judged as any other
+    assert code == 3
+    assert_nothing_left(tmp_path)
+
+
+def test_a_run_given_up_on_says_so_in_every_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    command = shlex.join(engine(tmp_path, "hang-all"))
+    folder = tmp_path / "reports"
+    code, out, _ = run(capsys, "verify", "--engine-cmd", command, "--variant", "albastini-2p", "--timeout", "0.3",
+                       "--give-up-after", "2", "--report-dir", str(folder))
+    log = runlog.read(folder / "run.jsonl")
+    given_up = log.counts()["engine-unavailable"]
+    assert code == 1 and log.complete and log.counts()["timeout"] == 2 and given_up == len(log.scenarios) - 2
+    assert out.strip().splitlines()[-1] == f"0 passed, {given_up + 2} failed ({given_up} engine-unavailable)"
+    table = out[out.index("\ngame ") + 1 :].splitlines()[:2]
+    assert table == ["game       timeout  engine-unavailable", f"albastini        2  {given_up:>18}"]
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    badge = json.loads((folder / "badge.json").read_text(encoding="utf-8"))
+    assert not list(schemas.validator("summary").iter_errors(summary)) and not list(schemas.validator("badge").iter_errors(badge))
+    assert badge["message"] == f"0/{given_up + 2} passed, {given_up} engine-unavailable" and badge["color"] == "red"
+    xmlschema.XMLSchema(str(kitdata.schemas_dir() / "junit.xsd")).validate(str(folder / "junit.xml"))
+    assert (folder / "junit.xml").read_text(encoding="utf-8").count('type="engine-unavailable"') == given_up
+    assert "| Game | timeout | engine-unavailable |" in (folder / "report.md").read_text(encoding="utf-8")
+    assert_nothing_left(tmp_path)
+
+
+@pytest.fixture
+def log_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """The run log of a short run of the reference engine, as lines."""
+    assert main(["verify", "--scenario", "albastini/trick", "--report-dir", str(tmp_path / "run")]) == 0
+    capsys.readouterr()
+    return (tmp_path / "run" / "run.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+
+
+def test_report_locates_a_deeply_nested_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], log_lines: list[str]) -> None:
+    log = tmp_path / "deep.jsonl"
+    deep = log_lines[1].replace('"mismatch":null', '"mismatch":' + "[" * 5000 + "]" * 5000)
+    assert deep != log_lines[1]
+    log.write_text(log_lines[0] + deep + "".join(log_lines[2:]), encoding="utf-8")
+    code, out, err = run(capsys, "report", str(log))
+    assert code == 2 and out == ""
+    assert f"{log}:2:1: $: expected at most 64 levels of nesting, found more" in err
+
+
+def test_report_reads_a_log_cut_off_mid_line_as_incomplete(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], log_lines: list[str]
+) -> None:
+    log = tmp_path / "cut.jsonl"
+    cut = len(log_lines) - 1  # the footer's line number, once the footer is cut short
+    log.write_text("".join(log_lines[:-2]) + log_lines[-2][:40], encoding="utf-8")
+    code, out, err = run(capsys, "report", str(log))
+    assert code == 0
+    assert f"note: {log}:{cut}: the last line is cut short" in err
+    whole = cut - 2  # scenario lines before it
+    assert f"The counts are partial: the run stopped while writing line {cut} of its log, left out: {whole} of" in out
+    assert runlog.read(log).cut_line == cut
+    code, out, _ = run(capsys, "report", str(log), "--format", "badge")
+    assert json.loads(out)["message"].endswith(", run incomplete")
+
+
+def test_a_report_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "report.md"
+    outputs.write_text(target, "first\n")
+    assert target.read_text(encoding="utf-8") == "first\n"
+
+    def fail(*args: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr("conformance.outputs.os.replace", fail)
+    with pytest.raises(DataError, match=f"{target}:0:0: \\$: cannot be written: disk full"):
+        outputs.write_text(target, "second\n")
+    assert target.read_text(encoding="utf-8") == "first\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.md"]  # no temporary file left

@@ -1,0 +1,211 @@
+"""Engines that misbehave over the protocol: each misdeed is reported exactly, against the scenario
+that caused it, the run goes on (or ends quickly, once the engine is given up on), and no engine
+process or child it started outlives the run."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hostile_engines import alive, assert_nothing_left, engine, started, two_player
+
+from conformance import runner
+from conformance.engine_process import MAX_LINE_BYTES
+from conformance.protocol import EngineUnusable, SubprocessAdapter
+from conformance.runner import Verdict
+from conformance.vocabulary import ErrorKind, Outcome
+
+BENIGN = "setup: benign"  # what the engines answer to every scenario they do not misbehave on
+
+
+def run(tmp_path: Path, mode: str, hostile: list[int], count: int = 4, **options: Any) -> tuple[list[Verdict], float]:
+    """Run ``count`` scenarios through an engine misbehaving as ``mode`` on the scenarios at ``hostile``;
+    the verdicts and the seconds the run took, the engine closed."""
+    chosen = two_player(count)
+    options.setdefault("timeout", 1.0)
+    adapter = SubprocessAdapter(engine(tmp_path, mode, [chosen[i] for i in hostile]), **options)
+    began = time.monotonic()
+    try:
+        verdicts = list(runner.run_all(adapter, chosen, {"albastini-2p"}))
+    finally:
+        adapter.close()
+    assert [v.scenario.id for v in verdicts] == [s.id for s in chosen]
+    return verdicts, time.monotonic() - began
+
+
+def assert_only(verdicts: list[Verdict], hostile: list[int], kind: ErrorKind, message: str) -> None:
+    """The hostile scenarios failed with ``kind`` and ``message``; every other one got the engine's benign answer."""
+    for index, verdict in enumerate(verdicts):
+        if index in hostile:
+            assert verdict.error is not None and verdict.error.kind is kind, (index, verdict.reason)
+            assert message in verdict.reason, (index, verdict.reason)
+        else:
+            assert verdict.reason == BENIGN, (index, verdict.reason)
+
+
+def test_a_crash_is_reported_with_its_exit_status_and_its_own_stderr(tmp_path: Path) -> None:
+    verdicts, seconds = run(tmp_path, "crash", [1, 2])
+    assert_only(verdicts, [1, 2], ErrorKind.CRASH, "the engine exited with status 7; stderr: engine ")
+    assert {verdicts[1].outcome, verdicts[2].outcome} == {Outcome.ERROR}
+    # each crash quotes the stderr of the process that crashed, never that of the one before
+    messages = [verdicts[1].reason, verdicts[2].reason]
+    pids_quoted = [{pid for pid in started(tmp_path)["engine"] if f"engine {pid} " in m} for m in messages]
+    assert all(len(quoted) == 1 for quoted in pids_quoted) and pids_quoted[0] != pids_quoted[1], messages
+    assert seconds < 5
+    assert_nothing_left(tmp_path)
+
+
+def test_a_crash_is_not_a_timeout_when_a_child_keeps_the_output_open(tmp_path: Path) -> None:
+    verdicts, seconds = run(tmp_path, "crash-child-holds-output", [1], timeout=10.0)
+    assert_only(verdicts, [1], ErrorKind.CRASH, "the engine exited with status 7")
+    assert seconds < 5  # found out by the exit, not by waiting out the 10 s timeout
+    assert_nothing_left(tmp_path)
+
+
+def test_a_timeout_ends_the_engine_and_its_children_and_the_run_goes_on(tmp_path: Path) -> None:
+    verdicts, seconds = run(tmp_path, "hang", [1], timeout=0.3)
+    assert_only(verdicts, [1], ErrorKind.TIMEOUT, "no answer within 0.3 s")
+    assert verdicts[1].outcome is Outcome.TIMEOUT
+    assert len(started(tmp_path)["engine"]) == 2  # restarted once, for the scenarios after it
+    assert seconds < 5
+    assert_nothing_left(tmp_path)
+
+
+def test_closed_output_costs_at_most_the_timeout(tmp_path: Path) -> None:
+    verdicts, seconds = run(tmp_path, "closed-output", [0, 1], timeout=0.3)
+    assert_only(verdicts, [0, 1], ErrorKind.CLOSED_OUTPUT, "the engine closed its output and kept running")
+    assert seconds < 3  # not 5 s per scenario
+    assert_nothing_left(tmp_path)
+
+
+def test_stdout_that_is_not_utf8_is_malformed_not_a_timeout(tmp_path: Path) -> None:
+    verdicts, seconds = run(tmp_path, "stdout-not-utf8", [1], timeout=10.0)
+    assert_only(verdicts, [1], ErrorKind.MALFORMED, "expected UTF-8, found byte 0xff at position 8")
+    assert seconds < 5
+    assert_nothing_left(tmp_path)
+
+
+def test_stderr_that_is_not_utf8_is_kept_decoded_and_never_stops_the_reader(tmp_path: Path) -> None:
+    # 400 KB of it before the handshake: were the reader dead, the engine would block on a full pipe
+    verdicts, seconds = run(tmp_path, "stderr-not-utf8", [], count=6, timeout=2.0)
+    assert [v.reason for v in verdicts] == [BENIGN] * 6
+    assert seconds < 5
+    assert_nothing_left(tmp_path)
+
+
+@pytest.mark.parametrize(("mode", "index"), [("deep", 1), ("deep-ish", 2)])
+def test_a_deeply_nested_answer_is_malformed_for_its_scenario_alone(tmp_path: Path, mode: str, index: int) -> None:
+    verdicts, seconds = run(tmp_path, mode, [index])
+    assert_only(verdicts, [index], ErrorKind.MALFORMED, "expected at most 100 levels of nesting, found more")
+    assert seconds < 5
+    assert_nothing_left(tmp_path)
+
+
+def test_a_line_over_the_limit_is_malformed_and_the_engine_restarted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PADDING", str(2 * 1024 * 1024))
+    verdicts, seconds = run(tmp_path, "overlong", [1], max_line_bytes=1024 * 1024)
+    assert_only(verdicts, [1], ErrorKind.MALFORMED, "expected lines of at most 1 MiB, found a longer one")
+    assert len(started(tmp_path)["engine"]) == 2
+    assert seconds < 5
+    assert_nothing_left(tmp_path)
+
+
+def test_the_default_line_limit_is_64_mib(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PADDING", str(MAX_LINE_BYTES))
+    verdicts, seconds = run(tmp_path, "overlong", [0], count=2, timeout=10.0)
+    assert MAX_LINE_BYTES == 64 * 1024 * 1024
+    assert_only(verdicts, [0], ErrorKind.MALFORMED, "expected lines of at most 64 MiB, found a longer one")
+    assert seconds < 8
+    assert_nothing_left(tmp_path)
+
+
+def test_a_wrong_id_is_blamed_on_the_scenario_it_answered(tmp_path: Path) -> None:
+    verdicts, seconds = run(tmp_path, "wrong-id", [1])
+    assert_only(verdicts, [1], ErrorKind.WRONG_ID, "expected id")
+    assert "found 'someone-else'" in verdicts[1].reason
+    assert seconds < 5
+    assert_nothing_left(tmp_path)
+
+
+@pytest.mark.parametrize("hostile", [[1], [3]])
+def test_an_answer_sent_twice_is_blamed_on_its_own_scenario(tmp_path: Path, hostile: list[int]) -> None:
+    verdicts, seconds = run(tmp_path, "twice", hostile)
+    assert_only(verdicts, hostile, ErrorKind.EXTRA_ANSWER, f"the engine answered {verdicts[hostile[0]].scenario.id!r} twice")
+    assert len(started(tmp_path)["engine"]) == 1  # the engine kept its line discipline: no restart
+    assert seconds < 5
+    assert_nothing_left(tmp_path)
+
+
+def test_an_answer_sent_twice_is_blamed_on_its_own_scenario_one_request_at_a_time(tmp_path: Path) -> None:
+    chosen = two_player(3)  # as the pytest plugin runs them: one run() a scenario
+    adapter = SubprocessAdapter(engine(tmp_path, "twice", [chosen[1]]), timeout=1.0)
+    try:
+        verdicts = [runner.run(adapter, s, {"albastini-2p"}) for s in chosen]
+    finally:
+        adapter.close()
+    assert_only(verdicts, [1], ErrorKind.EXTRA_ANSWER, "twice")
+    assert_nothing_left(tmp_path)
+
+
+def test_an_engine_that_hangs_on_everything_is_given_up_on(tmp_path: Path) -> None:
+    verdicts, seconds = run(tmp_path, "hang-all", [], count=12, timeout=0.3)
+    assert [v.outcome for v in verdicts] == [Outcome.TIMEOUT] * 3 + [Outcome.ENGINE_UNAVAILABLE] * 9
+    for verdict in verdicts[3:]:
+        assert verdict.error is not None and verdict.error.kind is ErrorKind.UNAVAILABLE
+        assert "not run: the engine stalled 3 times in a row (timeouts or failed restarts)" in verdict.reason
+        assert "the last: timeout: no answer within 0.3 s" in verdict.reason
+    assert seconds < 5  # three timeouts, not twelve
+    assert_nothing_left(tmp_path)
+
+
+def test_the_number_of_stalls_before_giving_up_is_an_option(tmp_path: Path) -> None:
+    verdicts, _ = run(tmp_path, "hang-all", [], count=4, timeout=0.3, give_up_after=1)
+    assert [v.outcome for v in verdicts] == [Outcome.TIMEOUT] + [Outcome.ENGINE_UNAVAILABLE] * 3
+    assert_nothing_left(tmp_path)
+
+
+def test_one_slow_restart_does_not_write_off_the_rest(tmp_path: Path) -> None:
+    # Scenario 1 crashes the engine; its second start takes 5 s, past the 0.5 s handshake timeout; the third is quick.
+    chosen = two_player(5)
+    adapter = SubprocessAdapter(engine(tmp_path, "second-start-slow", [chosen[1]]), timeout=1.0, startup_timeout=0.5)
+    began = time.monotonic()
+    try:
+        verdicts = list(runner.run_all(adapter, chosen, {"albastini-2p"}))
+    finally:
+        adapter.close()
+    assert_only(verdicts, [1], ErrorKind.CRASH, "the engine exited with status 7")
+    assert adapter.restarts == 2  # the slow start given up on after 0.5 s, then one that answered
+    assert time.monotonic() - began < 4
+    assert_nothing_left(tmp_path)
+
+
+def test_the_handshake_has_its_own_timeout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HANDSHAKE_SECONDS", "0.5")
+    verdicts, _ = run(tmp_path, "slow-handshake", [], count=2, timeout=0.2, startup_timeout=3.0)
+    assert [v.reason for v in verdicts] == [BENIGN] * 2
+    with pytest.raises(EngineUnusable, match=r"handshake failed: timeout: no answer within 0\.2 s"):
+        SubprocessAdapter(engine(tmp_path, "slow-handshake"), timeout=3.0, startup_timeout=0.2)
+    assert_nothing_left(tmp_path)
+
+
+def test_an_engine_that_ignores_stop_and_sigterm_is_ended_at_the_end_of_the_run(tmp_path: Path) -> None:
+    adapter = SubprocessAdapter(engine(tmp_path, "ignores-stop"), timeout=0.3)
+    assert runner.run(adapter, two_player(1)[0], {"albastini-2p"}).reason == BENIGN
+    began = time.monotonic()
+    adapter.close()
+    assert time.monotonic() - began < 3  # 0.3 s to stop by itself, 0.5 s after SIGTERM, then SIGKILL
+    assert_nothing_left(tmp_path)
+
+
+def test_engines_left_open_are_ended_when_the_kit_exits(tmp_path: Path) -> None:
+    command = engine(tmp_path, "hang")
+    program = f"from conformance.protocol import SubprocessAdapter\nSubprocessAdapter({command!r})\nprint('started')\n"
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0 and done.stdout == "started\n", done.stderr
+    assert "Traceback" not in done.stderr
+    assert_nothing_left(tmp_path)
+    assert not any(alive(pid) for pid in started(tmp_path)["child"])

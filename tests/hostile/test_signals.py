@@ -1,0 +1,87 @@
+"""Ctrl-C and SIGTERM during `trickspec verify`: the engine's process group is ended, the run log is
+closed with a footer naming the signal, the reports are written from what was judged, and the kit
+exits 130 or 143 without a traceback."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+from collections import Counter
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+from conftest import Background
+from hostile_engines import assert_nothing_left
+
+from conformance import interrupt, runlog, schemas
+
+SIGNALS = {"SIGINT": signal.SIGINT, "SIGTERM": signal.SIGTERM}
+
+
+@pytest.fixture(scope="module")
+def interrupted(background: dict[str, Background]) -> dict[str, tuple[Path, int, str]]:
+    """Each background run named after a signal, sent that signal once it has judged the two
+    scenarios its engine answers: its folder, exit status and output."""
+    results = {}
+    for name, signum in SIGNALS.items():
+        run = background[name]
+        log = run.folder / "reports" / "run.jsonl"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (not log.exists() or log.read_text(encoding="utf-8").count("\n") < 3):
+            time.sleep(0.05)
+        run.process.send_signal(signum)
+        out, err = run.process.communicate(timeout=30)
+        results[name] = (run.folder, run.process.returncode, out + err)
+    return results
+
+
+@pytest.mark.parametrize(("name", "status"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_signal_closes_the_log_writes_the_reports_and_ends_the_engine(
+    interrupted: dict[str, tuple[Path, int, str]], name: str, status: int
+) -> None:
+    folder, code, output = interrupted[name]
+    assert code == status, output
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output
+    assert f"the run was interrupted by {name}" in output
+    reports = folder / "reports"
+    log = runlog.read(reports / "run.jsonl")
+    assert log.footer is not None and log.interrupted == name and not log.complete
+    judged = len(log.scenarios)
+    assert judged == 2 and [line["error"] for line in log.scenarios] == ["setup: benign"] * 2
+    assert log.footer["counts"] == dict(Counter(line["outcome"] for line in log.scenarios))
+    summary = json.loads((reports / "summary.json").read_text(encoding="utf-8"))
+    assert not list(schemas.validator("summary").iter_errors(summary))
+    assert summary["complete"] is False
+    total = log.header["scenarios"]
+    assert summary["stopped_early"] == f"the run was interrupted by {name}: {judged} of {total} scenarios judged"
+    assert sum(summary["counts"].values()) == judged
+    badge = json.loads((reports / "badge.json").read_text(encoding="utf-8"))
+    assert not list(schemas.validator("badge").iter_errors(badge))
+    suites = ET.parse(reports / "junit.xml").getroot()
+    assert sum(int(s.get("tests", "0")) for s in suites) == judged
+    assert f"The counts are partial: the run was interrupted by {name}" in (reports / "report.md").read_text(encoding="utf-8")
+    assert sorted(p.name for p in reports.iterdir()) == ["badge.json", "junit.xml", "report.md", "run.jsonl", "summary.json"]
+    assert_nothing_left(folder)
+
+
+def test_a_signal_inside_a_deferred_block_is_raised_when_it_ends() -> None:
+    before = signal.getsignal(signal.SIGINT)
+    finished = False
+    with pytest.raises(interrupt.Interrupted) as stopped, interrupt.trapped(), interrupt.deferred():
+        signal.raise_signal(signal.SIGTERM)
+        signal.raise_signal(signal.SIGINT)  # a second signal while stopping is ignored
+        finished = True
+    assert finished and stopped.value.signal is signal.SIGTERM and stopped.value.exit_status == 143
+    assert signal.getsignal(signal.SIGINT) is before  # the handler from before is back
+
+
+def test_a_signal_ignored_before_stays_ignored() -> None:
+    before = signal.signal(signal.SIGTERM, signal.SIG_IGN)  # as a shell leaves SIGINT for a background job
+    try:
+        with interrupt.trapped():
+            signal.raise_signal(signal.SIGTERM)
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGTERM, before)
