@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import Any
 
 from reference import Applied, Engine
@@ -11,13 +12,19 @@ from specreader.jsontypes import Json
 from specreader.spec import variant
 
 
+@cache
+def _cards(variant_id: str) -> Cards:
+    """The variant's deck, compiled once per variant (a property test asks for it at every step)."""
+    return Cards(variant(variant_id))
+
+
 def deck(variant_id: str) -> list[str]:
     """Every card of the variant's deck, in canonical order."""
-    return list(Cards(variant(variant_id)).codes)
+    return list(_cards(variant_id).codes)
 
 
 def values(variant_id: str) -> dict[str, int]:
-    cards = Cards(variant(variant_id))
+    cards = _cards(variant_id)
     return dict(zip(cards.codes, cards.value, strict=True))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import random
+from functools import cache
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -33,8 +34,14 @@ def _setup(variant_id: str, rng: random.Random, as_hands: bool) -> Json:
     return {"dealer": dealer, "hands": hands, "stock": cards[v["players"] * size :]}
 
 
+@cache
+def _resolved(variant_id: str) -> Json:
+    """The variant once per variant, for reading only (``variant()`` deep-copies it at every call)."""
+    return variant(variant_id)
+
+
 def _check_snapshot(variant_id: str, snap: Json) -> None:
-    v = variant(variant_id)
+    v = _resolved(variant_id)
     order = deck(variant_id)
     worth = values(variant_id)
     assert sorted(placed(snap)) == sorted(order), "every card in exactly one place"

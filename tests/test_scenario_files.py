@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from conformance.cli import main
 from conformance.scenarios import expand_setup
+from specreader import kitdata
 from specreader.spec import variant
+
+pytest_plugins = ["pytester"]
 
 GOOD = """\
 # yaml-language-server: $schema=../schemas/scenario.schema.json
@@ -182,22 +183,17 @@ def test_abstract_variant_is_located_where_it_is_named(tmp_path: Path, capsys: p
     assert f"{path}:2:10: $.variant: variant 'albastini-base' is abstract: expected a playable variant" in err
 
 
-# Run in a fresh interpreter: the plugin collects only files under the kit's scenarios/, and this points
-# that at a temporary folder, so the test never writes into the kit that others may be reading.
-COLLECT_ELSEWHERE = (
-    "import pathlib, sys, pytest; from specreader import kitdata; "
-    "kitdata.scenarios_dir = lambda: pathlib.Path(sys.argv[1]); sys.exit(pytest.main(sys.argv[2:]))"
-)
-
-
-def test_pytest_collection_reports_the_location(tmp_path: Path) -> None:
+def test_pytest_collection_reports_the_location(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     """A bad scenario file fails collection with file:line, not a traceback."""
-    folder = tmp_path / "scenarios"
+    # The plugin collects only files under the kit's scenarios/: point that at a temporary folder, so the
+    # test never writes into the kit that others may be reading.
+    folder = pytester.path / "scenarios"
     folder.mkdir()
     bad = folder / "zz-test-bad.yaml"
     bad.write_text(GOOD.format(name="bad", clause="albastini.play.nope", lead="AH"), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-c", COLLECT_ELSEWHERE, str(folder), "--engine", "reference", str(bad), "-q",
-                           "-p", "no:cacheprovider"], capture_output=True, text=True, cwd=tmp_path)
-    assert done.returncode == 2, done.stdout + done.stderr  # interrupted: an error during collection
-    assert f"{bad}:6:15: $.scenarios[0].clauses[0]: unknown clause" in done.stdout
-    assert "Traceback" not in done.stdout + done.stderr
+    monkeypatch.setattr(kitdata, "scenarios_dir", lambda: folder)
+    done = pytester.runpytest_inprocess("--engine", "reference", str(bad), "-q", "-p", "no:cacheprovider")
+    out, err = "\n".join(done.outlines), "\n".join(done.errlines)
+    assert done.ret == pytest.ExitCode.INTERRUPTED, out + err  # an error during collection
+    assert f"{bad}:6:15: $.scenarios[0].clauses[0]: unknown clause" in out
+    assert "Traceback" not in out + err

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import sys
 from pathlib import Path
@@ -98,14 +100,21 @@ def _rewrite(path: Path, tmp_path: Path) -> Path:
     return copy
 
 
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One run's report folder, shared by the report tests (which only read it)."""
+    folder = tmp_path_factory.mktemp("reports")
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["verify", "--scenario", "albastini/trick", "--report-dir", str(folder)]) == 0
+    return folder
+
+
 @pytest.mark.parametrize("fmt", ["md", "junit", "json", "badge"])
-def test_report_renders_a_log(tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str) -> None:
-    assert main(["verify", "--scenario", "albastini/trick", "--report-dir", str(tmp_path)]) == 0
-    capsys.readouterr()
-    code, out, _ = run(capsys, "report", str(tmp_path / "run.jsonl"), "--format", fmt)
+def test_report_renders_a_log(reports: Path, capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    code, out, _ = run(capsys, "report", str(reports / "run.jsonl"), "--format", fmt)
     assert code == 0
-    assert out == (tmp_path / {"md": "report.md", "junit": "junit.xml", "json": "summary.json",
-                               "badge": "badge.json"}[fmt]).read_text()
+    assert out == (reports / {"md": "report.md", "junit": "junit.xml", "json": "summary.json",
+                              "badge": "badge.json"}[fmt]).read_text()
 
 
 def test_report_of_a_broken_log_is_located(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
