@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from conformance import scenarios, schemas
+from conformance import observing, scenarios, schemas
 from specreader import kitdata
 from specreader.jsontypes import Json, JsonPath
 from specreader.problems import DataError, Problem
@@ -160,6 +160,10 @@ def _clause_references(spec: Spec) -> list[Problem]:
             problems.append(
                 doc.problem((*at, "parameter"), f"expected a parameter path present in a {game} variant, found {parameter!r}")
             )
+        for j, entry in _strings(clause, "observes"):
+            wrong = observing.problem(entry)
+            if wrong:
+                problems.append(doc.problem((*at, "observes", j), wrong))
     return problems
 
 
