@@ -1,4 +1,4 @@
-"""The `trickspec` command: validate, coverage, verify, report, smoke."""
+"""The `trickspec` command: validate, coverage, verify, fuzz, report, smoke, selfcheck."""
 
 from __future__ import annotations
 
@@ -13,6 +13,9 @@ from typing import Any
 
 from conformance import adapter as adapters
 from conformance import coverage, expectations, reports, runlog, scenarios, selfcheck
+from conformance.fuzz import campaign as fuzzing
+from conformance.fuzz import summary as fuzz_summary
+from conformance.fuzz.worker import Settings
 from conformance.smoke import smoke
 from conformance.validate import validate
 from conformance.verify import Progress, verify
@@ -20,6 +23,9 @@ from specreader import spec
 from specreader.problems import DataError, Problem
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_DATA, EXIT_ENGINE = 0, 1, 2, 3
+
+# Deals a fuzz campaign runs when given neither --deals nor --time.
+FUZZ_DEALS = 1000
 
 # The files --report-dir receives, by report format.
 REPORT_FILES = {"md": "report.md", "junit": "junit.xml", "json": "summary.json", "badge": "badge.json"}
@@ -128,8 +134,66 @@ def _note_stale(file: str, expected: expectations.Expectations) -> None:
         print(f"note: {file} names scenarios the kit does not have: {', '.join(unknown)}", file=sys.stderr)
 
 
+def _report_dir(folder: str | None) -> tuple[Path | None, list[Problem]]:
+    """The folder for run.jsonl and the reports, made before the run so it never ends unwritable."""
+    if folder is None:
+        return None, []
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        return None, [Problem(str(path), 0, 0, (), "expected a folder, found a file")]
+    path.mkdir(parents=True, exist_ok=True)
+    return path, []
+
+
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    if args.deals is not None and args.time is not None:
+        return _print_problems([Problem("--deals/--time", 0, 0, (), "give a number of deals or a time, not both")])
+    report_dir, problems = _report_dir(args.report_dir)
+    out, more = _report_dir(args.out)
+    if problems or more:
+        return _print_problems(problems + more)
+    deals = args.deals if args.deals is not None or args.time is not None else FUZZ_DEALS
+    plan = fuzzing.Plan(
+        variants=tuple(args.variant) if args.variant else None,
+        deals=deals,
+        seconds=args.time,
+        shard=args.shard or (1, 1),
+        jobs=args.jobs,
+        max_divergences=args.max_divergences,
+    )
+    settings = Settings(args.seed, args.engine, args.engine_cmd, args.timeout, args.observe_all)
+    given = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v not in (None, False, [])}
+    options = {"command": "fuzz", **given}
+    log_path = report_dir / "run.jsonl" if report_dir else None
+    progress = fuzzing.FuzzProgress(plan.planned or None, plan.seconds)
+    try:
+        with contextlib.ExitStack() as stack:
+            stream = stack.enter_context(log_path.open("w", encoding="utf-8")) if log_path else None
+            done = fuzzing.run(plan, settings, out=out, stream=stream, options=options, progress=progress)
+    except fuzzing.EngineUnusable as err:
+        print(f"engine unusable: {err}", file=sys.stderr)
+        return EXIT_ENGINE
+    except fuzzing.BadChoice as err:
+        return _print_problems([Problem("--variant", 0, 0, (), str(err))])
+    finally:
+        progress.end()
+    print(fuzz_summary.render(done, seed=args.seed, shard=plan.shard, jobs=plan.jobs))
+    if report_dir is not None and log_path is not None:
+        _write_reports(done.log, report_dir)
+        print(f"reports: {log_path} and {', '.join(str(report_dir / n) for n in REPORT_FILES.values())}")
+    return EXIT_FAILED if done.log.failed else EXIT_OK
+
+
+def _write_reports(log: runlog.Log, report_dir: Path) -> None:
+    for fmt, name in REPORT_FILES.items():
+        (report_dir / name).write_text(reports.render(log, fmt), encoding="utf-8")
+
+
 def cmd_report(args: argparse.Namespace) -> int:
-    log = runlog.read(Path(args.log))
+    logs = [runlog.read(Path(p)) for p in args.log]
+    for note in runlog.merge_notes(logs):
+        print(f"note: {note}", file=sys.stderr)
+    log = runlog.merge(logs)
     text = reports.render(log, args.format)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
@@ -155,6 +219,33 @@ def _seconds(text: str) -> float:
     if not value > 0:  # also refuses nan
         raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, found {text!r}")
     return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number above 0, found {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0, found {text!r}")
+    return value
+
+
+def _shard(text: str) -> tuple[int, int]:
+    k, _, n = text.partition("/")
+    if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+        raise argparse.ArgumentTypeError(f"expected K/N with 1 <= K <= N, found {text!r}")
+    return int(k), int(n)
 
 
 def cmd_selfcheck(args: argparse.Namespace) -> int:
@@ -268,11 +359,31 @@ COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
+        "fuzz",
+        "play random deals on an engine and the reference; shrink each divergence to a scenario",
+        cmd_fuzz,
+        (
+            Option(("--engine",), "'reference' (the default) or module:name of a Python engine class or adapter factory"),
+            Option(("--engine-cmd",), "an engine program speaking the protocol (docs/protocol.md), e.g. 'node engine.js'"),
+            Option(("--timeout",), "seconds an engine may take per deal (default 10)", type=_seconds, default=10.0),
+            Option(("--variant",), "only this variant (repeatable; default: every variant the engine declares)", action="append"),
+            Option(("--deals",), f"deals in the campaign, over all shards (default {FUZZ_DEALS:,})", type=_count, metavar="N"),
+            Option(("--time",), "run for this many seconds instead of a number of deals", type=_seconds, metavar="S"),
+            Option(("--seed",), "the campaign's seed: the same seed plays the same deals (default 0)", type=_seed, default=0),
+            Option(("--jobs",), "engine processes run in parallel (default 1)", type=_count, default=1, metavar="J"),
+            Option(("--shard",), "run slice K of N of the deals (CI matrix); report merges the logs", type=_shard, metavar="K/N"),
+            Option(("--out",), "write each distinct divergence here as a scenario file", metavar="DIR"),
+            Option(("--report-dir",), "write run.jsonl and the reports (report.md, junit.xml, summary.json, badge.json)"),
+            Option(("--max-divergences",), "stop once this many distinct divergences are found", type=_count, metavar="N"),
+            Option(("--observe-all",), "read every observation in full, not only where sampled (slower)", action="store_true"),
+        ),
+    ),
+    Command(
         "report",
-        "render a run log as md, junit, json or badge",
+        "render a run log as md, junit, json or badge; several logs (shards) are merged",
         cmd_report,
         (
-            Option(("log",), "a run.jsonl written by verify --report-dir"),
+            Option(("log",), "run.jsonl files written by verify or fuzz --report-dir", nargs="+"),
             Option(("--format",), choices=reports.FORMATS, default="md"),
             Option(("--output", "-o"), "write here instead of standard output"),
         ),

@@ -1,0 +1,351 @@
+"""A fuzz campaign: the deal sequence of a seed, cut into a shard, run on one engine or J in
+parallel, logged deal by deal in order, with every distinct divergence written once.
+
+Deal ``i`` depends on the seed and ``i`` alone, and shard ``K/N`` takes the deals whose index
+is ``K-1`` modulo ``N``, so the shards of a campaign are disjoint and together are the single
+run; the log lists deals in index order whatever the number of jobs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import queue
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from conformance import adapter as adapters
+from conformance import runlog, untrusted
+from conformance.fuzz.worker import DealResult, Found, Key, Settings, Worker
+from conformance.runlog import Log, ScenarioLine
+from conformance.vocabulary import FAILING
+from specreader.jsontypes import Json
+from specreader.spec import kit_spec
+
+BATCH = 32  # deals a worker takes at a time: enough to keep the engine's pipe full
+AHEAD = 2  # batches in flight per worker
+POLL = 1.0  # seconds between looks at whether the workers are alive
+
+
+class EngineUnusable(Exception):
+    """The engine could not be started, or a worker lost it."""
+
+
+class BadChoice(Exception):
+    """What the user asked for cannot be run (a variant the engine does not play...)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    variants: tuple[str, ...] | None  # None: every variant the engine declares
+    deals: int | None  # the campaign's size, over all shards; None: run for ``seconds``
+    seconds: float | None
+    shard: tuple[int, int] = (1, 1)
+    jobs: int = 1
+    max_divergences: int | None = None
+
+    def indices(self) -> Iterator[int]:
+        """This shard's deals, in order."""
+        k, n = self.shard
+        every = itertools.count(k - 1, n)
+        return every if self.deals is None else itertools.takewhile(lambda i: i < (self.deals or 0), every)
+
+    @property
+    def planned(self) -> int:
+        """Deals this shard will run (0 when it runs for a time)."""
+        k, n = self.shard
+        return 0 if self.deals is None else len(range(k - 1, self.deals, n))
+
+
+@dataclass
+class Group:
+    """One distinct divergence: its first deal, how many deals showed it, its scenario."""
+
+    key: Key
+    first: DealResult
+    deals: int = 1
+    found: Found | None = None
+    path: Path | None = None
+
+
+@dataclass
+class Campaign:
+    log: Log
+    hello: Json
+    variants: tuple[str, ...]
+    groups: dict[Key, Group] = field(default_factory=dict)
+    unnamed: list[DealResult] = field(default_factory=list)  # divergences that did not happen again
+    deals: int = 0
+    seconds: float = 0.0
+
+
+def choose_variants(asked: tuple[str, ...] | None, hello: Json) -> tuple[str, ...]:
+    known = set(kit_spec().variants_raw())
+    declared = [v for v in hello.get("variants", []) if v in known]
+    if asked is None:
+        if not declared:
+            raise BadChoice("the engine declares no variant of the kit")
+        return tuple(sorted(declared))
+    unknown = [v for v in asked if v not in known]
+    if unknown:
+        raise BadChoice(f"unknown variant {', '.join(unknown)}: expected an id from spec/*/variants")
+    missing = [v for v in asked if v not in declared]
+    if missing:
+        raise BadChoice(f"the engine does not declare {', '.join(missing)}")
+    return tuple(dict.fromkeys(asked))
+
+
+# -- engines: one in this process, or one per worker process ---------------------------------------
+class _Inline:
+    def __init__(self, settings: Settings, jobs: int) -> None:
+        try:
+            engine = adapters.open_engine(settings.engine, settings.engine_cmd, timeout=settings.timeout)
+        except Exception as err:  # an unusable engine is a verdict, not a traceback
+            raise EngineUnusable(adapters.describe_error(err)) from None
+        self.worker = Worker(settings, engine)
+        self.hello: Json = engine.hello()
+        self.done: list[tuple[int, list[DealResult]]] = []
+        self.size = 1
+
+    def submit(self, number: int, indices: list[int], variants: tuple[str, ...]) -> None:
+        self.done.append((number, self.worker.run(indices, variants)))
+
+    def receive(self) -> tuple[int, list[DealResult]]:
+        return self.done.pop(0)
+
+    def abandon(self) -> None:
+        self.done.clear()
+
+    def close(self) -> None:
+        self.worker.engine.close()
+
+
+def _work(settings: Settings, tasks: Any, results: Any) -> None:
+    """A worker process: its own engine, batches until told to stop."""
+    try:
+        engine = adapters.open_engine(settings.engine, settings.engine_cmd, timeout=settings.timeout)
+    except Exception as err:
+        results.put(("unusable", adapters.describe_error(err)))
+        return
+    try:
+        worker = Worker(settings, engine)
+        results.put(("hello", engine.hello()))
+        while (task := tasks.get()) is not None:
+            number, indices, variants = task
+            results.put(("batch", number, worker.run(indices, variants)))
+    except Exception as err:  # said to the parent, which reports it
+        results.put(("failed", adapters.describe_error(err)))
+    finally:
+        engine.close()
+
+
+class _Pool:
+    def __init__(self, settings: Settings, jobs: int) -> None:
+        methods = multiprocessing.get_all_start_methods()
+        # fork: the workers start with the spec already read (no thread runs in this process yet)
+        context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self.tasks: Any = context.Queue()
+        self.results: Any = context.Queue()
+        self.size = jobs
+        self.processes = [
+            context.Process(target=_work, args=(settings, self.tasks, self.results), daemon=True) for _ in range(jobs)
+        ]
+        for process in self.processes:
+            process.start()
+        hellos = [self._next() for _ in self.processes]
+        unusable = [h[1] for h in hellos if h[0] != "hello"]
+        if unusable:
+            self.close()
+            raise EngineUnusable(str(unusable[0]))
+        self.hello: Json = hellos[0][1]
+
+    def _next(self) -> tuple[Any, ...]:
+        while True:
+            try:
+                message: tuple[Any, ...] = self.results.get(timeout=POLL)
+                return message
+            except queue.Empty:
+                if not all(p.is_alive() for p in self.processes):
+                    raise EngineUnusable("a fuzz worker stopped without a word") from None
+
+    def submit(self, number: int, indices: list[int], variants: tuple[str, ...]) -> None:
+        self.tasks.put((number, indices, variants))
+
+    def receive(self) -> tuple[int, list[DealResult]]:
+        message = self._next()
+        if message[0] != "batch":
+            raise EngineUnusable(str(message[-1]))
+        return message[1], message[2]
+
+    def abandon(self) -> None:
+        """Stop the workers at once: what they are doing is not wanted."""
+        for process in self.processes:
+            process.terminate()  # its engine sees its input close, and stops
+        for process in self.processes:
+            process.join()
+
+    def close(self) -> None:
+        for process in self.processes:
+            if process.is_alive():
+                self.tasks.put(None)
+        for process in self.processes:
+            process.join(timeout=10)
+            if process.is_alive():
+                process.terminate()
+                process.join()
+
+
+# -- the run ---------------------------------------------------------------------------------------
+Progress = Callable[[int, float, int], None]  # deals done, seconds, distinct divergences
+
+
+def run(
+    plan: Plan,
+    settings: Settings,
+    *,
+    out: Path | None = None,
+    stream: IO[str] | None = None,
+    options: Json | None = None,
+    progress: Progress | None = None,
+    before: Callable[[Json, tuple[str, ...]], None] | None = None,
+) -> Campaign:
+    """Run the campaign and return its log and divergences; the log is written to ``stream`` as it goes."""
+    engines: _Inline | _Pool = (_Pool if plan.jobs > 1 else _Inline)(settings, plan.jobs)
+    try:
+        hello = untrusted.identity(engines.hello)
+        variants = choose_variants(plan.variants, hello)
+        if before is not None:
+            before(hello, variants)
+        log = Log(
+            header={
+                "type": "header",
+                "kit": {"name": "trickspec", "version": runlog.kit_version()},
+                "spec_version": runlog.spec_version(),
+                "engine": hello,
+                "options": {**(options or {}), "variants": list(variants)},
+                "started": runlog.now(),
+                "scenarios": plan.planned,
+            },
+            stream=stream,
+        )
+        campaign = Campaign(log, hello, variants)
+        log.start()
+        _drive(plan, engines, campaign, out, progress)
+    finally:
+        engines.close()
+    return campaign
+
+
+def _drive(plan: Plan, engines: _Inline | _Pool, campaign: Campaign, out: Path | None, progress: Progress | None) -> None:
+    started = time.perf_counter()
+    indices = plan.indices()
+    submitted = 0
+    waiting: dict[int, list[DealResult]] = {}
+    logged = 0
+
+    def submit() -> bool:
+        nonlocal submitted
+        if plan.seconds is not None and time.perf_counter() - started >= plan.seconds:
+            return False
+        batch = list(itertools.islice(indices, BATCH))
+        if not batch:
+            return False
+        engines.submit(submitted, batch, campaign.variants)
+        submitted += 1
+        return True
+
+    more = True
+    while more and submitted < AHEAD * engines.size:
+        more = submit()
+    while logged < submitted:
+        number, results = engines.receive()
+        waiting[number] = results
+        while logged in waiting:
+            for result in waiting.pop(logged):
+                _record(campaign, result, out)
+            logged += 1
+            if progress is not None:
+                progress(campaign.deals, time.perf_counter() - started, len(campaign.groups))
+            if plan.max_divergences is not None and len(campaign.groups) >= plan.max_divergences:
+                engines.abandon()  # what is still out is not waited for
+                submitted = logged
+                more = False
+                break
+        if more:
+            more = submit()
+    campaign.seconds = time.perf_counter() - started
+    campaign.log.finish(campaign.seconds)
+
+
+def _record(campaign: Campaign, result: DealResult, out: Path | None) -> None:
+    campaign.deals += 1
+    group = campaign.groups.get(result.key) if result.key is not None else None
+    if result.key is not None and group is None:
+        group = campaign.groups[result.key] = Group(result.key, result, found=result.found)
+        if out is not None and result.found is not None and result.found.written is not None:
+            group.path = out / result.found.written.file_name
+            group.path.write_text(result.found.written.text, encoding="utf-8")
+    elif group is not None:
+        group.deals += 1
+    elif result.outcome in FAILING:
+        campaign.unnamed.append(result)
+    campaign.log.add(deal_line(result, group))
+
+
+def deal_line(result: DealResult, group: Group | None) -> ScenarioLine:
+    written = group.found.written if group is not None and group.found is not None else None
+    return {
+        "type": "scenario",
+        "id": result.id,
+        "outcome": result.outcome,
+        "game": str(kit_spec().resolved(result.variant).get("game", "")),
+        "variant": result.variant,
+        "clauses": list(result.clauses),
+        "file": str(group.path) if group is not None and group.path is not None else "",
+        "line": written.line if written is not None and group is not None and group.path is not None else 0,
+        "seconds": result.seconds,
+        "mismatch": result.mismatches[0] if result.mismatches else None,
+        "mismatches": list(result.mismatches),
+        "error": result.error,
+        "expected": None,
+        "note": None,
+    }
+
+
+class FuzzProgress:
+    """A bar with deals per second and divergences on a terminal; plain lines (every tenth) elsewhere."""
+
+    def __init__(self, deals: int | None, seconds: float | None, stream: IO[str] | None = None) -> None:
+        self.deals = deals
+        self.seconds = seconds
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
+        self.shown = -1
+
+    def __call__(self, done: int, elapsed: float, divergences: int) -> None:
+        if self.deals:
+            fraction = done / self.deals
+        elif self.seconds:
+            fraction = min(1.0, elapsed / self.seconds)
+        else:
+            fraction = 1.0
+        rate = done / elapsed if elapsed > 0 else 0.0
+        text = f"{done:,} deals  {rate:,.0f} deals/s  {divergences} divergence{'s' if divergences != 1 else ''}"
+        if self.tty:
+            width = 30
+            filled = int(width * fraction)
+            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {text}")
+            self.stream.flush()
+        elif int(fraction * 10) > self.shown:
+            self.shown = int(fraction * 10)
+            self.stream.write(text + "\n")
+            self.stream.flush()
+
+    def end(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
