@@ -162,7 +162,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         max_divergences=args.max_divergences,
     )
     settings = Settings(args.seed, args.engine, args.engine_cmd, args.timeout, args.observe_all)
-    given = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v not in (None, False, [])}
+    # the seed always, even 0: it is what replays the campaign
+    given = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v is not None and v is not False and v != []}
     options = {"command": "fuzz", **given}
     log_path = report_dir / "run.jsonl" if report_dir else None
     progress = fuzzing.FuzzProgress(plan.planned or None, plan.seconds)

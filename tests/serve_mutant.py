@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import sys
 
-from test_mutants import MUTANTS, mutant_adapter
-
 from conformance.serve import serve
+
+from test_mutants import MUTANTS, mutant_adapter
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in MUTANTS:

@@ -8,13 +8,15 @@ run; the log lists deals in index order whatever the number of jobs.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import multiprocessing
-import queue
 import sys
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import IO, Any
 
@@ -27,8 +29,8 @@ from specreader.jsontypes import Json
 from specreader.spec import kit_spec
 
 BATCH = 32  # deals a worker takes at a time: enough to keep the engine's pipe full
+FIRST_BATCH = 8  # the first batches are smaller, so the first divergence shows (and stops a run) sooner
 AHEAD = 2  # batches in flight per worker
-POLL = 1.0  # seconds between looks at whether the workers are alive
 
 
 class EngineUnusable(Exception):
@@ -124,61 +126,77 @@ class _Inline:
         self.worker.engine.close()
 
 
-def _work(settings: Settings, tasks: Any, results: Any) -> None:
+def _work(settings: Settings, link: Connection) -> None:
     """A worker process: its own engine, batches until told to stop."""
     try:
         engine = adapters.open_engine(settings.engine, settings.engine_cmd, timeout=settings.timeout)
     except Exception as err:
-        results.put(("unusable", adapters.describe_error(err)))
+        link.send(("unusable", adapters.describe_error(err)))
         return
     try:
         worker = Worker(settings, engine)
-        results.put(("hello", engine.hello()))
-        while (task := tasks.get()) is not None:
+        link.send(("hello", engine.hello()))
+        while (task := link.recv()) is not None:
             number, indices, variants = task
-            results.put(("batch", number, worker.run(indices, variants)))
+            link.send(("batch", number, worker.run(indices, variants)))
     except Exception as err:  # said to the parent, which reports it
-        results.put(("failed", adapters.describe_error(err)))
+        link.send(("failed", adapters.describe_error(err)))
     finally:
         engine.close()
 
 
 class _Pool:
+    """J worker processes, each with its own engine, fed batches over its own pipe (plain
+    synchronous messages: nothing is left in flight when a worker is told to stop)."""
+
     def __init__(self, settings: Settings, jobs: int) -> None:
         methods = multiprocessing.get_all_start_methods()
         # fork: the workers start with the spec already read (no thread runs in this process yet)
         context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        self.tasks: Any = context.Queue()
-        self.results: Any = context.Queue()
         self.size = jobs
-        self.processes = [
-            context.Process(target=_work, args=(settings, self.tasks, self.results), daemon=True) for _ in range(jobs)
-        ]
-        for process in self.processes:
+        self.links: list[Connection] = []
+        self.processes = []
+        for _ in range(jobs):
+            mine, theirs = context.Pipe()
+            process = context.Process(target=_work, args=(settings, theirs), daemon=True)
             process.start()
-        hellos = [self._next() for _ in self.processes]
+            theirs.close()
+            self.links.append(mine)
+            self.processes.append(process)
+        self.busy = {id(link): 0 for link in self.links}  # batches sent to each worker and not answered
+        self.waiting: deque[tuple[int, list[int], tuple[str, ...]]] = deque()
+        hellos = [self._next(link) for link in self.links]
         unusable = [h[1] for h in hellos if h[0] != "hello"]
         if unusable:
-            self.close()
+            self.abandon()
             raise EngineUnusable(str(unusable[0]))
         self.hello: Json = hellos[0][1]
 
-    def _next(self) -> tuple[Any, ...]:
-        while True:
-            try:
-                message: tuple[Any, ...] = self.results.get(timeout=POLL)
-                return message
-            except queue.Empty:
-                if not all(p.is_alive() for p in self.processes):
-                    raise EngineUnusable("a fuzz worker stopped without a word") from None
+    def _next(self, link: Connection) -> tuple[Any, ...]:
+        try:
+            message: tuple[Any, ...] = link.recv()
+        except (EOFError, OSError):
+            raise EngineUnusable("a fuzz worker stopped without a word") from None
+        return message
+
+    def _dispatch(self) -> None:
+        for link in sorted(self.links, key=lambda link: self.busy[id(link)]):
+            if self.waiting and self.busy[id(link)] < AHEAD:
+                link.send(self.waiting.popleft())
+                self.busy[id(link)] += 1
 
     def submit(self, number: int, indices: list[int], variants: tuple[str, ...]) -> None:
-        self.tasks.put((number, indices, variants))
+        self.waiting.append((number, indices, variants))
+        self._dispatch()
 
     def receive(self) -> tuple[int, list[DealResult]]:
-        message = self._next()
+        answered = wait([link for link in self.links if self.busy[id(link)]])
+        link = next(link for link in self.links if link in answered)
+        message = self._next(link)
         if message[0] != "batch":
             raise EngineUnusable(str(message[-1]))
+        self.busy[id(link)] -= 1
+        self._dispatch()
         return message[1], message[2]
 
     def abandon(self) -> None:
@@ -189,9 +207,9 @@ class _Pool:
             process.join()
 
     def close(self) -> None:
-        for process in self.processes:
-            if process.is_alive():
-                self.tasks.put(None)
+        for link in self.links:
+            with contextlib.suppress(OSError):  # that worker is gone already
+                link.send(None)
         for process in self.processes:
             process.join(timeout=10)
             if process.is_alive():
@@ -251,7 +269,7 @@ def _drive(plan: Plan, engines: _Inline | _Pool, campaign: Campaign, out: Path |
         nonlocal submitted
         if plan.seconds is not None and time.perf_counter() - started >= plan.seconds:
             return False
-        batch = list(itertools.islice(indices, BATCH))
+        batch = list(itertools.islice(indices, min(BATCH, FIRST_BATCH << submitted)))
         if not batch:
             return False
         engines.submit(submitted, batch, campaign.variants)

@@ -30,6 +30,7 @@ AFTER_THE_END = 0.1  # the chance of one more attempt once the deal is over
 STEERED = 0.3  # the share of deals steered to a rare branch
 COMPLETIONS = 4  # endings tried by a steer to a score line
 ENDGAME_CARDS = 2  # the endings are tried once no hand holds more than this, the stock gone
+PLAY = "play"  # the phase of the tricks (schemas/snapshot.schema.json)
 
 # What a refusal may also say, beside the reference engine's code, when it is plainly so
 # (spec/errors.yaml): an action by a seat that is not to act, of a type no one may play now,
@@ -255,7 +256,7 @@ class _Play:
             return False
         snapshot = self.engine.snapshot()
         hands = snapshot.get("hands", {}).values()
-        return snapshot.get("phase") == "play" and not snapshot.get("stock") and max(map(len, hands)) <= ENDGAME_CARDS
+        return snapshot.get("phase") == PLAY and not snapshot.get("stock") and max(map(len, hands)) <= ENDGAME_CARDS
 
     def _finish_on_a_line(self) -> None:
         """Try endings of the deal from here; keep the first that ends on a line of the score."""
@@ -291,11 +292,6 @@ def _replayed(variant_id: str, setup: Json, actions: list[Json], start: int) -> 
     return out
 
 
-def reference_reports(case: Case) -> list[tuple[str | None, Report]]:
-    """Every observation of a case on the reference engine: its refusal code and what it reports."""
-    engine = Engine.new(case.variant, case.setup)
-    out: list[tuple[str | None, Report]] = [(None, (engine.snapshot(), list(engine.legal_actions())))]
-    for action in case.actions:
-        code = getattr(engine.apply(dict(action)), "code", None)
-        out.append((code, (engine.snapshot(), list(engine.legal_actions()))))
-    return out
+def reference_reports(case: Case) -> list[Report]:
+    """What the reference engine reports at every observation of a case."""
+    return list(_replayed(case.variant, case.setup, [dict(a) for a in case.actions], 0).values())

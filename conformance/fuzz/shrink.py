@@ -15,13 +15,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from conformance.fuzz.compare import REFUSAL, REPORT, Divergence, Expected, first_divergence
-from conformance.fuzz.deals import Case, Report, reference_reports
+from conformance.fuzz.deals import PLAY, Case, Report, reference_reports
 from conformance.messages import Request
 from conformance.observing import LEGAL, SETUP, clauses_of
 from specreader.jsontypes import Json
 
 MAX_STARTS = 16  # mid-deal starting positions tried, latest first
-PLAY = "play"  # the one phase a scenario can start in mid-deal (docs/scenarios.md, start)
 
 Run = Callable[[Request], object]  # an engine's answer to one request (untrusted)
 
@@ -86,10 +85,9 @@ class Shrinker:
     def examine(self, case: Case, rid: str) -> Finding | None:
         """Run a case with every observation read, on both engines; the first divergence, named."""
         try:
-            replies = reference_reports(case)
+            reports = reference_reports(case)
         except ValueError:  # SetupError among them
             return None  # a candidate the reference cannot set up is no candidate
-        reports = [report for _, report in replies]
         expected = Expected(case.refusals, dict(enumerate(reports)), self.fields(case.variant))
         divergence = first_divergence(expected, self.run(_request(case, rid)))
         if divergence is None:
@@ -103,10 +101,9 @@ class Shrinker:
         return self.examine(truncated(case, position), rid)
 
     def shrink(self, found: Finding, rid: str) -> Finding:
-        best = found
-        best = self._start_later(best, rid)
-        best = self._without_attempts(best, rid)
-        return self._without_won_cards(best, rid)
+        """The shortest case found that diverges as ``found`` does (the same key)."""
+        later = self._start_later(found, rid)
+        return self._without_won_cards(self._without_attempts(later, rid), rid)
 
     def _same(self, candidate: Case, target: Finding, rid: str, mid_deal: bool) -> Finding | None:
         found = self.examine(candidate, rid)
@@ -162,7 +159,7 @@ class Shrinker:
 def from_position(setup: Json, snapshot: Json) -> Json | None:
     """A setup starting mid-deal at the reported position (docs/scenarios.md, start), keeping the
     dealer history and the match of the deal's own setup; None where the format cannot start."""
-    if snapshot.get("phase") != PLAY:
+    if snapshot.get("phase") != PLAY:  # the one phase a deal can start in mid-way (docs/scenarios.md, start)
         return None
     stock: list[str] = snapshot["stock"]
     start: dict[str, Any] = {"phase": PLAY, "trump": snapshot["trump"], "to_act": snapshot["to_act"]}
