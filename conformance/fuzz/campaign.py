@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import multiprocessing
+import signal
 import sys
 import time
 from collections import deque
@@ -83,6 +84,7 @@ class Campaign:
     unnamed: list[DealResult] = field(default_factory=list)  # divergences that did not happen again
     deals: int = 0
     seconds: float = 0.0
+    interrupted: bool = False
 
 
 def choose_variants(asked: tuple[str, ...] | None, hello: Json) -> tuple[str, ...]:
@@ -128,6 +130,7 @@ class _Inline:
 
 def _work(settings: Settings, link: Connection) -> None:
     """A worker process: its own engine, batches until told to stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
     try:
         engine = adapters.open_engine(settings.engine, settings.engine_cmd, timeout=settings.timeout)
     except Exception as err:
@@ -252,7 +255,14 @@ def run(
         )
         campaign = Campaign(log, hello, variants)
         log.start()
-        _drive(plan, engines, campaign, out, progress)
+        started = time.perf_counter()
+        try:
+            _drive(plan, engines, campaign, out, progress)
+        except KeyboardInterrupt:  # stopped by hand: what was done is kept and reported
+            engines.abandon()
+            campaign.interrupted = True
+            campaign.seconds = time.perf_counter() - started
+            log.finish(campaign.seconds)
     finally:
         engines.close()
     return campaign

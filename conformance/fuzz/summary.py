@@ -7,6 +7,8 @@ from conformance import reports
 from conformance.fuzz.campaign import Campaign, Group
 from conformance.fuzz.worker import DealResult
 
+SHOWN = 10  # divergences that did not happen again, listed one by one before the rest are counted
+
 
 def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
@@ -42,8 +44,10 @@ def render(campaign: Campaign, *, seed: int, shard: tuple[int, int], jobs: int) 
     lines: list[str] = []
     for group in campaign.groups.values():
         lines += divergence_lines(group)
-    for result in campaign.unnamed:
+    for result in campaign.unnamed[:SHOWN]:
         lines.append(f"{result.outcome.upper()} {result.variant} {result.field} ({result.id}, not seen again): {result.detail}")
+    if len(campaign.unnamed) > SHOWN:
+        lines.append(f"... and {len(campaign.unnamed) - SHOWN:,} more deals like these (the run log lists them)")
     if lines:
         lines.append("")
     data = reports.summary(campaign.log)
@@ -57,6 +61,8 @@ def render(campaign: Campaign, *, seed: int, shard: tuple[int, int], jobs: int) 
         + (f" · shard {k}/{n}" if n > 1 else "")
         + f" · {_plural(jobs, 'job')} · {_plural(campaign.deals, 'deal')} in {campaign.seconds:.2f}s ({rate:,.0f} deals/s)"
     )
+    if campaign.interrupted:
+        lines.append(f"interrupted after {_plural(campaign.deals, 'deal')}")
     lines.append(
         _plural(len(campaign.groups), "distinct divergence")
         + (f", {len(campaign.unnamed)} not seen again" if campaign.unnamed else "")

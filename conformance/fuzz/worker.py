@@ -112,6 +112,8 @@ class Worker:
         variant = deal.case.variant
         if divergence is None:
             return DealResult(deal.index, deal.id, variant, Outcome.PASS, seconds)
+        if divergence.error is not None and divergence.error.kind is ErrorKind.TIMEOUT:
+            return self._diverged(deal, divergence, seconds)  # looking closer would wait as long again, each time
         finding = self.shrinker.locate(deal.case, divergence.position, deal.id)
         if finding is None:  # it did not diverge again: reported as first seen, not shrunk
             return self._diverged(deal, divergence, seconds)
