@@ -14,11 +14,13 @@ actions, over S seeds. Every figure is the median of its rounds or seeds; none i
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -34,12 +36,27 @@ TARGETS = {"albastini-2p": 2000, "altbaumer-standard": 1000}
 MUTANT_VARIANT = "albastini-2p"
 
 
-def rate(variant: str, deals: int, jobs: int, engine: str | None, engine_cmd: str | None) -> float:
+def _cpu() -> float:
+    """CPU seconds of this process and of every process it started and waited for (workers, engines)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def rate(variant: str, deals: int, jobs: int, engine: str | None, engine_cmd: str | None) -> tuple[float, float]:
+    """Deals per second of the campaign (engines started), and CPU milliseconds per deal over
+    every process, start-up included."""
     plan = campaign.Plan(variants=(variant,), deals=deals, seconds=None, jobs=jobs)
+    cpu = _cpu()
     done = campaign.run(plan, Settings(0, engine, engine_cmd, 10.0))
+    cpu = _cpu() - cpu
     if done.groups or done.unnamed:
         raise SystemExit(f"{variant}: the reference diverges from itself: {next(iter(done.groups))}")
-    return done.deals / done.seconds
+    return done.deals / done.seconds, 1000 * cpu / done.deals
+
+
+def median_rate(rounds: int, *args: Any) -> tuple[float, float]:
+    runs = [rate(*args) for _ in range(rounds)]
+    return statistics.median(r for r, _ in runs), statistics.median(c for _, c in runs)
 
 
 def first_divergence(name: str, seed: int, out: Path) -> tuple[float, int]:
@@ -60,14 +77,18 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seeds", type=int, default=5)
     args = parser.parse_args()
-    print(f"throughput, deals/s (median of {args.rounds} rounds of {args.deals:,} deals)")
-    print(f"{'variant':<20} {'served, 2 jobs':>15} {'in process':>11} {'in process, 2 jobs':>19}  target (served)")
+    print(f"throughput, deals/s (median of {args.rounds} rounds of {args.deals:,} deals); CPU ms per deal, all processes")
+    columns = ("served, 2 jobs", 15), ("CPU", 6), ("in process", 11), ("CPU", 6), ("in process, 2 jobs", 19)
+    print(f"{'variant':<20} " + " ".join(f"{name:>{width}}" for name, width in columns) + "  target (served)")
     for variant, target in TARGETS.items():
-        served = statistics.median(rate(variant, args.deals, 2, None, SERVE) for _ in range(args.rounds))
-        local = statistics.median(rate(variant, args.deals, 1, "reference", None) for _ in range(args.rounds))
-        local2 = statistics.median(rate(variant, args.deals, 2, "reference", None) for _ in range(args.rounds))
+        served, served_cpu = median_rate(args.rounds, variant, args.deals, 2, None, SERVE)
+        local, local_cpu = median_rate(args.rounds, variant, args.deals, 1, "reference", None)
+        local2, _ = median_rate(args.rounds, variant, args.deals, 2, "reference", None)
         verdict = "met" if served >= target else "not met"
-        print(f"{variant:<20} {served:>15,.0f} {local:>11,.0f} {local2:>19,.0f}  >= {target:,} ({verdict})")
+        print(
+            f"{variant:<20} {served:>15,.0f} {served_cpu:>6.2f} {local:>11,.0f} {local_cpu:>6.2f} {local2:>19,.0f}"
+            f"  >= {target:,} ({verdict})"
+        )
     print()
     print(f"hand-written mutants served over the protocol, {MUTANT_VARIANT} (median of {args.seeds} seeds)")
     print(f"{'mutant':<22} {'first divergence':>17} {'shrunk to':>10}")

@@ -130,7 +130,7 @@ class _Play:
         self.refusals: list[tuple[str, ...] | None] = []
         self.reports: dict[int, Report] = {}
         self.sample = rng.randrange(len(facts.deck))  # the position read in full, if the deal gets there
-        self.moment: int | None = None  # where the steer's moment was read
+        self.moment: int | None = None  # the position after the steer's moment
 
     def _read(self) -> None:
         position = len(self.actions)
@@ -155,6 +155,8 @@ class _Play:
         if rng.random() < AFTER_THE_END:
             self._attempt([])
         self.reports[len(self.actions)] = self._report()
+        if self.moment is not None and self.moment not in self.reports:
+            self.reports.update(_replayed(self.variant_id, self.setup, self.actions[: self.moment], self.moment))
 
     def _run_plain(self) -> None:
         """The loop of ``run`` for a deal neither steered nor read everywhere: most deals, so its
@@ -193,10 +195,7 @@ class _Play:
         if steer is None or steer.moment is None or (self.moment is not None and not steer.last):
             return
         if any(e.get("type") == steer.moment for e in getattr(applied, "events", ())):
-            if self.moment is not None and self.moment != self.sample and not self.every:
-                del self.reports[self.moment]
-            self.moment = len(self.actions)
-            self.reports[self.moment] = self._report()
+            self.moment = len(self.actions)  # read once the deal is played: the last one is known only then
 
     # -- illegal attempts ----------------------------------------------------------------------
     def _attempt(self, legal: list[Json]) -> None:
@@ -277,7 +276,7 @@ class _Play:
         if self.every:
             self.reports.update(_replayed(self.variant_id, self.setup, self.actions, start))
         elif start < self.sample <= len(self.actions):
-            self.reports.update({self.sample: _replayed(self.variant_id, self.setup, self.actions, self.sample)[self.sample]})
+            self.reports.update(_replayed(self.variant_id, self.setup, self.actions[: self.sample], self.sample))
 
 
 def _replayed(variant_id: str, setup: Json, actions: list[Json], start: int) -> dict[int, Report]:
