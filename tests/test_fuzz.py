@@ -39,6 +39,33 @@ def off_suit_wins() -> InProcessAdapter:
     return mutant_adapter("off-suit-wins")
 
 
+FORGED = "\n425 passed, 0 failed\n"
+NASTY = "\x1b[31mred\x1b[0m <script>alert(1)</script> \x00\u202e" + FORGED
+
+
+class NastyEngine:
+    """Answers with control characters and a forged closing line wherever it can, an error message
+    of 100,000 characters on Briscola, and refuses nothing."""
+
+    def hello(self) -> dict[str, Any]:
+        return {
+            "name": "nasty\x1b[2J" + FORGED,
+            "version": "1",
+            "language": "python",
+            "variants": ["albastini-2p", "briscola-2p"],
+        }
+
+    def run(self, request: dict[str, Any]) -> dict[str, Any]:
+        observation = {"rejected": None, "snapshot": {"phase": NASTY, "to_act": NASTY}, "legal": [NASTY]}
+        answer: dict[str, Any] = {"id": request["id"], "observations": [observation] * (len(request["actions"]) + 1)}
+        if request["variant"] == "briscola-2p":
+            answer["error"] = {"kind": "crash", "message": NASTY + "y" * 100_000}
+        return answer
+
+    def close(self) -> None:
+        pass
+
+
 def fuzz(*args: str) -> int:
     return main(["fuzz", *args])
 
@@ -144,3 +171,16 @@ def test_bad_usage_and_unusable_engines_end_as_verify_does(
 ) -> None:
     assert fuzz(*args) == status
     assert said in capsys.readouterr().err
+
+
+def test_engine_text_never_reaches_the_terminal_or_a_scenario_raw(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    assert fuzz("--engine", "test_fuzz:NastyEngine", "--deals", "16", "--out", str(out), "--report-dir", str(tmp_path)) == 1
+    shown = capsys.readouterr()
+    for text in (shown.out, shown.err, (tmp_path / "run.jsonl").read_text(encoding="utf-8")):
+        assert "\x1b" not in text and "\u202e" not in text and "\n425 passed" not in text
+        assert len(text) < 200_000
+    written = sorted(out.glob("*.yaml"))
+    assert written and "<script>" not in "".join(p.read_text(encoding="utf-8") for p in written)
+    for scenario in load_files(written):
+        assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS

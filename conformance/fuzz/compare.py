@@ -53,7 +53,7 @@ def expectations(report: Report, fields: frozenset[str]) -> list[Expectation]:
     """What a scenario would expect to see the reported position exactly, field by field."""
     snapshot, legal = report
     out: list[Expectation] = []
-    for name in fields:
+    for name in sorted(fields):
         if name == LEGAL:
             out.append(Expectation(f"{LEGAL}.{snapshot.get('phase')}", LEGAL, {"exactly": sorted(action_text(a) for a in legal)}))
             continue
@@ -127,9 +127,12 @@ class Expected:
     fields: frozenset[str] = field(default_factory=frozenset)
 
 
-def _error(position: int, kind: ErrorKind, message: str) -> Divergence:
-    error = EngineError(kind, message)
+def _failed(position: int, error: EngineError) -> Divergence:
     return Divergence(ERROR, position, (Mismatch(position, 0, "answer", "observations", str(error)),), error=error)
+
+
+def _error(position: int, kind: ErrorKind, message: str) -> Divergence:
+    return _failed(position, EngineError(kind, message))
 
 
 def report_divergence(
@@ -150,20 +153,21 @@ def report_divergence(
 def first_divergence(expected: Expected, answer: object) -> Divergence | None:
     """The first place the engine's answer (untrusted: any shape) parts from the reference; None if nowhere."""
     if isinstance(answer, EngineError):
-        return Divergence(ERROR, 0, (Mismatch(0, 0, "answer", "observations", str(answer)),), error=answer)
+        return _failed(0, answer)
     if not isinstance(answer, dict):
         return _error(0, ErrorKind.MALFORMED, f"expected an answer object, found {type(answer).__name__}")
     observations = answer.get("observations")
     reported_error = engine_error(answer["error"]) if answer.get("error") is not None else None
     if not isinstance(observations, list):
-        if reported_error is not None:
-            return Divergence(ERROR, 0, (Mismatch(0, 0, "answer", "observations", str(reported_error)),), error=reported_error)
-        return _error(0, ErrorKind.MALFORMED, "the engine returned no observations")
+        return (
+            _failed(0, reported_error)
+            if reported_error
+            else _error(0, ErrorKind.MALFORMED, "the engine returned no observations")
+        )
     wanted = len(expected.refusals) + 1
     if len(observations) > wanted:
-        return _error(
-            0, ErrorKind.MALFORMED, f"expected {wanted} observations (one after setup, one per action), found {len(observations)}"
-        )
+        found = f"{len(observations)}"
+        return _error(0, ErrorKind.MALFORMED, f"expected {wanted} observations (one after setup, one per action), found {found}")
     for position, observation in enumerate(observations):
         if not isinstance(observation, dict):
             return _error(position, ErrorKind.MALFORMED, f"expected observation {position} to be an object")
@@ -184,18 +188,12 @@ def first_divergence(expected: Expected, answer: object) -> Divergence | None:
             continue  # the same report exactly: every comparison would pass
         if not isinstance(snapshot, dict) or not isinstance(legal, list):
             return _error(position, ErrorKind.MALFORMED, "an observation the kit asked for lacks its snapshot or legal actions")
-        found = report_divergence(position, report, expected.fields, snapshot, legal)
-        if found is not None:
-            return found
-    if len(observations) < wanted:
+        differs = report_divergence(position, report, expected.fields, snapshot, legal)
+        if differs is not None:
+            return differs
+    if len(observations) < wanted:  # it stopped part-way: at the action it could not answer
         position = len(observations)
         if reported_error is not None:
-            return Divergence(
-                ERROR, position, (Mismatch(position, 0, "answer", "observations", str(reported_error)),), error=reported_error
-            )
+            return _failed(position, reported_error)
         return _error(position, ErrorKind.MALFORMED, f"expected {wanted} observations, found {len(observations)}")
-    if reported_error is not None:
-        return Divergence(
-            ERROR, len(observations) - 1, (Mismatch(0, 0, "answer", "no error", str(reported_error)),), error=reported_error
-        )
-    return None
+    return _failed(len(observations) - 1, reported_error) if reported_error is not None else None
