@@ -370,7 +370,7 @@ COMMANDS: tuple[Command, ...] = (
             Option(("--variant",), "only this variant (repeatable; default: every variant the engine declares)", action="append"),
             Option(("--deals",), f"deals in the campaign, over all shards (default {FUZZ_DEALS:,})", type=_count, metavar="N"),
             Option(("--time",), "run for this many seconds instead of a number of deals", type=_seconds, metavar="S"),
-            Option(("--seed",), "the campaign's seed: the same seed plays the same deals (default 0)", type=_seed, default=0),
+            Option(("--seed",), "the same seed plays the same deals (default 0)", type=_seed, default=0, metavar="S"),
             Option(("--jobs",), "engine processes run in parallel (default 1)", type=_count, default=1, metavar="J"),
             Option(("--shard",), "run slice K of N of the deals (CI matrix); report merges the logs", type=_shard, metavar="K/N"),
             Option(("--out",), "write each distinct divergence here as a scenario file", metavar="DIR"),
