@@ -171,8 +171,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         with contextlib.ExitStack() as stack:
             stream = stack.enter_context(log_path.open("w", encoding="utf-8")) if log_path else None
             done = fuzzing.run(plan, settings, out=out, stream=stream, options=options, progress=progress)
-    except fuzzing.EngineUnusable as err:
-        print(f"engine unusable: {err}", file=sys.stderr)
+    except fuzzing.Stopped as err:
+        print(err, file=sys.stderr)
         return EXIT_ENGINE
     except fuzzing.BadChoice as err:
         return _print_problems([Problem("--variant", 0, 0, (), str(err))])

@@ -34,8 +34,8 @@ FIRST_BATCH = 8  # the first batches are smaller, so the first divergence shows 
 AHEAD = 2  # batches in flight per worker
 
 
-class EngineUnusable(Exception):
-    """The engine could not be started, or a worker lost it."""
+class Stopped(Exception):
+    """The campaign cannot go on: its engine cannot be started, or a worker failed; says which."""
 
 
 class BadChoice(Exception):
@@ -109,14 +109,17 @@ class _Inline:
         try:
             engine = adapters.open_engine(settings.engine, settings.engine_cmd, timeout=settings.timeout)
         except Exception as err:  # an unusable engine is a verdict, not a traceback
-            raise EngineUnusable(adapters.describe_error(err)) from None
+            raise Stopped(f"engine unusable: {adapters.describe_error(err)}") from None
         self.worker = Worker(settings, engine)
         self.hello: Json = engine.hello()
         self.done: list[tuple[int, list[DealResult]]] = []
         self.size = 1
 
     def submit(self, number: int, indices: list[int], variants: tuple[str, ...]) -> None:
-        self.done.append((number, self.worker.run(indices, variants)))
+        try:
+            self.done.append((number, self.worker.run(indices, variants)))
+        except Exception as err:  # as a worker process would say it
+            raise Stopped(f"a fuzz worker failed: {adapters.describe_error(err)}") from None
 
     def receive(self) -> tuple[int, list[DealResult]]:
         return self.done.pop(0)
@@ -172,14 +175,14 @@ class _Pool:
         unusable = [h[1] for h in hellos if h[0] != "hello"]
         if unusable:
             self.abandon()
-            raise EngineUnusable(str(unusable[0]))
+            raise Stopped(f"engine unusable: {unusable[0]}")
         self.hello: Json = hellos[0][1]
 
     def _next(self, link: Connection) -> tuple[Any, ...]:
         try:
             message: tuple[Any, ...] = link.recv()
         except (EOFError, OSError):
-            raise EngineUnusable("a fuzz worker stopped without a word") from None
+            raise Stopped("a fuzz worker stopped without a word") from None
         return message
 
     def _dispatch(self) -> None:
@@ -197,7 +200,7 @@ class _Pool:
         link = next(link for link in self.links if link in answered)
         message = self._next(link)
         if message[0] != "batch":
-            raise EngineUnusable(str(message[-1]))
+            raise Stopped(f"a fuzz worker failed: {message[-1]}")
         self.busy[id(link)] -= 1
         self._dispatch()
         return message[1], message[2]

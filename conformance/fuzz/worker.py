@@ -144,6 +144,12 @@ class Worker:
         )
 
     def _write(self, finding: Finding, deal: Deal) -> Found:
+        try:
+            return self._shrunk_and_written(finding, deal)
+        except Exception as err:  # the divergence stands; only its scenario is missing, and why is said
+            return Found(None, f"it could not be shrunk: {describe_error(err)}", False)
+
+    def _shrunk_and_written(self, finding: Finding, deal: Deal) -> Found:
         seed = self.settings.seed
         shrunk = self.shrinker.shrink(finding, deal.id)
         done, problem = writing.written(shrunk, seed, deal.index, self.run_one)
