@@ -20,8 +20,9 @@ from typing import Any
 from conformance.fuzz import steering
 from conformance.messages import Request
 from conformance.scenarios import deck_of
-from reference import Engine
+from reference import Engine, errors
 from reference.rules import ACTION_SHAPES
+from reference.state import PLAY
 from specreader.jsontypes import Json
 from specreader.spec import variant as resolved_variant
 
@@ -30,12 +31,6 @@ AFTER_THE_END = 0.1  # the chance of one more attempt once the deal is over
 STEERED = 0.3  # the share of deals steered to a rare branch
 COMPLETIONS = 4  # endings tried by a steer to a score line
 ENDGAME_CARDS = 2  # the endings are tried once no hand holds more than this, the stock gone
-PLAY = "play"  # the phase of the tricks (schemas/snapshot.schema.json)
-
-# What a refusal may also say, beside the reference engine's code, when it is plainly so
-# (spec/errors.yaml): an action by a seat that is not to act, of a type no one may play now,
-# naming a card the seat does not hold. An action may break several rules; any is a fair answer.
-NOT_YOUR_TURN, WRONG_PHASE, CARD_NOT_IN_HAND = "not_your_turn", "wrong_phase", "card_not_in_hand"
 
 
 @dataclass(frozen=True)
@@ -240,10 +235,12 @@ class _Play:
             self.refusals.append(None)
             self._read()
             return
+        # What a refusal may also say, beside the reference engine's code, where it is plainly so
+        # (spec/errors.yaml): an action breaking several rules may be refused for any of them.
         also = [
-            NOT_YOUR_TURN if seat != to_act else None,
-            WRONG_PHASE if kind not in now else None,
-            CARD_NOT_IN_HAND if card is not None and card not in held[seat] else None,
+            errors.NOT_YOUR_TURN if seat != to_act else None,
+            errors.WRONG_PHASE if kind not in now else None,
+            errors.CARD_NOT_IN_HAND if card is not None and card not in held[seat] else None,
         ]
         self.actions.append(action)
         self.refusals.append((code, *sorted({c for c in also if c and c != code})))

@@ -15,9 +15,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from conformance.fuzz.compare import REFUSAL, REPORT, Divergence, Expected, first_divergence
-from conformance.fuzz.deals import PLAY, Case, Report, reference_reports
+from conformance.fuzz.deals import Case, Report, reference_reports
 from conformance.messages import Request
 from conformance.observing import LEGAL, SETUP, clauses_of
+from reference.state import PLAY
 from specreader.jsontypes import Json
 
 MAX_STARTS = 16  # mid-deal starting positions tried, latest first

@@ -22,17 +22,13 @@ from conformance.adapter import reference_adapter
 from conformance.comparisons import action_text
 from conformance.fuzz.compare import REFUSAL, REPORT, merged
 from conformance.fuzz.shrink import Finding
-from conformance.scenarios import load_files
+from conformance.scenarios import SEAT_CARD_STEPS, SEAT_STEPS, load_files
 from conformance.vocabulary import Outcome
 from specreader.jsontypes import Json
 from specreader.problems import DataError
 from specreader.spec import kit_spec
 
 SCHEMA_COMMENT = "# yaml-language-server: $schema=https://trickspec.dev/schemas/scenario.schema.json\n"
-
-# Actions written in a step's shorthand (docs/scenarios.md, Steps): seat -> card, or a list of seats.
-_SEAT_CARD = ("play", "bid")
-_SEATS = ("pass",)
 
 
 @dataclass(frozen=True)
@@ -62,9 +58,9 @@ def scenario_id(finding: Finding, seed: int, index: int) -> str:
 
 def _step(action: Json) -> Json:
     kind, seat = action["type"], action["seat"]
-    if kind in _SEAT_CARD:
+    if kind in SEAT_CARD_STEPS:
         return {kind: {seat: action["card"]}}
-    if kind in _SEATS:
+    if kind in SEAT_STEPS:
         return {kind: [seat]}
     return {"do": dict(action)}
 
@@ -72,7 +68,7 @@ def _step(action: Json) -> Json:
 def _joinable(step: Json, action: Json) -> bool:
     """Accepted plays (or bids) in a row share a step, written in order, one per seat."""
     kind = action["type"]
-    return set(step) == {kind} and kind in _SEAT_CARD and action["seat"] not in step[kind]
+    return set(step) == {kind} and kind in SEAT_CARD_STEPS and action["seat"] not in step[kind]
 
 
 def steps(finding: Finding) -> list[Json]:
