@@ -235,15 +235,12 @@ def run(
     stream: IO[str] | None = None,
     options: Json | None = None,
     progress: Progress | None = None,
-    before: Callable[[Json, tuple[str, ...]], None] | None = None,
 ) -> Campaign:
     """Run the campaign and return its log and divergences; the log is written to ``stream`` as it goes."""
     engines: _Inline | _Pool = (_Pool if plan.jobs > 1 else _Inline)(settings, plan.jobs)
     try:
         hello = untrusted.identity(engines.hello)
         variants = choose_variants(plan.variants, hello)
-        if before is not None:
-            before(hello, variants)
         log = Log(
             header={
                 "type": "header",
