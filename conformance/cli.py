@@ -1,4 +1,4 @@
-"""The `trickspec` command: validate, coverage, verify, report, smoke."""
+"""The `trickspec` command: validate, coverage, verify, fuzz, report, smoke, selfcheck."""
 
 from __future__ import annotations
 
@@ -14,6 +14,9 @@ from typing import Any
 from conformance import adapter as adapters
 from conformance import coverage, engine_process, expectations, interrupt, outputs, reports, runlog, scenarios, selfcheck
 from conformance.breaker import GIVE_UP_AFTER
+from conformance.fuzz import campaign as fuzzing
+from conformance.fuzz import summary as fuzz_summary
+from conformance.fuzz.worker import Settings
 from conformance.protocol import BadCommand
 from conformance.runlog import Log
 from conformance.smoke import smoke
@@ -23,6 +26,9 @@ from specreader import spec
 from specreader.problems import DataError, Problem
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_DATA, EXIT_ENGINE = 0, 1, 2, 3
+
+# Deals a fuzz campaign runs when given neither --deals nor --time.
+FUZZ_DEALS = 1000
 
 # The files --report-dir receives, by report format.
 REPORT_FILES = {"md": "report.md", "junit": "junit.xml", "json": "summary.json", "badge": "badge.json"}
@@ -133,8 +139,7 @@ def _report(args: argparse.Namespace, log: Log, report_dir: Path | None, log_pat
         f"{len(log.scenarios)} scenarios in {seconds:.2f}s ({rate:.0f}/s)"
     )
     if report_dir is not None and log_path is not None:
-        for fmt, name in REPORT_FILES.items():
-            outputs.write_text(report_dir / name, reports.render(log, fmt))
+        _write_reports(log, report_dir)
         print(f"reports: {log_path} and {', '.join(str(report_dir / n) for n in REPORT_FILES.values())}")
     if args.save_expectations and log.interrupted:
         print(f"expectations: not written to {args.save_expectations}: the run did not finish", file=sys.stderr)
@@ -160,14 +165,64 @@ def _note_stale(file: str, expected: expectations.Expectations) -> None:
         print(f"note: {file} names scenarios the kit does not have: {', '.join(unknown)}", file=sys.stderr)
 
 
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    if args.deals is not None and args.time is not None:
+        return _print_problems([Problem("--deals/--time", 0, 0, (), "give a number of deals or a time, not both")])
+    report_dir = Path(args.report_dir) if args.report_dir else None
+    out = Path(args.out) if args.out else None
+    for folder in (report_dir, out):  # made before the run, so it never ends unwritable
+        if folder is not None:
+            outputs.make_folder(folder)
+    deals = args.deals if args.deals is not None or args.time is not None else FUZZ_DEALS
+    plan = fuzzing.Plan(
+        variants=tuple(args.variant) if args.variant else None,
+        deals=deals,
+        seconds=args.time,
+        shard=args.shard or (1, 1),
+        jobs=args.jobs,
+        max_divergences=args.max_divergences,
+    )
+    settings = Settings(args.seed, args.engine, args.engine_cmd, args.timeout, args.observe_all)
+    # the seed always, even 0: it is what replays the campaign
+    given = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v is not None and v is not False and v != []}
+    options = {"command": "fuzz", **given}
+    log_path = report_dir / "run.jsonl" if report_dir else None
+    progress = fuzzing.FuzzProgress(plan.planned or None, plan.seconds)
+    try:
+        with contextlib.ExitStack() as stack:
+            stream = stack.enter_context(outputs.open_text(log_path)) if log_path else None
+            done = fuzzing.run(plan, settings, out=out, stream=stream, options=options, progress=progress)
+    except fuzzing.Stopped as err:
+        print(err, file=sys.stderr)
+        return EXIT_ENGINE
+    except fuzzing.BadChoice as err:
+        return _print_problems([Problem("--variant", 0, 0, (), str(err))])
+    finally:
+        progress.end()
+    print(fuzz_summary.render(done, seed=args.seed, shard=plan.shard, jobs=plan.jobs))
+    if report_dir is not None and log_path is not None:
+        _write_reports(done.log, report_dir)
+        print(f"reports: {log_path} and {', '.join(str(report_dir / n) for n in REPORT_FILES.values())}")
+    return EXIT_FAILED if done.log.failed else EXIT_OK
+
+
+def _write_reports(log: runlog.Log, report_dir: Path) -> None:
+    for fmt, name in REPORT_FILES.items():
+        outputs.write_text(report_dir / name, reports.render(log, fmt))
+
+
 def cmd_report(args: argparse.Namespace) -> int:
-    log = runlog.read(Path(args.log))
-    if log.cut_line is not None:
-        print(
-            f"note: {args.log}:{log.cut_line}: the last line is cut short (the run stopped while writing it); "
-            "the report covers the lines before it",
-            file=sys.stderr,
-        )
+    logs = [runlog.read(Path(p)) for p in args.log]
+    for path, read in zip(args.log, logs, strict=True):
+        if read.cut_line is not None:
+            print(
+                f"note: {path}:{read.cut_line}: the last line is cut short (the run stopped while writing it); "
+                "the report covers the lines before it",
+                file=sys.stderr,
+            )
+    for note in runlog.merge_notes(logs):
+        print(f"note: {note}", file=sys.stderr)
+    log = runlog.merge(logs)
     text = reports.render(log, args.format)
     if args.output:
         outputs.write_text(Path(args.output), text)
@@ -206,6 +261,23 @@ def _count(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number above 0, found {text!r}")
     return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0, found {text!r}")
+    return value
+
+
+def _shard(text: str) -> tuple[int, int]:
+    k, _, n = text.partition("/")
+    if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+        raise argparse.ArgumentTypeError(f"expected K/N with 1 <= K <= N, found {text!r}")
+    return int(k), int(n)
 
 
 def cmd_selfcheck(args: argparse.Namespace) -> int:
@@ -332,11 +404,31 @@ COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
+        "fuzz",
+        "play random deals on an engine and the reference; shrink each divergence to a scenario",
+        cmd_fuzz,
+        (
+            Option(("--engine",), "'reference' (the default) or module:name of a Python engine class or adapter factory"),
+            Option(("--engine-cmd",), "an engine program speaking the protocol (docs/protocol.md), e.g. 'node engine.js'"),
+            Option(("--timeout",), "seconds an engine may take per deal (default 10)", type=_seconds, default=10.0),
+            Option(("--variant",), "only this variant (repeatable; default: every variant the engine declares)", action="append"),
+            Option(("--deals",), f"deals in the campaign, over all shards (default {FUZZ_DEALS:,})", type=_count, metavar="N"),
+            Option(("--time",), "run for this many seconds instead of a number of deals", type=_seconds, metavar="S"),
+            Option(("--seed",), "the same seed plays the same deals (default 0)", type=_seed, default=0, metavar="S"),
+            Option(("--jobs",), "engine processes run in parallel (default 1)", type=_count, default=1, metavar="J"),
+            Option(("--shard",), "run slice K of N of the deals (CI matrix); report merges the logs", type=_shard, metavar="K/N"),
+            Option(("--out",), "write each distinct divergence here as a scenario file", metavar="DIR"),
+            Option(("--report-dir",), "write run.jsonl and the reports (report.md, junit.xml, summary.json, badge.json)"),
+            Option(("--max-divergences",), "stop once this many distinct divergences are found", type=_count, metavar="N"),
+            Option(("--observe-all",), "read every observation in full, not only where sampled (slower)", action="store_true"),
+        ),
+    ),
+    Command(
         "report",
-        "render a run log as md, junit, json or badge",
+        "render a run log as md, junit, json or badge; several logs (shards) are merged",
         cmd_report,
         (
-            Option(("log",), "a run.jsonl written by verify --report-dir"),
+            Option(("log",), "run.jsonl files written by verify or fuzz --report-dir", nargs="+"),
             Option(("--format",), choices=reports.FORMATS, default="md"),
             Option(("--output", "-o"), "write here instead of standard output"),
         ),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -212,3 +213,49 @@ def read(path: Path) -> Log:
         raise DataError(problems)
     assert header is not None
     return Log(header, scenarios, footer, cut_line)
+
+
+def _natural(text: str) -> tuple[Any, ...]:
+    """``fuzz/7/10`` after ``fuzz/7/9``: numbers in an id compared as numbers."""
+    return tuple(int(part) if i % 2 else part for i, part in enumerate(re.split(r"(\d+)", text)))
+
+
+def merge(logs: list[Log]) -> Log:
+    """Several run logs as one (the shards of a campaign): every scenario line, in id order, and a
+    footer when every log has one. One log is returned as it is."""
+    if len(logs) == 1:
+        return logs[0]
+    header: Header = {
+        **logs[0].header,
+        "options": {"merged": [log.header["options"] for log in logs]},
+        "scenarios": sum(log.header.get("scenarios", 0) for log in logs),
+    }
+    lines = sorted((line for log in logs for line in log.scenarios), key=lambda line: _natural(line["id"]))
+    merged = Log(header, lines)
+    footers = [log.footer for log in logs]
+    if all(footers):
+        merged.footer = {
+            "type": "footer",
+            "counts": dict(merged.counts()),
+            "seconds": max(f["seconds"] for f in footers if f),
+            "finished": max(f["finished"] for f in footers if f),
+        }
+    return merged
+
+
+def merge_notes(logs: list[Log]) -> list[str]:
+    """What a reader of merged logs should know: they come from different engines or specs, or overlap."""
+    notes = []
+    for what, key in (("spec versions", "spec_version"), ("engines", "engine")):
+        seen = sorted({_shown(log.header[key]) for log in logs})  # type: ignore[literal-required]
+        if len(seen) > 1:
+            notes.append(f"the logs come from different {what}: {', '.join(seen)}")
+    ids = Counter(line["id"] for log in logs for line in log.scenarios)
+    twice = sorted((i for i, n in ids.items() if n > 1), key=_natural)
+    if len(logs) > 1 and twice:
+        notes.append(f"{len(twice)} id(s) appear in more than one log, e.g. {twice[0]}: do the shards overlap?")
+    return notes
+
+
+def _shown(value: Any) -> str:
+    return f"{value.get('name')} {value.get('version')}" if isinstance(value, dict) else str(value)

@@ -18,8 +18,9 @@ from specreader.problems import DataError, Problem
 from specreader.spec import Spec, kit_spec
 from specreader.yamlio import Document, load
 
-# Step shorthands and the action type each expands to.
-_SEAT_CARD_STEPS = ("play", "bid")
+# Step shorthands, named after the action type each expands to: seat -> card, or a list of seats.
+SEAT_CARD_STEPS = ("play", "bid")
+SEAT_STEPS = ("pass",)
 
 
 @dataclass(frozen=True)
@@ -65,11 +66,12 @@ def expand_actions(step: Json) -> list[Json]:
     if "do" in step:
         done = step["do"]
         actions += [dict(a) for a in (done if isinstance(done, list) else [done])]
-    for kind in _SEAT_CARD_STEPS:
+    for kind in SEAT_CARD_STEPS:
         for seat, card in (step.get(kind) or {}).items():
             actions.append({"type": kind, "seat": int(seat), "card": card})
-    for seat in step.get("pass") or []:
-        actions.append({"type": "pass", "seat": seat})
+    for kind in SEAT_STEPS:
+        for seat in step.get(kind) or []:
+            actions.append({"type": kind, "seat": seat})
     return actions
 
 

@@ -2,7 +2,8 @@
 
 Reads one JSON request per line on standard input and answers one JSON line each
 (docs/protocol.md). The answers are the in-process adapter's, so both ways of running
-the reference engine give the same results scenario by scenario.
+the reference engine give the same results scenario by scenario. ``serve`` takes any
+in-process adapter, so another Python engine (a mutant in the kit's tests) is served alike.
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ import sys
 from collections.abc import Mapping
 from typing import IO, Any, cast
 
-from conformance.adapter import reference_adapter
+from conformance.adapter import InProcessAdapter, reference_adapter
 from conformance.messages import Request
 
 VERSION = 1
 
 
-def serve(stdin: IO[str], stdout: IO[str]) -> int:
-    adapter = reference_adapter()
+def serve(stdin: IO[str], stdout: IO[str], adapter: InProcessAdapter | None = None) -> int:
+    """Answer the protocol's messages with ``adapter``'s engine (default: the reference engine)."""
+    adapter = adapter or reference_adapter()
 
     def send(message: Mapping[str, Any]) -> None:
         stdout.write(json.dumps(message, separators=(",", ":")) + "\n")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance import scenarios, schemas
+from conformance import observing, scenarios, schemas
 from conformance import variants as variant_checks
 from conformance.references import References
 from conformance.shapes import mappings, strings
@@ -159,6 +159,10 @@ def _clause_references(spec: Spec, refs: References) -> list[Problem]:
             problems.append(
                 doc.problem((*at, "parameter"), f"expected a parameter path present in a {game} variant, found {parameter!r}")
             )
+        for j, entry in strings(clause, "observes"):
+            wrong = observing.problem(entry)
+            if wrong:
+                problems.append(doc.problem((*at, "observes", j), wrong))
     return problems
 
 

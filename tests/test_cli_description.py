@@ -47,7 +47,7 @@ def test_each_command_has_exactly_the_described_arguments(command: cli.Command) 
 def test_each_command_parses_into_the_described_names(command: cli.Command) -> None:
     argv = [command.name]
     for option in command.options:
-        if option.positional and option.nargs is None:
+        if option.positional and option.nargs in (None, "+"):
             argv.append("value")
         elif option.required:
             argv += [option.flags[0], "value"]

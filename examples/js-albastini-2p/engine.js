@@ -341,6 +341,8 @@ class Deal {
     if (this.result.winner !== null) {
       this.match.vp[this.result.winner] += this.result.vp;
       for (const seat of GAME.sides[this.result.winner]) this.match.sheet[seat] += this.result.vp;
+      const target = this.match.target;
+      if (target !== null && this.match.vp[this.result.winner] >= target) this.match.winner = this.result.winner;
     }
   }
 
@@ -402,7 +404,7 @@ class Deal {
       lone: null,
       trees_taken: [],
       result: this.result && { ...this.result, totals: [...this.result.totals] },
-      match: { vp: [...this.match.vp], sheet, target: null, winner: null },
+      match: { vp: [...this.match.vp], sheet, target: this.match.target, winner: this.match.winner },
     };
   }
 }
@@ -415,7 +417,8 @@ function cardList(value, where) {
   return [...value];
 }
 
-// The match so far: VP per side, and the score sheet's column per player (default: the side's VP).
+// The match so far: VP per side, the score sheet's column per player (default: the side's VP),
+// and a VP target the table may agree as a house rule (none by default: the match is open).
 function readMatch(match) {
   const vp = GAME.sides.map(() => 0);
   const sheet = {};
@@ -436,7 +439,13 @@ function readMatch(match) {
       sheet[key] = n;
     }
   }
-  return { vp, sheet };
+  let target = null;
+  if (match && match.target !== undefined && match.target !== null) {
+    if (!Number.isInteger(match.target) || match.target < 1) throw new SetupError("expected match.target: a positive number of VP");
+    if (Math.max(...vp) >= match.target) throw new SetupError(`the match is already won (target ${match.target})`);
+    target = match.target;
+  }
+  return { vp, sheet, target, winner: null };
 }
 
 // ---------------------------------------------------------------------------

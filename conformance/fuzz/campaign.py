@@ -1,0 +1,379 @@
+"""A fuzz campaign: the deal sequence of a seed, cut into a shard, run on one engine or J in
+parallel, logged deal by deal in order, with every distinct divergence written once.
+
+Deal ``i`` depends on the seed and ``i`` alone, and shard ``K/N`` takes the deals whose index
+is ``K-1`` modulo ``N``, so the shards of a campaign are disjoint and together are the single
+run; the log lists deals in index order whatever the number of jobs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import multiprocessing
+import signal
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import IO, Any
+
+from conformance import adapter as adapters
+from conformance import runlog, untrusted
+from conformance.fuzz.worker import DealResult, Found, Key, Settings, Worker
+from conformance.runlog import Log, ScenarioLine
+from conformance.vocabulary import FAILING
+from specreader.jsontypes import Json
+from specreader.spec import kit_spec
+
+BATCH = 32  # deals a worker takes at a time: enough to keep the engine's pipe full
+FIRST_BATCH = 8  # the first batches are smaller, so the first divergence shows (and stops a run) sooner
+AHEAD = 2  # batches in flight per worker
+
+
+class Stopped(Exception):
+    """The campaign cannot go on: its engine cannot be started, or a worker failed; says which."""
+
+
+class BadChoice(Exception):
+    """What the user asked for cannot be run (a variant the engine does not play...)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    variants: tuple[str, ...] | None  # None: every variant the engine declares
+    deals: int | None  # the campaign's size, over all shards; None: run for ``seconds``
+    seconds: float | None
+    shard: tuple[int, int] = (1, 1)
+    jobs: int = 1
+    max_divergences: int | None = None
+
+    def indices(self) -> Iterator[int]:
+        """This shard's deals, in order."""
+        k, n = self.shard
+        every = itertools.count(k - 1, n)
+        return every if self.deals is None else itertools.takewhile(lambda i: i < (self.deals or 0), every)
+
+    @property
+    def planned(self) -> int:
+        """Deals this shard will run (0 when it runs for a time)."""
+        k, n = self.shard
+        return 0 if self.deals is None else len(range(k - 1, self.deals, n))
+
+
+@dataclass
+class Group:
+    """One distinct divergence: its first deal, how many deals showed it, its scenario."""
+
+    key: Key
+    first: DealResult
+    deals: int = 1
+    found: Found | None = None
+    path: Path | None = None
+
+
+@dataclass
+class Campaign:
+    log: Log
+    hello: Json
+    variants: tuple[str, ...]
+    groups: dict[Key, Group] = field(default_factory=dict)
+    unnamed: list[DealResult] = field(default_factory=list)  # divergences that did not happen again
+    deals: int = 0
+    seconds: float = 0.0
+    interrupted: bool = False
+
+
+def choose_variants(asked: tuple[str, ...] | None, hello: Json) -> tuple[str, ...]:
+    known = set(kit_spec().variants_raw())
+    declared = [v for v in hello.get("variants", []) if v in known]
+    if asked is None:
+        if not declared:
+            raise BadChoice("the engine declares no variant of the kit")
+        return tuple(sorted(declared))
+    unknown = [v for v in asked if v not in known]
+    if unknown:
+        raise BadChoice(f"unknown variant {', '.join(unknown)}: expected an id from spec/*/variants")
+    missing = [v for v in asked if v not in declared]
+    if missing:
+        raise BadChoice(f"the engine does not declare {', '.join(missing)}")
+    return tuple(dict.fromkeys(asked))
+
+
+# -- engines: one in this process, or one per worker process ---------------------------------------
+class _Inline:
+    def __init__(self, settings: Settings, jobs: int) -> None:
+        try:
+            engine = adapters.open_engine(settings.engine, settings.engine_cmd, timeout=settings.timeout)
+        except Exception as err:  # an unusable engine is a verdict, not a traceback
+            raise Stopped(f"engine unusable: {adapters.describe_error(err)}") from None
+        self.worker = Worker(settings, engine)
+        self.hello: Json = engine.hello()
+        self.done: list[tuple[int, list[DealResult]]] = []
+        self.size = 1
+
+    def submit(self, number: int, indices: list[int], variants: tuple[str, ...]) -> None:
+        try:
+            self.done.append((number, self.worker.run(indices, variants)))
+        except Exception as err:  # as a worker process would say it
+            raise Stopped(f"a fuzz worker failed: {adapters.describe_error(err)}") from None
+
+    def receive(self) -> tuple[int, list[DealResult]]:
+        return self.done.pop(0)
+
+    def abandon(self) -> None:
+        self.done.clear()
+
+    def close(self) -> None:
+        self.worker.engine.close()
+
+
+def _work(settings: Settings, link: Connection) -> None:
+    """A worker process: its own engine, batches until told to stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
+    try:
+        engine = adapters.open_engine(settings.engine, settings.engine_cmd, timeout=settings.timeout)
+    except Exception as err:
+        link.send(("unusable", adapters.describe_error(err)))
+        return
+    try:
+        worker = Worker(settings, engine)
+        link.send(("hello", engine.hello()))
+        while (task := link.recv()) is not None:
+            number, indices, variants = task
+            link.send(("batch", number, worker.run(indices, variants)))
+    except Exception as err:  # said to the parent, which reports it
+        link.send(("failed", adapters.describe_error(err)))
+    finally:
+        engine.close()
+
+
+class _Pool:
+    """J worker processes, each with its own engine, fed batches over its own pipe (plain
+    synchronous messages: nothing is left in flight when a worker is told to stop)."""
+
+    def __init__(self, settings: Settings, jobs: int) -> None:
+        methods = multiprocessing.get_all_start_methods()
+        # fork: the workers start with the spec already read (no thread runs in this process yet)
+        context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self.size = jobs
+        self.links: list[Connection] = []
+        self.processes = []
+        for _ in range(jobs):
+            mine, theirs = context.Pipe()
+            process = context.Process(target=_work, args=(settings, theirs), daemon=True)
+            process.start()
+            theirs.close()
+            self.links.append(mine)
+            self.processes.append(process)
+        self.busy = {id(link): 0 for link in self.links}  # batches sent to each worker and not answered
+        self.waiting: deque[tuple[int, list[int], tuple[str, ...]]] = deque()
+        hellos = [self._next(link) for link in self.links]
+        unusable = [h[1] for h in hellos if h[0] != "hello"]
+        if unusable:
+            self.abandon()
+            raise Stopped(f"engine unusable: {unusable[0]}")
+        self.hello: Json = hellos[0][1]
+
+    def _next(self, link: Connection) -> tuple[Any, ...]:
+        try:
+            message: tuple[Any, ...] = link.recv()
+        except (EOFError, OSError):
+            raise Stopped("a fuzz worker stopped without a word") from None
+        return message
+
+    def _dispatch(self) -> None:
+        for link in sorted(self.links, key=lambda link: self.busy[id(link)]):
+            if self.waiting and self.busy[id(link)] < AHEAD:
+                link.send(self.waiting.popleft())
+                self.busy[id(link)] += 1
+
+    def submit(self, number: int, indices: list[int], variants: tuple[str, ...]) -> None:
+        self.waiting.append((number, indices, variants))
+        self._dispatch()
+
+    def receive(self) -> tuple[int, list[DealResult]]:
+        answered = wait([link for link in self.links if self.busy[id(link)]])
+        link = next(link for link in self.links if link in answered)
+        message = self._next(link)
+        if message[0] != "batch":
+            raise Stopped(f"a fuzz worker failed: {message[-1]}")
+        self.busy[id(link)] -= 1
+        self._dispatch()
+        return message[1], message[2]
+
+    def abandon(self) -> None:
+        """Stop the workers at once: what they are doing is not wanted."""
+        for process in self.processes:
+            process.terminate()  # its engine sees its input close, and stops
+        for process in self.processes:
+            process.join()
+
+    def close(self) -> None:
+        for link in self.links:
+            with contextlib.suppress(OSError):  # that worker is gone already
+                link.send(None)
+        for process in self.processes:
+            process.join(timeout=10)
+            if process.is_alive():
+                process.terminate()
+                process.join()
+
+
+# -- the run ---------------------------------------------------------------------------------------
+Progress = Callable[[int, float, int], None]  # deals done, seconds, distinct divergences
+
+
+def run(
+    plan: Plan,
+    settings: Settings,
+    *,
+    out: Path | None = None,
+    stream: IO[str] | None = None,
+    options: Json | None = None,
+    progress: Progress | None = None,
+) -> Campaign:
+    """Run the campaign and return its log and divergences; the log is written to ``stream`` as it goes."""
+    engines: _Inline | _Pool = (_Pool if plan.jobs > 1 else _Inline)(settings, plan.jobs)
+    try:
+        hello = untrusted.identity(engines.hello)
+        variants = choose_variants(plan.variants, hello)
+        log = Log(
+            header={
+                "type": "header",
+                "kit": {"name": "trickspec", "version": runlog.kit_version()},
+                "spec_version": runlog.spec_version(),
+                "engine": hello,
+                "options": {**(options or {}), "variants": list(variants)},
+                "started": runlog.now(),
+                "scenarios": plan.planned,
+            },
+            stream=stream,
+        )
+        campaign = Campaign(log, hello, variants)
+        log.start()
+        started = time.perf_counter()
+        try:
+            _drive(plan, engines, campaign, out, progress)
+        except KeyboardInterrupt:  # stopped by hand: what was done is kept and reported
+            engines.abandon()
+            campaign.interrupted = True
+            campaign.seconds = time.perf_counter() - started
+            log.finish(campaign.seconds)
+    finally:
+        engines.close()
+    return campaign
+
+
+def _drive(plan: Plan, engines: _Inline | _Pool, campaign: Campaign, out: Path | None, progress: Progress | None) -> None:
+    started = time.perf_counter()
+    indices = plan.indices()
+    submitted = 0
+    waiting: dict[int, list[DealResult]] = {}
+    logged = 0
+
+    def submit() -> bool:
+        nonlocal submitted
+        if plan.seconds is not None and time.perf_counter() - started >= plan.seconds:
+            return False
+        batch = list(itertools.islice(indices, min(BATCH, FIRST_BATCH << submitted)))
+        if not batch:
+            return False
+        engines.submit(submitted, batch, campaign.variants)
+        submitted += 1
+        return True
+
+    more = True
+    while more and submitted < AHEAD * engines.size:
+        more = submit()
+    while logged < submitted:
+        number, results = engines.receive()
+        waiting[number] = results
+        while logged in waiting:
+            for result in waiting.pop(logged):
+                _record(campaign, result, out)
+            logged += 1
+            if progress is not None:
+                progress(campaign.deals, time.perf_counter() - started, len(campaign.groups))
+            if plan.max_divergences is not None and len(campaign.groups) >= plan.max_divergences:
+                engines.abandon()  # what is still out is not waited for
+                submitted = logged
+                more = False
+                break
+        if more:
+            more = submit()
+    campaign.seconds = time.perf_counter() - started
+    campaign.log.finish(campaign.seconds)
+
+
+def _record(campaign: Campaign, result: DealResult, out: Path | None) -> None:
+    campaign.deals += 1
+    group = campaign.groups.get(result.key) if result.key is not None else None
+    if result.key is not None and group is None:
+        group = campaign.groups[result.key] = Group(result.key, result, found=result.found)
+        if out is not None and result.found is not None and result.found.written is not None:
+            group.path = out / result.found.written.file_name
+            group.path.write_text(result.found.written.text, encoding="utf-8")
+    elif group is not None:
+        group.deals += 1
+    elif result.outcome in FAILING:
+        campaign.unnamed.append(result)
+    campaign.log.add(deal_line(result, group))
+
+
+def deal_line(result: DealResult, group: Group | None) -> ScenarioLine:
+    written = group.found.written if group is not None and group.found is not None else None
+    return {
+        "type": "scenario",
+        "id": result.id,
+        "outcome": result.outcome,
+        "game": str(kit_spec().resolved(result.variant).get("game", "")),
+        "variant": result.variant,
+        "clauses": list(result.clauses),
+        "file": str(group.path) if group is not None and group.path is not None else "",
+        "line": written.line if written is not None and group is not None and group.path is not None else 0,
+        "seconds": result.seconds,
+        "mismatch": result.mismatches[0] if result.mismatches else None,
+        "mismatches": list(result.mismatches),
+        "error": result.error,
+        "expected": None,
+        "note": None,
+    }
+
+
+class FuzzProgress:
+    """A bar with deals per second and divergences on a terminal; plain lines (every tenth) elsewhere."""
+
+    def __init__(self, deals: int | None, seconds: float | None, stream: IO[str] | None = None) -> None:
+        self.deals = deals
+        self.seconds = seconds
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
+        self.shown = -1
+
+    def __call__(self, done: int, elapsed: float, divergences: int) -> None:
+        if self.deals:
+            fraction = done / self.deals
+        elif self.seconds:
+            fraction = min(1.0, elapsed / self.seconds)
+        else:
+            fraction = 1.0
+        rate = done / elapsed if elapsed > 0 else 0.0
+        text = f"{done:,} deals  {rate:,.0f} deals/s  {divergences} divergence{'s' if divergences != 1 else ''}"
+        if self.tty:
+            width = 30
+            filled = int(width * fraction)
+            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {text}")
+            self.stream.flush()
+        elif int(fraction * 10) > self.shown:
+            self.shown = int(fraction * 10)
+            self.stream.write(text + "\n")
+            self.stream.flush()
+
+    def end(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()

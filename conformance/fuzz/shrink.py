@@ -1,0 +1,185 @@
+"""From a deal where an engine parts from the reference to the shortest case that still shows it.
+
+The deal is replayed with every observation read, to find the first one that differs; the
+difference is named (the field, the clauses that observe it or forbid the action) and the
+case shrunk while the engine keeps diverging the same way: the tail after it dropped, the deal
+started mid-play from the position just before it (or as late as the engine still diverges),
+refused attempts that do not matter dropped, and won cards put out of play when they do not
+matter either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from conformance.fuzz.compare import REFUSAL, REPORT, Divergence, Expected, first_divergence
+from conformance.fuzz.deals import Case, Report, reference_reports
+from conformance.messages import Request
+from conformance.observing import LEGAL, SETUP, clauses_of
+from reference.state import PLAY
+from specreader.jsontypes import Json
+
+MAX_STARTS = 16  # mid-deal starting positions tried, latest first
+
+Run = Callable[[Request], object]  # an engine's answer to one request (untrusted)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A divergence named: the case that shows it, ending at the observation that differs."""
+
+    case: Case
+    divergence: Divergence
+    field: str  # what it is filed under: a field without seats or sides ("hands"), "rejected" or "error"
+    clauses: tuple[str, ...]
+    moment: str  # the phase of the action that diverged (setup: none yet)
+    reports: tuple[Report, ...]  # what the reference reports at every observation of the case
+    mid_deal: bool = False
+
+    @property
+    def key(self) -> tuple[str, str, tuple[str, ...]]:
+        """Divergences with the same key are the same divergence: it is written once."""
+        return (self.case.variant, self.field, self.clauses)
+
+
+def truncated(case: Case, position: int) -> Case:
+    """The case up to the action after which observation ``position`` is made."""
+    return replace(case, actions=case.actions[:position], refusals=case.refusals[:position])
+
+
+def _field_of(path: str) -> str:
+    """A path without the seat or side it is about: one bug shows at any seat."""
+    return ".".join(part for part in path.split(".") if not part.isdigit())
+
+
+def name(case: Case, divergence: Divergence, reports: list[Report]) -> tuple[str, tuple[str, ...], str]:
+    """What a divergence is filed under, the clauses it belongs to, and the phase it happened in."""
+    clauses = clauses_of(case.variant)
+    position = divergence.position
+    moment = SETUP if position == 0 else str(reports[position - 1][0].get("phase"))
+    if divergence.kind == REPORT:
+        path = divergence.missed[0].path
+        return _field_of(path), clauses.for_field(path, moment) or clauses.of_phase(moment), moment
+    if divergence.kind == REFUSAL:
+        if divergence.allowed:  # the reference refuses it: the clauses that forbid it
+            named = clauses.for_refusal(divergence.allowed[0], moment)
+        else:  # the reference accepts it: the clauses that make it legal
+            named = clauses.for_field(f"{LEGAL}.{moment}", moment)
+        return "rejected", named or clauses.of_phase(moment), moment
+    return "error", clauses.of_phase(moment) or clauses.for_field(f"{LEGAL}.{moment}", moment), moment
+
+
+def _request(case: Case, rid: str) -> Request:
+    actions = [dict(a) for a in case.actions]
+    return {"id": rid, "variant": case.variant, "setup": case.setup, "actions": actions, "observe": list(range(len(actions) + 1))}
+
+
+class Shrinker:
+    """Locates and shrinks divergences on one engine."""
+
+    def __init__(self, run: Run, fields: Callable[[str], frozenset[str]]) -> None:
+        self.run = run
+        self.fields = fields
+
+    def examine(self, case: Case, rid: str) -> Finding | None:
+        """Run a case with every observation read, on both engines; the first divergence, named."""
+        try:
+            reports = reference_reports(case)
+        except ValueError:  # SetupError among them
+            return None  # a candidate the reference cannot set up is no candidate
+        expected = Expected(case.refusals, dict(enumerate(reports)), self.fields(case.variant))
+        divergence = first_divergence(expected, self.run(_request(case, rid)))
+        if divergence is None:
+            return None
+        case = truncated(case, divergence.position)
+        field, clauses, moment = name(case, divergence, reports)
+        return Finding(case, divergence, field, clauses, moment, tuple(reports[: divergence.position + 1]))
+
+    def locate(self, case: Case, position: int, rid: str) -> Finding | None:
+        """The first divergence of a deal seen diverging at ``position`` (None if it does not again)."""
+        return self.examine(truncated(case, position), rid)
+
+    def shrink(self, found: Finding, rid: str) -> Finding:
+        """The shortest case found that diverges as ``found`` does (the same key)."""
+        later = self._start_later(found, rid)
+        return self._without_won_cards(self._without_attempts(later, rid), rid)
+
+    def _same(self, candidate: Case, target: Finding, rid: str, mid_deal: bool) -> Finding | None:
+        found = self.examine(candidate, rid)
+        if found is None or found.key != target.key or len(found.case.actions) > len(target.case.actions):
+            return None
+        return replace(found, mid_deal=mid_deal)
+
+    def _start_later(self, found: Finding, rid: str) -> Finding:
+        """Begin mid-deal as late before the divergence as the engine still diverges."""
+        case, end = found.case, len(found.case.actions)
+        tried = 0
+        for position in range(end - 1, 0, -1):
+            setup = from_position(case.setup, found.reports[position][0])
+            if setup is None:
+                continue
+            candidate = Case(case.variant, setup, case.actions[position:], case.refusals[position:])
+            shorter = self._same(candidate, found, rid, mid_deal=True)
+            if shorter is not None:
+                return shorter
+            tried += 1
+            if tried >= MAX_STARTS:
+                break
+        return found
+
+    def _without_attempts(self, found: Finding, rid: str) -> Finding:
+        """Drop refused attempts before the last action: all at once, else one at a time."""
+        case = found.case
+        attempts = [i for i, refusal in enumerate(case.refusals[:-1]) if refusal is not None]
+        if not attempts:
+            return found
+        for dropped in ([*attempts], *([i] for i in reversed(attempts))):
+            keep = [i for i in range(len(case.actions)) if i not in dropped]
+            candidate = replace(
+                case, actions=tuple(case.actions[i] for i in keep), refusals=tuple(case.refusals[i] for i in keep)
+            )
+            shorter = self._same(candidate, found, rid, found.mid_deal)
+            if shorter is not None:
+                return self._without_attempts(shorter, rid) if len(dropped) == 1 else shorter
+        return found
+
+    def _without_won_cards(self, found: Finding, rid: str) -> Finding:
+        """Mid-deal, put the cards already won out of play, if the divergence does not need them."""
+        start = found.case.setup.get("start")
+        if not isinstance(start, dict) or not start.get("piles"):
+            return found
+        won = [card for pile in start["piles"].values() for card in pile]
+        plain = {k: v for k, v in start.items() if k not in ("piles", "tricks")}
+        plain["dead"] = [*start.get("dead", []), *won]
+        candidate = replace(found.case, setup={**found.case.setup, "start": plain})
+        return self._same(candidate, found, rid, found.mid_deal) or found
+
+
+def from_position(setup: Json, snapshot: Json) -> Json | None:
+    """A setup starting mid-deal at the reported position (docs/scenarios.md, start), keeping the
+    dealer history and the match of the deal's own setup; None where the format cannot start."""
+    if snapshot.get("phase") != PLAY:  # the one phase a deal can start in mid-way (docs/scenarios.md, start)
+        return None
+    stock: list[str] = snapshot["stock"]
+    start: dict[str, Any] = {"phase": PLAY, "trump": snapshot["trump"], "to_act": snapshot["to_act"]}
+    indicator = snapshot.get("indicator")
+    if indicator is not None and (stock[-1:] == [indicator] or indicator in snapshot.get("dead", [])):
+        start["indicator"] = indicator  # while it lies under the stock or out of play; once drawn, null
+    if snapshot["trick"]:
+        start["trick"] = [{"seat": p["seat"], "card": p["card"]} for p in snapshot["trick"]]
+    piles = {str(side): cards for side, cards in enumerate(snapshot["piles"]) if cards}
+    if piles:
+        start["piles"] = piles
+        start["tricks"] = snapshot["tricks"]
+    for key in ("makers", "lone"):
+        if snapshot.get(key) is not None:
+            start[key] = snapshot[key]
+    if snapshot.get("dead"):
+        start["dead"] = snapshot["dead"]
+    out: Json = {"dealer": snapshot["dealer"], "hands": snapshot["hands"], "stock": stock, "start": start}
+    for key in ("dealer_history", "match"):
+        if key in setup:
+            out[key] = setup[key]
+    return out

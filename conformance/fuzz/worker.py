@@ -1,0 +1,159 @@
+"""One engine, fuzzed batch by batch: the deals generated, sent (pipelined when the adapter
+can), compared, and each new divergence located, shrunk and written as a scenario.
+
+A worker remembers the divergences it has written, so it shrinks each once; as it takes its
+deals in order, the first deal of every divergence in the campaign is always shrunk, whatever
+the number of workers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from conformance.adapter import EngineAdapter, describe_error
+from conformance.fuzz import writing
+from conformance.fuzz.compare import ERROR, Divergence, Expected, first_divergence
+from conformance.fuzz.deals import Deal, generate
+from conformance.fuzz.shrink import Finding, Shrinker
+from conformance.messages import Request
+from conformance.observing import clauses_of
+from conformance.vocabulary import EngineError, ErrorKind, Outcome
+from specreader.jsontypes import Json
+
+Key = tuple[str, str, tuple[str, ...]]  # variant, field, clauses: one divergence
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What every worker of a campaign shares (sent to worker processes: plain data)."""
+
+    seed: int
+    engine: str | None
+    engine_cmd: str | None
+    timeout: float
+    observe_all: bool = False
+
+
+@dataclass(frozen=True)
+class Found:
+    """The scenario written for a divergence, or why none could be."""
+
+    written: writing.Written | None
+    problem: str | None
+    mid_deal: bool
+
+
+@dataclass(frozen=True)
+class DealResult:
+    index: int
+    id: str
+    variant: str
+    outcome: Outcome
+    seconds: float
+    field: str | None = None
+    clauses: tuple[str, ...] = ()
+    mismatches: tuple[Json, ...] = ()
+    error: str | None = None
+    detail: str = ""
+    key: Key | None = None
+    found: Found | None = None  # only on the first deal of a divergence a worker meets
+
+
+def fields_for(variant_id: str) -> frozenset[str]:
+    return clauses_of(variant_id).fields
+
+
+class Worker:
+    def __init__(self, settings: Settings, engine: EngineAdapter) -> None:
+        self.settings = settings
+        self.engine = engine
+        self.seen: set[Key] = set()
+        self.shrinker = Shrinker(self.run_one, fields_for)
+
+    def run_one(self, request: Request) -> object:
+        """The engine's answer to one request; an adapter that raises is an error answer."""
+        try:
+            return self.engine.run(request)
+        except Exception as err:  # a misbehaving adapter is reported, never a traceback
+            return EngineError(ErrorKind.ADAPTER, describe_error(err))
+
+    def _answers(self, requests: list[Request]) -> Iterator[object]:
+        many = getattr(self.engine, "run_many", None)
+        if many is None:
+            yield from map(self.run_one, requests)
+            return
+        given = 0
+        try:
+            for answer in many(requests):
+                given += 1
+                yield answer
+        except Exception as err:  # as runner.run_all: once run_many raises, the rest are not run
+            broken = EngineError(ErrorKind.ADAPTER, describe_error(err))
+            yield from [broken] * (len(requests) - given)
+            return
+        if given < len(requests):
+            yield from [EngineError(ErrorKind.ADAPTER, "it gave fewer answers than it was sent requests")] * (
+                len(requests) - given
+            )
+
+    def run(self, indices: list[int], variants: tuple[str, ...]) -> list[DealResult]:
+        started = time.perf_counter()
+        deals = [generate(self.settings.seed, i, variants, observe_all=self.settings.observe_all) for i in indices]
+        judged = []
+        for deal, answer in zip(deals, self._answers([d.request() for d in deals]), strict=True):
+            expected = Expected(deal.case.refusals, deal.reports, fields_for(deal.case.variant))
+            judged.append((deal, first_divergence(expected, answer)))
+        seconds = round((time.perf_counter() - started) / max(1, len(deals)), 6)
+        return [self._result(deal, divergence, seconds) for deal, divergence in judged]
+
+    def _result(self, deal: Deal, divergence: Divergence | None, seconds: float) -> DealResult:
+        variant = deal.case.variant
+        if divergence is None:
+            return DealResult(deal.index, deal.id, variant, Outcome.PASS, seconds)
+        if divergence.error is not None and divergence.error.kind is ErrorKind.TIMEOUT:
+            return self._diverged(deal, divergence, seconds)  # looking closer would wait as long again, each time
+        finding = self.shrinker.locate(deal.case, divergence.position, deal.id)
+        if finding is None:  # it did not diverge again: reported as first seen, not shrunk
+            return self._diverged(deal, divergence, seconds)
+        found = None
+        if finding.key not in self.seen:
+            self.seen.add(finding.key)
+            found = self._write(finding, deal)
+        return self._diverged(deal, finding.divergence, seconds, finding, found)
+
+    def _diverged(
+        self, deal: Deal, divergence: Divergence, seconds: float, finding: Finding | None = None, found: Found | None = None
+    ) -> DealResult:
+        error = divergence.error
+        outcome = error.outcome if divergence.kind == ERROR and error is not None else Outcome.FAIL
+        return DealResult(
+            deal.index,
+            deal.id,
+            deal.case.variant,
+            outcome,
+            seconds,
+            field=finding.field if finding else divergence.field,
+            clauses=finding.clauses if finding else (),
+            mismatches=tuple(m.to_json() for m in divergence.mismatches),
+            error=str(error) if error is not None else None,
+            detail=divergence.detail(),
+            key=finding.key if finding else None,
+            found=found,
+        )
+
+    def _write(self, finding: Finding, deal: Deal) -> Found:
+        try:
+            return self._shrunk_and_written(finding, deal)
+        except Exception as err:  # the divergence stands; only its scenario is missing, and why is said
+            return Found(None, f"it could not be shrunk: {describe_error(err)}", False)
+
+    def _shrunk_and_written(self, finding: Finding, deal: Deal) -> Found:
+        seed = self.settings.seed
+        shrunk = self.shrinker.shrink(finding, deal.id)
+        done, problem = writing.written(shrunk, seed, deal.index, self.run_one)
+        if done is None and shrunk != finding:  # the shrunk case does not hold up: the deal as it ran, cut short
+            shrunk = finding
+            done, problem = writing.written(finding, seed, deal.index, self.run_one)
+        return Found(done, problem, shrunk.mid_deal)

@@ -1,0 +1,150 @@
+"""Where an engine's report shows a clause at work: the clauses' ``observes`` entries, read.
+
+A clause of ``spec/<game>/clauses.yaml`` may list what in an engine's report it decides:
+
+- ``last_trick.winner``: a snapshot field, by dotted path, whenever it changes;
+- ``hands@bidding``: the field as an action taken in that phase leaves it (``@setup``: as the
+  deal is set up and dealt, before any action);
+- ``legal.play``: the legal actions in that phase.
+
+Fields and phases are those of ``schemas/snapshot.schema.json``. ``trickspec fuzz`` compares
+the fields some clause of the variant observes, and names a difference after the clauses that
+observe where it lies; a refusal is named after the clauses whose ``rejects`` list its code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from conformance import schemas
+from specreader.jsontypes import Json
+from specreader.spec import kit_spec
+
+LEGAL = "legal"  # not a snapshot field: the legal actions, reported beside the snapshot
+SETUP = "setup"  # the moment before any action: the deal as set up and dealt
+
+
+@dataclass(frozen=True)
+class Observed:
+    """One ``observes`` entry: a path (``last_trick.winner``, ``legal.play``) and, for a field,
+    the phase of the action that leaves it so (``None``: whatever the action)."""
+
+    path: str
+    moment: str | None = None
+
+    @property
+    def field(self) -> str:
+        return self.path.split(".", 1)[0]
+
+
+def parse(entry: str) -> Observed:
+    path, _, moment = entry.partition("@")
+    return Observed(path, moment or None)
+
+
+@cache
+def snapshot_fields() -> tuple[str, ...]:
+    """The fields of a snapshot, in the schema's order."""
+    schema = schemas.registry().resolver().lookup(schemas.BASE + "snapshot.schema.json").contents
+    return tuple(schema["properties"])
+
+
+@cache
+def phases() -> tuple[str, ...]:
+    schema = schemas.registry().resolver().lookup(schemas.BASE + "snapshot.schema.json").contents
+    return tuple(schema["properties"]["phase"]["enum"])
+
+
+def problem(entry: str) -> str | None:
+    """What is wrong with an ``observes`` entry, or None (its shape is the schema's to check)."""
+    observed = parse(entry)
+    if observed.field == LEGAL:
+        phase = observed.path.removeprefix(LEGAL).removeprefix(".")
+        if observed.moment is not None:
+            return f"expected legal.<phase> without @, found {entry!r}"
+        if phase and phase not in phases():
+            return f"expected legal.<phase> with a phase among {', '.join(phases())}, found {entry!r}"
+        return None
+    if observed.field not in snapshot_fields():
+        return f"expected a snapshot field (schemas/snapshot.schema.json) or legal.<phase>, found {entry!r}"
+    if observed.moment is not None and observed.moment not in (SETUP, *phases()):
+        return f"expected @setup or @<phase> with a phase among {', '.join(phases())}, found {entry!r}"
+    return None
+
+
+def _overlap(a: str, b: str) -> bool:
+    """One path is the other or lies inside it (``result`` and ``result.vp``; ``hands`` and ``hands.1``)."""
+    return a == b or a.startswith(b + ".") or b.startswith(a + ".")
+
+
+@dataclass(frozen=True)
+class _Clause:
+    id: str
+    observes: tuple[Observed, ...]
+    rejects: frozenset[str]
+
+    def speaks_of(self, phase: str) -> bool:
+        """Whether an entry ties the clause to a phase (``x@phase`` or ``legal.phase``)."""
+        return any(o.moment == phase or o.path == f"{LEGAL}.{phase}" for o in self.observes)
+
+
+class VariantClauses:
+    """The clauses that apply to one variant, as fuzz names differences after them."""
+
+    def __init__(self, clauses: Iterable[_Clause]) -> None:
+        self.clauses = tuple(clauses)
+        # The fields some clause observes: those a difference can be named after.
+        self.fields = frozenset(o.field for c in self.clauses for o in c.observes)
+
+    def for_field(self, path: str, moment: str) -> tuple[str, ...]:
+        """Clauses observing ``path`` (a field, or ``legal.<phase>``), as an action of phase
+        ``moment`` left it (``setup`` before any action); failing those, at any moment; failing
+        those, any part of its field."""
+        exact = tuple(
+            c.id for c in self.clauses if any(_overlap(path, o.path) and o.moment in (None, moment) for o in c.observes)
+        )
+        if exact:
+            return exact
+        anytime = tuple(c.id for c in self.clauses if any(_overlap(path, o.path) for o in c.observes))
+        if anytime:
+            return anytime
+        field = path.split(".", 1)[0]
+        return tuple(c.id for c in self.clauses if any(o.field == field for o in c.observes))
+
+    def for_refusal(self, code: str, phase: str) -> tuple[str, ...]:
+        """Clauses that forbid with ``code``, those of the phase first; failing any, the clauses
+        of the phase (a game may state a duty without naming the refusal, as Briscola does)."""
+        rejecting = [c for c in self.clauses if code in c.rejects]
+        of_phase = [c.id for c in rejecting if c.speaks_of(phase)]
+        return tuple(of_phase or [c.id for c in rejecting]) or self.of_phase(phase)
+
+    def of_phase(self, phase: str) -> tuple[str, ...]:
+        """Clauses tied to a phase: those an action of that phase is governed by."""
+        return tuple(c.id for c in self.clauses if c.speaks_of(phase))
+
+
+def _applies(clause: Json, variant_id: str, game: str) -> bool:
+    listed = clause.get("variants")
+    return (
+        str(clause.get("id", "")).startswith(game + ".")
+        and not clause.get("informative")
+        and (not listed or variant_id in listed)
+    )
+
+
+@cache
+def clauses_of(variant_id: str) -> VariantClauses:
+    """The kit's clauses for a variant, read once per process."""
+    spec = kit_spec()
+    game = str(spec.resolved(variant_id).get("game", ""))
+    return VariantClauses(
+        _Clause(
+            str(clause["id"]),
+            tuple(parse(e) for e in clause.get("observes", [])),
+            frozenset(clause.get("rejects", [])),
+        )
+        for _, _, clause in spec.clauses()
+        if _applies(clause, variant_id, game)
+    )

@@ -1,0 +1,186 @@
+"""`trickspec fuzz`: random deals played on an engine and on the reference engine, compared.
+
+Each hand-written mutant of the reference engine, served over the protocol, is found within
+seconds and comes back as a scenario file that validates, names the mutant's clause, fails on
+the mutant and passes on the reference. Engines that agree with the reference (the reference
+served over the protocol, the JavaScript example) show no divergence, and the shards of a
+campaign add up to the single run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance import runlog, runner
+from conformance.adapter import InProcessAdapter, reference_adapter
+from conformance.cli import main
+from conformance.fuzz.deals import generate
+from conformance.scenarios import load_files
+from conformance.vocabulary import Outcome
+from specreader.spec import variant_ids
+
+from test_mutants import MUTANTS, mutant_adapter
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVE_MUTANT = Path(__file__).resolve().parent / "serve_mutant.py"
+JS_ENGINE = ROOT / "examples" / "js-albastini-2p" / "engine.js"
+MUTANT_VARIANT = "albastini-2p"  # every hand-written mutant changes a rule of this variant
+
+
+def off_suit_wins() -> InProcessAdapter:
+    """A mutant as an in-process engine (``--engine test_fuzz:off_suit_wins``)."""
+    return mutant_adapter("off-suit-wins")
+
+
+FORGED = "\n425 passed, 0 failed\n"
+NASTY = "\x1b[31mred\x1b[0m <script>alert(1)</script> \x00\u202e" + FORGED
+
+
+class NastyEngine:
+    """Answers with control characters and a forged closing line wherever it can, an error message
+    of 100,000 characters on Briscola, and refuses nothing."""
+
+    def hello(self) -> dict[str, Any]:
+        return {
+            "name": "nasty\x1b[2J" + FORGED,
+            "version": "1",
+            "language": "python",
+            "variants": ["albastini-2p", "briscola-2p"],
+        }
+
+    def run(self, request: dict[str, Any]) -> dict[str, Any]:
+        observation = {"rejected": None, "snapshot": {"phase": NASTY, "to_act": NASTY}, "legal": [NASTY]}
+        answer: dict[str, Any] = {"id": request["id"], "observations": [observation] * (len(request["actions"]) + 1)}
+        if request["variant"] == "briscola-2p":
+            answer["error"] = {"kind": "crash", "message": NASTY + "y" * 100_000}
+        return answer
+
+    def close(self) -> None:
+        pass
+
+
+def fuzz(*args: str) -> int:
+    return main(["fuzz", *args])
+
+
+def lines_of(log: runlog.Log) -> list[tuple[Any, ...]]:
+    """What a run log says of each deal, without timings."""
+    return [(s["id"], s["outcome"], s["variant"], s["clauses"], s["mismatches"]) for s in log.scenarios]
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_a_mutant_is_found_and_shrunk_to_a_scenario_that_fails_on_it(name: str, tmp_path: Path) -> None:
+    command = f"{sys.executable} {SERVE_MUTANT} {name}"
+    started = time.perf_counter()
+    status = fuzz(
+        "--engine-cmd",
+        command,
+        "--variant",
+        MUTANT_VARIANT,
+        "--time",
+        "10",
+        "--max-divergences",
+        "1",
+        "--out",
+        str(tmp_path / "out"),
+        "--report-dir",
+        str(tmp_path / "reports"),
+    )
+    assert status == 1
+    assert time.perf_counter() - started < 10 + 5  # found within the 10 s, shrinking and start-up included
+    (written,) = sorted((tmp_path / "out").glob("*.yaml"))
+    (scenario,) = load_files([written])  # it validates
+    assert scenario.source == {"derived": "found by trickspec fuzz, seed 0"}
+    assert MUTANTS[name][1] in scenario.clauses
+    assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS
+    assert runner.run(mutant_adapter(name), scenario).outcome is Outcome.FAIL
+    diverged = [s for s in runlog.read(tmp_path / "reports" / "run.jsonl").scenarios if s["outcome"] != Outcome.PASS]
+    assert diverged[0]["file"] == str(written) and diverged[0]["clauses"] == list(scenario.clauses)
+
+
+def test_the_served_reference_agrees_with_the_reference_in_process_on_every_variant(tmp_path: Path) -> None:
+    command = f"{sys.executable} -m conformance.serve"
+    assert fuzz("--engine-cmd", command, "--deals", "240", "--observe-all", "--jobs", "2", "--report-dir", str(tmp_path)) == 0
+    seen = {s["variant"] for s in runlog.read(tmp_path / "run.jsonl").scenarios}
+    assert seen == set(variant_ids())
+
+
+def test_the_javascript_example_agrees_with_the_reference_on_two_thousand_deals(tmp_path: Path) -> None:
+    if shutil.which("node") is None:
+        if os.environ.get("CI"):
+            pytest.fail("node is not on PATH: CI must run the JavaScript example engine")
+        pytest.skip("node is not on PATH")
+    status = fuzz("--engine-cmd", f"node {JS_ENGINE}", "--deals", "2000", "--jobs", "2", "--report-dir", str(tmp_path))
+    log = runlog.read(tmp_path / "run.jsonl")
+    assert status == 0, [s["mismatch"] for s in log.scenarios if s["outcome"] != Outcome.PASS][:3]
+    assert len(log.scenarios) == 2000 and {s["variant"] for s in log.scenarios} == {"albastini-2p"}
+
+
+def test_two_shards_merged_are_the_single_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    engine = (
+        "--engine",
+        "test_fuzz:off_suit_wins",
+        "--variant",
+        "albastini-2p",
+        "--variant",
+        "briscola-2p",
+        "--deals",
+        "200",
+        "--seed",
+        "9",
+    )
+    assert fuzz(*engine, "--jobs", "2", "--report-dir", str(tmp_path / "one")) == 1
+    for k in (1, 2):
+        assert fuzz(*engine, "--shard", f"{k}/2", "--report-dir", str(tmp_path / f"shard{k}")) == 1
+    one = runlog.read(tmp_path / "one" / "run.jsonl")
+    shards = [runlog.read(tmp_path / f"shard{k}" / "run.jsonl") for k in (1, 2)]
+    assert [len(s.scenarios) for s in shards] == [100, 100]
+    assert lines_of(runlog.merge(shards)) == lines_of(one)
+    assert any(outcome == Outcome.FAIL for _, outcome, *_ in lines_of(one))
+    capsys.readouterr()
+    assert main(["report", str(tmp_path / "one" / "run.jsonl")]) == 0
+    single = capsys.readouterr().out
+    assert main(["report", *(str(tmp_path / f"shard{k}" / "run.jsonl") for k in (2, 1))]) == 0
+    assert capsys.readouterr().out == single
+
+
+def test_the_deals_of_a_seed_are_the_same_wherever_they_are_drawn() -> None:
+    variants = tuple(variant_ids())
+    first = [generate(4, i, variants).request() for i in range(40)]
+    assert [generate(4, i, variants).request() for i in range(40)] == first
+    assert [generate(5, i, variants).request() for i in range(40)] != first
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "said"),
+    [
+        (["--deals", "10", "--time", "1"], 2, "not both"),
+        (["--variant", "nope"], 2, "unknown variant nope"),
+        (["--engine-cmd", "/nonexistent/engine"], 3, "engine unusable"),
+    ],
+)
+def test_bad_usage_and_unusable_engines_end_as_verify_does(
+    args: list[str], status: int, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert fuzz(*args) == status
+    assert said in capsys.readouterr().err
+
+
+def test_engine_text_never_reaches_the_terminal_or_a_scenario_raw(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    assert fuzz("--engine", "test_fuzz:NastyEngine", "--deals", "16", "--out", str(out), "--report-dir", str(tmp_path)) == 1
+    shown = capsys.readouterr()
+    for text in (shown.out, shown.err, (tmp_path / "run.jsonl").read_text(encoding="utf-8")):
+        assert "\x1b" not in text and "\u202e" not in text and "\n425 passed" not in text
+        assert len(text) < 200_000
+    written = sorted(out.glob("*.yaml"))
+    assert written and "<script>" not in "".join(p.read_text(encoding="utf-8") for p in written)
+    for scenario in load_files(written):
+        assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS
