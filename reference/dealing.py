@@ -15,7 +15,7 @@ from operator import itemgetter
 from reference import errors
 from reference.errors import Rejected
 from reference.params import Params
-from reference.rules import Events, Rules
+from reference.rules import Events, Rule, Rules
 from reference.state import CUT, Deal
 from specreader.jsontypes import Json
 
@@ -72,7 +72,7 @@ def _getter(positions: list[int]) -> Callable[[list[int]], tuple[int, ...]]:
     return lambda pack: tuple(pack[p] for p in positions)
 
 
-class TreeCut:
+class TreeCut(Rule):
     """``cut: tree-cut``: the cutter (the player before the dealer) may take top trumps shown.
 
     The card shown is the last of the pack; if the cutter takes it and the card before it is
@@ -82,7 +82,6 @@ class TreeCut:
     def __init__(self, rules: Rules, params: Params) -> None:
         self.kinds = {CUT: frozenset({"take_tree", "decline"})}
         self.rules = rules
-        params.done()
 
     def _offer(self, st: Deal) -> int | None:
         pack = st.pack

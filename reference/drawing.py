@@ -13,21 +13,22 @@ from __future__ import annotations
 
 from bisect import insort
 
-from reference.params import Params
-from reference.rules import Events, Rules
+from reference.params import Kind, Param, Params
+from reference.rules import Events, Rule, Rules
 from reference.state import Deal
 from specreader.jsontypes import Json
 
 INDICATOR = ("last-drawer", "dead")
 
 
-class WinnerFirst:
+class WinnerFirst(Rule):
+    PARAMETERS = (Param("indicator", Kind.TEXT, choices=INDICATOR),)
+
     def __init__(self, rules: Rules, params: Params) -> None:
         self.codes = rules.cards.codes
         # Per seat and card: the "drew" event record, built once (records are immutable).
         self.drew = [[(_drew, seat, code) for code in self.codes] for seat in range(rules.seats.n)]
-        self.indicator_dead = params.text("indicator", choices=INDICATOR) == "dead"
-        params.done()
+        self.indicator_dead = params.text("indicator") == "dead"
 
     def drawable(self, stock: int) -> int:
         """Of a stock just made (the indicator under it), the cards that will be drawn."""

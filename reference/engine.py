@@ -1,60 +1,26 @@
-"""The reference engine: a variant's components, chosen by name through the registry.
+"""The reference engine: a variant compiled into its rule components (components.py), and one
+deal driven by JSON actions.
 
-``components.<name>.rule`` in the variant picks the implementation; an unknown component
-or rule name is a VariantError naming the path. The deal runs as a pipeline of stages:
-cut, deal, trump, look, lone, play, end; a stage the variant does not name is skipped.
+The deal runs as a pipeline of stages: cut, deal, trump, look, lone, play, end; a stage the
+variant does not name is skipped.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from reference import errors, setup
-from reference.dealer_rotation import DealWinner, NextInPlayOrder
-from reference.dealing import Dealing, TreeCut
-from reference.drawing import WinnerFirst
+from reference import components, errors, setup
+from reference.dealing import Dealing
 from reference.errors import Rejected, VariantError
-from reference.legality_follow import FollowThenTrump
-from reference.legality_free import FreePlay
-from reference.lone import MakerAlone
-from reference.look import PartnersLook
-from reference.match import Rounds, VictoryPoints
-from reference.otea import Otea
-from reference.params import Params
 from reference.play import Play
 from reference.rules import ACTION_SHAPES, Events, Rules, SharedAction, Stage, built
-from reference.score_mrithi import Mrithi
-from reference.score_threshold import OverThreshold
-from reference.score_tricks import TrickScore
-from reference.seating import DrawNines
 from reference.snapshot import snapshot, view
 from reference.state import OVER, Deal
-from reference.trick import HighestTrumpElseLedSuit
-from reference.turn_up import TurnUp
 from specreader.jsontypes import Json
 from specreader.spec import variant as load_variant
 from specreader.spec import variant_ids
-
-Factory = Callable[[Rules, Params], Any]
-
-# component name -> rule name -> implementation. Components without a default are required.
-REGISTRY: dict[str, dict[str, Factory]] = {
-    "setup": {"draw-nines": lambda rules, p: DrawNines(rules.cards, rules.seats, p)},
-    "cut": {"tree-cut": TreeCut},
-    "trump": {"otea": Otea, "turn-up": TurnUp},
-    "look": {"partners-look": PartnersLook},
-    "lone": {"maker-alone": MakerAlone},
-    "legality": {"free": FreePlay, "follow-then-trump": FollowThenTrump},
-    "trick": {"highest-trump-else-led-suit": HighestTrumpElseLedSuit},
-    "draw": {"winner-first": WinnerFirst},
-    "score": {"mrithi": Mrithi, "over-threshold": OverThreshold, "tricks": TrickScore},
-    "dealer": {"deal-winner": DealWinner, "next-in-play-order": NextInPlayOrder},
-    "match": {"open": VictoryPoints, "vp-target": VictoryPoints, "rounds": Rounds},
-}
-REQUIRED = ("trump", "legality", "trick", "score", "dealer", "match")
 
 
 @dataclass
@@ -119,52 +85,29 @@ def _deal_over(result: Json) -> Json:  # an event record (see rules.Events)
     return {"type": "deal_over", "result": {k: (list(v) if isinstance(v, list) else v) for k, v in result.items()}}
 
 
-def _component(rules: Rules, name: str) -> Any:
-    data = rules.variant["components"].get(name)
-    if data is None:
-        if name in REQUIRED:
-            raise VariantError(f"the {name} component is required", ("components", name))
-        return None
-    params = Params(name, data)
-    factory = REGISTRY[name].get(params.rule)
-    if factory is None:
-        known = ", ".join(sorted(REGISTRY[name]))
-        raise VariantError(
-            f"unknown {name} rule {params.rule!r}; the engine knows: {known}", (*params.path, "rule")
-        )
-    return factory(rules, params)
-
-
 def compile_rules(variant: Json) -> Rules:
     """Read a resolved variant once into lookup tables and components."""
     rules = Rules(variant)
-    components = variant.get("components")
-    if not isinstance(components, dict):
-        raise VariantError("expected a mapping of components", ("components",))
-    for name in components:
-        if name not in REGISTRY:
-            raise VariantError(
-                f"unknown component {name!r}; expected one of {', '.join(REGISTRY)}", ("components", name)
-            )
-    rules.setup = _component(rules, "setup")
-    rules.draw = _component(rules, "draw")
-    rules.legality = _component(rules, "legality")
-    rules.trick = _component(rules, "trick")
-    rules.score = _component(rules, "score")
-    rules.dealer = _component(rules, "dealer")
-    rules.match = _component(rules, "match")
+    components.check_names(variant.get("components"))
+    rules.setup = components.build(rules, "setup")
+    rules.draw = components.build(rules, "draw")
+    rules.legality = components.build(rules, "legality")
+    rules.trick = components.build(rules, "trick")
+    rules.score = components.build(rules, "score")
+    rules.dealer = components.build(rules, "dealer")
+    rules.match = components.build(rules, "match")
     if rules.match.needs != rules.score.produces:
         raise VariantError(
             f"the {rules.score.produces} scores of this score rule do not fit a {rules.match.needs} match",
             ("components", "match", "rule"),
         )
-    cut = _component(rules, "cut")
+    cut = components.build(rules, "cut")
     rules.has_cut = cut is not None
     if cut is not None and len(rules.ranking.top_trumps) > rules.packets[0]:
         raise VariantError("the cutter's first packet cannot be short by every top trump", ("deal", "packets"))
-    trump = _component(rules, "trump")
-    look = _component(rules, "look")
-    lone = _component(rules, "lone")
+    trump = components.build(rules, "trump")
+    look = components.build(rules, "look")
+    lone = components.build(rules, "lone")
     if rules.stock_size < 1:
         raise VariantError("making trumps needs a stock", ("deal",))
     if rules.draw is not None:

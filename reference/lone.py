@@ -11,16 +11,15 @@ from __future__ import annotations
 from reference import errors
 from reference.errors import Rejected
 from reference.params import Params
-from reference.rules import Events, Rules
+from reference.rules import Events, Rule, Rules
 from reference.state import LONE, Deal
 from specreader.jsontypes import Json
 
 
-class MakerAlone:
+class MakerAlone(Rule):
     def __init__(self, rules: Rules, params: Params) -> None:
         self.kinds = {LONE: frozenset({"alone", "pass"})}
         self.rules = rules
-        params.done()
 
     def start(self, st: Deal, ev: Events) -> bool:
         if st.makers is None:

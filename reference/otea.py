@@ -15,23 +15,24 @@ from bisect import insort
 
 from reference import errors
 from reference.errors import Rejected
-from reference.params import Params
-from reference.rules import Events, Rules
+from reference.params import Kind, Param, Params
+from reference.rules import Events, Rule, Rules
 from reference.state import BIDDING, Deal
 from specreader.jsontypes import Json
 
 BIDDERS = ("dealer-opponents", "none")
 
 
-class Otea:
+class Otea(Rule):
+    PARAMETERS = (Param("bidders", Kind.TEXT, choices=BIDDERS),)
+
     def __init__(self, rules: Rules, params: Params) -> None:
         self.kinds = {BIDDING: frozenset({"bid", "pass"})}
         self.rules = rules
         self.suit_of = rules.cards.suit_of
         self.bid_actions = rules.actions.with_card["bid"]
         self.pass_actions = rules.actions.plain["pass"]
-        self.bidders = params.text("bidders", choices=BIDDERS)
-        params.done()
+        self.bidders = params.text("bidders")
         seats = rules.seats
         # The bidders in turn order, for each dealer.
         self.order: list[list[int]] = [

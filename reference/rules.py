@@ -6,14 +6,15 @@ implements one of the protocols below.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from reference.cards import Cards
 from reference.errors import Rejected, VariantError
+from reference.params import Param, Params
 from reference.ranking import Ranking, Tables
-from reference.seating import DrawNines, Seating
+from reference.seating import Seating
 from reference.state import Deal
-from specreader.jsontypes import Json
+from specreader.jsontypes import Json, JsonPath
 
 # An event is recorded as a JSON object or, where events are many (every card played, won or
 # drawn), as a record ``(build, *args)`` whose JSON object is built only when the caller reads
@@ -41,6 +42,15 @@ ACTION_SHAPES: dict[str, bool] = {
 }
 
 
+class Rule:
+    """The implementation of one rule of a component, as the registry (components.py) builds it."""
+
+    PARAMETERS: ClassVar[tuple[Param, ...]] = ()  # what a variant may state for this rule
+
+    def __init__(self, rules: Rules, params: Params) -> None:
+        pass
+
+
 class Stage(Protocol):
     """A part of the deal that may wait for actions (cut, trump making, going alone, play)."""
 
@@ -56,6 +66,11 @@ class Stage(Protocol):
 
         A rejection must leave ``st`` untouched: check everything before changing anything.
         """
+
+
+class SetupRule(Protocol):
+    def dealer(self, nines: object, path: JsonPath) -> int:
+        """The first dealer, from the setup's ``nines`` (at ``path``)."""
 
 
 class Legality(Protocol):
@@ -181,7 +196,7 @@ class Rules:
         self.stock_size: int = stock
         self.actions = ActionCache(self.cards, self.seats)
         # Filled by engine.compile_rules through the registry.
-        self.setup: DrawNines | None = None  # the setup rule, if any
+        self.setup: SetupRule | None = None
         self.has_cut = False
         self.stages: list[Stage] = []
         self.legality: Legality

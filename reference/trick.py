@@ -3,15 +3,11 @@ of the suit led (its effective suit: a Tree lead is a trump lead). Other suits n
 
 from __future__ import annotations
 
-from reference.params import Params
 from reference.ranking import Tables
-from reference.rules import Rules
+from reference.rules import Rule
 
 
-class HighestTrumpElseLedSuit:
-    def __init__(self, rules: Rules, params: Params) -> None:
-        params.done()
-
+class HighestTrumpElseLedSuit(Rule):
     def winner(self, cards: list[int], t: Tables) -> int:
         key = t.led_key[t.eff_suit[cards[0]]]
         best = best_key = i = 0  # the led card's key is above 0: it wins unless beaten

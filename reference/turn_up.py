@@ -15,20 +15,21 @@ from bisect import insort
 
 from reference import errors
 from reference.errors import Rejected
-from reference.params import Params
-from reference.rules import Events, Rules
+from reference.params import Kind, Param, Params
+from reference.rules import Events, Rule, Rules
 from reference.state import DISCARD, TRUMP, Deal
 from specreader.jsontypes import Json
 
 DISCARD_CHOICES = ("any",)
 
 
-class TurnUp:
+class TurnUp(Rule):
+    PARAMETERS = (Param("discard", Kind.TEXT, choices=DISCARD_CHOICES, default="any"),)
+
     def __init__(self, rules: Rules, params: Params) -> None:
         self.kinds = {TRUMP: frozenset({"accept", "refuse"}), DISCARD: frozenset({"discard"})}
         self.rules = rules
-        self.discard = params.text("discard", "any", choices=DISCARD_CHOICES)
-        params.done()
+        self.discard = params.text("discard")
 
     def start(self, st: Deal, ev: Events) -> bool:
         if not st.stock:
