@@ -42,22 +42,15 @@ class WinnerFirst(Rule):
 
     def after_trick(self, st: Deal, winner: int, ev: Events) -> None:
         n = st.n_active
-        stock = st.stock
-        left = len(stock)
-        if self.indicator_dead and stock and stock[-1] == st.indicator:
-            left -= 1  # as left_to_draw, without a call: this runs after every trick
-        if left < n:
+        if self.left_to_draw(st) < n:
             return
-        hands = st.hands
-        drew = self.drew
-        nxt = st.next_active
+        drawn = st.stock[:n]
+        del st.stock[:n]
         seat = winner
-        drawn = stock[:n]
-        del stock[:n]
         for c in drawn:
-            insort(hands[seat], c)
-            ev.append(drew[seat][c])
-            seat = nxt[seat]
+            insort(st.hands[seat], c)
+            ev.append(self.drew[seat][c])
+            seat = st.next_active[seat]
 
 
 def _drew(seat: int, card: str) -> Json:  # an event record (see rules.Events)
