@@ -33,8 +33,8 @@ ActionKey = tuple[str, int, int]  # type, seat, card index (-1: the action names
 
 class LegalAction(dict[str, Any]):
     """An action as the engine lists it: a JSON object shared by every engine of the variant,
-    so read-only (``dict(action)`` or a copy gives a mutable one). ``key`` is what it says, as
-    ``table.read`` would read it."""
+    so read-only (``dict(action)`` or a copy gives a mutable one). ``table`` is the variant's
+    table it belongs to, and ``key`` the action as ``table.read`` reads it."""
 
     __slots__ = ("key", "table")
 
@@ -53,7 +53,8 @@ class LegalAction(dict[str, Any]):
 
 
 class ActionTable:
-    """Every action of one variant: ``with_card[type][seat][card]`` and ``plain[type][seat]``."""
+    """Every action any seat could take in one variant: ``with_card[type][seat][card]`` and
+    ``plain[type][seat]``."""
 
     def __init__(self, cards: Cards, seats: Seating) -> None:
         self.cards = cards
