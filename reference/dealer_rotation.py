@@ -9,17 +9,21 @@ history (never = least recent), ties going to the first in play order after the 
 
 from __future__ import annotations
 
-from reference.params import Params
-from reference.rules import Rules
+from reference.params import Kind, Param, Params
+from reference.rules import Rule, Rules
 from reference.state import Deal
 
 
-class DealWinner:
+class DealWinner(Rule):
+    PARAMETERS = (
+        Param("on_tie", Kind.TEXT, choices=("same-dealer",), default="same-dealer"),
+        Param("team_choice", Kind.TEXT, choices=("least-recent",), default="least-recent"),
+    )
+
     def __init__(self, rules: Rules, params: Params) -> None:
         self.seats = rules.seats
-        self.on_tie = params.text("on_tie", "same-dealer", choices=("same-dealer",))
-        self.team_choice = params.text("team_choice", "least-recent", choices=("least-recent",))
-        params.done()
+        self.on_tie = params.text("on_tie")
+        self.team_choice = params.text("team_choice")
 
     def next_dealer(self, st: Deal, winner: int | None) -> int:
         if winner is None:
@@ -34,10 +38,9 @@ class DealWinner:
         return min(members, key=lambda m: (last_dealt.get(m, -1), (m - last - 1) % n))
 
 
-class NextInPlayOrder:
+class NextInPlayOrder(Rule):
     def __init__(self, rules: Rules, params: Params) -> None:
         self.seats = rules.seats
-        params.done()
 
     def next_dealer(self, st: Deal, winner: int | None) -> int:
         return self.seats.next(st.dealer)

@@ -15,8 +15,8 @@ from operator import itemgetter
 from reference import errors
 from reference.errors import Rejected
 from reference.params import Params
-from reference.rules import Events, Rules
-from reference.state import CUT, Deal
+from reference.rules import Events, Rule, Rules
+from reference.state import Deal, Phase
 from specreader.jsontypes import Json
 
 
@@ -24,7 +24,7 @@ class Dealing:
     """The automatic deal from ``st.pack`` (nothing to do when the hands were given)."""
 
     def __init__(self, rules: Rules) -> None:
-        self.kinds: dict[str, frozenset[str]] = {}
+        self.kinds: dict[Phase, frozenset[str]] = {}
         self.rules = rules
         seats = rules.seats
         # plans[dealer][short]: for each seat, a getter of the pack positions it is dealt (round by
@@ -72,7 +72,7 @@ def _getter(positions: list[int]) -> Callable[[list[int]], tuple[int, ...]]:
     return lambda pack: tuple(pack[p] for p in positions)
 
 
-class TreeCut:
+class TreeCut(Rule):
     """``cut: tree-cut``: the cutter (the player before the dealer) may take top trumps shown.
 
     The card shown is the last of the pack; if the cutter takes it and the card before it is
@@ -80,9 +80,8 @@ class TreeCut:
     """
 
     def __init__(self, rules: Rules, params: Params) -> None:
-        self.kinds = {CUT: frozenset({"take_tree", "decline"})}
+        self.kinds = {Phase.CUT: frozenset({"take_tree", "decline"})}
         self.rules = rules
-        params.done()
 
     def _offer(self, st: Deal) -> int | None:
         pack = st.pack
@@ -96,7 +95,7 @@ class TreeCut:
         st.offer = self._offer(st)
         if st.offer is None:
             return False
-        st.phase = CUT
+        st.phase = Phase.CUT
         st.to_act = self.rules.seats.previous(st.dealer)
         return True
 

@@ -13,21 +13,22 @@ from __future__ import annotations
 
 from bisect import insort
 
-from reference.params import Params
-from reference.rules import Events, Rules
+from reference.params import Kind, Param, Params
+from reference.rules import Events, Rule, Rules
 from reference.state import Deal
 from specreader.jsontypes import Json
 
 INDICATOR = ("last-drawer", "dead")
 
 
-class WinnerFirst:
+class WinnerFirst(Rule):
+    PARAMETERS = (Param("indicator", Kind.TEXT, choices=INDICATOR),)
+
     def __init__(self, rules: Rules, params: Params) -> None:
         self.codes = rules.cards.codes
         # Per seat and card: the "drew" event record, built once (records are immutable).
         self.drew = [[(_drew, seat, code) for code in self.codes] for seat in range(rules.seats.n)]
-        self.indicator_dead = params.text("indicator", choices=INDICATOR) == "dead"
-        params.done()
+        self.indicator_dead = params.text("indicator") == "dead"
 
     def drawable(self, stock: int) -> int:
         """Of a stock just made (the indicator under it), the cards that will be drawn."""
@@ -41,22 +42,15 @@ class WinnerFirst:
 
     def after_trick(self, st: Deal, winner: int, ev: Events) -> None:
         n = st.n_active
-        stock = st.stock
-        left = len(stock)
-        if self.indicator_dead and stock and stock[-1] == st.indicator:
-            left -= 1  # as left_to_draw, without a call: this runs after every trick
-        if left < n:
+        if self.left_to_draw(st) < n:
             return
-        hands = st.hands
-        drew = self.drew
-        nxt = st.next_active
+        drawn = st.stock[:n]
+        del st.stock[:n]
         seat = winner
-        drawn = stock[:n]
-        del stock[:n]
         for c in drawn:
-            insort(hands[seat], c)
-            ev.append(drew[seat][c])
-            seat = nxt[seat]
+            insort(st.hands[seat], c)
+            ev.append(self.drew[seat][c])
+            seat = st.next_active[seat]
 
 
 def _drew(seat: int, card: str) -> Json:  # an event record (see rules.Events)

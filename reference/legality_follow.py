@@ -11,17 +11,17 @@ There is never a duty to overtake.
 from __future__ import annotations
 
 from reference import errors
-from reference.params import Params
+from reference.params import Kind, Param, Params
 from reference.ranking import Tables
-from reference.rules import Rules
+from reference.rules import Rule, Rules
 
 
-class FollowThenTrump:
+class FollowThenTrump(Rule):
+    PARAMETERS = (Param("top_trump_suit_exception", Kind.FLAG, default=False),)
     free = False
 
     def __init__(self, rules: Rules, params: Params) -> None:
         self.exception = params.flag("top_trump_suit_exception")
-        params.done()
         ranking = rules.ranking
         self.suit_of = rules.cards.suit_of
         self.is_top = ranking.is_top
@@ -29,7 +29,7 @@ class FollowThenTrump:
         if self.exception and self.top_suit is None:
             raise errors.VariantError(
                 "top_trump_suit_exception needs top_trumps of one printed suit",
-                ("components", "legality", "top_trump_suit_exception"),
+                (*params.path, "top_trump_suit_exception"),
             )
 
     def allowed(self, hand: list[int], led: int, t: Tables) -> tuple[list[int], str | None]:

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from reference.params import Params
 from reference.ranking import Tables
-from reference.rules import Rules
+from reference.rules import Rule
 
 
-class FreePlay:
+class FreePlay(Rule):
     free = True
-
-    def __init__(self, rules: Rules, params: Params) -> None:
-        params.done()
 
     def check(self, hand: list[int], card: int, led: int, t: Tables) -> str | None:
         return None

@@ -11,23 +11,22 @@ from __future__ import annotations
 from reference import errors
 from reference.errors import Rejected
 from reference.params import Params
-from reference.rules import Events, Rules
-from reference.state import LONE, Deal
+from reference.rules import Events, Rule, Rules
+from reference.state import Deal, Phase
 from specreader.jsontypes import Json
 
 
-class MakerAlone:
+class MakerAlone(Rule):
     def __init__(self, rules: Rules, params: Params) -> None:
-        self.kinds = {LONE: frozenset({"alone", "pass"})}
+        self.kinds = {Phase.LONE: frozenset({"alone", "pass"})}
         self.rules = rules
-        params.done()
 
     def start(self, st: Deal, ev: Events) -> bool:
         if st.makers is None:
             return False
         side_of = self.rules.seats.side_of
         st.pending = [s for s in self.rules.seats.order_from(st.forehand) if side_of[s] == st.makers]
-        st.phase = LONE
+        st.phase = Phase.LONE
         st.to_act = st.pending[0]
         return True
 

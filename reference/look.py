@@ -9,16 +9,15 @@ from __future__ import annotations
 
 from reference.errors import Rejected
 from reference.params import Params
-from reference.rules import Events, Rules
-from reference.state import Deal
+from reference.rules import Events, Rule, Rules
+from reference.state import Deal, Phase
 from specreader.jsontypes import Json
 
 
-class PartnersLook:
+class PartnersLook(Rule):
     def __init__(self, rules: Rules, params: Params) -> None:
-        self.kinds: dict[str, frozenset[str]] = {}
+        self.kinds: dict[Phase, frozenset[str]] = {}
         self.rules = rules
-        params.done()
         rules.look = True
         self.sides = [side for side in rules.seats.sides if len(side) > 1]
 

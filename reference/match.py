@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from reference.errors import SetupError
-from reference.params import Params
-from reference.rules import Rules
+from reference.params import Kind, Param, Params, When
+from reference.rules import Rule, Rules
 from reference.seating import seat_key
 from reference.state import Deal
 from specreader.jsontypes import Json, JsonPath
@@ -39,15 +39,16 @@ def _keys(value: dict[str, Any], allowed: tuple[str, ...], path: JsonPath) -> No
             raise SetupError(f"unknown key; expected {', '.join(allowed)}", (*path, key))
 
 
-class VictoryPoints:
+class VictoryPoints(Rule):
+    """``open``: a table may agree a target as a house rule (setup ``match.target``)."""
+
+    PARAMETERS = (Param("target", Kind.INTEGER, minimum=1, optional=True),)
+    fixed_target = False  # the variant's target, if any, cannot be changed by the setup
     needs = "vp"
 
     def __init__(self, rules: Rules, params: Params) -> None:
         self.seats = rules.seats
-        # open: a table may agree a target as a house rule; vp-target: the target is required.
-        self.target = params.integer("target") if params.rule == "vp-target" else params.opt_integer("target")
-        self.fixed_target = params.rule == "vp-target"
-        params.done()
+        self.target = params.optional_integer("target")
 
     def parse(self, value: object, path: JsonPath) -> Json:
         seats = self.seats
@@ -101,19 +102,30 @@ class VictoryPoints:
         }
 
 
-class Rounds:
+class TargetVictoryPoints(VictoryPoints):
+    """``vp-target``: the variant fixes the target."""
+
+    PARAMETERS = (Param("target", Kind.INTEGER, minimum=1),)
+    fixed_target = True
+
+
+class Rounds(Rule):
+    PARAMETERS = (
+        Param("round_target", Kind.INTEGER, minimum=1),
+        Param("rounds_to_win", Kind.INTEGER, minimum=1),
+        Param("decider", Kind.TEXT, choices=("single-deal", "none"), default="none"),
+        Param("decider_tricks", Kind.INTEGER, minimum=1, required_when=When("decider", "single-deal")),
+        Param("lone_all_five_wins_round", Kind.FLAG, default=False),
+    )
     needs = "deal_score"
 
     def __init__(self, rules: Rules, params: Params) -> None:
         self.seats = rules.seats
         self.round_target = params.integer("round_target")
         self.rounds_to_win = params.integer("rounds_to_win")
-        self.decider = params.text("decider", "none", choices=("single-deal", "none"))
-        self.decider_tricks = (
-            params.integer("decider_tricks") if self.decider == "single-deal" else None
-        )
+        self.decider = params.text("decider")
+        self.decider_tricks = params.optional_integer("decider_tricks")
         self.lone_sweep = params.flag("lone_all_five_wins_round")
-        params.done()
 
     def parse(self, value: object, path: JsonPath) -> Json:
         nsides = len(self.seats.sides)

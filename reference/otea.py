@@ -15,23 +15,24 @@ from bisect import insort
 
 from reference import errors
 from reference.errors import Rejected
-from reference.params import Params
-from reference.rules import Events, Rules
-from reference.state import BIDDING, Deal
+from reference.params import Kind, Param, Params
+from reference.rules import Events, Rule, Rules
+from reference.state import Deal, Phase
 from specreader.jsontypes import Json
 
 BIDDERS = ("dealer-opponents", "none")
 
 
-class Otea:
+class Otea(Rule):
+    PARAMETERS = (Param("bidders", Kind.TEXT, choices=BIDDERS),)
+
     def __init__(self, rules: Rules, params: Params) -> None:
-        self.kinds = {BIDDING: frozenset({"bid", "pass"})}
+        self.kinds = {Phase.BIDDING: frozenset({"bid", "pass"})}
         self.rules = rules
         self.suit_of = rules.cards.suit_of
         self.bid_actions = rules.actions.with_card["bid"]
         self.pass_actions = rules.actions.plain["pass"]
-        self.bidders = params.text("bidders", choices=BIDDERS)
-        params.done()
+        self.bidders = params.text("bidders")
         seats = rules.seats
         # The bidders in turn order, for each dealer.
         self.order: list[list[int]] = [
@@ -49,7 +50,7 @@ class Otea:
     def start(self, st: Deal, ev: Events) -> bool:
         st.pending = list(self.order[st.dealer])
         if st.pending:
-            st.phase = BIDDING
+            st.phase = Phase.BIDDING
             st.to_act = st.pending[0]
             return True
         self._turn(st, ev)
@@ -59,7 +60,7 @@ class Otea:
         seat = st.to_act
         assert seat is not None
         bids = self.bid_actions[seat]
-        out = [self.pass_actions[seat]]
+        out: list[Json] = [self.pass_actions[seat]]
         if st.bids:
             suit_of = self.suit_of
             used = {suit_of[c] for _, c in st.bids}

@@ -11,13 +11,13 @@ from __future__ import annotations
 from reference import errors
 from reference.errors import Rejected
 from reference.rules import Events, Rules
-from reference.state import PLAY, Deal
+from reference.state import Deal, Phase
 from specreader.jsontypes import Json
 
 
 class Play:
     def __init__(self, rules: Rules) -> None:
-        self.kinds = {PLAY: frozenset({"play"})}
+        self.kinds = {Phase.PLAY: frozenset({"play"})}
         self.rules = rules
         self.legality = rules.legality
         self.free = rules.legality.free
@@ -28,24 +28,22 @@ class Play:
         self.side_of = rules.seats.side_of
         self.ndoa_partner = rules.ranking.ndoa_partner
         self.play_actions = rules.actions.with_card["play"]
-        # Per seat: card -> its play action, as a C-level getter for map (every card of the hand
-        # is legal on a lead and in free play).
-        self.play_action_of = [dict(enumerate(actions)).__getitem__ for actions in self.play_actions]
         # Per seat and card: the "played" event record, built once (records are immutable).
         self.played = [[(_played, seat, code) for code in self.codes] for seat in range(rules.seats.n)]
 
     def start(self, st: Deal, ev: Events) -> bool:
-        st.phase = PLAY
+        st.phase = Phase.PLAY
         st.to_act = st.forehand if st.active[st.forehand] else st.next_active[st.forehand]
         return True
 
     def actions(self, st: Deal) -> list[Json]:
         seat = st.to_act
         assert seat is not None
-        if self.free or not st.trick_cards:
-            return list(map(self.play_action_of[seat], st.hands[seat]))
-        pa = self.play_actions[seat]
-        return [pa[c] for c in self.legality.legal(st.hands[seat], st.trick_cards[0], st.tables)]
+        hand = st.hands[seat]
+        plays = self.play_actions[seat]
+        if self.free or not st.trick_cards:  # any card leads, and any card follows in free play
+            return [plays[card] for card in hand]
+        return [plays[card] for card in self.legality.legal(hand, st.trick_cards[0], st.tables)]
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
         if seat != st.to_act:

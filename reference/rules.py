@@ -1,19 +1,22 @@
 """A variant compiled for play: the shared facts and the interfaces every rule component meets.
 
-engine.py fills a ``Rules`` from the variant through its registry; each component module
-implements one of the protocols below.
+engine.py fills a ``Rules`` from the variant through the registry (components.py); each
+component module implements one of the protocols below.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
+from reference.actions import ACTION_SHAPES as ACTION_SHAPES  # re-exported for callers of reference.rules
+from reference.actions import ActionTable
 from reference.cards import Cards
 from reference.errors import Rejected, VariantError
+from reference.params import Param, Params
 from reference.ranking import Ranking, Tables
-from reference.seating import DrawNines, Seating
-from reference.state import Deal
-from specreader.jsontypes import Json
+from reference.seating import Seating
+from reference.state import Deal, Phase
+from specreader.jsontypes import Json, JsonPath
 
 # An event is recorded as a JSON object or, where events are many (every card played, won or
 # drawn), as a record ``(build, *args)`` whose JSON object is built only when the caller reads
@@ -27,24 +30,20 @@ def built(events: Events) -> list[Json]:
     """The events as JSON objects, in order (new objects for records, the others as they are)."""
     return [e if isinstance(e, dict) else e[0](*e[1:]) for e in events]
 
-# Action types and whether they name a card; any other key makes an action invalid.
-ACTION_SHAPES: dict[str, bool] = {
-    "bid": True,
-    "pass": False,
-    "play": True,
-    "take_tree": True,
-    "decline": False,
-    "accept": False,
-    "refuse": False,
-    "discard": True,
-    "alone": False,
-}
+
+class Rule:
+    """The implementation of one rule of a component, as the registry (components.py) builds it."""
+
+    PARAMETERS: ClassVar[tuple[Param, ...]] = ()  # what a variant may state for this rule
+
+    def __init__(self, rules: Rules, params: Params) -> None:
+        pass
 
 
 class Stage(Protocol):
     """A part of the deal that may wait for actions (cut, trump making, going alone, play)."""
 
-    kinds: dict[str, frozenset[str]]  # phase -> action types it accepts
+    kinds: dict[Phase, frozenset[str]]  # the action types it accepts in each of its phases
 
     def start(self, st: Deal, ev: Events) -> bool:
         """Enter the stage; True if it now waits for actions, False if it is already done."""
@@ -56,6 +55,11 @@ class Stage(Protocol):
 
         A rejection must leave ``st`` untouched: check everything before changing anything.
         """
+
+
+class SetupRule(Protocol):
+    def dealer(self, nines: object, path: JsonPath) -> int:
+        """The first dealer, from the setup's ``nines`` (at ``path``)."""
 
 
 class Legality(Protocol):
@@ -104,50 +108,6 @@ class MatchRule(Protocol):
     def snapshot(self, st: Deal) -> Json: ...
 
 
-class SharedAction(dict[str, Any]):
-    """A legal action, built once per variant and shared by all its engines: read-only.
-
-    It is a plain JSON object otherwise; ``dict(action)`` or a copy gives a mutable one.
-    ``parsed`` is the action as the engine reads it, with the token of the cache that made
-    it: an engine of the same compiled variant takes it as it is, without checking its shape
-    again.
-    """
-
-    __slots__ = ("parsed",)
-    parsed: tuple[object, str, int, int]  # (cache token, type, seat, card index or -1)
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-        raise TypeError("legal actions are shared and read-only; copy one with dict(action)")
-
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
-
-    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
-        return (dict, (dict(self),))  # copies and pickles are plain dicts
-
-
-class ActionCache:
-    """Every possible action as a JSON object, built once per variant and shared (read-only)."""
-
-    def __init__(self, cards: Cards, seats: Seating) -> None:
-        # Names this cache in its actions' ``parsed`` (the cache itself would make a cycle).
-        self.token = object()
-        self.with_card: dict[str, list[list[Json]]] = {
-            kind: [[self._action(kind, s, c, code) for c, code in enumerate(cards.codes)] for s in range(seats.n)]
-            for kind, has_card in ACTION_SHAPES.items()
-            if has_card
-        }
-        self.plain: dict[str, list[Json]] = {
-            kind: [self._action(kind, s) for s in range(seats.n)]
-            for kind, has_card in ACTION_SHAPES.items()
-            if not has_card
-        }
-
-    def _action(self, kind: str, seat: int, card: int = -1, code: str | None = None) -> SharedAction:
-        action = SharedAction(type=kind, seat=seat) if code is None else SharedAction(type=kind, seat=seat, card=code)
-        action.parsed = (self.token, kind, seat, card)
-        return action
-
-
 class Rules:
     """One variant compiled: facts read once, components chosen by the registry."""
 
@@ -179,9 +139,9 @@ class Rules:
                 f"expected the stock to be the {self.cards.size - dealt} cards left", ("deal", "stock")
             )
         self.stock_size: int = stock
-        self.actions = ActionCache(self.cards, self.seats)
+        self.actions = ActionTable(self.cards, self.seats)
         # Filled by engine.compile_rules through the registry.
-        self.setup: DrawNines | None = None  # the setup rule, if any
+        self.setup: SetupRule | None = None
         self.has_cut = False
         self.stages: list[Stage] = []
         self.legality: Legality

@@ -7,13 +7,18 @@ total scores nothing for anybody.
 
 from __future__ import annotations
 
-from reference.params import Params
-from reference.rules import Rules
+from reference.params import Kind, Param, Params
+from reference.rules import Rule, Rules
 from reference.state import Deal
 from specreader.jsontypes import Json
 
 
-class Mrithi:
+class Mrithi(Rule):
+    PARAMETERS = (
+        Param("line_per_member", Kind.INTEGER, minimum=0),
+        Param("single", Kind.INTEGER, minimum=1),
+        Param("double", Kind.INTEGER, minimum=1),
+    )
     produces = "vp"
 
     def __init__(self, rules: Rules, params: Params) -> None:
@@ -21,7 +26,6 @@ class Mrithi:
         self.line_per_member = params.integer("line_per_member")
         self.single = params.integer("single")
         self.double = params.integer("double")
-        params.done()
         self.lines = [self.line_per_member * len(side) for side in self.sides]  # each side's mrithi line
 
     def result(self, st: Deal) -> tuple[Json, int | None]:

@@ -5,28 +5,22 @@ side). Losing defenders score nothing.
 
 from __future__ import annotations
 
-from reference.errors import VariantError
-from reference.params import Params
-from reference.rules import Rules
+from reference.params import Kind, Param, Params
+from reference.rules import Rule, Rules
 from reference.state import Deal
 from specreader.jsontypes import Json
 
 
-class TrickScore:
+class TrickScore(Rule):
+    PARAMETERS = (
+        Param("table", Kind.POINTS_TABLE),
+        Param("makers_lose", Kind.INTEGER, default=0),
+    )
     produces = "deal_score"
 
     def __init__(self, rules: Rules, params: Params) -> None:
-        table = params.raw("table")
-        path = (*params.path, "table")
-        if not isinstance(table, dict) or not table:
-            raise VariantError("expected a mapping tricks -> points", path)
-        self.table: dict[int, int] = {}
-        for key, points in table.items():
-            if not str(key).isdigit() or type(points) is not int:
-                raise VariantError("expected a trick count mapped to an integer", (*path, str(key)))
-            self.table[int(key)] = points
-        self.makers_lose = params.integer("makers_lose", 0)
-        params.done()
+        self.table = params.points_table("table")
+        self.makers_lose = params.integer("makers_lose")
 
     def result(self, st: Deal) -> tuple[Json, int | None]:
         tricks = st.tricks

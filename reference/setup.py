@@ -8,12 +8,13 @@ Every card of the deck must be in exactly one place.
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 from reference.errors import SetupError
 from reference.rules import Rules
 from reference.seating import seat_key
-from reference.state import PLAY, Deal
+from reference.state import Deal, Phase
 from specreader.jsontypes import JsonPath
 from specreader.problems import format_path
 
@@ -24,10 +25,13 @@ START_KEYS = (
     "phase", "trump", "to_act", "trick", "piles", "tricks", "indicator", "makers", "lone", "dead"
 )
 
-# Where a deal begins: with the pack (cut, then the deal), with dealt hands, or mid-play.
-FROM_PACK = "pack"
-FROM_HANDS = "hands"
-FROM_PLAY = "play"
+
+class Begin(Enum):
+    """Where a deal begins."""
+
+    FROM_PACK = "pack"  # the cut (if any), then the deal
+    FROM_HANDS = "hands"  # the hands are given, dealt
+    FROM_PLAY = "play"  # mid-play, everything as given
 
 
 def _keys(value: dict[str, Any], allowed: tuple[str, ...], path: JsonPath) -> None:
@@ -78,8 +82,8 @@ class _Cards:
         raise SetupError(f"{len(missing)} card(s) of the deck not placed: {' '.join(missing)}")
 
 
-def build(rules: Rules, setup: object) -> tuple[Deal, str]:
-    """A new deal state and where it begins (FROM_PACK, FROM_HANDS or FROM_PLAY)."""
+def build(rules: Rules, setup: object) -> tuple[Deal, Begin]:
+    """A new deal state and where it begins."""
     if not isinstance(setup, dict):
         raise SetupError("expected a JSON object")
     _keys(setup, SETUP_KEYS, ())
@@ -99,7 +103,7 @@ def build(rules: Rules, setup: object) -> tuple[Deal, str]:
             if key in setup:
                 raise SetupError("give either deck, or hands and stock, not both", (key,))
         st.pack = _deck(rules, setup["deck"])
-        return st, FROM_PACK
+        return st, Begin.FROM_PACK
     cards = _Cards(rules)
     for key in ("hands", "stock"):
         if key not in setup:
@@ -116,7 +120,7 @@ def build(rules: Rules, setup: object) -> tuple[Deal, str]:
             raise SetupError("trees_taken belongs to a deal that starts before trumps", ("trees_taken",))
         _start(rules, st, setup["start"], cards)
         cards.complete()
-        return st, FROM_PLAY
+        return st, Begin.FROM_PLAY
     for seat in range(seats.n):
         if len(st.hands[seat]) != rules.hand_size:
             raise SetupError(
@@ -125,13 +129,13 @@ def build(rules: Rules, setup: object) -> tuple[Deal, str]:
     cards.complete()
     if "trees_taken" in setup:
         _trees_taken(rules, st, setup["trees_taken"], cards)
-    return st, FROM_HANDS
+    return st, Begin.FROM_HANDS
 
 
 def _deck(rules: Rules, value: object) -> list[int]:
     """The whole pack, top first: each card of the deck exactly once."""
     size = rules.cards.size
-    if isinstance(value, list) and len(value) == size:  # the usual case, checked at C speed
+    if isinstance(value, list) and len(value) == size:  # the usual case: the deck's cards, each once
         try:
             pack = list(map(rules.cards.index.__getitem__, value))
         except (KeyError, TypeError):
@@ -181,7 +185,7 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
     if not isinstance(start, dict):
         raise SetupError("expected a JSON object", path)
     _keys(start, START_KEYS, path)
-    if start.get("phase") != PLAY:
+    if start.get("phase") != Phase.PLAY:
         raise SetupError("only the play phase can be started mid-deal", (*path, "phase"))
     trump = start.get("trump")
     suit = rules.cards.suit_index(trump) if isinstance(trump, str) else None
@@ -271,5 +275,5 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
         raise SetupError(
             f"expected a stock that draws out evenly to {st.n_active} players (or none)", ("stock",)
         )
-    st.phase = PLAY
+    st.phase = Phase.PLAY
     st.to_act = to_act

@@ -51,7 +51,7 @@ def _stock(st: Deal) -> list[int]:
 def _common(rules: Rules, st: Deal) -> Json:
     cards = rules.cards
     return {
-        "phase": st.phase,
+        "phase": st.phase.value,
         "to_act": st.to_act,
         "dealer": st.dealer,
         "trump": cards.suits[st.trump] if st.trump is not None else None,

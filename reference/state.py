@@ -9,18 +9,22 @@ that are somewhere else.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from reference.ranking import Tables
 
-# Phases (snapshot "phase").
-CUT = "cut"
-BIDDING = "bidding"
-TRUMP = "trump"
-DISCARD = "discard"
-LONE = "lone"
-PLAY = "play"
-OVER = "over"
+
+class Phase(StrEnum):
+    """What the deal waits for (the snapshot's ``phase``)."""
+
+    CUT = "cut"  # the cutter takes or declines a top trump shown
+    BIDDING = "bidding"
+    TRUMP = "trump"  # forehand accepts or refuses the turned card
+    DISCARD = "discard"
+    LONE = "lone"  # makers decide whether to play alone
+    PLAY = "play"
+    OVER = "over"
 
 
 class Deal:
@@ -60,9 +64,10 @@ class Deal:
         "turned",
     )
 
+    phase: Phase  # set by the first stage that waits for an action, or by the end of the deal
+
     def __init__(self, players: int, sides: int, dealer: int, tables: Tables) -> None:
         self.stage = 0  # index of the current stage in the engine's pipeline
-        self.phase = ""
         self.to_act: int | None = None
         self.dealer = dealer
         self.forehand = (dealer + 1) % players

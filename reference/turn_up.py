@@ -15,27 +15,28 @@ from bisect import insort
 
 from reference import errors
 from reference.errors import Rejected
-from reference.params import Params
-from reference.rules import Events, Rules
-from reference.state import DISCARD, TRUMP, Deal
+from reference.params import Kind, Param, Params
+from reference.rules import Events, Rule, Rules
+from reference.state import Deal, Phase
 from specreader.jsontypes import Json
 
 DISCARD_CHOICES = ("any",)
 
 
-class TurnUp:
+class TurnUp(Rule):
+    PARAMETERS = (Param("discard", Kind.TEXT, choices=DISCARD_CHOICES, default="any"),)
+
     def __init__(self, rules: Rules, params: Params) -> None:
-        self.kinds = {TRUMP: frozenset({"accept", "refuse"}), DISCARD: frozenset({"discard"})}
+        self.kinds = {Phase.TRUMP: frozenset({"accept", "refuse"}), Phase.DISCARD: frozenset({"discard"})}
         self.rules = rules
-        self.discard = params.text("discard", "any", choices=DISCARD_CHOICES)
-        params.done()
+        self.discard = params.text("discard")
 
     def start(self, st: Deal, ev: Events) -> bool:
         if not st.stock:
             raise AssertionError("no stock to turn")  # the variant check rules this out
         st.turned = [st.stock[0]]
         ev.append({"type": "turned", "card": self.rules.cards.codes[st.stock[0]]})
-        st.phase = TRUMP
+        st.phase = Phase.TRUMP
         st.to_act = st.forehand
         return True
 
@@ -43,7 +44,7 @@ class TurnUp:
         seat = st.to_act
         assert seat is not None
         cache = self.rules.actions
-        if st.phase == TRUMP:
+        if st.phase == Phase.TRUMP:
             return [cache.plain["accept"][seat], cache.plain["refuse"][seat]]
         discards = cache.with_card["discard"][seat]
         return [discards[c] for c in st.hands[seat]]
@@ -87,7 +88,7 @@ class TurnUp:
         st.dead.extend(c for c in stock if c not in taken)
         st.stock = []
         st.owed = len(taken)
-        st.phase = DISCARD
+        st.phase = Phase.DISCARD
         ev.append(
             {
                 "type": "trump_made",
