@@ -22,7 +22,7 @@ from conformance.messages import Request
 from conformance.scenarios import deck_of
 from reference import Engine, errors
 from reference.rules import ACTION_SHAPES
-from reference.state import PLAY
+from reference.state import Phase
 from specreader.jsontypes import Json
 from specreader.spec import variant as resolved_variant
 
@@ -252,7 +252,7 @@ class _Play:
             return False
         snapshot = self.engine.snapshot()
         hands = snapshot.get("hands", {}).values()
-        return snapshot.get("phase") == PLAY and not snapshot.get("stock") and max(map(len, hands)) <= ENDGAME_CARDS
+        return snapshot.get("phase") == Phase.PLAY and not snapshot.get("stock") and max(map(len, hands)) <= ENDGAME_CARDS
 
     def _finish_on_a_line(self) -> None:
         """Try endings of the deal from here; keep the first that ends on a line of the score."""

@@ -18,7 +18,7 @@ from conformance.fuzz.compare import REFUSAL, REPORT, Divergence, Expected, firs
 from conformance.fuzz.deals import Case, Report, reference_reports
 from conformance.messages import Request
 from conformance.observing import LEGAL, SETUP, clauses_of
-from reference.state import PLAY
+from reference.state import Phase
 from specreader.jsontypes import Json
 
 MAX_STARTS = 16  # mid-deal starting positions tried, latest first
@@ -160,10 +160,10 @@ class Shrinker:
 def from_position(setup: Json, snapshot: Json) -> Json | None:
     """A setup starting mid-deal at the reported position (docs/scenarios.md, start), keeping the
     dealer history and the match of the deal's own setup; None where the format cannot start."""
-    if snapshot.get("phase") != PLAY:  # the one phase a deal can start in mid-way (docs/scenarios.md, start)
+    if snapshot.get("phase") != Phase.PLAY:  # the one phase a deal can start in mid-way (docs/scenarios.md, start)
         return None
     stock: list[str] = snapshot["stock"]
-    start: dict[str, Any] = {"phase": PLAY, "trump": snapshot["trump"], "to_act": snapshot["to_act"]}
+    start: dict[str, Any] = {"phase": Phase.PLAY.value, "trump": snapshot["trump"], "to_act": snapshot["to_act"]}
     indicator = snapshot.get("indicator")
     if indicator is not None and (stock[-1:] == [indicator] or indicator in snapshot.get("dead", [])):
         start["indicator"] = indicator  # while it lies under the stock or out of play; once drawn, null
