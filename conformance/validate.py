@@ -7,17 +7,18 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from conformance import scenarios, schemas
+from conformance import scenarios, schemas, selfcheck
 from specreader import kitdata
 from specreader.jsontypes import Json, JsonPath
 from specreader.problems import DataError, Problem
-from specreader.spec import Spec, read
+from specreader.spec import EQUIVALENTS_FILE, Spec, read
 from specreader.yamlio import Document, load
 
 # Which schema each spec file kind is checked against.
 _SPEC_SCHEMAS = (
     ("sources_file", "sources"),
     ("errors_file", "errors"),
+    ("equivalents_file", "selfcheck-equivalents"),
 )
 
 
@@ -42,6 +43,8 @@ def check_spec(spec: Spec) -> list[Problem]:
     problems += _clause_references(spec)
     problems += _ruling_references(spec)
     problems += _variants(spec)
+    if not problems:  # mutants are made only of a valid spec
+        problems += _equivalent_mutants(spec)
     return problems
 
 
@@ -223,6 +226,30 @@ def _variants(spec: Spec) -> list[Problem]:
     return problems
 
 
+def _equivalent_mutants(spec: Spec) -> list[Problem]:
+    """Each mutant listed as equivalent is one selfcheck makes, of a playable variant, listed once."""
+    doc = spec.equivalents_file
+    if doc is None:
+        return []
+    problems = []
+    raw = spec.variants_raw()
+    seen: set[tuple[str, str, str]] = set()
+    for i, entry in _mappings(doc.data if isinstance(doc.data, dict) else {}, "equivalents"):
+        parameter, change = entry.get("parameter"), entry.get("change")
+        for j, vid in _strings(entry, "variants"):
+            at = ("equivalents", i, "variants", j)
+            if vid not in raw or raw[vid][1].get("abstract"):
+                problems.append(doc.problem(at, f"expected a playable variant, found {vid!r}"))
+                continue
+            made = {(m.parameter, m.change) for m in selfcheck.mutants(vid, spec)}
+            if (parameter, change) not in made:
+                problems.append(doc.problem(at, f"selfcheck makes no mutant {parameter} {change} of {vid}"))
+            elif (vid, parameter, change) in seen:
+                problems.append(doc.problem(at, f"{vid}: {parameter} {change} is listed twice"))
+            seen.add((vid, str(parameter), str(change)))
+    return problems
+
+
 def _deck_problems(variant: Json) -> list[tuple[tuple[Any, ...], str]]:
     """A playable variant's deck, rank tables and seating must fit together."""
     out: list[tuple[tuple[Any, ...], str]] = []
@@ -308,7 +335,9 @@ def validate(paths: list[Path] | None = None) -> list[Problem]:
 
 
 def _is_spec_file(path: Path) -> bool:
-    return path.name in ("clauses.yaml", "rulings.yaml", "sources.yaml", "errors.yaml") or path.parent.name == "variants"
+    return path.name in ("clauses.yaml", "rulings.yaml", "sources.yaml", "errors.yaml", EQUIVALENTS_FILE) or (
+        path.parent.name == "variants"
+    )
 
 
 def _add_spec_file(spec: Spec, path: Path) -> list[Problem]:

@@ -16,6 +16,8 @@ from specreader.yamlio import Document, load
 # Keys a variant file uses for bookkeeping; they are not inherited.
 _OWN_KEYS = ("id", "extends", "abstract", "title", "sources")
 
+EQUIVALENTS_FILE = "selfcheck-equivalents.yaml"
+
 
 @dataclass
 class Spec:
@@ -26,6 +28,7 @@ class Spec:
     ruling_files: list[Document] = field(default_factory=list)
     sources_file: Document | None = None
     errors_file: Document | None = None
+    equivalents_file: Document | None = None  # mutants `trickspec selfcheck` reports as equivalent
     _resolved: dict[str, Json] = field(default_factory=dict, repr=False)
 
     def add(self, doc: Document, rel: tuple[str, ...], problems: list[Problem]) -> None:
@@ -35,6 +38,8 @@ class Spec:
             self.sources_file = doc
         elif rel == ("errors.yaml",):
             self.errors_file = doc
+        elif rel == (EQUIVALENTS_FILE,):
+            self.equivalents_file = doc
         elif len(rel) >= 2 and rel[-2] == "variants":
             self.variant_files.append(doc)
         elif rel[-1] == "clauses.yaml":
@@ -42,7 +47,10 @@ class Spec:
         elif rel[-1] == "rulings.yaml":
             self.ruling_files.append(doc)
         else:
-            expected = "sources.yaml, errors.yaml, <game>/clauses.yaml, <game>/rulings.yaml or <game>/variants/*.yaml"
+            expected = (
+                f"sources.yaml, errors.yaml, {EQUIVALENTS_FILE}, <game>/clauses.yaml, <game>/rulings.yaml"
+                " or <game>/variants/*.yaml"
+            )
             problems.append(Problem(doc.file, 1, 1, (), f"unexpected file in spec/: expected {expected}"))
 
     def clauses(self) -> Iterator[tuple[Document, int, Json]]:
