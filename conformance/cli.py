@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from conformance.validate import validate
 from conformance.verify import Progress, verify
 from specreader import spec
 from specreader.problems import DataError, Problem
+from specreader.spec import EQUIVALENTS_FILE
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_DATA, EXIT_ENGINE = 0, 1, 2, 3
 
@@ -282,21 +284,46 @@ def _shard(text: str) -> tuple[int, int]:
 
 def cmd_selfcheck(args: argparse.Namespace) -> int:
     results = list(selfcheck.run_mutants(args.variant))
-    survivors = [r for r in results if r.survived]
-    per_variant: dict[str, list[int]] = {}
+    fates = list(selfcheck.Fate)
+    per_variant: dict[str, Counter[selfcheck.Fate]] = {}
     for r in results:
-        counts = per_variant.setdefault(r.mutant.variant, [0, 0])
-        counts[0] += 1
-        counts[1] += r.survived
+        per_variant.setdefault(r.mutant.variant, Counter())[r.fate] += 1
     width = max((len(name) for name in per_variant), default=7)
-    print(f"{'variant':<{width}}  mutants  survived")
-    for name, (total, alive) in sorted(per_variant.items()):
-        print(f"{name:<{width}}  {total:>7}  {alive:>8}")
-    for v in survivors:
-        print(f"SURVIVED {v.mutant.name} (no scenario of {v.scenarios} fails)")
-    score = 100.0 * (len(results) - len(survivors)) / len(results) if results else 100.0
-    print(f"mutation score: {len(results) - len(survivors)}/{len(results)} mutants killed ({score:.1f}%)")
-    return EXIT_FAILED if args.fail_under is not None and score < args.fail_under else EXIT_OK
+    print(f"{'variant':<{width}}  mutants  " + "  ".join(fates))
+    for name, counts in sorted(per_variant.items()):
+        cells = "  ".join(f"{counts[fate]:>{len(fate)}}" for fate in fates)
+        print(f"{name:<{width}}  {counts.total():>7}  {cells}")
+    # The same refusal of the same change, in several variants, is said once.
+    unbuildable: dict[tuple[str, str], list[str]] = {}
+    for r in results:
+        if r.fate is selfcheck.Fate.UNBUILDABLE:
+            unbuildable.setdefault((f"{r.mutant.parameter} {r.mutant.change}", r.unbuildable), []).append(r.mutant.variant)
+    for (change, why), variants in unbuildable.items():
+        print(f"CANNOT BUILD {change} in {', '.join(variants)}: {why}")
+    for r in results:
+        if r.fate is selfcheck.Fate.EQUIVALENT:
+            print(f"EQUIVALENT {r.mutant.name}: {r.equivalent}")
+    for r in results:
+        if r.fate is selfcheck.Fate.SETUP_ONLY:
+            first, why = next(iter(r.setup_refused.items()))
+            more = f" and {len(r.setup_refused) - 1} more" if len(r.setup_refused) > 1 else ""
+            print(f"KILLED ONLY BY SETUP {r.mutant.name}: refused the setup of {first}{more} ({why}); the others pass")
+    for r in results:
+        if r.survived:
+            print(f"SURVIVED {r.mutant.name} (no scenario of {r.scenarios} fails)")
+    wrong = [r for r in results if r.wrongly_equivalent]
+    for r in wrong:
+        print(f"NOT EQUIVALENT {r.mutant.name}: killed by {r.killed_by[0]}; remove it from spec/{EQUIVALENTS_FILE}")
+    killed, scored = selfcheck.score(results)
+    percent = 100.0 * killed / scored if scored else 100.0
+    total = Counter(r.fate for r in results)
+    print(
+        f"mutation score: {killed}/{scored} mutants killed by a scenario they played ({percent:.1f}%); "
+        f"not counted: {total[selfcheck.Fate.EQUIVALENT]} equivalent, {total[selfcheck.Fate.UNBUILDABLE]} the engine cannot build"
+    )
+    if wrong:
+        return EXIT_BAD_DATA
+    return EXIT_FAILED if args.fail_under is not None and percent < args.fail_under else EXIT_OK
 
 
 # ---------------------------------------------------------------- the commands, described

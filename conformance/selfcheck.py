@@ -3,22 +3,26 @@
 The reference engine reads every game fact from its variant, so changing one parameter of a
 variant (two ranks swapped, a line moved by one, a rule component exchanged for another)
 gives an engine with exactly one rule bug and no new code. Each such mutant runs the
-scenarios of its variant; a mutant that passes them all has *survived*: no scenario would
-catch that bug in a third-party engine. Mutants the engine cannot even build are left out.
+scenarios of its variant and comes to one ``Fate``. Only a scenario the mutant plays and gets
+wrong kills it on the rule: one whose setup it refuses says nothing of how it plays, and the
+mutation score counts rule kills alone. Mutants the engine cannot build, and those
+spec/selfcheck-equivalents.yaml lists as changing nothing observable, are left out of it.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from conformance import runner, scenarios
 from conformance.adapter import InProcessAdapter
-from conformance.vocabulary import Outcome
+from conformance.vocabulary import ErrorKind, Outcome
 from specreader import spec
 from specreader.jsontypes import Json
+from specreader.spec import Spec
 
 
 @dataclass(frozen=True)
@@ -33,15 +37,53 @@ class Mutant:
         return f"{self.variant}: {self.parameter} {self.change}"
 
 
+class Fate(StrEnum):
+    """What became of one mutant."""
+
+    KILLED = "killed"  # a scenario it played failed: the suite catches this rule bug
+    SETUP_ONLY = "killed only by setup"  # it refused scenarios' setups and played the others right
+    SURVIVED = "survived"  # every scenario passed: a rule bug the suite would miss
+    EQUIVALENT = "equivalent"  # listed as changing nothing observable, and no scenario killed it
+    UNBUILDABLE = "cannot build"  # the engine refuses the mutated variant itself
+
+
+# The fates the mutation score counts: a mutant killed only by a setup error counts against it.
+SCORED = (Fate.KILLED, Fate.SETUP_ONLY, Fate.SURVIVED)
+
+
 @dataclass
 class MutantResult:
     mutant: Mutant
-    killed_by: list[str]  # scenario ids that failed; empty when the mutant survived
-    scenarios: int
+    scenarios: int  # of its variant
+    killed_by: list[str] = field(default_factory=list)  # scenarios it played and failed
+    setup_refused: dict[str, str] = field(default_factory=dict)  # scenario id -> the engine's setup error
+    unbuildable: str = ""  # why the engine refused the mutated variant
+    equivalent: str = ""  # the reason spec/selfcheck-equivalents.yaml gives
+
+    @property
+    def fate(self) -> Fate:
+        if self.unbuildable:
+            return Fate.UNBUILDABLE
+        if self.killed_by:
+            return Fate.KILLED
+        if self.equivalent:
+            return Fate.EQUIVALENT
+        return Fate.SETUP_ONLY if self.setup_refused else Fate.SURVIVED
 
     @property
     def survived(self) -> bool:
-        return not self.killed_by
+        return self.fate is Fate.SURVIVED
+
+    @property
+    def wrongly_equivalent(self) -> bool:
+        """Listed as equivalent, yet a scenario killed it: the list is wrong."""
+        return bool(self.equivalent) and self.fate is Fate.KILLED
+
+
+def score(results: Iterable[MutantResult]) -> tuple[int, int]:
+    """Mutants killed on a rule, out of the mutants the score counts."""
+    fates = [r.fate for r in results if r.fate in SCORED]
+    return fates.count(Fate.KILLED), len(fates)
 
 
 def _at(data: Json, path: str) -> Any:
@@ -100,11 +142,15 @@ def _values(variant: Json) -> Iterator[tuple[str, str, Json]]:
             yield f"values.{rank}", f"{points} -> {points - 1}", _with(variant, f"values.{rank}", points - 1)
 
 
-def _rules(variant: Json) -> Iterator[tuple[str, str, Json]]:
+def _playable(kit: Spec) -> list[str]:
+    return sorted(vid for vid, (_, raw) in kit.variants_raw().items() if not raw.get("abstract"))
+
+
+def _rules(variant: Json, kit: Spec) -> Iterator[tuple[str, str, Json]]:
     """Each component's rule exchanged for every other rule of the same component the spec uses."""
     used: dict[str, dict[str, Json]] = {}
-    for vid in spec.variant_ids():
-        for name, component in spec.variant(vid).get("components", {}).items():
+    for vid in _playable(kit):
+        for name, component in kit.resolved(vid).get("components", {}).items():
             used.setdefault(name, {}).setdefault(component.get("rule"), component)
     for name, component in sorted(variant.get("components", {}).items()):
         for rule, other in sorted(used.get(name, {}).items()):
@@ -128,15 +174,28 @@ def _seating(variant: Json) -> Iterator[tuple[str, str, Json]]:
             yield "sides", f"{sides} -> {regrouped}", _with(variant, "sides", regrouped)
 
 
-def mutants(variant_id: str) -> Iterator[Mutant]:
-    """Every single-parameter mutant of a playable variant."""
-    base = spec.variant(variant_id)
+def mutants(variant_id: str, kit: Spec | None = None) -> Iterator[Mutant]:
+    """Every single-parameter mutant of a playable variant (of the kit's spec by default)."""
+    kit = kit or spec.kit_spec()
+    base = kit.resolve(variant_id)
     for path in ("ranking.plain_order", "ranking.trump_order", "ranking.top_trumps"):
         for change, data in _sequence_swaps(base, path):
             yield Mutant(variant_id, path, change, data)
-    for generator in (_values, _numbers, _rules, _seating):
+    for generator in (_values, _numbers, lambda variant: _rules(variant, kit), _seating):
         for path, change, data in generator(base):
             yield Mutant(variant_id, path, change, data)
+
+
+def equivalents(kit: Spec | None = None) -> dict[tuple[str, str, str], str]:
+    """(variant, parameter, change) -> the reason, for each mutant spec/selfcheck-equivalents.yaml lists."""
+    doc = (kit or spec.kit_spec()).equivalents_file
+    entries = doc.data.get("equivalents") if doc is not None and isinstance(doc.data, dict) else None
+    listed = {}
+    for entry in entries if isinstance(entries, list) else []:  # a malformed entry is validate's to report
+        if isinstance(entry, dict) and isinstance(entry.get("variants"), list):
+            for variant in entry["variants"]:
+                listed[(variant, str(entry.get("parameter")), str(entry.get("change")))] = str(entry.get("reason"))
+    return listed
 
 
 Builder = Callable[[Json], Callable[[str, Json], Any]]
@@ -153,22 +212,30 @@ def reference_builder(variant: Json) -> Callable[[str, Json], Any]:
 def run_mutants(
     variant_ids: list[str] | None = None, build: Builder = reference_builder, stop_at_first: bool = True
 ) -> Iterator[MutantResult]:
-    """Run each mutant against the scenarios of its variant."""
+    """Run each mutant against the scenarios of its variant; ``stop_at_first``: up to its first rule kill."""
     chosen = scenarios.kit_scenarios()
+    listed = equivalents()
     for vid in variant_ids or spec.variant_ids():
         mine = [s for s in chosen if s.variant == vid]
         if not mine:
             continue
         for mutant in mutants(vid):
+            result = MutantResult(mutant, len(mine), equivalent=listed.get((vid, mutant.parameter, mutant.change), ""))
             try:
                 factory = build(mutant.data)
-            except ValueError:
-                continue  # the engine refuses such a variant outright: nothing to catch
+            except ValueError as err:  # the engine refuses such a variant outright: nothing to catch
+                result.unbuildable = str(err)
+                yield result
+                continue
             adapter = InProcessAdapter(factory, {"name": mutant.name}, [vid])
-            killed: list[str] = []
             for scenario in mine:
-                if runner.run(adapter, scenario).outcome is not Outcome.PASS:
-                    killed.append(scenario.id)
-                    if stop_at_first:
-                        break
-            yield MutantResult(mutant, killed, len(mine))
+                verdict = runner.run(adapter, scenario)
+                if verdict.outcome is Outcome.PASS:
+                    continue
+                if verdict.error is not None and verdict.error.kind == ErrorKind.SETUP:
+                    result.setup_refused[scenario.id] = verdict.error.message
+                    continue
+                result.killed_by.append(scenario.id)
+                if stop_at_first:
+                    break
+            yield result

@@ -8,20 +8,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance import observing, scenarios, schemas
+from conformance import observing, scenarios, schemas, selfcheck
 from conformance import variants as variant_checks
 from conformance.references import References
 from conformance.shapes import mappings, strings
 from specreader import kitdata
 from specreader.files import yaml_files
 from specreader.problems import DataError, Problem
-from specreader.spec import Spec, read
+from specreader.spec import EQUIVALENTS_FILE, Spec, read
 from specreader.yamlio import Document, load
 
 # Which schema each spec file kind is checked against.
 _SPEC_SCHEMAS = (
     ("sources_file", "sources"),
     ("errors_file", "errors"),
+    ("equivalents_file", "selfcheck-equivalents"),
 )
 
 
@@ -57,6 +58,8 @@ def check_spec(spec: Spec) -> SpecCheck:
     problems += _unique_ids(spec)
     problems += _clause_references(spec, refs)
     problems += _ruling_references(spec, refs)
+    if not problems:  # mutants are made only of a valid spec
+        problems += _equivalent_mutants(spec)
     return SpecCheck(problems, variants.unchecked, refs)
 
 
@@ -190,6 +193,33 @@ def _ruling_references(spec: Spec, refs: References) -> list[Problem]:
     return problems
 
 
+def _equivalent_mutants(spec: Spec) -> list[Problem]:
+    """Each mutant listed as equivalent is one selfcheck makes, of a playable variant, listed once."""
+    doc = spec.equivalents_file
+    if doc is None:
+        return []
+    problems = []
+    raw = spec.variants_raw()
+    seen: set[tuple[str, str, str]] = set()
+    for i, entry in mappings(doc.data if isinstance(doc.data, dict) else {}, "equivalents"):
+        parameter, change = entry.get("parameter"), entry.get("change")
+        for j, vid in strings(entry, "variants"):
+            at = ("equivalents", i, "variants", j)
+            if vid not in raw or raw[vid][1].get("abstract"):
+                problems.append(doc.problem(at, f"expected a playable variant, found {vid!r}"))
+                continue
+            try:
+                made = {(m.parameter, m.change) for m in selfcheck.mutants(vid, spec)}
+            except (KeyError, ValueError):  # it extends a variant that did not load: reported where it was read
+                continue
+            if (parameter, change) not in made:
+                problems.append(doc.problem(at, f"selfcheck makes no mutant {parameter} {change} of {vid}"))
+            elif (vid, parameter, change) in seen:
+                problems.append(doc.problem(at, f"{vid}: {parameter} {change} is listed twice"))
+            seen.add((vid, str(parameter), str(change)))
+    return problems
+
+
 def validate(paths: list[Path] | None = None) -> list[Problem]:
     """Problems in the kit (default) or in the given files and folders, checked with the kit's spec.
 
@@ -220,7 +250,9 @@ def validate(paths: list[Path] | None = None) -> list[Problem]:
 
 
 def _is_spec_file(path: Path) -> bool:
-    return path.name in ("clauses.yaml", "rulings.yaml", "sources.yaml", "errors.yaml") or path.parent.name == "variants"
+    return path.name in ("clauses.yaml", "rulings.yaml", "sources.yaml", "errors.yaml", EQUIVALENTS_FILE) or (
+        path.parent.name == "variants"
+    )
 
 
 def _add_spec_file(spec: Spec, path: Path) -> list[Problem]:

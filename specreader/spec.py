@@ -18,6 +18,8 @@ from specreader.yamlio import Document, load
 # Keys a variant file uses for bookkeeping; they are not inherited.
 _OWN_KEYS = ("id", "extends", "abstract", "title", "sources")
 
+EQUIVALENTS_FILE = "selfcheck-equivalents.yaml"
+
 
 @dataclass
 class Spec:
@@ -31,6 +33,7 @@ class Spec:
     root: Path | None = None
     # Files that did not load, by kind: an id they declare is unknown, without being wrong.
     unloaded: dict[str, list[str]] = field(default_factory=dict)
+    equivalents_file: Document | None = None  # mutants `trickspec selfcheck` reports as equivalent
     _resolved: dict[str, Json] = field(default_factory=dict, repr=False)
     _variants: dict[str, tuple[Document, Json]] | None = field(default=None, repr=False)
 
@@ -43,6 +46,8 @@ class Spec:
             self.sources_file = doc
         elif kind == "errors":
             self.errors_file = doc
+        elif kind == "equivalents":
+            self.equivalents_file = doc
         elif kind == "variants":
             self.variant_files.append(doc)
         elif kind == "clauses":
@@ -50,7 +55,10 @@ class Spec:
         elif kind == "rulings":
             self.ruling_files.append(doc)
         else:
-            expected = "sources.yaml, errors.yaml, <game>/clauses.yaml, <game>/rulings.yaml or <game>/variants/*.yaml"
+            expected = (
+                f"sources.yaml, errors.yaml, {EQUIVALENTS_FILE}, <game>/clauses.yaml, <game>/rulings.yaml"
+                " or <game>/variants/*.yaml"
+            )
             problems.append(Problem(doc.file, 1, 1, (), f"unexpected file in spec/: expected {expected}"))
 
     def add_unloaded(self, file: str, rel: tuple[str, ...]) -> None:
@@ -141,9 +149,11 @@ class Spec:
 
 
 def kind_of(rel: tuple[str, ...]) -> str | None:
-    """What a file holds, by its place under spec/: sources, errors, variants, clauses or rulings."""
+    """What a file holds, by its place under spec/: sources, errors, equivalents, variants, clauses or rulings."""
     if rel in (("sources.yaml",), ("errors.yaml",)):
         return rel[0].removesuffix(".yaml")
+    if rel == (EQUIVALENTS_FILE,):
+        return "equivalents"
     if len(rel) >= 2 and rel[-2] == "variants":
         return "variants"
     if rel[-1] in ("clauses.yaml", "rulings.yaml"):

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import cache
 from typing import Any
+
+from hypothesis import strategies as st
 
 from reference import Applied, Engine
 from reference.cards import Cards
@@ -55,21 +58,23 @@ def split(cards: list[str], worth: dict[str, int], size: int, target: int) -> tu
     return chosen, [c for c in cards if c not in chosen]
 
 
-def shuffled_setup(variant_id: str, rng: random.Random) -> Json:
-    v = variant(variant_id)
-    cards = deck(variant_id)
-    rng.shuffle(cards)
-    return {"dealer": rng.randrange(v["players"]), "deck": cards}
-
-
 def play_out(engine: Engine, rng: random.Random) -> list[Json]:
     """Random legal actions until the deal is over; every event, in order."""
+    return _played(engine, rng.choice)
+
+
+def play_drawn(engine: Engine, data: st.DataObject) -> list[Json]:
+    """Legal actions drawn by Hypothesis until the deal is over; every event, in order."""
+    return _played(engine, lambda legal: data.draw(st.sampled_from(legal).map(dict), "action"))
+
+
+def _played(engine: Engine, choose: Callable[[list[Json]], Json]) -> list[Json]:
     events = list(engine.setup_events)
     while True:
         legal = engine.legal_actions()
         if not legal:
             return events
-        outcome = engine.apply(rng.choice(legal))
+        outcome = engine.apply(choose(legal))
         assert isinstance(outcome, Applied), outcome
         events.extend(outcome.events)
 

@@ -67,3 +67,19 @@ def test_the_checker_sees_an_import_against_the_layers(tmp_path: Path) -> None:
 def test_the_python_template_engine_imports_only_the_engine() -> None:
     template = ROOT / "examples" / "python-subprocess" / "engine.py"
     assert imported_packages(template) == {"reference"}
+
+
+def test_hypothesis_stays_optional_for_the_kit() -> None:
+    """Only conformance.strategies imports Hypothesis (a dev extra), and nothing of the kit imports it."""
+    strategies = ROOT / "conformance" / "strategies.py"
+    for package in LAYERS:
+        for module in package_modules(package):
+            if module == strategies:
+                continue
+            tree = ast.parse(module.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+                bad = [n for n in names if n.split(".")[0] == "hypothesis" or n == "conformance.strategies"]
+                assert not bad, f"{module.relative_to(ROOT)} imports {', '.join(bad)}"

@@ -78,7 +78,8 @@ MUTANTS: dict[str, tuple[Callable[[dict[str, Any]], Rules], str]] = {
 }
 
 
-def mutant_adapter(name: str) -> InProcessAdapter:
+def mutant_engine(name: str) -> Callable[[str, dict[str, Any]], Engine]:
+    """The mutant as an engine factory, ``(variant_id, setup) -> engine``, like ``Engine.new``."""
     build = MUTANTS[name][0]
 
     @cache
@@ -88,7 +89,11 @@ def mutant_adapter(name: str) -> InProcessAdapter:
     def factory(variant_id: str, setup: dict[str, Any]) -> Engine:
         return Engine(rules_for(variant_id), setup)
 
-    return InProcessAdapter(factory, {"name": f"mutant:{name}"}, spec.variant_ids())
+    return factory
+
+
+def mutant_adapter(name: str) -> InProcessAdapter:
+    return InProcessAdapter(mutant_engine(name), {"name": f"mutant:{name}"}, spec.variant_ids())
 
 
 @pytest.mark.parametrize("name", sorted(MUTANTS))

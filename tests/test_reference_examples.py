@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from conformance import strategies
 from reference import Engine
 
-from reference_support import apply_ok, code_of, deck, filled, play_out, shuffled_setup, split, values
+from reference_support import apply_ok, code_of, deck, filled, play_drawn, split, values
 
 ANNA, BORIS = 0, 1  # two players: Boris deals, so Anna (the player after him) leads
 
@@ -123,14 +124,14 @@ def test_altbaumer_club_lead_with_diamonds_trumps() -> None:
     assert won["winner"] == 1  # the Tree JC beats even the ace of trumps
 
 
-@pytest.mark.parametrize("seed", range(20))
-def test_five_players_never_draw_the_indicator(seed: int) -> None:
-    rng = random.Random(seed)
-    engine = Engine.new("albastini-5p", shuffled_setup("albastini-5p", rng))
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_five_players_never_draw_the_indicator(data: st.DataObject) -> None:
+    engine = Engine.new("albastini-5p", data.draw(strategies.setups("albastini-5p"), "setup"))
     events = list(engine.setup_events)
     counts = []
     while legal := engine.legal_actions():
-        events += apply_ok(engine, rng.choice(legal))
+        events += apply_ok(engine, data.draw(st.sampled_from(legal).map(dict), "action"))
         snap = engine.snapshot()
         if snap["phase"] == "play" and not snap["trick"]:
             counts.append(snap["stock_count"])
@@ -144,11 +145,11 @@ def test_five_players_never_draw_the_indicator(seed: int) -> None:
     assert sum(snap["totals"]) == 120 - values("albastini-5p")[indicator]
 
 
-@pytest.mark.parametrize("seed", range(20))
-def test_three_players_the_indicator_goes_to_the_player_before_the_winner(seed: int) -> None:
-    rng = random.Random(seed)
-    engine = Engine.new("albastini-3p", shuffled_setup("albastini-3p", rng))
-    events = play_out(engine, rng)
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_three_players_the_indicator_goes_to_the_player_before_the_winner(data: st.DataObject) -> None:
+    engine = Engine.new("albastini-3p", data.draw(strategies.setups("albastini-3p"), "setup"))
+    events = play_drawn(engine, data)
     indicator = engine.snapshot()["indicator"]
     winner = None
     for event in events:

@@ -1,37 +1,27 @@
-"""Random legal playouts of every playable variant, checking invariants at every step.
+"""Legal playouts of every playable variant, drawn action by action, checking invariants at every step.
 
+Each test draws a setup, then at each step the action from the engine's own legal actions and a few
+illegal attempts (conformance.strategies), so a broken invariant shrinks to a short game.
 TRICKSPEC_FUZZ_EXAMPLES raises the number of deals per variant (default 12).
 """
 
 from __future__ import annotations
 
 import os
-import random
 from functools import cache
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conformance import strategies
 from reference import Applied, Engine
-from reference.rules import ACTION_SHAPES
 from specreader.jsontypes import Json
 from specreader.spec import variant, variant_ids
 
 from reference_support import deck, placed, values
 
 EXAMPLES = int(os.environ.get("TRICKSPEC_FUZZ_EXAMPLES", "12"))
-
-def _setup(variant_id: str, rng: random.Random, as_hands: bool) -> Json:
-    v = variant(variant_id)
-    cards = deck(variant_id)
-    rng.shuffle(cards)
-    dealer = rng.randrange(v["players"])
-    if not as_hands:
-        return {"dealer": dealer, "deck": cards}
-    size = v["deal"]["hand_size"]
-    hands = {str(s): cards[s * size : (s + 1) * size] for s in range(v["players"])}
-    return {"dealer": dealer, "hands": hands, "stock": cards[v["players"] * size :]}
 
 
 @cache
@@ -82,34 +72,22 @@ def _check_views(engine: Engine, snap: Json, players: int) -> None:
                 assert hand == snap["hands"][partner]
 
 
-def _illegal_candidates(rng: random.Random, legal: list[Json], snap: Json, order: list[str], players: int) -> list[Json]:
-    out: list[Json] = []
-    kinds = list(ACTION_SHAPES)
-    for _ in range(3):  # anything at all
-        kind = rng.choice(kinds)
-        action: Json = {"type": kind, "seat": rng.randrange(players)}
-        if ACTION_SHAPES[kind]:
-            action["card"] = rng.choice(order)
-        out.append(action)
-    if legal:
-        base = rng.choice(legal)
-        out.append({**base, "seat": (base["seat"] + rng.randrange(1, players)) % players})  # wrong seat
-        if "card" in base:
-            hand = snap["hands"][str(base["seat"])]
-            out.append({**base, "card": rng.choice([c for c in order if c not in hand])})  # not in hand
-            out.extend({**base, "card": c} for c in hand)  # e.g. a card of an illegal suit
-    out.append({"type": "play", "seat": 0})  # malformed
-    return out
+def _revokes(legal: list[Json], snap: Json) -> list[Json]:
+    """Every card of the acting seat's hand, under each action type that names a card now: one not legal is a revoke."""
+    shapes = {(a["type"], a["seat"]) for a in legal if "card" in a}
+    return [{"type": kind, "seat": seat, "card": c} for kind, seat in sorted(shapes) for c in snap["hands"][str(seat)]]
+
+
+MALFORMED: Json = {"type": "play", "seat": 0}  # a play without its card
+ATTEMPTS = st.integers(0, 2)  # illegal attempts drawn at each step, besides the revokes and MALFORMED
 
 
 @pytest.mark.parametrize("variant_id", variant_ids())
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), as_hands=st.booleans())
-def test_random_playouts_keep_the_invariants(variant_id: str, seed: int, as_hands: bool) -> None:
-    rng = random.Random(seed)
+@given(data=st.data())
+def test_random_playouts_keep_the_invariants(variant_id: str, data: st.DataObject) -> None:
     players = variant(variant_id)["players"]
-    order = deck(variant_id)
-    setup = _setup(variant_id, rng, as_hands)
+    setup = data.draw(strategies.setups(variant_id), "setup")
     engine = Engine.new(variant_id, setup)
     actions: list[Json] = []
     snapshots: list[Json] = []
@@ -119,7 +97,10 @@ def test_random_playouts_keep_the_invariants(variant_id: str, seed: int, as_hand
         _check_snapshot(variant_id, snap)
         _check_views(engine, snap, players)
         legal = engine.legal_actions()
-        for action in _illegal_candidates(rng, legal, snap, order, players):
+        assert len({str(sorted(a.items())) for a in legal}) == len(legal), "legal actions listed once"
+        attempts = [data.draw(strategies.illegal_attempts(variant_id, legal, snap["hands"]), "illegal")
+                    for _ in range(data.draw(ATTEMPTS, "attempts"))]
+        for action in [*attempts, *_revokes(legal, snap), MALFORMED]:
             if action in legal:
                 continue
             outcome = engine.apply(action)
@@ -127,8 +108,7 @@ def test_random_playouts_keep_the_invariants(variant_id: str, seed: int, as_hand
             assert engine.snapshot() == snap, f"rejecting {action} changed the state"
         if not legal:
             break
-        assert len({str(sorted(a.items())) for a in legal}) == len(legal), "legal actions listed once"
-        action = rng.choice(legal)
+        action = data.draw(st.sampled_from(legal).map(dict), "action")
         outcome = engine.apply(action)
         assert isinstance(outcome, Applied), f"legal {action} refused: {outcome}"
         actions.append(action)

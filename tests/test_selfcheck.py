@@ -1,6 +1,10 @@
-"""`trickspec selfcheck`: one-parameter variant mutants, each run against its variant's scenarios."""
+"""`trickspec selfcheck`: one-parameter variant mutants, each run against its variant's scenarios, each
+reported by its fate; only rule kills count in the score."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -35,8 +39,78 @@ def test_a_rank_bug_is_killed_by_a_rank_scenario() -> None:
     assert any(sid.startswith("albastini/cards/") for sid in queen_over_jack.killed_by)
 
 
+def _fates(variant_id: str) -> dict[str, selfcheck.MutantResult]:
+    return {r.mutant.name: r for r in selfcheck.run_mutants([variant_id])}
+
+
+def test_a_mutant_killed_only_by_refusing_a_setup_is_no_rule_kill() -> None:
+    # An open match read as one to 5: the only scenario it fails starts past 5, and it refuses that setup.
+    result = _fates("albastini-2p")["albastini-2p: components.match open -> vp-target"]
+    assert result.fate is selfcheck.Fate.SETUP_ONLY
+    assert not result.killed_by and list(result.setup_refused) == ["albastini/match/two-open-ended"]
+    assert "already won" in result.setup_refused["albastini/match/two-open-ended"]
+
+
+def test_a_mutant_the_engine_cannot_build_says_why() -> None:
+    result = _fates("albastini-2p")["albastini-2p: components.draw.indicator last-drawer -> dead"]
+    assert result.fate is selfcheck.Fate.UNBUILDABLE
+    assert "do not draw out evenly" in result.unbuildable
+
+
+def test_a_listed_equivalent_is_reported_with_its_reason_not_as_a_survivor() -> None:
+    result = _fates("briscola-2p")["briscola-2p: components.score.win_over 60 -> 59"]
+    assert result.fate is selfcheck.Fate.EQUIVALENT and not result.survived
+    assert result.equivalent.startswith("Two sides share all 120 card points")
+
+
+def test_the_score_counts_rule_kills_over_the_mutants_that_could_be_killed() -> None:
+    results = list(selfcheck.run_mutants(["briscola-2p"]))
+    killed, scored = selfcheck.score(results)
+    fates = [r.fate for r in results]
+    assert killed == fates.count(selfcheck.Fate.KILLED)
+    assert scored == killed + fates.count(selfcheck.Fate.SETUP_ONLY) + fates.count(selfcheck.Fate.SURVIVED)
+    assert fates.count(selfcheck.Fate.SETUP_ONLY) == 1 and scored < len(results)
+
+
 def test_the_score_is_printed_and_can_gate(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selfcheck", "--variant", "albastini-2p"]) == 0
-    out = capsys.readouterr().out
-    assert out.strip().splitlines()[-1].startswith("mutation score: ")
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].split()[2:] == ["killed", "killed", "only", "by", "setup", "survived", "equivalent", "cannot", "build"]
+    assert any(line.startswith("KILLED ONLY BY SETUP albastini-2p: components.match open -> vp-target") for line in lines)
+    assert any(line.startswith("CANNOT BUILD components.draw.indicator last-drawer -> dead in albastini-2p: ") for line in lines)
+    assert lines[-1].startswith("mutation score: 22/23 mutants killed by a scenario they played (95.7%)")
     assert main(["selfcheck", "--variant", "albastini-2p", "--fail-under", "100.1"]) == 1
+
+
+def test_an_equivalent_a_scenario_kills_is_bad_data(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    wrong = {("albastini-2p", "ranking.plain_order", "swaps J and Q"): "a claim the suite disproves"}
+    monkeypatch.setattr(selfcheck, "equivalents", lambda kit=None: wrong)
+    assert main(["selfcheck", "--variant", "albastini-2p"]) == 2
+    out = capsys.readouterr().out
+    assert "NOT EQUIVALENT albastini-2p: ranking.plain_order swaps J and Q: killed by " in out
+
+
+EQUIVALENT = """equivalents:
+  - variants: [briscola-2p, albastini-base, no-such-variant]
+    parameter: components.score.win_over
+    change: 60 -> 59
+    reason: Two sides share all the points.
+  - variants: [briscola-2p]
+    parameter: components.score.win_over
+    change: 60 -> 58
+    reason: Not a mutant selfcheck makes.
+"""
+
+
+def test_validate_checks_each_listed_equivalent_names_a_mutant(write: Callable[[str, str], Path],
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    path = write("selfcheck-equivalents.yaml", EQUIVALENT)
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        f"{path}:2:29: $.equivalents[0].variants[1]: expected a playable variant, found 'albastini-base'",
+        f"{path}:2:45: $.equivalents[0].variants[2]: expected a playable variant, found 'no-such-variant'",
+        f"{path}:6:16: $.equivalents[1].variants[0]: selfcheck makes no mutant components.score.win_over 60 -> 58 of briscola-2p",
+        "3 problem(s)",
+    ]
