@@ -15,9 +15,6 @@ from typing import Any
 from conformance import adapter as adapters
 from conformance import coverage, engine_process, expectations, interrupt, outputs, reports, runlog, scenarios, selfcheck
 from conformance.breaker import GIVE_UP_AFTER
-from conformance.fuzz import campaign as fuzzing
-from conformance.fuzz import summary as fuzz_summary
-from conformance.fuzz.worker import Settings
 from conformance.protocol import BadCommand
 from conformance.runlog import Log
 from conformance.smoke import smoke
@@ -168,6 +165,11 @@ def _note_stale(file: str, expected: expectations.Expectations) -> None:
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
+    # Imported here: the fuzzer's modules cost every other command a third of a second to import.
+    from conformance.fuzz import campaign as fuzzing
+    from conformance.fuzz import summary as fuzz_summary
+    from conformance.fuzz.worker import Settings
+
     if args.deals is not None and args.time is not None:
         return _print_problems([Problem("--deals/--time", 0, 0, (), "give a number of deals or a time, not both")])
     report_dir = Path(args.report_dir) if args.report_dir else None
