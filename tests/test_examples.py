@@ -40,10 +40,15 @@ def node() -> str:
     return _node()
 
 
-def _outcomes(adapter: SubprocessAdapter) -> list[runner.Verdict]:
+def _outcomes(adapter: SubprocessAdapter, *, pipelined: bool = False) -> list[runner.Verdict]:
+    """Every scenario's verdict: one request at a time (as the pytest plugin sends them), or several in flight
+    (as verify sends them)."""
     supported = set(adapter.hello().get("variants", []))
+    chosen = scenarios.kit_scenarios()
     try:
-        return [runner.run(adapter, scenario, supported) for scenario in scenarios.kit_scenarios()]
+        if pipelined:
+            return list(runner.run_all(adapter, chosen, supported))
+        return [runner.run(adapter, scenario, supported) for scenario in chosen]
     finally:
         adapter.close()
 
@@ -147,7 +152,8 @@ def test_js_engine_refuses_malformed_actions_without_changing_state(node: str) -
 
 def test_python_subprocess_example_passes_everything() -> None:
     adapter = SubprocessAdapter([sys.executable, str(PY_ENGINE)], validate=True)
-    outcomes = _outcomes(adapter)
+    outcomes = _outcomes(adapter, pipelined=True)
+    assert len(outcomes) == len(scenarios.kit_scenarios())
     assert not _failures(outcomes), "\n".join(_failures(outcomes))
     declared = {o.scenario.variant for o in outcomes if o.outcome != Outcome.UNSUPPORTED}
     assert {o.outcome for o in outcomes if o.scenario.variant in declared} == {Outcome.PASS}

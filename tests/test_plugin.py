@@ -1,35 +1,59 @@
 """The pytest plugin: inert without an engine, scenario ids as test ids, clause selection, expectations judged as
-verify judges them, the kit's scenarios by default, pytest-xdist."""
+verify judges them, the kit's scenarios by default, pytest-xdist.
+
+The plugin's behaviour is tested with pytest run in this process (pytester); only what needs a fresh interpreter
+or other processes (what importing the plugin loads, pytest-xdist workers) starts one.
+"""
 
 from __future__ import annotations
 
-import os
+import contextlib
 import shlex
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from conformance.scenarios import kit_scenarios
 
+pytest_plugins = ["pytester"]
+
+# pytester forgets the modules a run imports, and hypothesis's pytest plugin imports hypothesis at the end of every
+# run: imported here, before any run, it is imported once instead of once a run (seconds each)
+with contextlib.suppress(ImportError):
+    import hypothesis  # noqa: F401
+
 ROOT = Path(__file__).resolve().parent.parent
 ONE = "scenarios/albastini/trick/anna-boris.yaml"
+ARGS = ("-p", "no:cacheprovider", "-q", "-rA")
+
+Run = Callable[..., pytest.RunResult]
 
 
-def pytest_run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "tests")}  # lets --engine name a test module's engine
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rA", *args],
-                          capture_output=True, text=True, cwd=cwd, env=env)
+@pytest.fixture
+def pytest_run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Run:
+    """pytest in this process, from the checkout's root: its ini file, and the scenario paths as a user types them."""
+    pytester.syspathinsert(ROOT / "tests")  # lets --engine name a test module's engine
+    monkeypatch.chdir(ROOT)
+
+    def _run(*args: str) -> pytest.RunResult:
+        return pytester.runpytest_inprocess(*ARGS, *args)
+
+    return _run
 
 
-def test_inert_without_an_engine() -> None:
+def test_inert_without_an_engine(pytest_run: Run) -> None:
     done = pytest_run("scenarios/albastini/trick")
-    assert done.returncode == 5, done.stdout  # nothing collected: the plugin adds no items by itself
-    markers = pytest_run("--markers").stdout
+    assert done.ret == 5, done.stdout  # nothing collected: the plugin adds no items by itself
+    markers = str(pytest_run("--markers").stdout)
     assert "albastini_5p" not in markers and "clause(id)" not in markers
-    assert "albastini_5p:" in pytest_run("--markers", "--engine", "reference").stdout
+    assert "albastini_5p:" in str(pytest_run("--markers", "--engine", "reference").stdout)
 
 
 def test_importing_the_plugin_loads_nothing_of_the_kit() -> None:
+    # a fresh interpreter: this one has the kit loaded already
     script = "import sys, conformance.plugin; print(' '.join(sorted(sys.modules)))"
     loaded = set(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split())
     kit = {name for name in loaded if name.split(".")[0] in ("conformance", "specreader", "reference", "yaml", "jsonschema")}
@@ -37,33 +61,33 @@ def test_importing_the_plugin_loads_nothing_of_the_kit() -> None:
     assert "pytest" not in loaded  # pytest has it loaded already; a plain import of the module costs nothing more
 
 
-def test_header_names_the_engine_and_the_spec() -> None:
+def test_header_names_the_engine_and_the_spec(pytest_run: Run) -> None:
     from conformance.runlog import kit_version, spec_version
 
     done = pytest_run("--engine", "reference", ONE, "--collect-only", "-v")  # -v undoes -q, which hides the header
-    assert f"trickspec: engine trickspec-reference {kit_version()}, spec {spec_version()}, scenarios in " in done.stdout
+    assert f"trickspec: engine trickspec-reference {kit_version()}, spec {spec_version()}, scenarios in " in str(done.stdout)
 
 
-def test_an_empty_engine_command_is_refused() -> None:
+def test_an_empty_engine_command_is_refused(pytest_run: Run) -> None:
     done = pytest_run("--engine-cmd", "", ONE)
-    assert done.returncode == 4, done.stdout + done.stderr
-    assert "BadCommand: expected an engine command, found ''" in done.stderr
+    assert done.ret == 4, str(done.stdout) + str(done.stderr)
+    assert "BadCommand: expected an engine command, found ''" in str(done.stderr)
 
 
-def test_items_are_scenario_ids_and_clauses_select() -> None:
+def test_items_are_scenario_ids_and_clauses_select(pytest_run: Run) -> None:
     done = pytest_run("--engine", "reference", ONE, "-k", "albastini.cards.rank-order", "--collect-only")
-    assert done.returncode == 0, done.stdout
-    assert "anna-boris-same-suit-ace-wins" in done.stdout
-    assert "anna-boris-trump-captures" not in done.stdout  # it does not name the rank-order clause
+    assert done.ret == 0, done.stdout
+    assert "anna-boris-same-suit-ace-wins" in str(done.stdout)
+    assert "anna-boris-trump-captures" not in str(done.stdout)  # it does not name the rank-order clause
 
 
-def test_markers_select_by_variant() -> None:
+def test_markers_select_by_variant(pytest_run: Run) -> None:
     done = pytest_run("--engine", "reference", "scenarios/albastini", "-m", "albastini_5p", "--collect-only")
-    assert done.returncode == 0
-    assert "five-players" in done.stdout and "anna-boris" not in done.stdout
+    assert done.ret == 0
+    assert "five-players" in str(done.stdout) and "anna-boris" not in str(done.stdout)
 
 
-def test_expectation_file_is_strict(tmp_path: Path) -> None:
+def test_expectation_file_is_strict(pytest_run: Run, tmp_path: Path) -> None:
     expect = tmp_path / "expect.yaml"
     expect.write_text(
         "engine: reference\nspec_version: any\nexpectations:\n"
@@ -72,13 +96,14 @@ def test_expectation_file_is_strict(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     done = pytest_run("--engine", "reference", ONE, "--expect", str(expect))
-    assert done.returncode == 1, done.stdout
-    assert f"FAILED {ONE}::albastini/trick/anna-boris-trump-captures" in done.stdout
-    assert "expectation file: expected fail (claimed broken) but it passed" in done.stdout
-    assert f"SKIPPED [1] {ONE}: not today" in done.stdout
+    assert done.ret == 1, done.stdout
+    out = str(done.stdout)
+    assert f"FAILED {ONE}::albastini/trick/anna-boris-trump-captures" in out
+    assert "expectation file: expected fail (claimed broken) but it passed" in out
+    assert f"SKIPPED [1] {ONE}: not today" in out
 
 
-def test_expected_failures_are_judged_by_kind(tmp_path: Path) -> None:
+def test_expected_failures_are_judged_by_kind(pytest_run: Run, tmp_path: Path) -> None:
     """As verify judges them: a failure of the kind listed is xfail, of another kind a failure with a note."""
     expect = tmp_path / "expect.yaml"
     expect.write_text(
@@ -92,58 +117,68 @@ def test_expected_failures_are_judged_by_kind(tmp_path: Path) -> None:
              "scenarios/briscola/cards/rank-order-4p.yaml")
     done = pytest_run("--engine", "golden_engine:mixed", *files, "--expect", str(expect), "-k",
                       "jack-beats-queen-3p or clockwise-team-choice or four-players-three-beats-king")
-    assert done.returncode == 1, done.stdout
-    assert "XFAIL scenarios/albastini/cards/rank-order-3p.yaml::albastini/cards/jack-beats-queen-3p - queen above" in done.stdout
-    assert "FAILED scenarios/albastini/dealer/team-choice.yaml::albastini/dealer/clockwise-team-choice" in done.stdout
-    assert "expectation file: expected fail, the failure is now error" in done.stdout
-    assert "engine error: setup: ValueError: clockwise play is not implemented" in done.stdout
-    assert "expected fail, but the engine does not declare the variant" in done.stdout  # skipped, with the note
-    assert "1 failed, 1 skipped, 19 deselected, 1 xfailed" in done.stdout
+    assert done.ret == 1, done.stdout
+    out = str(done.stdout)
+    assert "XFAIL scenarios/albastini/cards/rank-order-3p.yaml::albastini/cards/jack-beats-queen-3p - queen above" in out
+    assert "FAILED scenarios/albastini/dealer/team-choice.yaml::albastini/dealer/clockwise-team-choice" in out
+    assert "expectation file: expected fail, the failure is now error" in out
+    assert "engine error: setup: ValueError: clockwise play is not implemented" in out
+    assert "expected fail, but the engine does not declare the variant" in out  # skipped, with the note
+    assert "1 failed, 1 skipped, 19 deselected, 1 xfailed" in out
+    done.assert_outcomes(failed=1, skipped=1, deselected=19, xfailed=1)
 
 
-def test_failure_names_clause_and_diff() -> None:
+def test_failure_names_clause_and_diff(pytest_run: Run) -> None:
     done = pytest_run("--engine", "test_verify_cli:PlantedBug", "scenarios/albastini/cards/rank-order.yaml")
-    assert done.returncode == 1
-    assert "clause albastini.cards.rank-order:" in done.stdout
-    assert "- expected:" in done.stdout and "+ observed:" in done.stdout
+    assert done.ret == 1
+    out = str(done.stdout)
+    assert "clause albastini.cards.rank-order:" in out
+    assert "- expected:" in out and "+ observed:" in out
 
 
-def test_a_bad_expectation_file_is_a_usage_error(tmp_path: Path) -> None:
+def test_a_bad_expectation_file_is_a_usage_error(pytest_run: Run, tmp_path: Path) -> None:
     expect = tmp_path / "expect.yaml"
     expect.write_text("engine: reference\n", encoding="utf-8")
     done = pytest_run("--engine", "reference", ONE, "--expect", str(expect))
-    assert done.returncode == 4, done.stdout + done.stderr  # pytest's usage error
-    assert f"{expect}:1:1: $: missing required key 'spec_version', 'expectations'" in done.stderr
-    assert "INTERNALERROR" not in done.stdout + done.stderr and "Traceback" not in done.stdout + done.stderr
+    both = str(done.stdout) + str(done.stderr)
+    assert done.ret == 4, both  # pytest's usage error
+    assert f"{expect}:1:1: $: missing required key 'spec_version', 'expectations'" in str(done.stderr)
+    assert "INTERNALERROR" not in both and "Traceback" not in both
 
 
-def test_an_engine_that_cannot_be_imported_is_a_usage_error() -> None:
+def test_an_engine_that_cannot_be_imported_is_a_usage_error(pytest_run: Run) -> None:
     done = pytest_run("--engine", "nosuchmodule:Engine", ONE)
-    assert done.returncode == 4, done.stdout + done.stderr
-    assert "engine unusable: ModuleNotFoundError: No module named 'nosuchmodule'" in done.stderr
-    assert "Traceback" not in done.stdout + done.stderr
+    both = str(done.stdout) + str(done.stderr)
+    assert done.ret == 4, both
+    assert "engine unusable: ModuleNotFoundError: No module named 'nosuchmodule'" in str(done.stderr)
+    assert "Traceback" not in both
 
 
-def test_the_kit_scenarios_run_by_default_in_any_folder(tmp_path: Path) -> None:
-    done = pytest_run("--engine", "reference", cwd=tmp_path)
-    assert done.returncode == 0, done.stdout
-    assert done.stdout.splitlines()[-1].startswith(f"{len(kit_scenarios())} passed in ")
+def test_the_kit_scenarios_run_by_default_in_any_folder(pytest_run: Run, monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)  # an empty folder: the plugin finds the kit's data by where it is installed
+    done = pytest_run("--engine", "reference")
+    assert done.ret == 0, done.stdout
+    assert done.outlines[-1].startswith(f"{len(kit_scenarios())} passed in ")
 
 
-def test_this_checkout_collects_each_scenario_once() -> None:
+def test_this_checkout_collects_each_scenario_once(pytest_run: Run) -> None:
     done = pytest_run("--engine", "reference", "--collect-only")  # testpaths: tests and scenarios
-    assert done.returncode == 0, done.stdout
-    assert sum(".yaml::" in line for line in done.stdout.splitlines()) == len(kit_scenarios())
+    assert done.ret == 0, done.stdout
+    assert sum(".yaml::" in line for line in done.outlines) == len(kit_scenarios())
 
 
 def test_xdist_workers_each_run_an_engine_of_their_own(tmp_path: Path) -> None:
-    """Under pytest-xdist the controller only shakes hands (for the header); each worker starts its own engine."""
+    """Under pytest-xdist the controller only shakes hands (for the header); each worker starts its own engine.
+
+    Worker processes are the point, so pytest runs in one of its own."""
     started = tmp_path / "started"
     started.mkdir()
     engine = ("import os, pathlib, sys; pathlib.Path(sys.argv[1], str(os.getpid())).touch();"
               "from conformance.serve import main; raise SystemExit(main())")
     command = shlex.join([sys.executable, "-c", engine, str(started)])
-    done = pytest_run("-n", "2", "--engine-cmd", command, "scenarios/albastini/trick")
+    args = ("-n", "2", "--engine-cmd", command, "scenarios/albastini/trick")
+    done = subprocess.run([sys.executable, "-m", "pytest", *ARGS, *args], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
     ran = [s for s in kit_scenarios() if s.file.startswith("scenarios/albastini/trick/")]
     assert done.stdout.splitlines()[-1].startswith(f"{len(ran)} passed in ")
