@@ -68,6 +68,19 @@ class Footer(TypedDict):
     interrupted: NotRequired[str]
 
 
+def header(engine: Json, options: Json, scenarios: int) -> Header:
+    """The first line of a run log: this kit, the spec version, the engine's handshake, the options."""
+    return {
+        "type": "header",
+        "kit": {"name": "trickspec", "version": kit_version()},
+        "spec_version": spec_version(),
+        "engine": engine,
+        "options": options,
+        "started": now(),
+        "scenarios": scenarios,
+    }
+
+
 def kit_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 

@@ -57,18 +57,7 @@ def verify(
     expectations = expectations or Expectations()
     hello = untrusted.identity(engine.hello())  # its name and version reach every report
     supported = set(hello["variants"])
-    log = Log(
-        header={
-            "type": "header",
-            "kit": {"name": "trickspec", "version": runlog.kit_version()},
-            "spec_version": runlog.spec_version(),
-            "engine": hello,
-            "options": options or {},
-            "started": runlog.now(),
-            "scenarios": len(chosen),
-        },
-        stream=stream,
-    )
+    log = Log(header=runlog.header(hello, options or {}, len(chosen)), stream=stream)
     log.start()
     started = time.perf_counter()
     skipped = {s.id for s in chosen if (e := expectations.get(s.id)) is not None and e.outcome is Outcome.SKIPPED}

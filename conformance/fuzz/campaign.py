@@ -241,18 +241,7 @@ def run(
     try:
         hello = untrusted.identity(engines.hello)
         variants = choose_variants(plan.variants, hello)
-        log = Log(
-            header={
-                "type": "header",
-                "kit": {"name": "trickspec", "version": runlog.kit_version()},
-                "spec_version": runlog.spec_version(),
-                "engine": hello,
-                "options": {**(options or {}), "variants": list(variants)},
-                "started": runlog.now(),
-                "scenarios": plan.planned,
-            },
-            stream=stream,
-        )
+        log = Log(header=runlog.header(hello, {**(options or {}), "variants": list(variants)}, plan.planned), stream=stream)
         campaign = Campaign(log, hello, variants)
         log.start()
         started = time.perf_counter()
