@@ -92,7 +92,7 @@ def fake_engine(tmp_path: Path, mode: str) -> list[str]:
     ],
 )
 def test_misbehaving_engine_is_an_error_and_the_run_goes_on(tmp_path: Path, mode: str, kind: str, detail: str) -> None:
-    engine = SubprocessAdapter(fake_engine(tmp_path, mode), timeout=0.5)
+    engine = SubprocessAdapter(fake_engine(tmp_path, mode), timeout=0.5, startup_timeout=10)
     two = [s for s in scenarios.kit_scenarios() if s.variant == "albastini-2p"][:2]
     try:
         outcomes = [runner.run(engine, s, {"albastini-2p"}) for s in two]

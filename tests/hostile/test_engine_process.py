@@ -27,6 +27,7 @@ def run(tmp_path: Path, mode: str, hostile: list[int], count: int = 4, **options
     the verdicts and the seconds the run took, the engine closed."""
     chosen = two_player(count)
     options.setdefault("timeout", 1.0)
+    options.setdefault("startup_timeout", 10.0)  # a loaded machine starts Python slowly; the handshake is not under test here
     adapter = SubprocessAdapter(engine(tmp_path, mode, [chosen[i] for i in hostile]), **options)
     began = time.monotonic()
     try:
@@ -193,7 +194,7 @@ def test_the_handshake_has_its_own_timeout(tmp_path: Path, monkeypatch: pytest.M
 
 
 def test_an_engine_that_ignores_stop_and_sigterm_is_ended_at_the_end_of_the_run(tmp_path: Path) -> None:
-    adapter = SubprocessAdapter(engine(tmp_path, "ignores-stop"), timeout=0.3)
+    adapter = SubprocessAdapter(engine(tmp_path, "ignores-stop"), timeout=0.3, startup_timeout=10)
     assert runner.run(adapter, two_player(1)[0], {"albastini-2p"}).reason == BENIGN
     began = time.monotonic()
     adapter.close()
