@@ -395,7 +395,7 @@ def every_file_kind_evil() -> rulesite.SiteData:
     )
     spec.sources_file = Document(
         "spec/sources.yaml",
-        {"sources": [{"key": "src", "title": EVIL, "author": EVIL, "games": [EVIL], "seed": EVIL, "notes": EVIL}]},
+        {"sources": [{"key": "src", "title": EVIL, "author": EVIL, "games": [EVIL], "notes": EVIL}]},
     )
     spec.errors_file = Document("spec/errors.yaml", {"errors": [{"code": "must_trump", "meaning": EVIL}]})
     glossary = [{"term": EVIL, "id": "evil", "language": EVIL, "meaning": EVIL, "game": EVIL, "definition": EVIL}]
