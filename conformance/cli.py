@@ -257,24 +257,20 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number above 0, found {text!r}")
-    return value
+def _whole_number(least: int, words: str) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``least`` (``words`` say so in the error)."""
+
+    def parse(text: str) -> int:
+        value = int(text) if text.strip().lstrip("+-").isdigit() else least - 1
+        if value < least:
+            raise argparse.ArgumentTypeError(f"expected a whole number {words}, found {text!r}")
+        return value
+
+    return parse
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number from 0, found {text!r}")
-    return value
+_count = _whole_number(1, "above 0")
+_seed = _whole_number(0, "from 0")
 
 
 def _shard(text: str) -> tuple[int, int]:
