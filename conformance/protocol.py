@@ -125,7 +125,7 @@ class SubprocessAdapter:
     def _check(self, message: Json, definition: str) -> str | None:
         if not self.validate:
             return None
-        found = schemas.explain(schemas.validator("protocol", f"/$defs/{definition}"), message)
+        found = schemas.explain("protocol", message, f"/$defs/{definition}")
         return "; ".join(f"{format_path(path)}: {text}" for path, text, _ in found[:3]) or None
 
     def _send(self, process: EngineProcess, message: Json, *, outside_protocol: bool = False) -> None:

@@ -211,7 +211,7 @@ def read(path: Path) -> Log:
         if kind not in ("header", "scenario", "footer"):
             problems.append(Problem(name, number, 1, ("type",), f"expected type header, scenario or footer, found {kind!r}"))
             continue
-        for at, message, _ in schemas.explain(schemas.validator("run-log", f"/$defs/{kind}"), line):
+        for at, message, _ in schemas.explain("run-log", line, f"/$defs/{kind}"):
             problems.append(Problem(name, number, 1, at, message))
         if kind == "header":
             header = cast(Header, line)

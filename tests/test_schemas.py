@@ -12,6 +12,7 @@ from jsonschema import Draft202012Validator
 
 from conformance import schemas
 from specreader import kitdata
+from specreader.yamlio import load
 
 SCHEMA_FILES = sorted(kitdata.schemas_dir().glob("*.schema.json"))
 
@@ -51,3 +52,14 @@ def test_yaml_files_point_editors_at_their_schema() -> None:
         assert first.startswith("# yaml-language-server: $schema="), path
         target = (path.parent / first.split("$schema=", 1)[1]).resolve()
         assert target.is_file(), f"{path}: {target} does not exist"
+
+
+@pytest.mark.parametrize("game", ["albastini\n", "albastini\r\n", "Albastini", ""])
+def test_a_pattern_ends_where_the_text_ends(game: str) -> None:
+    """Both validators read ``$`` as JSON Schema does: ``"albastini\\n"`` is not a game id, though
+    Python's ``re`` alone would let it pass."""
+    clauses = {**load(kitdata.root() / "spec" / "albastini" / "clauses.yaml").data, "game": game}
+    quick = schemas.quick_validator("clauses")
+    assert quick is not None and not quick.is_valid(clauses)
+    assert [message for path, message, _ in schemas.explain("clauses", clauses) if path == ("game",)]
+    assert schemas.explain("clauses", {**clauses, "game": "albastini"}) == []

@@ -12,8 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from conformance import schemas
 from conformance.cli import main
 from specreader import kitdata, limits
+from specreader.problems import DataError
+from specreader.yamlio import load
 
 SEED = 20_241_101
 VARIANT_MUTANTS = 34  # rounds of one mutant of each kit variant file (15 files): 510 files
@@ -214,3 +217,23 @@ def test_every_problem_is_one_located_line(corpus: Corpus, capsys: pytest.Captur
                 assert number <= total, line
             checked += 1
     assert checked >= len(corpus.files)  # each malformed file says at least something
+
+
+def test_the_quick_validator_agrees_with_the_explaining_one(corpus: Corpus) -> None:
+    """`schemas.explain` trusts jsonschema-rs's "valid" and asks Python's jsonschema only to explain a
+    failure: on every corpus file that parses, and every kit file, the two must give the same verdict."""
+    compared = invalid = 0
+    kit = sorted(kitdata.root().glob("spec/*/variants/*.yaml")) + sorted(kitdata.root().glob("scenarios/**/*.yaml"))
+    for path in [*corpus.files, *kit]:
+        try:
+            data = load(path).data
+        except DataError:
+            continue
+        kind = "variant" if path.parent.name == "variants" else "scenario"
+        quick = schemas.quick_validator(kind)
+        assert quick is not None
+        explained = list(schemas.validator(kind).iter_errors(data))
+        assert quick.is_valid(data) == (not explained), f"{path}: {[e.message for e in explained]}"
+        compared += 1
+        invalid += bool(explained)
+    assert compared >= 300 and invalid >= 100 and compared - invalid >= 100, (compared, invalid)  # both verdicts met often
