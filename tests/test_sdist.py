@@ -10,9 +10,14 @@ import sys
 import tarfile
 from pathlib import Path
 
+import pytest
+
 from conformance.scenarios import kit_scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Builds and installs the package: run on their own (`pytest -m distribution`), as .ci/run does.
+pytestmark = pytest.mark.distribution
 
 # Tests that read what only the sdist's extra folders hold: examples/ (the example engines, the layers' template
 # engine), tests/golden/ (the recorded runs), docs/ (the glossary the site data loads) with rulesite's templates;

@@ -15,6 +15,9 @@ import pytest
 from conformance.scenarios import kit_scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Builds and installs the package: run on their own (`pytest -m distribution`), as .ci/run does.
+pytestmark = pytest.mark.distribution
 PACKAGES = ("specreader", "conformance", "reference", "rulesite")
 
 

@@ -4,9 +4,9 @@ Deal ``i`` of seed ``S`` draws everything from its own random stream: its varian
 order and a dealer (perhaps steered, see steering.py), then at every step a random legal
 action and now and then, first, an illegal attempt (a card not held, an action out of turn,
 one of another phase, one a rule forbids). The reference engine plays it as it is drawn and
-keeps what it reports where the kit will read it in full: after the last action, at one
-random position (or at the steer's moment), and everywhere with ``observe_all``. Whether it
-refuses an action is kept for every step.
+keeps what it reports where the kit will read it in full: at every step by default; with
+``observe_all`` off (``--sampled``), only after the last action and at one random position (or
+at the steer's moment). Whether it refuses an action is kept for every step either way.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def deal_id(seed: int, index: int) -> str:
     return f"fuzz/{seed}/{index}"
 
 
-def generate(seed: int, index: int, variants: Sequence[str], *, observe_all: bool = False) -> Deal:
+def generate(seed: int, index: int, variants: Sequence[str], *, observe_all: bool = True) -> Deal:
     """Deal ``index`` of the campaign of ``seed`` over ``variants`` (the same for every shard and job)."""
     rng = random.Random(f"{seed}/{index}")
     variant_id = variants[rng.randrange(len(variants))]

@@ -33,7 +33,7 @@ class Settings:
     engine: str | None
     engine_cmd: str | None
     timeout: float
-    observe_all: bool = False
+    observe_all: bool = True  # False: snapshots and legal actions compared only where sampled
 
 
 @dataclass(frozen=True)
