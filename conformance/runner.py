@@ -72,6 +72,8 @@ def judge(scenario: Scenario, answer: object) -> Verdict:
         return _malformed(scenario, f"expected an answer object, found {type(answer).__name__}")
     observations = answer.get("observations")
     error = engine_error(answer["error"]) if answer.get("error") is not None else None
+    if error is not None and error.kind is ErrorKind.UNSUPPORTED:
+        return _failed(scenario, error)  # not played as written: nothing it observed on the way is judged
     if not isinstance(observations, list) or not observations:
         return _failed(scenario, error) if error else _malformed(scenario, "the engine returned no observations")
     wanted = len(scenario.actions()) + 1
