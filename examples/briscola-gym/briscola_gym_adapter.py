@@ -249,6 +249,7 @@ class Game:
         }
         if self.indicator_known:
             snap["indicator"] = _code(env.briscola)
+            snap["turned"] = [_code(env.briscola)]
         return snap
 
     def legal(self) -> list[dict[str, Any]]:

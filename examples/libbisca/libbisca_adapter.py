@@ -156,6 +156,7 @@ class Deal:
         }
         if self.indicator_known:
             snap["indicator"] = _code(state.trump)
+            snap["turned"] = [_code(state.trump)]
         if over:
             winner = state.get_winner()
             snap["result"] = {"winner": None if winner is None else _seat(winner), "tie": winner is None, "totals": totals}
