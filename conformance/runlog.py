@@ -35,6 +35,7 @@ class Header(TypedDict):
     options: Json
     started: str
     scenarios: int
+    scenario_digests: NotRequired[dict[str, str]]  # written by conformance/implementations.py
 
 
 class ScenarioLine(TypedDict):
