@@ -31,6 +31,8 @@ class Verdict:
 
 
 def _failed(scenario: Scenario, error: EngineError, mismatches: list[Mismatch] | None = None) -> Verdict:
+    if error.kind is ErrorKind.UNSUPPORTED and mismatches:  # what it did observe before its API gave out was wrong
+        return Verdict(scenario, Outcome.FAIL, mismatches, error)
     return Verdict(scenario, error.outcome, mismatches or [], error)
 
 
@@ -72,8 +74,6 @@ def judge(scenario: Scenario, answer: object) -> Verdict:
         return _malformed(scenario, f"expected an answer object, found {type(answer).__name__}")
     observations = answer.get("observations")
     error = engine_error(answer["error"]) if answer.get("error") is not None else None
-    if error is not None and error.kind is ErrorKind.UNSUPPORTED:
-        return _failed(scenario, error)  # not played as written: nothing it observed on the way is judged
     if not isinstance(observations, list) or not observations:
         return _failed(scenario, error) if error else _malformed(scenario, "the engine returned no observations")
     wanted = len(scenario.actions()) + 1

@@ -97,7 +97,7 @@ def test_libbisca_over_the_protocol_answers_as_in_process() -> None:
     }
 
 
-def test_an_unsupported_answer_is_not_judged() -> None:
+def test_an_unsupported_answer_is_unsupported_when_what_it_observed_was_right() -> None:
     scenario = next(s for s in scenarios.kit_scenarios() if s.id == "bisca/play/out-of-turn-refused")
     observations: list[dict[str, Any]] = [{"rejected": None, "snapshot": {}, "legal": []}]
     answer = {"id": scenario.id, "observations": observations, "error": {"kind": "unsupported", "message": "no seat"}}
@@ -122,3 +122,13 @@ def test_a_changed_scenario_makes_its_log_stale() -> None:
     reasons = implementations.stale(log, scenarios.kit_scenarios())
     assert f"{first}: changed since the run" in reasons
     assert any(r.endswith("added since the run") for r in reasons)
+
+
+def test_an_unsupported_answer_fails_when_what_it_observed_first_was_wrong() -> None:
+    scenario = next(s for s in scenarios.kit_scenarios() if s.id == "bisca/score/sixty-one-wins")  # expects totals first
+    observations: list[dict[str, Any]] = [{"rejected": None, "snapshot": {"totals": [0, 0]}, "legal": []}]
+    answer = {"id": scenario.id, "observations": observations, "error": {"kind": "unsupported", "message": "no match"}}
+    verdict = runner.judge(scenario, answer)
+    assert verdict.outcome is Outcome.FAIL
+    assert [(m.what, m.expected, m.observed) for m in verdict.mismatches] == [("totals", [51, 59], [0, 0])]
+    assert verdict.reason == "unsupported: no match"

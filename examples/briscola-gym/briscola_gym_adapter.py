@@ -83,12 +83,12 @@ class ScriptedOpponent(BasePlayer):
 class Game:
     """One deal in the environment, driven by a scenario's actions, observed whenever it waits for one."""
 
-    def __init__(self, setup: dict[str, Any], actions: list[dict[str, Any]]) -> None:
+    def __init__(self, setup: dict[str, Any], actions: list[dict[str, Any]], observations: list[dict[str, Any]]) -> None:
         if setup.get("match"):
             raise Unsupported("briscola-gym plays one game and keeps no running score between games")
         self.actions: Iterator[dict[str, Any]] = iter(actions)
         self.pending: dict[str, Any] | None = None  # the action read but not yet played
-        self.observations: list[dict[str, Any]] = []
+        self.observations = observations  # one after setup and one after each action, as the environment waits
         self.opponent = ScriptedOpponent(self)
         self.env = gym_game.BriscolaCustomEnemyPlayer(self.opponent)
         self.last_trick: dict[str, Any] | None = None
@@ -276,16 +276,17 @@ class BriscolaGymAdapter:
 
     def answer(self, request: dict[str, Any]) -> dict[str, Any]:
         rid = request.get("id")
-        actions = list(request["actions"])
+        observations: list[dict[str, Any]] = []
         try:
-            game = Game(request["setup"], actions)
+            game = Game(request["setup"], list(request["actions"]), observations)
             while game.play():
                 pass
-        except Unsupported as why:
-            return {"id": rid, "error": {"kind": "unsupported", "message": str(why)}}
+        except Unsupported as why:  # with what it observed before: the kit judges that much
+            return {"id": rid, "observations": observations, "error": {"kind": "unsupported", "message": str(why)}}
         except Exception as err:  # the environment's own failure is reported, never raised
-            return {"id": rid, "error": {"kind": "crash", "message": f"{type(err).__name__}: {err}"}}
-        return {"id": rid, "observations": game.observations}
+            crash = {"kind": "crash", "message": f"{type(err).__name__}: {err}"}
+            return {"id": rid, "observations": observations, "error": crash}
+        return {"id": rid, "observations": observations}
 
     def close(self) -> None:
         pass

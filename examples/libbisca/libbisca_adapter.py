@@ -184,16 +184,18 @@ class LibbiscaAdapter:
 
     def answer(self, request: dict[str, Any]) -> dict[str, Any]:
         rid = request.get("id")
+        observations: list[dict[str, Any]] = []
         try:
             deal = Deal(request["setup"])
-            observations = [self._observe(deal)]
+            observations.append(self._observe(deal))
             for action in request["actions"]:
                 deal.play(action)
                 observations.append(self._observe(deal))
-        except Unsupported as why:
-            return {"id": rid, "error": {"kind": "unsupported", "message": str(why)}}
+        except Unsupported as why:  # with what it observed before: the kit judges that much
+            return {"id": rid, "observations": observations, "error": {"kind": "unsupported", "message": str(why)}}
         except Exception as err:  # libbisca's own failure is reported, never raised
-            return {"id": rid, "error": {"kind": "crash", "message": f"{type(err).__name__}: {err}"}}
+            crash = {"kind": "crash", "message": f"{type(err).__name__}: {err}"}
+            return {"id": rid, "observations": observations, "error": crash}
         return {"id": rid, "observations": observations}
 
     @staticmethod
