@@ -91,6 +91,17 @@ def kit_version() -> str:
         return "0+checkout"
 
 
+def kit_homepage() -> str:
+    """The project's Homepage URL as the installed package states it ("" from a bare checkout)."""
+    from importlib.metadata import PackageNotFoundError, metadata
+
+    try:
+        urls = metadata("trickspec").get_all("Project-URL") or []
+    except PackageNotFoundError:
+        return ""
+    return next((url.strip() for label, _, url in (u.partition(",") for u in urls) if label.strip() == "Homepage"), "")
+
+
 def spec_version() -> str:
     """The kit version plus a digest of spec/ and scenarios/: what an expectation file pins."""
     digest = hashlib.sha256()
