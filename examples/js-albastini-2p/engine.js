@@ -37,7 +37,7 @@ const IMPLEMENTATION = Object.freeze({
   name: "albastini-2p-js",
   version: "0.1.0",
   language: "javascript",
-  homepage: "https://trickspec.dev",
+  homepage: "",
   variants: [GAME.variant],
 });
 const ACTION_TYPES = ["bid", "pass", "play", "take_tree", "decline", "accept", "refuse", "discard", "alone"];
