@@ -174,11 +174,11 @@ def describe_error(err: BaseException) -> str:
 
 def reference_adapter(*, timeout: float | None = None, give_up_after: int = GIVE_UP_AFTER) -> InProcessAdapter:
     """The reference engine, in process."""
-    from conformance.runlog import kit_version
+    from conformance.runlog import kit_homepage, kit_version
     from reference import Engine
     from specreader import spec
 
-    info = {"name": "trickspec-reference", "version": kit_version(), "language": "python"}
+    info = {"name": "trickspec-reference", "version": kit_version(), "language": "python", "homepage": kit_homepage()}
     return InProcessAdapter(Engine.new, info, spec.variant_ids(), timeout=timeout, give_up_after=give_up_after)
 
 

@@ -35,6 +35,7 @@ class Header(TypedDict):
     options: Json
     started: str
     scenarios: int
+    scenario_digests: NotRequired[dict[str, str]]  # written by conformance/implementations.py
 
 
 class ScenarioLine(TypedDict):
@@ -88,6 +89,17 @@ def kit_version() -> str:
         return version("trickspec")
     except PackageNotFoundError:
         return "0+checkout"
+
+
+def kit_homepage() -> str:
+    """The project's Homepage URL as the installed package states it ("" from a bare checkout)."""
+    from importlib.metadata import PackageNotFoundError, metadata
+
+    try:
+        urls = metadata("trickspec").get_all("Project-URL") or []
+    except PackageNotFoundError:
+        return ""
+    return next((url.strip() for label, _, url in (u.partition(",") for u in urls) if label.strip() == "Homepage"), "")
 
 
 def spec_version() -> str:

@@ -31,6 +31,8 @@ class Verdict:
 
 
 def _failed(scenario: Scenario, error: EngineError, mismatches: list[Mismatch] | None = None) -> Verdict:
+    if error.kind is ErrorKind.UNSUPPORTED and mismatches:  # what it did observe before its API gave out was wrong
+        return Verdict(scenario, Outcome.FAIL, mismatches, error)
     return Verdict(scenario, error.outcome, mismatches or [], error)
 
 

@@ -37,7 +37,7 @@ def serve(stdin: IO[str], stdout: IO[str], adapter: InProcessAdapter | None = No
             continue
         cmd = message.get("cmd") if isinstance(message, dict) else None
         if cmd == "start":
-            send({"started": True, "protocol": VERSION, "implementation": {**adapter.hello(), "homepage": ""}})
+            send({"started": True, "protocol": VERSION, "implementation": {"homepage": "", **adapter.hello()}})
         elif cmd == "run":
             request = cast(Request, {k: v for k, v in message.items() if k != "cmd"})
             send(adapter.answer(request))

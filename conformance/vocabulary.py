@@ -21,7 +21,7 @@ class Outcome(StrEnum):
     ERROR = "error"  # the engine crashed, answered malformed, or could not set up the deal
     TIMEOUT = "timeout"  # no answer in time
     ENGINE_UNAVAILABLE = "engine-unavailable"  # not run: the kit gave up on the engine (it kept stalling)
-    UNSUPPORTED = "unsupported"  # the engine does not declare the scenario's variant
+    UNSUPPORTED = "unsupported"  # the engine does not declare the scenario's variant, or says its API cannot play it
     SKIPPED = "skipped"  # the expectation file says not to run it
     XFAIL = "xfail"  # a failure the expectation file lists, of the kind it lists
     XPASS = "xpass"  # a pass where the expectation file lists a failure
@@ -54,6 +54,7 @@ class ErrorKind(StrEnum):
     CRASH = "crash"  # it failed part-way, or exited
     BAD_REQUEST = "bad_request"  # it could not read the request
     UNKNOWN_COMMAND = "unknown_command"  # the command is not one it knows
+    UNSUPPORTED = "unsupported"  # its API cannot express what the scenario needs (a mid-deal start, a refusal code)
     # What the kit observes.
     TIMEOUT = "timeout"  # no answer in time
     CLOSED_OUTPUT = "closed_output"  # the engine closed its standard output and kept running
@@ -66,7 +67,9 @@ class ErrorKind(StrEnum):
 
 
 # The kinds an engine may report in an error answer; any other is itself malformed.
-ENGINE_REPORTED = frozenset({ErrorKind.SETUP, ErrorKind.CRASH, ErrorKind.BAD_REQUEST, ErrorKind.UNKNOWN_COMMAND})
+ENGINE_REPORTED = frozenset(
+    {ErrorKind.SETUP, ErrorKind.CRASH, ErrorKind.BAD_REQUEST, ErrorKind.UNKNOWN_COMMAND, ErrorKind.UNSUPPORTED}
+)
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,11 @@ class EngineError:
 
 
 # Error kinds with an outcome of their own; every other kind is an error.
-_OUTCOME_OF_KIND = {ErrorKind.TIMEOUT: Outcome.TIMEOUT, ErrorKind.UNAVAILABLE: Outcome.ENGINE_UNAVAILABLE}
+_OUTCOME_OF_KIND = {
+    ErrorKind.TIMEOUT: Outcome.TIMEOUT,
+    ErrorKind.UNAVAILABLE: Outcome.ENGINE_UNAVAILABLE,
+    ErrorKind.UNSUPPORTED: Outcome.UNSUPPORTED,
+}
 
 
 def engine_error(reported: object) -> EngineError:

@@ -16,6 +16,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 import rulesite
+from rulesite.implementations import IMPLEMENTATIONS_PAGE, implementations_page
 from specreader.problems import DataError
 
 # The nav entry that stands for every worked-example page; replaced in on_config.
@@ -84,6 +85,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     try:
         generated = rulesite.pages(data)
         generated[REPORT_PAGE] = conformance_report()
+        generated[IMPLEMENTATIONS_PAGE] = implementations_page(data, Path(config.docs_dir) / "implementations")
         generated[CONTRIBUTING_PAGE] = (Path(config.config_file_path).resolve().parent / "CONTRIBUTING.md").read_text(
             encoding="utf-8"
         )

@@ -44,8 +44,12 @@ def test_the_outcome_groups_hold_together() -> None:
     assert set(Outcome) - set(RAN) == {Outcome.SKIPPED, Outcome.UNSUPPORTED}
 
 
-def test_only_a_timeout_and_a_given_up_engine_have_outcomes_of_their_own() -> None:
-    own = {ErrorKind.TIMEOUT: Outcome.TIMEOUT, ErrorKind.UNAVAILABLE: Outcome.ENGINE_UNAVAILABLE}
+def test_only_a_timeout_a_given_up_engine_and_an_unsupported_scenario_have_outcomes_of_their_own() -> None:
+    own = {
+        ErrorKind.TIMEOUT: Outcome.TIMEOUT,
+        ErrorKind.UNAVAILABLE: Outcome.ENGINE_UNAVAILABLE,
+        ErrorKind.UNSUPPORTED: Outcome.UNSUPPORTED,
+    }
     assert {kind: EngineError(kind, "m").outcome for kind in ErrorKind} == {
         kind: own.get(kind, Outcome.ERROR) for kind in ErrorKind
     }

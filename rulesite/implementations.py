@@ -1,0 +1,101 @@
+"""The Implementations page: every engine of ``conformance.implementations`` by game, variant and clause group.
+
+Rendered from the run logs committed under ``docs/implementations/``, never from a run at build time: the
+page shows what each engine did when its log was last refreshed, and says so when a log is older than the
+scenarios it ran.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from conformance import implementations, reports, runlog
+from conformance.runlog import Log, ScenarioLine
+from conformance.vocabulary import Outcome
+from rulesite.links import PageLinks
+from rulesite.sitedata import SiteData
+from rulesite.templating import render
+from specreader.jsontypes import Json
+
+IMPLEMENTATIONS_PAGE = "implementations.md"
+
+# The matrix's three counts: what each outcome a run log holds counts as.
+PASSED = frozenset({Outcome.PASS})
+UNSUPPORTED = frozenset({Outcome.UNSUPPORTED, Outcome.SKIPPED})
+
+
+@dataclass
+class EngineRun:
+    """One engine's committed run log, read for the page."""
+
+    key: str
+    log: Log
+    stale: list[str]
+    by_game: dict[str, Counter[str]] = field(default_factory=dict)
+    by_variant: dict[str, Counter[str]] = field(default_factory=dict)
+    by_group: dict[str, Counter[str]] = field(default_factory=dict)
+
+    @property
+    def engine(self) -> Json:
+        return self.log.header["engine"]
+
+    @property
+    def badge(self) -> Json:
+        return reports.badge(reports.summary(self.log))
+
+    @property
+    def failures(self) -> list[ScenarioLine]:
+        return [line for line in self.log.scenarios if _count_as(line["outcome"]) == "failed"]
+
+
+def _count_as(outcome: str) -> str:
+    if outcome in PASSED:
+        return "passed"
+    if outcome in UNSUPPORTED:
+        return "unsupported"
+    return "failed"  # fail, error, timeout, a known failure (xfail), an unexpected pass (xpass)
+
+
+def _tally(run: EngineRun) -> None:
+    for line in run.log.scenarios:
+        counted = _count_as(line["outcome"])
+        run.by_game.setdefault(line["game"], Counter())[counted] += 1
+        run.by_variant.setdefault(line["variant"], Counter())[counted] += 1
+        for group in sorted({".".join(cid.split(".")[:2]) for cid in line["clauses"]}):
+            run.by_group.setdefault(group, Counter())[counted] += 1
+
+
+def read_runs(data: SiteData, logs_dir: Path) -> list[EngineRun]:
+    """The committed logs, in the page's order; a missing one is an error, not a gap on the page."""
+    runs = []
+    for item in implementations.IMPLEMENTATIONS:
+        path = logs_dir / f"{item.key}.jsonl"
+        if not path.is_file():
+            raise ValueError(f"{path} is missing: refresh it with python -m conformance.implementations {item.key}")
+        log = runlog.read(path)
+        run = EngineRun(item.key, log, implementations.stale(log, data.scenarios))
+        _tally(run)
+        runs.append(run)
+    return runs
+
+
+def shown(value: object) -> str:
+    """A value from a mismatch as the reports write it: JSON, with the kit's ``<missing>`` left bare."""
+    return "<missing>" if value == "<missing>" else json.dumps(value, ensure_ascii=False)
+
+
+def implementations_page(data: SiteData, logs_dir: Path) -> str:
+    runs = read_runs(data, logs_dir)
+    links = PageLinks(IMPLEMENTATIONS_PAGE, data)
+    by_id = {s.id: s for s in data.scenarios}
+    rows = {
+        "game": sorted({g for r in runs for g in r.by_game}),
+        "variant": sorted({v for r in runs for v in r.by_variant}),
+        "clause group": sorted({g for r in runs for g in r.by_group}),
+    }
+    return render(
+        "implementations.md.j2", runs=runs, rows=rows, links=links, scenarios=by_id, shown=shown
+    )

@@ -1,0 +1,188 @@
+"""Engines nobody here wrote, run through their adapters (examples/libbisca, examples/briscola-gym).
+
+Each engine's result must match its expectation file exactly: every failure listed, of the kind
+listed, and nothing listed that did not fail. The committed run logs of the Implementations page
+must not be older than the scenarios they ran. briscola-gym needs its own install step
+(examples/briscola-gym/README.md); without it its tests are skipped, except in CI (env var ``CI``
+set), where a missing engine is a failure.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance import expectations, implementations, runlog, runner, scenarios
+from conformance.adapter import EngineAdapter, reference_adapter
+from conformance.implementations import IMPLEMENTATIONS, Implementation
+from conformance.protocol import SubprocessAdapter
+from conformance.verify import verify
+from conformance.vocabulary import Outcome
+from reference import Engine
+from specreader import spec
+
+ROOT = Path(__file__).resolve().parent.parent
+PUBLISHED = {i.key: i for i in IMPLEMENTATIONS if i.expect}  # the engines published by others
+NEEDS = {"libbisca": "libbisca", "briscola-gym": "briscola_gym"}  # the package each adapter drives
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _require(package: str) -> None:
+    try:
+        importlib.import_module(package)
+    except ImportError as err:
+        reason = f"{package} is not installed ({err}): see examples/{package.replace('_', '-')}/README.md"
+        if _in_ci():
+            pytest.fail(f"CI is set, so not skipping: {reason}", pytrace=False)
+        pytest.skip(reason)
+
+
+@pytest.fixture(params=sorted(PUBLISHED))
+def published(request: pytest.FixtureRequest) -> Iterator[tuple[Implementation, EngineAdapter]]:
+    item = PUBLISHED[request.param]
+    _require(NEEDS[item.key])
+    engine = implementations.open_implementation(item, ROOT)
+    yield item, engine
+    engine.close()
+
+
+def test_each_published_engine_fails_exactly_as_its_expectation_file_says(
+    published: tuple[Implementation, EngineAdapter],
+) -> None:
+    item, engine = published
+    assert item.expect is not None
+    known = expectations.load(ROOT / item.expect)
+    chosen = implementations.declared(scenarios.kit_scenarios(), engine.hello()["variants"])
+    log = verify(engine, chosen, expectations=known)
+    outcomes = {line["id"]: line["outcome"] for line in log.scenarios}
+    surprises = [f"{line['id']}: {line['outcome']} ({line['note'] or line['error']})" for line in log.scenarios if line["note"]]
+    assert surprises == [], "results the expectation file does not describe"
+    fine = (Outcome.PASS, Outcome.XFAIL, Outcome.UNSUPPORTED)
+    assert log.failed == 0, [f"{i}: {o}" for i, o in outcomes.items() if o not in fine]
+    listed = {sid for sid, entry in known.entries.items() if entry.outcome is not Outcome.SKIPPED}
+    assert {sid for sid, o in outcomes.items() if o == Outcome.XFAIL} == listed, "an entry whose scenario no longer fails"
+    assert sum(o == Outcome.PASS for o in outcomes.values()) > 0
+
+
+def test_each_unsupported_scenario_says_why(published: tuple[Implementation, EngineAdapter]) -> None:
+    _item, engine = published
+    chosen = implementations.declared(scenarios.kit_scenarios(), engine.hello()["variants"])
+    verdicts = [runner.run(engine, s) for s in chosen]
+    unsupported = [v for v in verdicts if v.outcome is Outcome.UNSUPPORTED]
+    assert unsupported, "the refusal scenarios need a refusal code neither engine's API gives"
+    assert all(v.reason.startswith("unsupported: ") and len(v.reason) > 30 for v in unsupported)
+
+
+def test_libbisca_over_the_protocol_answers_as_in_process() -> None:
+    _require("libbisca")
+    adapter = SubprocessAdapter([sys.executable, str(ROOT / "examples" / "libbisca" / "libbisca_adapter.py")], timeout=30)
+    try:
+        hello = adapter.hello()
+        assert hello["name"] == "libbisca" and hello["homepage"] == "https://github.com/NunoMCSilva/libbisca"
+        chosen = [s for s in scenarios.kit_scenarios() if s.id.startswith(("bisca/deal/", "bisca/play/out-of-turn"))]
+        got = {v.scenario.id: v.outcome for v in runner.run_all(adapter, chosen, set(hello["variants"]))}
+    finally:
+        adapter.close()
+    assert got == {
+        "bisca/deal/dealer-1-deals-seat-0-first": Outcome.FAIL,
+        "bisca/deal/dealer-0-deals-seat-1-first": Outcome.FAIL,
+        "bisca/play/out-of-turn-refused": Outcome.UNSUPPORTED,
+    }
+
+
+def test_an_unsupported_answer_is_unsupported_when_what_it_observed_was_right() -> None:
+    scenario = next(s for s in scenarios.kit_scenarios() if s.id == "bisca/play/out-of-turn-refused")
+    observations: list[dict[str, Any]] = [{"rejected": None, "snapshot": {}, "legal": []}]
+    answer = {"id": scenario.id, "observations": observations, "error": {"kind": "unsupported", "message": "no seat"}}
+    verdict = runner.judge(scenario, answer)
+    assert (verdict.outcome, verdict.mismatches, verdict.reason) == (Outcome.UNSUPPORTED, [], "unsupported: no seat")
+
+
+@pytest.mark.parametrize("item", IMPLEMENTATIONS, ids=lambda i: i.key)
+def test_each_committed_log_is_not_older_than_the_scenarios_it_ran(item: Implementation) -> None:
+    log = runlog.read(item.log_path(ROOT))
+    assert log.complete
+    stale = implementations.stale(log, scenarios.kit_scenarios())
+    assert stale == [], f"{item.log_path(ROOT)} is stale; refresh with: python -m conformance.implementations {item.key}"
+    assert {line["id"] for line in log.scenarios} == set(log.header.get("scenario_digests", {}))
+
+
+def test_a_changed_scenario_makes_its_log_stale() -> None:
+    log = runlog.read(PUBLISHED["libbisca"].log_path(ROOT))
+    first = next(iter(log.header["scenario_digests"]))
+    log.header["scenario_digests"][first] = "0" * 16
+    del log.header["scenario_digests"][sorted(log.header["scenario_digests"])[-1]]
+    reasons = implementations.stale(log, scenarios.kit_scenarios())
+    assert f"{first}: changed since the run" in reasons
+    assert any(r.endswith("added since the run") for r in reasons)
+
+
+def test_an_unsupported_answer_fails_when_what_it_observed_first_was_wrong() -> None:
+    scenario = next(s for s in scenarios.kit_scenarios() if s.id == "bisca/score/sixty-one-wins")  # expects totals first
+    observations: list[dict[str, Any]] = [{"rejected": None, "snapshot": {"totals": [0, 0]}, "legal": []}]
+    answer = {"id": scenario.id, "observations": observations, "error": {"kind": "unsupported", "message": "no match"}}
+    verdict = runner.judge(scenario, answer)
+    assert verdict.outcome is Outcome.FAIL
+    assert [(m.what, m.expected, m.observed) for m in verdict.mismatches] == [("totals", [51, 59], [0, 0])]
+    assert verdict.reason == "unsupported: no match"
+
+
+
+def _random_games(variant: str, count: int, seed: int) -> Iterator[dict[str, Any]]:
+    """Requests for games the reference engine plays with random legal cards, from dealt hands and a stock."""
+    rng = random.Random(seed)
+    deck_spec = spec.variant(variant)["deck"]
+    pack = [rank + suit for suit in deck_spec["suits"].split() for rank in deck_spec["ranks"].split()]
+    for n in range(count):
+        rng.shuffle(pack)
+        dealer = rng.randint(0, 1)
+        setup = {"dealer": dealer, "hands": {str(1 - dealer): pack[0:3], str(dealer): pack[3:6]}, "stock": pack[6:]}
+        engine = Engine.new(variant, setup)
+        actions: list[dict[str, Any]] = []
+        for _ in range(rng.randint(1, 40)):
+            legal = engine.legal_actions()
+            if not legal:
+                break
+            actions.append(rng.choice(legal))
+            engine.apply(actions[-1])
+        observe = list(range(len(actions) + 1))
+        yield {"id": f"random/{n}", "variant": variant, "setup": setup, "actions": actions, "observe": observe}
+
+
+# What libbisca keeps, in the reference engine's words: every other field is left out by its adapter.
+KEPT = ("phase", "to_act", "trump", "indicator", "stock", "stock_count", "trick", "last_trick", "piles", "tricks", "totals")
+
+
+def _kept(observation: dict[str, Any]) -> Any:
+    snapshot = observation["snapshot"]
+    result = snapshot.get("result")
+    return (
+        {key: snapshot.get(key) for key in KEPT},
+        {seat: sorted(cards) for seat, cards in snapshot["hands"].items()},
+        result and {key: result[key] for key in ("winner", "tie", "totals")},
+        sorted(json.dumps(action, sort_keys=True) for action in observation["legal"]),
+    )
+
+
+def test_libbisca_plays_random_games_from_dealt_hands_as_the_reference_does() -> None:
+    """The adapter translates and nothing else: from hands already dealt (F1 then plays no part), libbisca
+    agrees with the reference at every step of 60 random games, in everything it keeps."""
+    _require("libbisca")
+    item = PUBLISHED["libbisca"]
+    engine = implementations.open_implementation(item, ROOT)
+    reference = reference_adapter()
+    for request in _random_games("bisca-2p", 60, seed=13):
+        ours, theirs = reference.answer(request), engine.run(request)  # type: ignore[arg-type]
+        assert "error" not in theirs, theirs
+        assert [_kept(o) for o in theirs["observations"]] == [_kept(o) for o in ours["observations"]], request
