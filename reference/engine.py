@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import cache
 
 from reference import components, errors, setup
+from reference.action_ids import ActionIndex
 from reference.actions import LegalAction
 from reference.dealing import Dealing
 from reference.errors import Rejected, VariantError
@@ -111,6 +112,7 @@ def compile_rules(variant: Json) -> Rules:
             )
     stages: list[Stage] = [cut, Dealing(rules), trump, look, lone, Play(rules), EndOfDeal(rules)]
     rules.stages = [s for s in stages if s is not None]
+    rules.index = ActionIndex(rules.actions, (kind for s in rules.stages for kinds in s.kinds.values() for kind in kinds))
     return rules
 
 
@@ -173,9 +175,18 @@ class Engine:
                 self._stage = stage
                 return
 
+    @property
+    def index(self) -> ActionIndex:
+        """The variant's integer action index (action_ids.py)."""
+        return self._rules.index
+
     def legal_actions(self) -> list[Json]:
         """Every legal action now (shared read-only JSON objects); [] once the deal is over."""
         return self._stage.actions(self._st)
+
+    def legal_ids(self) -> list[int]:
+        """The ids (action_ids.py) of ``legal_actions()``, in the same order; [] once the deal is over."""
+        return [action.id for action in self._stage.actions(self._st)]
 
     def apply(self, action: Json) -> Applied | Rejected:
         """Apply one action; a rejection leaves the state exactly as it was."""
@@ -190,6 +201,18 @@ class Engine:
             if isinstance(read, Rejected):
                 return read
             kind, seat, card = read
+        return self._apply(kind, seat, card)
+
+    def apply_id(self, action_id: int) -> Applied | Rejected:
+        """Apply the action with this id (action_ids.py): exactly ``apply(action)``, refusals included;
+        an id outside the index is refused as an invalid action."""
+        keys = self._rules.index.keys
+        if type(action_id) is not int or not 0 <= action_id < len(keys):
+            return Rejected(errors.INVALID_ACTION, f"expected an action id from 0 to {len(keys) - 1}, found {action_id!r}")
+        kind, seat, card = keys[action_id]
+        return self._apply(kind, seat, card)
+
+    def _apply(self, kind: str, seat: int, card: int) -> Applied | Rejected:
         st = self._st
         stage = self._stage
         if kind not in stage.kinds.get(st.phase, ()):

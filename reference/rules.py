@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Protocol
 
+from reference.action_ids import ActionIndex
 from reference.actions import ACTION_SHAPES as ACTION_SHAPES  # re-exported for callers of reference.rules
 from reference.actions import ActionTable
 from reference.cards import Cards
@@ -144,6 +145,7 @@ class Rules:
         self.setup: SetupRule | None = None
         self.has_cut = False
         self.stages: list[Stage] = []
+        self.index: ActionIndex  # the integer ids of the actions the stages accept
         self.legality: Legality
         self.trick: TrickRule
         self.draw: DrawRule | None = None
