@@ -8,6 +8,7 @@ variant does not name is skipped.
 from __future__ import annotations
 
 from functools import cache
+from typing import cast
 
 from reference import components, errors, setup
 from reference.action_ids import ActionIndex
@@ -186,7 +187,8 @@ class Engine:
 
     def legal_ids(self) -> list[int]:
         """The ids (action_ids.py) of ``legal_actions()``, in the same order; [] once the deal is over."""
-        return [action.id for action in self._stage.actions(self._st)]
+        # Every stage lists the variant's shared actions (actions.py), each carrying its id.
+        return [action.id for action in cast(list[LegalAction], self._stage.actions(self._st))]
 
     def apply(self, action: Json) -> Applied | Rejected:
         """Apply one action; a rejection leaves the state exactly as it was."""
