@@ -7,6 +7,7 @@ variant does not name is skipped.
 
 from __future__ import annotations
 
+import copy
 from functools import cache
 from typing import cast
 
@@ -181,6 +182,11 @@ class Engine:
         """The variant's integer action index (action_ids.py)."""
         return self._rules.index
 
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act now; None once the deal is over."""
+        return self._st.to_act
+
     def legal_actions(self) -> list[Json]:
         """Every legal action now (shared read-only JSON objects); [] once the deal is over."""
         return self._stage.actions(self._st)
@@ -228,6 +234,16 @@ class Engine:
         applied = Applied()
         applied.records = events
         return applied
+
+    def copy(self) -> Engine:
+        """An independent copy of this deal (the variant's compiled rules are shared, never copied)."""
+        twin = copy.copy(self)
+        st = self._st
+        twin._st = copy.deepcopy(st, {id(st.tables): st.tables})
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Engine:
+        return self.copy()
 
     def snapshot(self) -> Json:
         return snapshot(self._rules, self._st)

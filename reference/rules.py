@@ -89,6 +89,7 @@ class DrawRule(Protocol):
 
 class ScoreRule(Protocol):
     produces: str  # "vp" or "deal_score": what the match rule reads
+    points_range: tuple[int, int]  # the least and the most one side can score in a deal
 
     def result(self, st: Deal) -> tuple[Json, int | None]:
         """The deal's result (without next_dealer) and the winning side (None: nobody)."""
