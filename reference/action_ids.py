@@ -62,9 +62,7 @@ class ActionIndex:
         """The seat-free part of an id: what OpenSpiel calls the action."""
         return action_id % self.per_seat
 
-    def describe(self) -> list[tuple[int, str, str]]:
-        """Each kind's first local number, its kind, and what its numbers mean (for documentation)."""
-        return [
-            (self.offset[kind], kind, "one per card, in deck order" if ACTION_SHAPES[kind] else "one")
-            for kind in self.kinds
-        ]
+    def describe(self) -> list[tuple[int, str, bool]]:
+        """Each kind's first local number, the kind, and whether it names a card (one number per card)."""
+        return [(self.offset[kind], kind, ACTION_SHAPES[kind]) for kind in self.kinds]
+
