@@ -49,10 +49,6 @@ class ActionIndex:
             for kind, card in local:
                 action = table.with_card[kind][seat][card] if card >= 0 else table.plain[kind][seat]
                 action.id = len(actions)
-                if card >= 0:
-                    table.card_ids[kind][seat][card] = action.id
-                else:
-                    table.plain_ids[kind][seat] = action.id
                 actions.append(action)
         self.actions: tuple[LegalAction, ...] = tuple(actions)
         self.keys: tuple[ActionKey, ...] = tuple(a.key for a in actions)

@@ -75,12 +75,6 @@ class ActionTable:
             for kind, has_card in ACTION_SHAPES.items()
             if not has_card
         }
-        # The same, as ids (action_ids.py): ``card_ids[type][seat][card]`` and ``plain_ids[type][seat]``,
-        # -1 until the variant's index numbers them (in place: stages keep these lists from the start).
-        self.card_ids: dict[str, list[list[int]]] = {
-            kind: [[-1] * cards.size for _ in range(seats.n)] for kind in self.with_card
-        }
-        self.plain_ids: dict[str, list[int]] = {kind: [-1] * seats.n for kind in self.plain}
 
     def read(self, action: Json) -> ActionKey | Rejected:
         """The type, seat and card index of a well-formed action; else why it is malformed."""

@@ -17,6 +17,7 @@ from reference.errors import Rejected
 from reference.params import Params
 from reference.rules import Events, Rule, Rules
 from reference.state import Deal, Phase
+from specreader.jsontypes import Json
 
 
 class Dealing:
@@ -57,7 +58,7 @@ class Dealing:
         st.pack = None
         return False
 
-    def ids(self, st: Deal) -> list[int]:
+    def actions(self, st: Deal) -> list[Json]:
         return []
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
@@ -98,11 +99,11 @@ class TreeCut(Rule):
         st.to_act = self.rules.seats.previous(st.dealer)
         return True
 
-    def ids(self, st: Deal) -> list[int]:
+    def actions(self, st: Deal) -> list[Json]:
         seat = st.to_act
         assert seat is not None and st.offer is not None
-        table = self.rules.actions
-        return [table.card_ids["take_tree"][seat][st.offer], table.plain_ids["decline"][seat]]
+        cache = self.rules.actions
+        return [cache.with_card["take_tree"][seat][st.offer], cache.plain["decline"][seat]]
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
         if seat != st.to_act:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 from functools import cache
+from typing import cast
 
 from reference import components, errors, setup
 from reference.action_ids import ActionIndex
@@ -68,7 +69,7 @@ class EndOfDeal:
         ev.append((_deal_over, result))  # the result is not changed after this
         return True
 
-    def ids(self, st: Deal) -> list[int]:
+    def actions(self, st: Deal) -> list[Json]:
         return []
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
@@ -188,11 +189,12 @@ class Engine:
 
     def legal_actions(self) -> list[Json]:
         """Every legal action now (shared read-only JSON objects); [] once the deal is over."""
-        return list(map(self._rules.index.actions.__getitem__, self._stage.ids(self._st)))
+        return self._stage.actions(self._st)
 
     def legal_ids(self) -> list[int]:
         """The ids (action_ids.py) of ``legal_actions()``, in the same order; [] once the deal is over."""
-        return self._stage.ids(self._st)
+        # Every stage lists the variant's shared actions (actions.py), each carrying its id.
+        return [action.id for action in cast(list[LegalAction], self._stage.actions(self._st))]
 
     def apply(self, action: Json) -> Applied | Rejected:
         """Apply one action; a rejection leaves the state exactly as it was."""

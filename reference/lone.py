@@ -13,6 +13,7 @@ from reference.errors import Rejected
 from reference.params import Params
 from reference.rules import Events, Rule, Rules
 from reference.state import Deal, Phase
+from specreader.jsontypes import Json
 
 
 class MakerAlone(Rule):
@@ -29,11 +30,11 @@ class MakerAlone(Rule):
         st.to_act = st.pending[0]
         return True
 
-    def ids(self, st: Deal) -> list[int]:
+    def actions(self, st: Deal) -> list[Json]:
         seat = st.to_act
         assert seat is not None
-        table = self.rules.actions
-        return [table.plain_ids["alone"][seat], table.plain_ids["pass"][seat]]
+        cache = self.rules.actions
+        return [cache.plain["alone"][seat], cache.plain["pass"][seat]]
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
         seats = self.rules.seats
