@@ -130,11 +130,12 @@ def _compiled(variant_id: str) -> Rules:
 class Engine:
     """One deal of one variant, driven by JSON actions."""
 
-    __slots__ = ("_actions", "_rules", "_setup_records", "_st", "_stage")
+    __slots__ = ("_actions", "_by_id", "_rules", "_setup_records", "_st", "_stage")
 
     def __init__(self, rules: Rules, setup_data: Json) -> None:
         self._rules = rules
         self._actions = rules.actions
+        self._by_id = rules.index.actions  # id -> the shared action
         st, begin = setup.build(rules, setup_data)
         self._st = st
         self._setup_records: Events = []  # the automatic steps at the start
@@ -209,18 +210,6 @@ class Engine:
             if isinstance(read, Rejected):
                 return read
             kind, seat, card = read
-        return self._apply(kind, seat, card)
-
-    def apply_id(self, action_id: int) -> Applied | Rejected:
-        """Apply the action with this id (action_ids.py): exactly ``apply(action)``, refusals included;
-        an id outside the index is refused as an invalid action."""
-        keys = self._rules.index.keys
-        if type(action_id) is not int or not 0 <= action_id < len(keys):
-            return Rejected(errors.INVALID_ACTION, f"expected an action id from 0 to {len(keys) - 1}, found {action_id!r}")
-        kind, seat, card = keys[action_id]
-        return self._apply(kind, seat, card)
-
-    def _apply(self, kind: str, seat: int, card: int) -> Applied | Rejected:
         st = self._st
         stage = self._stage
         if kind not in stage.kinds.get(st.phase, ()):
@@ -234,6 +223,15 @@ class Engine:
         applied = Applied()
         applied.records = events
         return applied
+
+    def apply_id(self, action_id: int) -> Applied | Rejected:
+        """Apply the action with this id (action_ids.py): exactly ``apply`` of that action, refusals
+        included (it is applied as the shared action itself); an id outside the index is refused as
+        an invalid action."""
+        by_id = self._by_id
+        if type(action_id) is not int or not 0 <= action_id < len(by_id):
+            return Rejected(errors.INVALID_ACTION, f"expected an action id from 0 to {len(by_id) - 1}, found {action_id!r}")
+        return self.apply(by_id[action_id])
 
     def copy(self) -> Engine:
         """An independent copy of this deal (the variant's compiled rules are shared, never copied)."""

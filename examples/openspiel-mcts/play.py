@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         winner = "mcts" if returns[mcts_seat] > 0 else "random" if returns[1 - mcts_seat] > 0 else "nobody"
         won[winner] += 1
     elapsed = time.perf_counter() - start
-    print(f"{args.deals} deals of {VARIANT}, MCTS ({args.simulations} simulations a move) against random, seats swapped each deal")
+    print(f"{args.deals} deals of {VARIANT}, MCTS ({args.simulations} simulations a move) against random, seats swapped")
     print(f"deals won: MCTS {won['mcts']}, random {won['random']}, nobody (a tie) {won['nobody']}")
     print(f"victory points: MCTS {points['mcts']:.0f}, random {points['random']:.0f}")
     print(f"{elapsed:.0f} s ({elapsed / args.deals:.2f} s a deal)")
