@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 from functools import cache
-from typing import cast
 
 from reference import components, errors, setup
 from reference.action_ids import ActionIndex
@@ -195,7 +194,7 @@ class Engine:
     def legal_ids(self) -> list[int]:
         """The ids (action_ids.py) of ``legal_actions()``, in the same order; [] once the deal is over."""
         # Every stage lists the variant's shared actions (actions.py), each carrying its id.
-        return [action.id for action in cast(list[LegalAction], self._stage.actions(self._st))]
+        return [action.id for action in self._stage.actions(self._st)]  # type: ignore[attr-defined]
 
     def apply(self, action: Json) -> Applied | Rejected:
         """Apply one action; a rejection leaves the state exactly as it was."""
