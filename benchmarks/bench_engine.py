@@ -1,20 +1,25 @@
 """Reference engine throughput: random full deals per second, as a ratio to a plain-Python baseline.
 
-    python benchmarks/bench_engine.py [--deals N] [--rounds R] [--seed S]
+    python benchmarks/bench_engine.py [--deals N] [--rounds R] [--seed S] [--variant V ...]
 
-For every playable variant, deals are played through the public API (Engine.new, then
-legal_actions and apply of a random legal action until the deal is over). The baseline, in
-the same run, is a minimal hand-written two-player Albastini loop with no engine: shuffle,
-deal, turn the trump card, random plays, draw, score. Every deal of both is checked (the
-piles add up to the deck's points, less any card out of play), outside the timed part.
+For every playable variant (or those named), deals are played through each public API: the
+dictionary one (Engine.new, then legal_actions and apply of a random legal action until the
+deal is over) and the integer one (legal_ids and apply_id). The baseline, in the same run, is a
+minimal hand-written two-player Albastini loop with no engine: shuffle, deal, turn the trump
+card, random plays, draw, score. Every deal is checked (the piles add up to the deck's points,
+less any card out of play), outside the timed part. Other engines are timed beside them as
+reference points when they are installed: OpenSpiel's C++ euchre and hearts driven from Python
+(pyspiel, the ``openspiel`` extra), and libbisca's two-player bisca.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +29,9 @@ from reference import Engine
 from specreader.spec import variant, variant_ids
 
 BASELINE_VARIANT = "albastini-2p"
-# Targets, as ratios or rates (reported, never asserted).
-TARGETS = {"albastini-2p": ("ratio", 0.5), "altbaumer-standard": ("rate", 5000.0)}
+APIS = ("dict", "ids")
+# Targets, per API, as ratios or rates (reported, never asserted).
+TARGETS = {("albastini-2p", "ids"): ("ratio", 0.5), ("altbaumer-standard", "dict"): ("rate", 5000.0)}
 
 
 def _codes(v: dict[str, Any]) -> list[str]:
@@ -85,8 +91,8 @@ def baseline(deals: int, seed: int) -> float:
     return deals / elapsed
 
 
-def engine_rate(variant_id: str, deals: int, seed: int) -> float:
-    """Deals per second through the engine's public API."""
+def engine_rate(variant_id: str, deals: int, seed: int, api: str = "dict") -> float:
+    """Deals per second through one of the engine's public APIs: ``dict`` or ``ids``."""
     v = variant(variant_id)
     codes = _codes(v)
     points = _points(v)
@@ -100,10 +106,16 @@ def engine_rate(variant_id: str, deals: int, seed: int) -> float:
         pack = codes[:]
         rng.shuffle(pack)
         engine = Engine.new(variant_id, {"dealer": rng.randrange(players), "deck": pack})
-        legal = engine.legal_actions()
-        while legal:
-            engine.apply(choice(legal))
+        if api == "ids":
+            ids = engine.legal_ids()
+            while ids:
+                engine.apply_id(choice(ids))
+                ids = engine.legal_ids()
+        else:
             legal = engine.legal_actions()
+            while legal:
+                engine.apply(choice(legal))
+                legal = engine.legal_actions()
         elapsed += time.perf_counter() - start
         snap = engine.snapshot()
         assert snap["phase"] == "over"
@@ -111,35 +123,104 @@ def engine_rate(variant_id: str, deals: int, seed: int) -> float:
     return deals / elapsed
 
 
+def openspiel_rate(game_name: str, deals: int, seed: int) -> float:
+    """Deals per second of one of OpenSpiel's C++ games, played at random from Python."""
+    import pyspiel
+
+    game = pyspiel.load_game(game_name)
+    rng = random.Random(seed)
+    choice = rng.choice
+    elapsed = 0.0
+    for _ in range(deals):
+        start = time.perf_counter()
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(choice(state.chance_outcomes())[0])  # every deal is uniform here
+            else:
+                state.apply_action(choice(state.legal_actions()))
+        elapsed += time.perf_counter() - start
+        assert len(state.returns()) == game.num_players()
+    return deals / elapsed
+
+
+def libbisca_rate(deals: int, seed: int) -> float:
+    """Deals per second of libbisca's two-player bisca (its own random rollout)."""
+    import libbisca
+
+    random.seed(seed)  # libbisca draws from the random module's shared generator
+    elapsed = 0.0
+    for _ in range(deals):
+        start = time.perf_counter()
+        state = libbisca.get_state()
+        state.do_random_rollout()
+        elapsed += time.perf_counter() - start
+        assert state.is_endgame()
+    return deals / elapsed
+
+
+# Other engines timed beside the reference when installed: label -> (module needed, rate function).
+OTHERS: dict[str, tuple[str, Callable[[int, int], float]]] = {
+    "openspiel euchre (C++)": ("pyspiel", lambda deals, seed: openspiel_rate("euchre", deals, seed)),
+    "openspiel hearts (C++)": ("pyspiel", lambda deals, seed: openspiel_rate("hearts", deals, seed)),
+    "libbisca bisca-2p": ("libbisca", libbisca_rate),
+}
+
+
+def _installed(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--deals", type=int, default=3000, help="deals per variant and per round (default 3000)")
+    parser.add_argument("--deals", type=int, default=3000, help="deals per variant, API and round (default 3000)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds; the best round counts (default 3)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--variant", action="append", choices=variant_ids(), help="only these variants (repeatable)")
     args = parser.parse_args(argv)
-    ids = variant_ids()
+    ids = args.variant or variant_ids()
     for variant_id in ids:  # compile every variant before timing
         Engine.new(variant_id, {"dealer": 0, "deck": _codes(variant(variant_id))})
-    # Rounds interleave the baseline and the variants, so a busy machine slows them alike;
-    # the best round of each is kept (as timeit does).
+    others = {label: rate for label, (module, rate) in OTHERS.items() if _installed(module)}
+    # Rounds interleave the baseline, the variants and the other engines, so a busy machine slows
+    # them alike; the best round of each is kept (as timeit does).
     best: dict[str, float] = {}
+
+    def keep(key: str, rate: float) -> None:
+        best[key] = max(best.get(key, 0.0), rate)
+
     for r in range(args.rounds):
         seed = args.seed + r
-        best["baseline"] = max(best.get("baseline", 0.0), baseline(args.deals, seed))
+        keep("baseline", baseline(args.deals, seed))
         for variant_id in ids:
-            best[variant_id] = max(best.get(variant_id, 0.0), engine_rate(variant_id, args.deals, seed))
+            for api in APIS:
+                keep(f"{variant_id}/{api}", engine_rate(variant_id, args.deals, seed, api))
+        for label, rate in others.items():
+            keep(label, rate(args.deals, seed))
     base = best["baseline"]
     print(f"{args.rounds} round(s) of {args.deals} deals each; best round shown; every deal's piles checked")
     print(f"baseline (plain-Python two-player Albastini loop, no engine): {base:,.0f} deals/s")
-    print(f"{'variant':24} {'deals/s':>10} {'x baseline':>11}  target")
+    print(f"{'variant':24} {'dict API':>10} {'x base':>7} {'int API':>10} {'x base':>7}  target")
     for variant_id in ids:
-        rate = best[variant_id]
-        target = ""
-        if variant_id in TARGETS:
-            kind, want = TARGETS[variant_id]
-            ok = (rate / base if kind == "ratio" else rate) >= want
-            target = f"{'met' if ok else 'MISSED'} (>= {want:g}{'x baseline' if kind == 'ratio' else ' deals/s'})"
-        print(f"{variant_id:24} {rate:10,.0f} {rate / base:11.2f}  {target}")
+        rates = {api: best[f"{variant_id}/{api}"] for api in APIS}
+        targets = []
+        for api in APIS:
+            if (variant_id, api) in TARGETS:
+                kind, want = TARGETS[variant_id, api]
+                ok = (rates[api] / base if kind == "ratio" else rates[api]) >= want
+                unit = "x baseline" if kind == "ratio" else " deals/s"
+                targets.append(f"{api}: {'met' if ok else 'MISSED'} (>= {want:g}{unit})")
+        print(
+            f"{variant_id:24} {rates['dict']:10,.0f} {rates['dict'] / base:7.2f} {rates['ids']:10,.0f} {rates['ids'] / base:7.2f}"
+            f"  {'; '.join(targets)}"
+        )
+    if others:
+        print("other engines (reference points, random deals through their Python API):")
+        for label in others:
+            print(f"{label:24} {best[label]:10,.0f} {best[label] / base:7.2f}")
+    missing = [label for label, (module, _) in OTHERS.items() if not _installed(module)]
+    if missing:
+        print(f"not installed, not timed: {', '.join(missing)}")
     return 0
 
 

@@ -34,14 +34,16 @@ ActionKey = tuple[str, int, int]  # type, seat, card index (-1: the action names
 class LegalAction(dict[str, Any]):
     """An action as the engine lists it: a JSON object shared by every engine of the variant,
     so read-only (``dict(action)`` or a copy gives a mutable one). ``table`` is the variant's
-    table it belongs to, and ``key`` the action as ``table.read`` reads it."""
+    table it belongs to, ``key`` the action as ``table.read`` reads it, and ``id`` its number in
+    the variant's action index (action_ids.py; -1 for a kind the variant does not use)."""
 
-    __slots__ = ("key", "table")
+    __slots__ = ("id", "key", "table")
 
     def __init__(self, table: ActionTable, key: ActionKey, action: Json) -> None:
         super().__init__(action)
         self.table = table
         self.key = key
+        self.id = -1
 
     def _refuse(self, *args: Any, **kwargs: Any) -> Any:
         raise TypeError("legal actions are shared and read-only; copy one with dict(action)")

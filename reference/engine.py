@@ -7,9 +7,11 @@ variant does not name is skipped.
 
 from __future__ import annotations
 
+import copy
 from functools import cache
 
 from reference import components, errors, setup
+from reference.action_ids import ActionIndex
 from reference.actions import LegalAction
 from reference.dealing import Dealing
 from reference.errors import Rejected, VariantError
@@ -111,6 +113,7 @@ def compile_rules(variant: Json) -> Rules:
             )
     stages: list[Stage] = [cut, Dealing(rules), trump, look, lone, Play(rules), EndOfDeal(rules)]
     rules.stages = [s for s in stages if s is not None]
+    rules.index = ActionIndex(rules.actions, (kind for s in rules.stages for kinds in s.kinds.values() for kind in kinds))
     return rules
 
 
@@ -126,11 +129,12 @@ def _compiled(variant_id: str) -> Rules:
 class Engine:
     """One deal of one variant, driven by JSON actions."""
 
-    __slots__ = ("_actions", "_rules", "_setup_records", "_st", "_stage")
+    __slots__ = ("_actions", "_by_id", "_rules", "_setup_records", "_st", "_stage")
 
     def __init__(self, rules: Rules, setup_data: Json) -> None:
         self._rules = rules
         self._actions = rules.actions
+        self._by_id = rules.index.actions  # id -> the shared action
         st, begin = setup.build(rules, setup_data)
         self._st = st
         self._setup_records: Events = []  # the automatic steps at the start
@@ -173,9 +177,24 @@ class Engine:
                 self._stage = stage
                 return
 
+    @property
+    def index(self) -> ActionIndex:
+        """The variant's integer action index (action_ids.py)."""
+        return self._rules.index
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act now; None once the deal is over."""
+        return self._st.to_act
+
     def legal_actions(self) -> list[Json]:
         """Every legal action now (shared read-only JSON objects); [] once the deal is over."""
         return self._stage.actions(self._st)
+
+    def legal_ids(self) -> list[int]:
+        """The ids (action_ids.py) of ``legal_actions()``, in the same order; [] once the deal is over."""
+        # Every stage lists the variant's shared actions (actions.py), each carrying its id.
+        return [action.id for action in self._stage.actions(self._st)]  # type: ignore[attr-defined]
 
     def apply(self, action: Json) -> Applied | Rejected:
         """Apply one action; a rejection leaves the state exactly as it was."""
@@ -203,6 +222,25 @@ class Engine:
         applied = Applied()
         applied.records = events
         return applied
+
+    def apply_id(self, action_id: int) -> Applied | Rejected:
+        """Apply the action with this id (action_ids.py): exactly ``apply`` of that action, refusals
+        included (it is applied as the shared action itself); an id outside the index is refused as
+        an invalid action."""
+        by_id = self._by_id
+        if type(action_id) is not int or not 0 <= action_id < len(by_id):
+            return Rejected(errors.INVALID_ACTION, f"expected an action id from 0 to {len(by_id) - 1}, found {action_id!r}")
+        return self.apply(by_id[action_id])
+
+    def copy(self) -> Engine:
+        """An independent copy of this deal (the variant's compiled rules are shared, never copied)."""
+        twin = copy.copy(self)
+        st = self._st
+        twin._st = copy.deepcopy(st, {id(st.tables): st.tables})
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Engine:
+        return self.copy()
 
     def snapshot(self) -> Json:
         return snapshot(self._rules, self._st)

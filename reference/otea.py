@@ -27,12 +27,13 @@ class Otea(Rule):
     PARAMETERS = (Param("bidders", Kind.TEXT, choices=BIDDERS),)
 
     def __init__(self, rules: Rules, params: Params) -> None:
-        self.kinds = {Phase.BIDDING: frozenset({"bid", "pass"})}
+        self.bidders = params.text("bidders")
+        # Without bidders the stage never waits, and takes no action (none gets an action id).
+        self.kinds = {Phase.BIDDING: frozenset({"bid", "pass"})} if self.bidders != "none" else {}
         self.rules = rules
         self.suit_of = rules.cards.suit_of
         self.bid_actions = rules.actions.with_card["bid"]
         self.pass_actions = rules.actions.plain["pass"]
-        self.bidders = params.text("bidders")
         seats = rules.seats
         # The bidders in turn order, for each dealer.
         self.order: list[list[int]] = [

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Protocol
 
+from reference.action_ids import ActionIndex
 from reference.actions import ACTION_SHAPES as ACTION_SHAPES  # re-exported for callers of reference.rules
 from reference.actions import ActionTable
 from reference.cards import Cards
@@ -88,6 +89,7 @@ class DrawRule(Protocol):
 
 class ScoreRule(Protocol):
     produces: str  # "vp" or "deal_score": what the match rule reads
+    points_range: tuple[int, int]  # the least and the most one side can score in a deal
 
     def result(self, st: Deal) -> tuple[Json, int | None]:
         """The deal's result (without next_dealer) and the winning side (None: nobody)."""
@@ -144,6 +146,7 @@ class Rules:
         self.setup: SetupRule | None = None
         self.has_cut = False
         self.stages: list[Stage] = []
+        self.index: ActionIndex  # the integer ids of the actions the stages accept
         self.legality: Legality
         self.trick: TrickRule
         self.draw: DrawRule | None = None

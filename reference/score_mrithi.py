@@ -26,6 +26,7 @@ class Mrithi(Rule):
         self.line_per_member = params.integer("line_per_member")
         self.single = params.integer("single")
         self.double = params.integer("double")
+        self.points_range = (0, max(self.single, self.double))
         self.lines = [self.line_per_member * len(side) for side in self.sides]  # each side's mrithi line
 
     def result(self, st: Deal) -> tuple[Json, int | None]:

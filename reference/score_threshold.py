@@ -25,6 +25,7 @@ class OverThreshold(Rule):
         self.double_over = params.optional_integer("double_over")
         self.single = params.integer("single")
         self.double = params.optional_integer("double")
+        self.points_range = (0, max(self.single, self.double or 0))
 
     def result(self, st: Deal) -> tuple[Json, int | None]:
         totals = st.totals

@@ -21,6 +21,9 @@ class TrickScore(Rule):
     def __init__(self, rules: Rules, params: Params) -> None:
         self.table = params.points_table("table")
         self.makers_lose = params.integer("makers_lose")
+        # A side scores from the table if it wins, makers_lose if it made trumps and lost, else 0.
+        scores = [*self.table.values(), self.makers_lose, 0]
+        self.points_range = (min(scores), max(scores))
 
     def result(self, st: Deal) -> tuple[Json, int | None]:
         tricks = st.tricks

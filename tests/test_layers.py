@@ -83,3 +83,19 @@ def test_hypothesis_stays_optional_for_the_kit() -> None:
                     names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
                 bad = [n for n in names if n.split(".")[0] == "hypothesis" or n == "conformance.strategies"]
                 assert not bad, f"{module.relative_to(ROOT)} imports {', '.join(bad)}"
+
+
+def test_openspiel_stays_optional_for_the_engine_and_the_kit() -> None:
+    """Only reference/openspiel.py imports pyspiel or open_spiel (the ``openspiel`` extra), and no
+    module imports it: the engine and the kit work without OpenSpiel installed."""
+    bridge = ROOT / "reference" / "openspiel.py"
+    for package in LAYERS:
+        for module in package_modules(package):
+            tree = ast.parse(module.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+                spiel = [n for n in names if n.split(".")[0] in ("pyspiel", "open_spiel")]
+                assert module == bridge or not spiel, f"{module.relative_to(ROOT)} imports {', '.join(spiel)}"
+                assert "reference.openspiel" not in names, f"{module.relative_to(ROOT)} imports reference.openspiel"
