@@ -59,7 +59,11 @@ class PageLinks:
         return self.to(code(error_code), paths.ERRORS_PAGE, error_code)
 
     def variant(self, vid: str) -> Markup:
-        return self.to(code(vid), paths.VARIANTS_PAGE, vid)
+        """A variant by its title, linked to its own rules page."""
+        found = self.data.variants.get(vid)
+        if found is None or found.get("abstract"):
+            return self.to(code(vid), paths.VARIANTS_PAGE, vid)
+        return self.to(md(found.get("title", vid)), paths.variant_rules_path(vid))
 
     def scenario(self, scenario: Scenario) -> Markup:
         return self.to(md(scenario.title), self.data.example_page(scenario), scenario.id)

@@ -117,7 +117,7 @@ def test_every_scenario_is_anchored_and_links_back_to_its_clauses(data: rulesite
         targets = {resolve(page_path, t) for t in _LINK.findall(text)}
         for cid in s.clauses:
             assert (paths.rules_page_path(s.game), cid) in targets, f"{s.id} does not link to {cid}"
-        assert (paths.VARIANTS_PAGE, s.variant) in targets
+        assert (paths.variant_rules_path(s.variant), None) in targets
 
 
 def test_every_link_lands_on_a_page_and_an_anchor(pages: dict[str, str]) -> None:
@@ -416,6 +416,7 @@ def test_a_script_anywhere_in_the_data_comes_out_escaped_on_every_page() -> None
         paths.SCHEMAS_PAGE,
         paths.EXAMPLES_INDEX,
         "examples/testgame/sec/evil.md",
+        "rules/testgame-x.md",
     }
     for page, text in site.items():
         assert "&lt;script&gt;" in text, f"{page}: the script did not reach the page"
