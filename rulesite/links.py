@@ -40,7 +40,9 @@ class PageLinks:
         return Markup("[{}]({})").format(label, paths.link(self.page, page, anchor))
 
     def source(self, key: str) -> Markup:
-        return self.to(md(key), paths.SOURCES_PAGE, key)
+        """A source by its title, linked to its entry in the bibliography."""
+        titles = {str(s.get("key")): s.get("title") for s in self.data.sources()}
+        return self.to(md(titles.get(key) or key), paths.SOURCES_PAGE, key)
 
     def ruling(self, rid: str, *, with_title: bool = False) -> Markup:
         label = md(rid)
