@@ -378,7 +378,9 @@ def axe(requirements: None) -> str:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("device", list(WIDTHS))
-def test_every_page_type_fits_the_screen_and_passes_axe(browser: Browser, server: str, axe: str, device: str, scheme: str) -> None:
+def test_every_page_type_fits_the_screen_and_passes_axe(
+    browser: Browser, server: str, axe: str, device: str, scheme: str
+) -> None:
     context = browser.new_context(viewport={"width": WIDTHS[device], "height": 900}, color_scheme=scheme)
     page = context.new_page()
     problems = []
@@ -397,7 +399,9 @@ def test_every_page_type_fits_the_screen_and_passes_axe(browser: Browser, server
                 "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
                 ".map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))"
             )
-            problems += [f"{kind} ({path}): {v['impact']} {v['id']}: {v['help']} at {v['nodes']}" for v in found if v["impact"] in BLOCKING]
+            problems += [
+                f"{kind} ({path}): {v['impact']} {v['id']}: {v['help']} at {v['nodes']}" for v in found if v["impact"] in BLOCKING
+            ]
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / f"{kind}-{device}-{scheme}.png"))
     finally:
