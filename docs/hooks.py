@@ -29,7 +29,7 @@ def _load(config: MkDocsConfig) -> rulesite.SiteData:
     root = Path(config.config_file_path).resolve().parent
     docs = Path(config.docs_dir)
     try:
-        return rulesite.load_site_data(root, docs / "glossary.yaml")
+        return rulesite.load_site_data(root, docs / "glossary.yaml", docs / "play")
     except DataError as err:
         raise PluginError("the rules site cannot be built from this data:\n" + str(err)) from None
 
@@ -38,20 +38,23 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     global _data
     _data = _load(config)
     if config.nav:
-        config.nav = _expand_nav(config.nav, rulesite.example_nav(_data))
+        config.nav = _expand_nav(config.nav, rulesite.example_nav(_data), rulesite.rules_nav(_data))
     return config
 
 
-def _expand_nav(nav: list[Any], examples: list[Any]) -> list[Any]:
-    """Replace the section whose value is the examples index by the full examples tree."""
+def _expand_nav(nav: list[Any], examples: list[Any], rulesets: dict[str, list[Any]]) -> list[Any]:
+    """Replace the section whose value is the examples index by the full examples tree, and each game's
+    specification page by a section holding it and the game's rulesets."""
     out: list[Any] = []
     for item in nav:
         if isinstance(item, dict):
             ((title, value),) = item.items()
             if value == EXAMPLES_PLACEHOLDER:
                 out.append({title: examples})
+            elif isinstance(value, str) and value in rulesets:
+                out.append({title: rulesets[value]})
             elif isinstance(value, list):
-                out.append({title: _expand_nav(value, examples)})
+                out.append({title: _expand_nav(value, examples, rulesets)})
             else:
                 out.append(item)
         else:
@@ -101,6 +104,6 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     try:
-        return rulesite.expand_shortcodes(markdown, _data)
+        return rulesite.expand_shortcodes(markdown, _data, page.file.src_uri)
     except ValueError as err:
         raise PluginError(f"{page.file.src_uri}: {err}") from None

@@ -12,5 +12,6 @@ from rulesite.paths import EXAMPLES_INDEX
 from rulesite.shortcodes import expand_shortcodes
 from rulesite.site import pages
 from rulesite.sitedata import SiteData, load_site_data
+from rulesite.variant_pages import rules_nav
 
-__all__ = ["EXAMPLES_INDEX", "SiteData", "example_nav", "expand_shortcodes", "load_site_data", "pages"]
+__all__ = ["EXAMPLES_INDEX", "SiteData", "example_nav", "expand_shortcodes", "load_site_data", "pages", "rules_nav"]

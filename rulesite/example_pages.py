@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.scenarios import Scenario
-from rulesite import paths
+from rulesite import paths, table_words
 from rulesite.links import PageLinks
 from rulesite.sitedata import SiteData, game_order
 from rulesite.templating import render
@@ -20,12 +20,37 @@ class Example:
 
     scenario: Scenario
     start: Json  # setup.start, or empty
-    hands: list[tuple[str, list[str], list[str]]]  # seat key, cards, roles at the table ("side 0", "dealer")
+    hands: list[tuple[str, list[str], list[str]]]  # seat key, cards, roles at the table ("North-South", "dealer")
     notes: list[object]  # each step's note as written, or None
+    names: list[str]  # each seat's name at the table, seat 0 first
+    sides: list[str]  # each side's name
+    stock_drawn: bool  # whether the stock matters here enough to draw every card of it
+
+    def name(self, seat: object) -> str:
+        """A seat by its table name; anything that is not a seat of this table as it stands."""
+        key = int(seat) if isinstance(seat, int) or (isinstance(seat, str) and seat.isdigit()) else -1
+        return self.names[key] if 0 <= key < len(self.names) else f"seat {seat}"
+
+    def side(self, index: object) -> str:
+        key = int(index) if isinstance(index, int) or (isinstance(index, str) and index.isdigit()) else -1
+        return self.sides[key] if 0 <= key < len(self.sides) else f"side {index}"
+
+    def result(self, value: object) -> str | None:
+        """A deal's result as a sentence, when the example states enough of it."""
+        if isinstance(value, dict) and "winner" in value and ("totals" in value or "tricks" in value):
+            return table_words.result_sentence(value, self.variant)
+        return None
+
+    variant: Json = field(default_factory=dict)
+
+
+# A stock longer than this is drawn as a count unless a step of the example looks at it.
+STOCK_DRAWN_UP_TO = 6
 
 
 def example(scenario: Scenario, variant: Json | None) -> Example:
     setup = scenario.setup
+    table = variant or {}
     start = setup["start"] if isinstance(setup.get("start"), dict) else {}
     roles = seat_roles(scenario, variant)
     hands: Json = setup["hands"] if isinstance(setup.get("hands"), dict) else {}
@@ -34,31 +59,85 @@ def example(scenario: Scenario, variant: Json | None) -> Example:
     raw_steps = scenario.raw.get("steps")
     notes = [raw.get("note") if isinstance(raw, dict) else None for raw in raw_steps] if isinstance(raw_steps, list) else []
     notes += [None] * (len(scenario.steps) - len(notes))
-    return Example(scenario, start, drawn, notes)
+    stock = setup.get("stock")
+    looked_at = any("stock" in step.expect for step in scenario.steps if step.expect)
+    stock_drawn = looked_at or not isinstance(stock, list) or len(stock) <= STOCK_DRAWN_UP_TO
+    names = table_words.seat_names(table)
+    return Example(scenario, start, drawn, notes, names, table_words.side_names(table), stock_drawn, table)
 
 
 def seat_roles(scenario: Scenario, variant: Json | None) -> dict[int, list[str]]:
     """Each seat's side (when sides have partners) and the dealer."""
     roles: dict[int, list[str]] = {}
-    sides = variant.get("sides") if variant else None
-    if isinstance(sides, list) and any(isinstance(s, list) and len(s) > 1 for s in sides):
-        for i, side in enumerate(sides):
-            for seat in side if isinstance(side, list) else []:
-                roles.setdefault(int(seat), []).append(f"side {i}")
+    if variant and table_words.has_partners(variant):
+        names = table_words.side_names(variant)
+        for i, side in enumerate(table_words.sides_of(variant)):
+            for seat in side:
+                roles.setdefault(seat, []).append(names[i])
     dealer = scenario.setup.get("dealer")
     if isinstance(dealer, int):
         roles.setdefault(dealer, []).append("dealer")
     return roles
 
 
+@dataclass(frozen=True)
+class PageLabel:
+    """How a page of examples is named for readers: its topic (the spec's section where there is one) and
+    what its examples are about (the rule most of them check), never the file's name alone."""
+
+    game: str
+    topic: str
+    label: str
+
+
+def _words(name: str) -> str:
+    return name.replace("-", " ").capitalize()
+
+
+def page_labels(data: SiteData) -> dict[str, PageLabel]:
+    out: dict[str, PageLabel] = {}
+    taken: dict[tuple[str, str, str], list[str]] = {}
+    for path, group in data.example_files().items():
+        parts = path.removeprefix("examples/").removesuffix(".md").split("/")
+        game, folder, stem = parts[0], "/".join(parts[1:-1]), parts[-1]
+        sections = {str(sec.get("id")): str(sec.get("title", sec.get("id"))) for sec in data.spec.sections(game)}
+        topic = sections.get(folder, _words(folder) if folder else "Other")
+        counts: dict[str, int] = {}
+        for s in group:
+            for cid in s.clauses:
+                if data.clause_game.get(cid) == game:
+                    counts[cid] = counts.get(cid, 0) + 1
+        order = list(data.clauses)
+        top = max(counts, key=lambda c: (counts[c], -order.index(c))) if counts else None
+        label = str(data.clauses[top].get("title", top)) if top else _words(stem)
+        taken.setdefault((game, topic, label), []).append(path)
+        out[path] = PageLabel(game, topic, label)
+    files = data.example_files()
+    for (_, _, label), same in taken.items():
+        if len(same) < 2:
+            continue
+        # Told apart by their table where a page keeps to one no other page here has, else by the file's name.
+        tables = [{s.variant for s in files[path]} for path in same]
+        for path, table in zip(same, tables, strict=True):
+            found = out[path]
+            vid = min(table)
+            if len(table) == 1 and sum(1 for t in tables if vid in t) == 1:
+                suffix = str(data.variants.get(vid, {}).get("title", vid))
+            else:
+                suffix = _words(path.removesuffix(".md").rsplit("/", 1)[-1]).lower()
+            out[path] = PageLabel(found.game, found.topic, f"{label}: {suffix}")
+    return out
+
+
 def example_page(page: str, scenarios: Sequence[Scenario], data: SiteData) -> str:
     """One scenario file as a page of worked examples, each anchored by its scenario id."""
     first = scenarios[0]
     parts = page.removeprefix("examples/").removesuffix(".md").split("/")
+    named = page_labels(data).get(page)
     return render(
         "example.md.j2",
         game_title=data.game_title(first.game) if first.game else first.game,
-        topic=" · ".join(p.replace("-", " ").capitalize() for p in parts[1:]) or page,
+        topic=f"{named.topic}: {named.label}" if named else page,
         source_file="scenarios/" + "/".join(parts) + ".yaml",
         examples=[example(s, data.variants.get(s.variant)) for s in scenarios],
         links=PageLinks(page, data),
@@ -66,12 +145,13 @@ def example_page(page: str, scenarios: Sequence[Scenario], data: SiteData) -> st
 
 
 def examples_index(data: SiteData) -> str:
-    by_game: dict[str, list[tuple[str, str, int]]] = {}
+    """Every page of examples, by game and then by topic."""
+    labels = page_labels(data)
+    by_game: dict[str, dict[str, list[tuple[str, str, int]]]] = {}
     for path, group in data.example_files().items():
-        game = path.split("/")[1]
-        label = path.removeprefix(f"examples/{game}/").removesuffix(".md").replace("/", " · ").replace("-", " ")
-        by_game.setdefault(game, []).append((label, path, len(group)))
-    games = [(game, data.game_title(game), by_game[game]) for game in sorted(by_game, key=game_order)]
+        named = labels[path]
+        by_game.setdefault(named.game, {}).setdefault(named.topic, []).append((named.label, path, len(group)))
+    games = [(game, data.game_title(game), list(by_game[game].items())) for game in sorted(by_game, key=game_order)]
     return render(
         "examples_index.md.j2",
         count=len(data.scenarios),
@@ -85,11 +165,9 @@ def example_nav(data: SiteData) -> list[Any]:
     """The nav entries for the worked examples: game, then topic, then file."""
     nav: list[Any] = [{"Overview": paths.EXAMPLES_INDEX}]
     games: dict[str, dict[str, list[Any]]] = {}
-    for path in data.example_files():
-        parts = path.removeprefix("examples/").removesuffix(".md").split("/")
-        game, topic, name = parts[0], "/".join(parts[1:-1]) or "other", parts[-1]
-        games.setdefault(game, {}).setdefault(topic, []).append({name.replace("-", " ").capitalize(): path})
+    for path, named in page_labels(data).items():
+        games.setdefault(named.game, {}).setdefault(named.topic, []).append({named.label: path})
     for game in sorted(games, key=game_order):
-        topics = [{topic.replace("-", " ").capitalize(): entries} for topic, entries in games[game].items()]
+        topics = [{topic: entries} for topic, entries in games[game].items()]
         nav.append({data.game_title(game): topics})
     return nav

@@ -40,7 +40,9 @@ class PageLinks:
         return Markup("[{}]({})").format(label, paths.link(self.page, page, anchor))
 
     def source(self, key: str) -> Markup:
-        return self.to(md(key), paths.SOURCES_PAGE, key)
+        """A source by its title, linked to its entry in the bibliography."""
+        titles = {str(s.get("key")): s.get("title") for s in self.data.sources()}
+        return self.to(md(titles.get(key) or key), paths.SOURCES_PAGE, key)
 
     def ruling(self, rid: str, *, with_title: bool = False) -> Markup:
         label = md(rid)
@@ -59,7 +61,11 @@ class PageLinks:
         return self.to(code(error_code), paths.ERRORS_PAGE, error_code)
 
     def variant(self, vid: str) -> Markup:
-        return self.to(code(vid), paths.VARIANTS_PAGE, vid)
+        """A variant by its title, linked to its own rules page."""
+        found = self.data.variants.get(vid)
+        if found is None or found.get("abstract"):
+            return self.to(code(vid), paths.VARIANTS_PAGE, vid)
+        return self.to(md(found.get("title", vid)), paths.variant_rules_path(vid))
 
     def scenario(self, scenario: Scenario) -> Markup:
         return self.to(md(scenario.title), self.data.example_page(scenario), scenario.id)

@@ -26,6 +26,15 @@ def rules_page_path(game: str) -> str:
     return f"rules/{game}.md"
 
 
+def variant_rules_path(variant_id: str) -> str:
+    return f"rules/{variant_id}.md"
+
+
+def how_to_play_path(game: str) -> str:
+    """Hand-written: the prose is for players, the walk-through and the table come from shortcodes."""
+    return f"play/{game}.md"
+
+
 def example_page_path(scenario: Scenario, root: Path | None = None) -> str:
     """``scenarios/albastini/play/turn.yaml`` becomes ``examples/albastini/play/turn.md``."""
     path = Path(scenario.file)

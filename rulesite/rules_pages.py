@@ -10,6 +10,7 @@ from rulesite import paths
 from rulesite.links import PageLinks
 from rulesite.sitedata import SiteData
 from rulesite.templating import render
+from rulesite.variant_pages import selector
 from specreader.jsontypes import Json
 
 
@@ -33,6 +34,8 @@ def rules_page(game: str, data: SiteData) -> str:
         variants=list(data.playable_variants(game)),
         sections=sections,
         links=PageLinks(page, data),
+        selector=selector(game, page, data),
+        how_to_play=paths.how_to_play_path(game),
     )
 
 

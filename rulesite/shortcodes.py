@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import re
 
-from rulesite import cli_reference, templating
+from rulesite import cli_reference, how_to_play, templating, variant_pages
 from rulesite.cards import is_card
+from rulesite.links import PageLinks
 from rulesite.sitedata import SiteData
 from specreader import limits
 from specreader.jsontypes import Json
 
-_SHORTCODE = re.compile(r"\[\[(cards|hand|show|values|cli|pytest-options|limits):\s*([^\]]*)\]\]")
+_SHORTCODE = re.compile(r"\[\[(cards|hand|show|values|cli|pytest-options|limits|walkthrough|table|rulesets):\s*([^\]]*)\]\]")
 
 
 def values_table(variant: Json) -> str:
@@ -31,9 +32,23 @@ def values_table(variant: Json) -> str:
     return templating.render("values_table.html.j2", order=order, values=values, total=total)
 
 
-def expand_shortcodes(markdown: str, data: SiteData | None = None) -> str:
+def expand_shortcodes(markdown: str, data: SiteData | None = None, page: str = "index.md") -> str:
+    """``page`` is the page's path under the docs folder, for the links the pieces carry."""
+
     def replace(m: re.Match[str]) -> str:
         kind, arg = m.group(1), m.group(2).split()
+        if kind == "rulesets":
+            if data is None or len(arg) != 1 or arg[0] not in data.games():
+                raise ValueError(f"[[rulesets: ...]]: expected one game, found {' '.join(arg)!r}")
+            return str(variant_pages.selector(arg[0], page, data))
+        if kind in ("walkthrough", "table"):
+            if data is None or len(arg) != 1 or arg[0] not in data.deals:
+                known = ", ".join(sorted(data.deals)) if data else "none"
+                raise ValueError(f"[[{kind}: ...]]: expected the name of a deal script (known: {known}), found {' '.join(arg)!r}")
+            script = data.deals[arg[0]]
+            if kind == "table":
+                return str(how_to_play.start_table(script))
+            return how_to_play.walkthrough_markdown(script, PageLinks(page, data))
         if kind == "cli":
             return cli_reference.options_table(arg[0]) if arg else cli_reference.commands_table()
         if kind == "pytest-options":

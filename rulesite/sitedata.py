@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.scenarios import Scenario, load_files, scenario_files
+from rulesite import walkthrough
 from rulesite.cards import is_card
 from rulesite.paths import example_page_path
 from specreader import kitdata, yamlio
@@ -32,6 +33,7 @@ class SiteData:
     glossary: list[Json] = field(default_factory=list)
     schemas: list[tuple[str, Json]] = field(default_factory=list)
     scenarios_root: Path | None = None
+    deals: dict[str, Json] = field(default_factory=dict)  # deal scripts for the how-to-play pages, by game
 
     def __post_init__(self) -> None:
         self.clauses: dict[str, Json] = self.spec.clause_index()
@@ -112,8 +114,9 @@ def load_glossary(path: Path) -> list[Json]:
     return [dict(t) for t in terms]
 
 
-def load_site_data(root: Path | None = None, glossary: Path | None = None) -> SiteData:
-    """Read spec/, scenarios/ and schemas/ fresh from ``root`` (the checkout by default)."""
+def load_site_data(root: Path | None = None, glossary: Path | None = None, deals: Path | None = None) -> SiteData:
+    """Read spec/, scenarios/ and schemas/ fresh from ``root`` (the checkout by default), with the glossary and
+    the folder of deal scripts the hand-written pages use."""
     base = root or kitdata.root()
     spec, problems = read(base / "spec")
     if problems:
@@ -122,7 +125,8 @@ def load_site_data(root: Path | None = None, glossary: Path | None = None) -> Si
     found = load_files(scenario_files(scen_root), spec)
     schemas = [(path.name, json.loads(path.read_text(encoding="utf-8"))) for path in sorted((base / "schemas").glob("*.json"))]
     terms = load_glossary(glossary) if glossary is not None else []
-    data = SiteData(spec, found, terms, schemas, scen_root)
+    scripts = walkthrough.load_scripts(deals) if deals is not None else {}
+    data = SiteData(spec, found, terms, schemas, scen_root, scripts)
     problems = check_references(data)
     if problems:
         raise DataError(problems)

@@ -13,10 +13,11 @@ from markupsafe import escape
 import rulesite
 from conformance import cli
 from conformance.scenarios import Scenario, Step
-from rulesite import cli_reference, paths, templating
+from rulesite import cli_reference, paths, rule_words, table_words, templating, walkthrough
 from rulesite.escaping import md
 from rulesite.links import PageLinks
 from rulesite.variants_page import COLUMNS
+from specreader.jsontypes import Json
 from specreader.problems import Problem
 from specreader.spec import Spec
 from specreader.yamlio import Document
@@ -117,7 +118,7 @@ def test_every_scenario_is_anchored_and_links_back_to_its_clauses(data: rulesite
         targets = {resolve(page_path, t) for t in _LINK.findall(text)}
         for cid in s.clauses:
             assert (paths.rules_page_path(s.game), cid) in targets, f"{s.id} does not link to {cid}"
-        assert (paths.VARIANTS_PAGE, s.variant) in targets
+        assert (paths.variant_rules_path(s.variant), None) in targets
 
 
 def test_every_link_lands_on_a_page_and_an_anchor(pages: dict[str, str]) -> None:
@@ -416,6 +417,7 @@ def test_a_script_anywhere_in_the_data_comes_out_escaped_on_every_page() -> None
         paths.SCHEMAS_PAGE,
         paths.EXAMPLES_INDEX,
         "examples/testgame/sec/evil.md",
+        "rules/testgame-x.md",
     }
     for page, text in site.items():
         assert "&lt;script&gt;" in text, f"{page}: the script did not reach the page"
@@ -466,3 +468,94 @@ def test_the_guide_names_the_pytest_plugins_options() -> None:
     shown = "\n".join(cell_text(rulesite.expand_shortcodes("[[pytest-options:]]")))
     assert "--engine-timeout ENGINE_TIMEOUT" in shown and "(default: 10.0)" in shown
     assert all(o.help in shown for o in options)
+
+
+def test_every_source_can_be_followed_by_a_reader(data: rulesite.SiteData, pages: dict[str, str]) -> None:
+    """Each source names its author or publisher; a web page has a link; no page names a file outside the kit."""
+    for source in data.sources():
+        assert source.get("author") or source.get("publisher"), source["key"]
+        if source.get("kind") == "web-page":
+            assert str(source.get("link", "")).startswith("https://"), source["key"]
+    outside = re.compile(r"\b[0-9a-f]{3}_[0-9a-f]{16}\.txt\b|\bdossier\b|\bseeds?/", re.I)
+    for page, text in pages.items():
+        assert not outside.search(text), f"{page} cites something outside the repository: {outside.search(text)}"
+    bibliography = pages[paths.SOURCES_PAGE]
+    assert '<a href="https://www.pagat.com/aceten/albastini.html">' in bibliography
+
+
+# ------------------------------------------------------------------ for players: how to play, rulesets, table language
+
+
+@pytest.fixture(scope="module")
+def scripts() -> dict[str, Json]:
+    return walkthrough.load_scripts(DOCS / "play")
+
+
+def test_every_game_has_a_how_to_play_page_with_a_whole_deal(data: rulesite.SiteData, scripts: dict[str, Json]) -> None:
+    for game in data.games():
+        page = (DOCS / paths.how_to_play_path(game)).read_text(encoding="utf-8")
+        assert f"[[walkthrough: {game}]]" in page and f"[[rulesets: {game}]]" in page, game
+        walk = walkthrough.play(scripts[game])
+        assert walk.game == game
+        assert walk.moments[-1].result() is not None, f"{game}: the script does not play the deal to its end"
+
+
+def test_the_walkthrough_shows_what_the_engine_answered(data: rulesite.SiteData, scripts: dict[str, Json]) -> None:
+    loaded = rulesite.load_site_data(ROOT, DOCS / "glossary.yaml", DOCS / "play")
+    walk = walkthrough.play(scripts["albastini"])
+    text = rulesite.expand_shortcodes("[[walkthrough: albastini]]", loaded, "play/albastini.md")
+    tricks = [m.trick() for m in walk.moments if m.trick() is not None]
+    assert len(tricks) == 9  # 36 cards, four players
+    assert len(re.findall(r"^### Trick \d+: ", text, re.M)) == len(tricks)
+    result = walk.moments[-1].result()
+    assert result is not None
+    assert table_words.result_sentence(result, walk.variant) in text
+    assert sum(t["points"] for t in tricks) == 120
+
+
+def test_a_script_the_engine_refuses_fails_naming_the_step(scripts: dict[str, Json]) -> None:
+    broken = {**scripts["albastini"], "steps": [{"do": ["bid 6D", "bid 6D"]}]}
+    with pytest.raises(ValueError, match=r"step 1: the engine refuses 'bid 6D'"):
+        walkthrough.play(broken)
+    unfinished = {**scripts["albastini"], "steps": scripts["albastini"]["steps"][:2]}
+    with pytest.raises(ValueError, match="ends before the deal does"):
+        walkthrough.play(unfinished)
+
+
+def test_every_playable_variant_has_its_rules_page_with_the_selector(data: rulesite.SiteData, pages: dict[str, str]) -> None:
+    for game in data.games():
+        variants = data.playable_variants(game)
+        assert paths.rules_page_path(game) in pages
+        for vid, variant in variants.items():
+            page = pages[paths.variant_rules_path(vid)]
+            assert page.splitlines()[4] == f"# {md(variant['title'])}"
+            assert "{: .ruleset-selector }" in page
+            others = [v for v in variants if v != vid]
+            assert all(paths.link(paths.variant_rules_path(vid), paths.variant_rules_path(o)) in page for o in others)
+
+
+def test_a_ruleset_page_states_its_parameters_in_words_and_only_its_rules(data: rulesite.SiteData, pages: dict[str, str]) -> None:
+    five, four = pages[paths.variant_rules_path("albastini-5p")], pages[paths.variant_rules_path("albastini-4p")]
+    assert "never drawn" in five and "never drawn" not in four
+    assert rule_words.players(data.variants["albastini-4p"]) == (
+        "Four players in two pairs, partners sitting opposite (North-South, East-West)."
+    )
+    assert md(rule_words.players(data.variants["albastini-4p"])) in four
+    only_five = [cid for cid, c in data.clauses.items() if c.get("variants") == ["albastini-5p"]]
+    assert only_five
+    for cid in only_five:
+        rule = f'<span class="rule__clause">[<code>{cid}</code>]'
+        assert rule in five and rule not in four
+
+
+def test_results_read_as_sentences_in_table_language(data: rulesite.SiteData, pages: dict[str, str]) -> None:
+    four = data.variants["albastini-4p"]
+    assert table_words.result_sentence({"winner": 0, "vp": 1, "double": False, "totals": [72, 48]}, four) == (
+        "North-South win 72 to 48: one victory point."
+    )
+    two = data.variants["albastini-2p"]
+    assert table_words.seat_names(two) == ["Anna", "Boris"]
+    assert table_words.result_sentence({"winner": None, "tie": True, "vp": 0, "totals": [60, 60]}, two).startswith("Nobody wins")
+    example = pages["examples/albastini/score/deal-winner.md"]
+    assert "North\\-South win 72 to 48: one victory point\\." in example
+    assert "deal result: {" not in example and "Seat 0" not in example

@@ -324,3 +324,86 @@ def test_cards_stay_readable_in_both_palettes(visit: Visit) -> None:
     visit.page.evaluate("window.scrollTo(0, document.querySelector('.labelled-row').offsetTop - 200)")
     visit.shot("home-dark")
     visit.assert_offline()
+
+
+# ------------------------------------------------------------------ every page type, phone and desktop, light and dark
+
+AXE = ROOT / "build" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
+# One page of each kind the site has.
+PAGE_TYPES = {
+    "home": "index.html",
+    "how-to-play": "play/albastini.html",
+    "how-to-play-altbaumer": "play/altbaumer.html",
+    "ruleset": "rules/albastini-4p.html",
+    "specification": "rules/altbaumer.html",
+    "variants": "variants.html",
+    "rulings": "rulings.html",
+    "glossary": "glossary.html",
+    "bibliography": "sources.html",
+    "examples-index": "examples/index.html",
+    "example": EXAMPLE,
+    "protocol": "protocol.html",
+    "schemas": "reference/schemas.html",
+    "errors": "reference/errors.html",
+    "guide": "guide/running.html",
+}
+WIDTHS = {"desktop": 1280, "phone": 390}
+BLOCKING = ("serious", "critical")
+
+_OVERFLOW = """() => {
+  const width = document.documentElement.clientWidth;
+  const wide = [...document.querySelectorAll('body *')].filter(e => {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.right <= width + 1) return false;
+    for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if ((o === 'auto' || o === 'scroll' || o === 'hidden') && p.getBoundingClientRect().right <= width + 1) return false;
+    }
+    return true;
+  });
+  return {scroll: document.documentElement.scrollWidth - width,
+          wide: wide.slice(0, 5).map(e => e.tagName.toLowerCase() + '.' + [...e.classList].join('.'))};
+}"""
+
+
+@pytest.fixture(scope="module")
+def axe(requirements: None) -> str:
+    if not AXE.exists():
+        reason = f"{AXE.relative_to(ROOT)} is missing: bash .ci/docs installs axe-core"
+        if _in_ci():
+            pytest.fail(f"CI is set, so not skipping: {reason}", pytrace=False)
+        pytest.skip(reason)
+    return AXE.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("device", list(WIDTHS))
+def test_every_page_type_fits_the_screen_and_passes_axe(
+    browser: Browser, server: str, axe: str, device: str, scheme: str
+) -> None:
+    context = browser.new_context(viewport={"width": WIDTHS[device], "height": 900}, color_scheme=scheme)
+    page = context.new_page()
+    problems = []
+    try:
+        for kind, path in PAGE_TYPES.items():
+            page.goto(server + path)
+            page.wait_for_load_state("load")
+            expected = "slate" if scheme == "dark" else "default"
+            assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == expected
+            page.wait_for_timeout(100)  # the palette's colour transitions
+            overflow = page.evaluate(_OVERFLOW)
+            if overflow["scroll"] > 0 or overflow["wide"]:
+                problems.append(f"{kind} ({path}) scrolls sideways by {overflow['scroll']}px: {overflow['wide']}")
+            page.add_script_tag(content=axe)
+            found = page.evaluate(
+                "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+                ".map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))"
+            )
+            problems += [
+                f"{kind} ({path}): {v['impact']} {v['id']}: {v['help']} at {v['nodes']}" for v in found if v["impact"] in BLOCKING
+            ]
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / f"{kind}-{device}-{scheme}.png"))
+    finally:
+        context.close()
+    assert not problems, "\n".join(problems)

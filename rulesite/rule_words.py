@@ -1,0 +1,268 @@
+"""A variant's parameters in words: what each part of the game is at this table, as a player would read it.
+
+Each sentence is built from the resolved variant alone, so changing a parameter changes the words. A rule
+component this module has no words for is named as it stands, so a new component shows up rather than
+vanishing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulesite import cards, table_words
+from rulesite.table_words import whole
+from specreader.jsontypes import Json
+
+
+@dataclass(frozen=True)
+class Fact:
+    topic: str  # "Players", "Trumps"...
+    words: str  # plain text; card codes in it are drawn by the page
+
+
+def _mapping(value: object) -> Json:
+    return value if isinstance(value, dict) else {}
+
+
+def _component(variant: Json, name: str) -> Json | None:
+    components = variant.get("components")
+    found = components.get(name) if isinstance(components, dict) else None
+    return found if isinstance(found, dict) else None
+
+
+def _rank_names(order: str) -> str:
+    return ", ".join(cards.RANKS[r][0] if r in cards.RANKS else r for r in order.split())
+
+
+def players(variant: Json) -> str:
+    n = whole(variant.get("players"))
+    names = table_words.side_names(variant)
+    if not table_words.has_partners(variant):
+        return f"{table_words.number(n).capitalize()} players, each playing alone."
+    sizes = {len(s) for s in table_words.sides_of(variant)}
+    size = "pairs" if sizes == {2} else "teams of three" if sizes == {3} else "sides"
+    how = "partners sitting opposite" if sizes == {2} else "partners alternating round the table"
+    return f"{table_words.number(n).capitalize()} players in {table_words.number(len(names))} {size}, {how} ({', '.join(names)})."
+
+
+def direction(variant: Json) -> str:
+    d = str(variant.get("direction", ""))
+    side = "right" if d == "anticlockwise" else "left"
+    return f"Dealing, bidding, play and drawing go {d}: each player passes to the {side}-hand neighbour."
+
+
+def pack(variant: Json) -> str:
+    deck = _mapping(variant.get("deck"))
+    ranks = str(deck.get("ranks", "")).split()
+    suits = str(deck.get("suits", "")).split()
+    return (
+        f"{len(ranks) * len(suits)} cards: {_rank_names(' '.join(ranks))} in each of the {table_words.number(len(suits))} suits."
+    )
+
+
+def ranking(variant: Json) -> str:
+    rk = _mapping(variant.get("ranking"))
+    out = f"In every suit, from high to low: {_rank_names(str(rk.get('plain_order', '')))}."
+    if rk.get("trump_order"):
+        plain, trumps = _rank_names(str(rk["plain_order"])), _rank_names(str(rk["trump_order"]))
+        out = f"In plain suits, from high to low: {plain}. In trumps: {trumps}."
+    tops = rk.get("top_trumps")
+    if isinstance(tops, list) and tops:
+        out += f" Above every trump, whatever suit is trumps: {' then '.join(str(t) for t in tops)}."
+    return out
+
+
+def values(variant: Json) -> str | None:
+    vals = variant.get("values")
+    if not isinstance(vals, dict):
+        return None
+    counting = [f"{cards.RANKS[r][1] if r in cards.RANKS else r} {v}" for r, v in vals.items() if v]
+    nothing = [cards.RANKS[r][0] if r in cards.RANKS else r for r, v in vals.items() if not v]
+    deck = _mapping(variant.get("deck"))
+    total = sum(whole(v) for v in vals.values()) * len(str(deck.get("suits", "")).split())
+    tail = f"; {', '.join(nothing)} count nothing" if nothing else ""
+    return f"Cards won count {', '.join(counting)}{tail}: {total} in the pack."
+
+
+def deal(variant: Json) -> str:
+    d = _mapping(variant.get("deal"))
+    packets = d.get("packets", [1])
+    how = "one at a time" if packets == [1] else "in packets of " + " then ".join(str(p) for p in packets)
+    out = f"{table_words.number(whole(d.get('hand_size'))).capitalize()} cards each, dealt {how}"
+    if d.get("stock"):
+        out += f"; {table_words.number(whole(d['stock']))} cards are left as the stock"
+    else:
+        out += "; the rest is the stock"
+    return out + "."
+
+
+def setup(variant: Json) -> str | None:
+    c = _component(variant, "setup")
+    if c is None:
+        return None
+    if c.get("rule") == "draw-nines":
+        first = c.get("first_dealer")
+        return f"Each player draws one of the nines: red against black make the partnerships, and {first} deals first."
+    return f"Set-up: {c.get('rule')}."
+
+
+def cut(variant: Json) -> str | None:
+    c = _component(variant, "cut")
+    if c is None:
+        return None
+    if c.get("rule") == "tree-cut":
+        return (
+            "The player before the dealer cuts; a Tree showing at the cut may be taken, and then the next card too"
+            " if it is the other Tree."
+        )
+    return f"The cut: {c.get('rule')}."
+
+
+def trump(variant: Json) -> str:
+    c = _component(variant, "trump") or {}
+    rule = c.get("rule")
+    if rule == "otea":
+        if c.get("bidders") == "none":
+            return (
+                "Nobody bids: the dealer turns the top card of the stock, and its suit is trumps; it goes under the"
+                " stock, face up."
+            )
+        return (
+            "Otea: each of the dealer's opponents may bid a card of a suit nobody has bid. The dealer turns the top card of"
+            " the stock: its suit is trumps. A bid in that suit must be exchanged for the turned card, which goes under"
+            " the stock as the indicator; other bids go back to hand."
+        )
+    if rule == "turn-up":
+        return (
+            "The top card of the stock is turned; forehand accepts its suit or refuses, and the stock is turned on until"
+            " another suit shows. Forehand's side become the makers, take the card that made trumps and discard as many."
+        )
+    return f"Trumps: {rule}."
+
+
+def look(variant: Json) -> str | None:
+    c = _component(variant, "look")
+    if c is None or not table_words.has_partners(variant):
+        return None
+    return "Once trumps are made, partners may look at each other's hands, once."
+
+
+def lone(variant: Json) -> str | None:
+    c = _component(variant, "lone")
+    if c is None:
+        return None
+    return "Either maker may go alone; the partner's hand is laid aside for the deal."
+
+
+def legality(variant: Json) -> str:
+    c = _component(variant, "legality") or {}
+    if c.get("rule") == "free":
+        return "Any card may be played at any time: no duty to follow suit or to trump."
+    if c.get("rule") == "follow-then-trump":
+        out = "A player must follow suit if able, else trump if able, else play any card."
+        if c.get("top_trump_suit_exception"):
+            out += " The Trees belong to the trump suit, never to clubs."
+        return out
+    return f"Legal cards: {c.get('rule')}."
+
+
+def trick(variant: Json) -> str:
+    return "The highest trump wins the trick; with no trump in it, the highest card of the suit led."
+
+
+def draw(variant: Json) -> str | None:
+    c = _component(variant, "draw")
+    if c is None:
+        return None
+    out = "After each trick, while the stock lasts, each player draws one card, the trick's winner first."
+    if c.get("indicator") == "dead":
+        out += " The indicator is never drawn: it stays out of play and counts for nobody."
+    else:
+        out += " The indicator, last of the stock, goes to the last player to draw."
+    return out
+
+
+def score(variant: Json) -> str:
+    c = _component(variant, "score") or {}
+    rule = c.get("rule")
+    if rule == "mrithi":
+        line = whole(c.get("line_per_member"))
+        return (
+            f"The side with the single highest total wins {table_words.plural(whole(c.get('single')), 'victory point')},"
+            f" or {table_words.number(whole(c.get('double')))} if a losing side ends under its mrithi line"
+            f" ({line} points for each of its players). A tie for the top scores nothing."
+        )
+    if rule == "over-threshold":
+        single = table_words.plural(whole(c.get("single")), "victory point")
+        out = f"A side with more than {c.get('win_over')} points wins {single}"
+        if c.get("double_over") is not None:
+            out += f", with more than {c.get('double_over')} {table_words.number(whole(c.get('double')))}"
+        return out + ". Nobody over the line: nobody scores."
+    if rule == "tricks":
+        table = _mapping(c.get("table"))
+        pays = "; ".join(
+            f"{table_words.plural(int(k) if str(k).isdigit() else 0, 'trick')}: {table_words.plural(whole(v), 'point')}"
+            for k, v in table.items()
+        )
+        out = f"The side taking most tricks scores: {pays}."
+        if c.get("makers_lose"):
+            out += f" Makers who lose also score {whole(c['makers_lose']):+d}."
+        return out
+    return f"Scoring: {rule}."
+
+
+def dealer(variant: Json) -> str:
+    c = _component(variant, "dealer") or {}
+    if c.get("rule") == "deal-winner":
+        out = "The winner of a deal deals the next; after a tie the same dealer deals again."
+        if table_words.has_partners(variant):
+            out += " A winning side chooses the partner who dealt least recently."
+        return out
+    if c.get("rule") == "next-in-play-order":
+        return "The deal passes to the next player in the order of play."
+    return f"The next dealer: {c.get('rule')}."
+
+
+def match(variant: Json) -> str:
+    c = _component(variant, "match") or {}
+    rule = c.get("rule")
+    if rule == "open":
+        if c.get("target"):
+            return f"Victory points are added up; the first to {c['target']} wins."
+        return "Victory points are added up on a score sheet, deal after deal, for as long as the table likes."
+    if rule == "vp-target":
+        return f"The first side to {table_words.plural(whole(c.get('target')), 'victory point')} wins the match."
+    if rule == "rounds":
+        rounds = table_words.plural(whole(c.get("rounds_to_win")), "round")
+        out = f"A round goes to the first side to {c.get('round_target')} points; {rounds} win the match."
+        if c.get("decider") == "single-deal":
+            tricks = table_words.plural(whole(c.get("decider_tricks")), "trick")
+            out += f" At one round all, a single deal decides: {tricks} win it."
+        if c.get("lone_all_five_wins_round"):
+            out += " A player alone who takes every trick wins the round at once."
+        return out
+    return f"The match: {rule}."
+
+
+def facts(variant: Json) -> list[Fact]:
+    """Every part of the game at this table, in the order of a deal."""
+    found: list[tuple[str, str | None]] = [
+        ("Players", players(variant)),
+        ("Direction", direction(variant)),
+        ("Pack", pack(variant)),
+        ("Rank", ranking(variant)),
+        ("Values", values(variant)),
+        ("Partners and first dealer", setup(variant)),
+        ("The cut", cut(variant)),
+        ("The deal", deal(variant)),
+        ("Trumps", trump(variant)),
+        ("Partners' look", look(variant)),
+        ("Going alone", lone(variant)),
+        ("Play", legality(variant)),
+        ("The trick", trick(variant)),
+        ("Drawing", draw(variant)),
+        ("Scoring", score(variant)),
+        ("Next dealer", dealer(variant)),
+        ("The match", match(variant)),
+    ]
+    return [Fact(topic, words) for topic, words in found if words]
