@@ -102,7 +102,7 @@ def json_line(raw: bytes, max_depth: int = MAX_DEPTH) -> Any:
     if _nested_deeper(raw, max_depth):
         raise Unreadable(limits.depth_problem(max_depth))
     try:
-        return json.loads(line, **jsonio.NUMBER_HOOKS)
+        return json.loads(line, **jsonio.number_hooks(line))
     except json.JSONDecodeError as err:
         raise Unreadable(f"expected a JSON object per line, found {text(line, 80)!r} ({err.msg})", err.colno) from None
     except ValueError as err:  # a number beyond the kit's limits

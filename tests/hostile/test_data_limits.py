@@ -4,6 +4,7 @@ case ends in located problems and exit 2, without a traceback, in bounded time a
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import resource
@@ -19,10 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conformance import outputs
 from conformance.cli import main
-from specreader import kitdata, limits
+from specreader import jsonio, kitdata, limits
 from specreader.problems import DataError
 from specreader.yamlio import loads
 
@@ -447,3 +450,26 @@ def test_the_guide_shows_every_limit_from_the_code() -> None:
         assert f"<td>{what}</td>" in table
     values = (limits.MAX_NUMBER_TEXT, str(limits.MAX_DEPTH), str(limits.MAX_INHERITANCE), limits.mebibytes(limits.MAX_YAML_BYTES))
     assert all(value in table for value in values)
+
+
+_JSON_NUMBERS = st.recursive(
+    st.integers(-(10**18), 10**18) | st.integers() | st.floats(allow_nan=False) | st.text(alphabet="0123456789-e.", max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(_JSON_NUMBERS)
+def test_integers_read_without_the_hook_are_read_as_with_it(value: object) -> None:
+    """jsonio leaves json's own integer reading on where no digit run can pass the bound: the value,
+    or the problem said, is the same as with the hook on every integer."""
+    text = json.dumps(value)
+
+    def read(hooks: dict[str, object]) -> object:
+        try:
+            return ("value", json.loads(text, **hooks))
+        except ValueError as err:
+            return ("problem", str(err))
+
+    assert read(jsonio.number_hooks(text)) == read(jsonio.NUMBER_HOOKS)
