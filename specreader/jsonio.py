@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from specreader import limits
@@ -41,7 +40,10 @@ NUMBER_HOOKS: dict[str, Any] = {"parse_int": _integer, "parse_float": _number, "
 
 
 # A run of as many digits as MAX_NUMBER has: without one, every integer in the text is within the bound.
-_LONG_DIGITS = re.compile(f"[0-9]{{{len(str(limits.MAX_NUMBER))}}}")
+# Looked for as a run of "0" in the text's bytes with every digit made "0" and the rest " ": in C,
+# some 15 times faster than a regular expression for a run of digits.
+_LONG_RUN = b"0" * len(str(limits.MAX_NUMBER))
+_DIGITS_AS_ZERO = bytes(ord("0") if chr(byte) in "0123456789" else ord(" ") for byte in range(256))
 _FRACTIONS_ONLY: dict[str, Any] = {key: hook for key, hook in NUMBER_HOOKS.items() if key != "parse_int"}
 
 
@@ -49,7 +51,8 @@ def number_hooks(text: str) -> dict[str, Any]:
     """NUMBER_HOOKS for ``text``; without the integer hook when no digit run in it is long enough to
     pass the bound, so json's C scanner converts the integers (most engine lines: a hook call per
     integer was a fifth of a fuzz campaign's time)."""
-    return NUMBER_HOOKS if _LONG_DIGITS.search(text) else _FRACTIONS_ONLY
+    digits = text.encode("utf-8", "surrogatepass").translate(_DIGITS_AS_ZERO)
+    return NUMBER_HOOKS if _LONG_RUN in digits else _FRACTIONS_ONLY
 
 
 def _refuse(problem: str | None) -> None:
