@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance import observing, scenarios, schemas, selfcheck
+from conformance import observing, precedence_check, scenarios, schemas, selfcheck
 from conformance import variants as variant_checks
 from conformance.references import References
 from conformance.shapes import mappings, strings
@@ -51,6 +51,7 @@ def check_spec(spec: Spec) -> SpecCheck:
         if getattr(spec, attr) is None and kind not in spec.unloaded:  # one that did not load is reported as such
             where = spec.root / f"{kind}.yaml" if spec.root else Path(f"{kind}.yaml")
             problems.append(Problem(str(where), 0, 0, (), f"missing: {what} is required"))
+    problems += precedence_check.check(spec)
     refs = References.of(spec, problems)
     variants = variant_checks.check(spec, refs, {p.file for p in problems})
     refs = refs.with_variants(variants.faulty, variants.blocked)

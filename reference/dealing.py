@@ -106,18 +106,19 @@ class TreeCut(Rule):
         return [cache.with_card["take_tree"][seat][st.offer], cache.plain["decline"][seat]]
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
-        if seat != st.to_act:
-            return Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} cuts, not seat {seat}")
         codes = self.rules.cards.codes
+        showing = codes[st.offer] if st.offer is not None else "nothing"
+        refused = self.rules.precedence.first(
+            Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} cuts, not seat {seat}") if seat != st.to_act else None,
+            Rejected(errors.NO_TREE_TO_TAKE, f"{codes[card]} is not showing at the cut ({showing} is)")
+            if kind == "take_tree" and card != st.offer else None,
+        )
+        if refused is not None:
+            return refused
         if kind == "decline":
             ev.append({"type": "declined", "seat": seat})
             st.offer = None
             return True
-        if card != st.offer:
-            showing = codes[st.offer] if st.offer is not None else "nothing"
-            return Rejected(
-                errors.NO_TREE_TO_TAKE, f"{codes[card]} is not showing at the cut ({showing} is)"
-            )
         assert st.pack is not None
         st.pack.pop()
         insort(st.hands[seat], card)

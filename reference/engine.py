@@ -8,6 +8,7 @@ variant does not name is skipped.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from functools import cache
 
 from reference import components, errors, setup
@@ -16,12 +17,13 @@ from reference.actions import LegalAction
 from reference.dealing import Dealing
 from reference.errors import Rejected, VariantError
 from reference.play import Play
+from reference.refusals import Precedence
 from reference.rules import Events, Rules, Stage, built
 from reference.snapshot import snapshot, view
 from reference.state import Deal, Phase
 from specreader.jsontypes import Json
+from specreader.spec import load_spec_precedence, variant_ids
 from specreader.spec import variant as load_variant
-from specreader.spec import variant_ids
 
 
 class Applied:
@@ -79,9 +81,11 @@ def _deal_over(result: Json) -> Json:  # an event record (see rules.Events)
     return {"type": "deal_over", "result": {k: (list(v) if isinstance(v, list) else v) for k, v in result.items()}}
 
 
-def compile_rules(variant: Json) -> Rules:
-    """Read a resolved variant once into lookup tables and components."""
+def compile_rules(variant: Json, precedence: Sequence[str] | None = None) -> Rules:
+    """Read a resolved variant once into lookup tables and components; ``precedence`` is the order
+    refusal codes apply in (by default spec/errors.yaml's for the variant's game)."""
     rules = Rules(variant)
+    rules.precedence = Precedence(load_spec_precedence(rules.game) if precedence is None else precedence)
     components.check_names(variant.get("components"))
     rules.setup = components.build(rules, "setup")
     rules.draw = components.build(rules, "draw")

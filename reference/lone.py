@@ -38,12 +38,15 @@ class MakerAlone(Rule):
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
         seats = self.rules.seats
-        if seats.side_of[seat] != st.makers:
-            return Rejected(errors.NOT_A_MAKER, f"seat {seat} is a defender; only makers may go alone")
-        if seat not in st.pending:
-            return Rejected(errors.ALREADY_ACTED, f"seat {seat} has already decided")
-        if seat != st.to_act:
-            return Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} decides now, not seat {seat}")
+        maker = seats.side_of[seat] == st.makers
+        refused = self.rules.precedence.first(
+            None if maker else Rejected(errors.NOT_A_MAKER, f"seat {seat} is a defender; only makers may go alone"),
+            # A defender never had a decision to have taken.
+            Rejected(errors.ALREADY_ACTED, f"seat {seat} has already decided") if maker and seat not in st.pending else None,
+            Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} decides now, not seat {seat}") if seat != st.to_act else None,
+        )
+        if refused is not None:
+            return refused
         if kind == "pass":
             ev.append({"type": "pass", "seat": seat})
             st.pending.pop(0)

@@ -70,25 +70,33 @@ class Otea(Rule):
             out += [bids[c] for c in st.hands[seat]]
         return out
 
-    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
-        codes = self.rules.cards.codes
-        if not self.eligible(st, seat):
-            return Rejected(
+    def refusal(self, st: Deal, kind: str, seat: int, card: int) -> Rejected | None:
+        """Every refusal that applies to the action, the precedence's first answering."""
+        cards = self.rules.cards
+        eligible = self.eligible(st, seat)
+        bid = kind == "bid"
+        return self.rules.precedence.first(
+            None if eligible else Rejected(
                 errors.NOT_ALLOWED_TO_BID,
                 f"seat {seat} is the dealer or on the dealer's side and takes no part in the bidding",
-            )
-        if seat not in st.pending:
-            return Rejected(errors.ALREADY_ACTED, f"seat {seat} has had its turn in the bidding")
-        if seat != st.to_act:
-            return Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} bids now, not seat {seat}")
+            ),
+            # A seat that takes no part never had a turn to have taken.
+            Rejected(errors.ALREADY_ACTED, f"seat {seat} has had its turn in the bidding")
+            if eligible and seat not in st.pending else None,
+            Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} bids now, not seat {seat}") if seat != st.to_act else None,
+            Rejected(errors.CARD_NOT_IN_HAND, f"seat {seat} does not hold {cards.codes[card]}")
+            if bid and card not in st.hands[seat] else None,
+            Rejected(errors.SUIT_ALREADY_BID, f"a bid in suit {cards.suits[cards.suit_of[card]]} was already made")
+            if bid and any(cards.suit_of[b] == cards.suit_of[card] for _, b in st.bids) else None,
+        )
+
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+        refused = self.refusal(st, kind, seat, card)
+        if refused is not None:
+            return refused
+        codes = self.rules.cards.codes
         if kind == "bid":
             hand = st.hands[seat]
-            if card not in hand:
-                return Rejected(errors.CARD_NOT_IN_HAND, f"seat {seat} does not hold {codes[card]}")
-            suit_of = self.rules.cards.suit_of
-            if any(suit_of[b] == suit_of[card] for _, b in st.bids):
-                suit = self.rules.cards.suits[suit_of[card]]
-                return Rejected(errors.SUIT_ALREADY_BID, f"a bid in suit {suit} was already made")
             hand.remove(card)
             st.bids.append((seat, card))
             ev.append({"type": "bid", "seat": seat, "card": codes[card]})

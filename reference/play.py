@@ -46,16 +46,18 @@ class Play:
         return [plays[card] for card in self.legality.legal(hand, st.trick_cards[0], st.tables)]
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
-        if seat != st.to_act:
-            return Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} plays now, not seat {seat}")
         hand = st.hands[seat]
-        if card not in hand:
-            return Rejected(errors.CARD_NOT_IN_HAND, f"seat {seat} does not hold {self.codes[card]}")
         trick = st.trick_cards
-        if trick and not self.free:
-            code = self.legality.check(hand, card, trick[0], st.tables)
-            if code is not None:
-                return Rejected(code, _explain(code, self.codes[card], self.codes[trick[0]]))
+        illegal = self.legality.check(hand, card, trick[0], st.tables) if trick and not self.free else None
+        # Each condition once, on the way of every play; the refusal is put together only when one holds.
+        if seat != st.to_act or card not in hand or illegal is not None:
+            refused = self.rules.precedence.first(
+                Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} plays now, not seat {seat}") if seat != st.to_act else None,
+                Rejected(errors.CARD_NOT_IN_HAND, f"seat {seat} does not hold {self.codes[card]}") if card not in hand else None,
+                Rejected(illegal, _explain(illegal, self.codes[card], self.codes[trick[0]])) if illegal is not None else None,
+            )
+            assert refused is not None
+            return refused
         hand.remove(card)
         trick.append(card)
         st.trick_seats.append(seat)

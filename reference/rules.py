@@ -15,6 +15,7 @@ from reference.cards import Cards
 from reference.errors import Rejected, VariantError
 from reference.params import Param, Params
 from reference.ranking import Ranking, Tables
+from reference.refusals import Precedence
 from reference.seating import Seating
 from reference.state import Deal, Phase
 from specreader.jsontypes import Json, JsonPath
@@ -142,6 +143,7 @@ class Rules:
             )
         self.stock_size: int = stock
         self.actions = ActionTable(self.cards, self.seats)
+        self.precedence: Precedence  # which refusal answers an action breaking several rules
         # Filled by engine.compile_rules through the registry.
         self.setup: SetupRule | None = None
         self.has_cut = False

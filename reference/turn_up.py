@@ -50,14 +50,17 @@ class TurnUp(Rule):
         return [discards[c] for c in st.hands[seat]]
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
-        if seat != st.to_act:
-            return Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} is to act, not seat {seat}")
         cards = self.rules.cards
         codes = cards.codes
+        refused = self.rules.precedence.first(
+            Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} is to act, not seat {seat}") if seat != st.to_act else None,
+            Rejected(errors.CARD_NOT_IN_HAND, f"seat {seat} does not hold {codes[card]}")
+            if kind == "discard" and card not in st.hands[seat] else None,
+        )
+        if refused is not None:
+            return refused
         if kind == "discard":
             hand = st.hands[seat]
-            if card not in hand:
-                return Rejected(errors.CARD_NOT_IN_HAND, f"seat {seat} does not hold {codes[card]}")
             hand.remove(card)
             st.dead.append(card)
             ev.append({"type": "discarded", "seat": seat, "card": codes[card]})

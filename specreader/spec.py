@@ -107,6 +107,18 @@ class Spec:
             return set()
         return {str(e.get("code")) for _, _, e in _items(self.errors_file, "errors")}
 
+    def precedence(self, game: str) -> list[str]:
+        """The order refusal codes apply in for ``game``: its own order under ``games``, else the
+        common one ([] if the errors file states none; validate reports that)."""
+        data = self.errors_file.data if self.errors_file is not None else None
+        stated = data.get("precedence") if isinstance(data, dict) else None
+        if not isinstance(stated, dict):
+            return []
+        games = stated.get("games")
+        own = games.get(game) if isinstance(games, dict) else None
+        order = own.get("order") if isinstance(own, dict) else stated.get("order")
+        return [str(code) for code in order] if isinstance(order, list) else []
+
     def games(self) -> list[str]:
         return sorted({str(d.data.get("game")) for d in self.clause_files if isinstance(d.data, dict)})
 
@@ -228,6 +240,11 @@ def variant(variant_id: str) -> Json:
 def variant_ids(*, playable: bool = True) -> list[str]:
     raw = kit_spec().variants_raw()
     return sorted(v for v, (_, d) in raw.items() if not (playable and d.get("abstract")))
+
+
+def load_spec_precedence(game: str) -> list[str]:
+    """The order refusal codes of spec/errors.yaml apply in for ``game``."""
+    return kit_spec().precedence(game)
 
 
 def load_spec_errors() -> list[Json]:
