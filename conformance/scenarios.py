@@ -28,8 +28,9 @@ class Step:
     """Actions to apply, then what must be observed; ``reject`` means one action must be refused."""
 
     actions: tuple[Json, ...]
-    reject: tuple[str, ...] = ()
+    reject: tuple[str, ...] = ()  # one code, unless reject_because says why several are right
     expect: Json | None = None
+    reject_because: str | None = None
     line: int = 0
 
 
@@ -58,6 +59,15 @@ class Scenario:
 
     def rejects(self) -> set[str]:
         return {code for step in self.steps for code in step.reject}
+
+
+def reject_codes(step: Json) -> list[tuple[JsonPath, str]]:
+    """The codes a step's refusal may carry, each with its path in the step: the one of ``[code]``,
+    or ``codes`` of the form that says ``because`` several are right."""
+    written = step.get("reject")
+    at: JsonPath = ("reject", "codes") if isinstance(written, dict) else ("reject",)
+    codes = written.get("codes") if isinstance(written, dict) else written
+    return [((*at, k), code) for k, code in enumerate(codes if isinstance(codes, list) else ()) if isinstance(code, str)]
 
 
 def expand_actions(step: Json) -> list[Json]:
@@ -115,8 +125,9 @@ def _compile(doc: Document, index: int, raw: Json, default_variant: str | None, 
         steps.append(
             Step(
                 actions=tuple(expand_actions(step)),
-                reject=tuple(step.get("reject", ())),
+                reject=tuple(code for _, code in reject_codes(step)),
                 expect=step.get("expect"),
+                reject_because=step["reject"].get("because") if isinstance(step.get("reject"), dict) else None,
                 line=doc.where((*at, "steps", j))[0],
             )
         )
@@ -220,11 +231,11 @@ def _cross_checks(doc: Document, spec: Spec, refs: References, unchecked: list[P
             if card not in deck and _CARD.match(card)
         ]
         for j, step in enumerate(raw.get("steps", [])):
-            for k, code in enumerate(step.get("reject", [])):
+            for where, code in reject_codes(step):
                 if refs.codes.unknown(code):
                     problems.append(
                         doc.problem(
-                            (*at, "steps", j, "reject", k), f"unknown error code {code!r}: expected a code of spec/errors.yaml"
+                            (*at, "steps", j, *where), f"unknown error code {code!r}: expected a code of spec/errors.yaml"
                         )
                     )
             if "reject" in step and len(expand_actions(step)) != 1:

@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from conformance import runner
+from conformance.adapter import reference_adapter
 from conformance.cli import main
-from conformance.scenarios import expand_setup
+from conformance.scenarios import expand_setup, load_files
+from conformance.vocabulary import Outcome
 from specreader import kitdata
 from specreader.spec import variant
 
@@ -72,8 +75,16 @@ def test_bad_card_codes_are_located(tmp_path: Path, capsys: pytest.CaptureFixtur
         ("{do: {type: play, seat: 0, card: AH}, play: {1: 3S}}",
          "16:9: $.scenarios[0].steps[1]: expected only one of 'do', 'play', found them together"),
         ("{}", "16:9: $.scenarios[0].steps[1]: expected at least 1 key, found mapping {}"),
-        ("{do: {type: play, seat: 0, card: AH}, reject: [must_follow, must_follow]}",
-         '16:55: $.scenarios[0].steps[1].reject: expected each item once, found "must_follow" more than once'),
+        ("{do: {type: play, seat: 0, card: AH}, reject: [must_trump, not_your_turn]}",
+         '16:55: $.scenarios[0].steps[1].reject: expected at most 1 item, found array ["must_trump", "not_your_turn"]'),
+        ("{do: {type: play, seat: 0, card: AH}, reject: must_trump}",
+         '16:55: $.scenarios[0].steps[1].reject: expected array, found string "must_trump"'),
+        ("{do: {type: play, seat: 0, card: AH}, reject: {codes: [must_trump, not_your_turn]}}",
+         "16:55: $.scenarios[0].steps[1].reject: missing required key 'because'"),
+        ("{do: {type: play, seat: 0, card: AH}, reject: {codes: [must_trump], because: x}}",
+         '16:63: $.scenarios[0].steps[1].reject.codes: expected at least 2 items, found array ["must_trump"]'),
+        ("{do: {type: play, seat: 0, card: AH}, reject: {codes: [must_trump, nope], because: x}}",
+         "16:76: $.scenarios[0].steps[1].reject.codes[1]: unknown error code 'nope': expected a code of spec/errors.yaml"),
         ("{expect: {hands: {7: [AH]}}}",
          '16:27: $.scenarios[0].steps[1].expect.hands["7"]: unexpected key \'7\': expected a string matching ^[0-5]$'),
     ],
@@ -84,6 +95,19 @@ def test_step_shapes_are_explained(tmp_path: Path, capsys: pytest.CaptureFixture
     code, err = errors(capsys, path)
     assert code == 2
     assert f"{path}:{message}" in err
+
+
+def test_several_codes_are_accepted_with_their_reason(tmp_path: Path) -> None:
+    path = scenario_file(tmp_path)
+    because = "the scenario is about the turn; which refusal says so is left open"
+    step = f"{{play: {{0: 4D}}, reject: {{codes: [not_your_turn, card_not_in_hand], because: '{because}'}}}}"
+    path.write_text(path.read_text() + f"      - {step}\n", encoding="utf-8")
+    assert main(["validate", str(path)]) == 0
+    [scenario] = load_files([path])
+    refused = scenario.steps[-1]
+    assert refused.reject == ("not_your_turn", "card_not_in_hand") and refused.reject_because == because
+    assert scenario.steps[0].reject == () and scenario.steps[0].reject_because is None
+    assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS  # the reference answers one of them
 
 
 def test_unknown_clause_is_located(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
