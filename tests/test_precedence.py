@@ -1,0 +1,179 @@
+"""The refusal precedence of spec/errors.yaml: stated once as data, checked by validate, read by
+the reference engine, and pinned by the scenarios. An engine with two codes of the order swapped
+is a mutant: the scenario that pins the pair, and the fuzzer, must catch it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance import runlog, runner, scenarios
+from conformance.adapter import InProcessAdapter, reference_adapter
+from conformance.cli import main
+from conformance.vocabulary import Outcome
+from reference import VariantError, errors
+from reference.engine import Applied, Engine, compile_rules
+from reference.rules import Rules
+from specreader import kitdata, spec
+from specreader.spec import Spec, load_spec_precedence
+from specreader.yamlio import load
+
+# Each pair of codes that apply at once somewhere, the one the precedence puts first first, and a
+# scenario that expects the first where both apply.
+PINNED: dict[tuple[str, str], str] = {
+    (errors.NOT_ALLOWED_TO_BID, errors.NOT_YOUR_TURN): "albastini/otea/four-players-dealer-and-partner-excluded",
+    (errors.NOT_A_MAKER, errors.NOT_YOUR_TURN): "altbaumer/refusals/lone-defender-maker-and-turn",
+    (errors.ALREADY_ACTED, errors.NOT_YOUR_TURN): "albastini/refusals/already-acted-or-not-your-turn",
+    (errors.NOT_YOUR_TURN, errors.CARD_NOT_IN_HAND): "altbaumer/refusals/play-turn-then-card-then-follow",
+    (errors.NOT_YOUR_TURN, errors.NO_TREE_TO_TAKE): "altbaumer/refusals/cut-turn-before-tree",
+    (errors.NOT_YOUR_TURN, errors.SUIT_ALREADY_BID): "albastini/refusals/already-acted-or-not-your-turn",
+    (errors.NOT_YOUR_TURN, errors.MUST_FOLLOW_SUIT): "altbaumer/refusals/play-turn-then-card-then-follow",
+    (errors.CARD_NOT_IN_HAND, errors.SUIT_ALREADY_BID): "albastini/refusals/bid-turn-then-card-then-suit",
+    (errors.CARD_NOT_IN_HAND, errors.MUST_FOLLOW_SUIT): "altbaumer/refusals/play-turn-then-card-then-follow",
+    (errors.CARD_NOT_IN_HAND, errors.MUST_TRUMP): "altbaumer/refusals/play-card-before-trump",
+}
+
+ORDER = load_spec_precedence("altbaumer")
+
+
+def swapped(order: list[str], a: str, b: str) -> list[str]:
+    out = list(order)
+    i, j = out.index(a), out.index(b)
+    out[i], out[j] = out[j], out[i]
+    return out
+
+
+def engine_with(order: list[str]) -> Callable[[str, dict[str, Any]], Engine]:
+    """An engine factory like ``Engine.new``, every variant compiled with this refusal order."""
+
+    @cache
+    def rules_for(variant_id: str) -> Rules:
+        return compile_rules(spec.variant(variant_id), order)
+
+    def factory(variant_id: str, setup: dict[str, Any]) -> Engine:
+        return Engine(rules_for(variant_id), setup)
+
+    return factory
+
+
+def adapter_with(order: list[str]) -> InProcessAdapter:
+    return InProcessAdapter(engine_with(order), {"name": "refusal-order-mutant"}, spec.variant_ids())
+
+
+def turn_and_follow_swapped() -> InProcessAdapter:
+    """``--engine test_precedence:turn_and_follow_swapped``: not_your_turn after must_follow_suit."""
+    return adapter_with(swapped(ORDER, errors.NOT_YOUR_TURN, errors.MUST_FOLLOW_SUIT))
+
+
+def test_the_spec_orders_each_pinned_pair_as_its_scenario_expects() -> None:
+    for (first, then), _ in PINNED.items():
+        assert ORDER.index(first) < ORDER.index(then), (first, then)
+
+
+def test_every_variant_is_compiled_with_its_games_order() -> None:
+    for vid in spec.variant_ids():
+        rules = compile_rules(spec.variant(vid))
+        assert rules.precedence.order == tuple(load_spec_precedence(rules.game))
+
+
+def test_the_engine_answers_the_code_the_order_puts_first() -> None:
+    # Seat 2 plays seat 0's TS while seat 1 is to act: out of turn, not held, and not a heart
+    # though seat 2 holds hearts. Whichever of the three the order puts first is the answer.
+    setup: dict[str, Any] = {
+        "dealer": 3,
+        "hands": {"0": ["9H", "QS", "JS", "TS", "9S"], "1": ["KH", "JC", "AD", "AS", "9C"],
+                  "2": ["AH", "TH", "QH", "KS", "KD"], "3": ["JH", "AC", "KC", "TC", "QD"]},
+        "stock": [],
+        "start": {"phase": "play", "trump": "D", "to_act": 0, "makers": 0, "lone": None, "dead": ["QC", "JD", "TD", "9D"]},
+    }
+    three = (errors.NOT_YOUR_TURN, errors.CARD_NOT_IN_HAND, errors.MUST_FOLLOW_SUIT)
+    for code in three:
+        order = [c for c in ORDER if c != code]
+        order.insert(2, code)  # right after invalid_action and wrong_phase
+        engine = engine_with(order)("altbaumer-standard", setup)
+        assert isinstance(engine.apply({"type": "play", "seat": 0, "card": "9H"}), Applied)
+        before = engine.snapshot()
+        refused = engine.apply({"type": "play", "seat": 2, "card": "TS"})
+        assert getattr(refused, "code", None) == code
+        assert engine.snapshot() == before
+
+
+@pytest.mark.parametrize(("pair", "scenario_id"), sorted(PINNED.items()), ids=["-".join(pair) for pair in sorted(PINNED)])
+def test_an_engine_with_the_pair_swapped_fails_the_scenario_that_pins_it(pair: tuple[str, str], scenario_id: str) -> None:
+    (scenario,) = [s for s in scenarios.kit_scenarios() if s.id == scenario_id]
+    assert runner.run(adapter_with(ORDER), scenario).outcome is Outcome.PASS
+    verdict = runner.run(adapter_with(swapped(ORDER, *pair)), scenario)
+    assert verdict.outcome is Outcome.FAIL
+    refusals = [m for m in verdict.mismatches if m.what.endswith("rejected with")]
+    assert any(m.expected == [pair[0]] and m.observed == pair[1] for m in refusals), verdict.mismatches
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        swapped(ORDER, errors.WRONG_PHASE, errors.NOT_YOUR_TURN),  # a code before reading the phase
+        swapped(ORDER, errors.INVALID_ACTION, errors.WRONG_PHASE),
+        [c for c in ORDER if c != errors.MUST_TRUMP],
+        [*ORDER, errors.NOT_YOUR_TURN],
+    ],
+)
+def test_an_order_the_engine_cannot_follow_is_refused(order: list[str]) -> None:
+    with pytest.raises(VariantError, match="refusal precedence"):
+        compile_rules(spec.variant("altbaumer-standard"), order)
+
+
+def test_the_fuzzer_compares_the_one_code_and_finds_the_swapped_pair(tmp_path: Path) -> None:
+    status = main([
+        "fuzz", "--engine", "test_precedence:turn_and_follow_swapped", "--variant", "altbaumer-standard",
+        "--deals", "300", "--max-divergences", "1", "--out", str(tmp_path / "out"), "--report-dir", str(tmp_path),
+    ])  # fmt: skip
+    assert status == 1
+    diverged = [s for s in runlog.read(tmp_path / "run.jsonl").scenarios if s["outcome"] != Outcome.PASS]
+    mismatch = diverged[0]["mismatch"]
+    assert mismatch is not None
+    # One code expected, the reference's, though the mutant's is true as well (the swap moves
+    # card_not_in_hand against both codes, so either pair may be the one found).
+    assert mismatch["what"] == "refusal code" and len(mismatch["expected"]) == 1, mismatch
+    assert mismatch["observed"] in ORDER and mismatch["observed"] != mismatch["expected"][0]
+    (written,) = sorted((tmp_path / "out").glob("*.yaml"))
+    (scenario,) = scenarios.load_files([written])
+    assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS
+    assert runner.run(turn_and_follow_swapped(), scenario).outcome is Outcome.FAIL
+
+
+ERRORS = kitdata.spec_dir() / "errors.yaml"
+
+
+def test_a_game_with_its_own_order_is_read_with_it(tmp_path: Path) -> None:
+    own = swapped(ORDER, errors.NOT_YOUR_TURN, errors.CARD_NOT_IN_HAND)
+    games = f"  games:\n    altbaumer:\n      order: [{', '.join(own)}]\n      reason: a test\n"
+    path = tmp_path / "errors.yaml"
+    path.write_text(ERRORS.read_text(encoding="utf-8").replace("  reason: >-\n", games + "  reason: >-\n", 1), encoding="utf-8")
+    assert main(["validate", str(path)]) == 0
+    read = Spec(errors_file=load(path))
+    assert read.precedence("altbaumer") == own and read.precedence("albastini") == ORDER
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (("    - must_trump\n", ""), "$.precedence.order: expected every code exactly once; missing: must_trump"),
+        (("    - must_trump\n", "    - must_trump\n    - must_win\n"),
+         "$.precedence.order[11]: 'must_win' is not a code refusing an action"),
+        (("  reason: >-\n", "  games:\n    whist:\n      order: [invalid_action]\n      reason: x\n  reason: >-\n"),
+         "$.precedence.games.whist: unknown game 'whist'"),
+        (("precedence:\n", "precedence_:\n"), "$: missing required key 'precedence'"),
+    ],
+)
+def test_validate_holds_the_order_to_the_code_list(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: tuple[str, str], message: str
+) -> None:
+    path = tmp_path / "errors.yaml"
+    path.write_text(ERRORS.read_text(encoding="utf-8").replace(*change, 1), encoding="utf-8")
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
