@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from conformance.breaker import GIVE_UP_AFTER, Breaker
-from conformance.messages import Answer, Observation, Rejection, Request
+from conformance.messages import Answer, ErrorReport, Observation, Rejection, Request
 from conformance.vocabulary import EngineError, ErrorKind
 from specreader.jsontypes import Json
 
@@ -95,7 +95,7 @@ class InProcessAdapter:
             engine = self._factory(request["variant"], request["setup"])
             observations = [self._observe(engine, None, 0 in wanted)]
         except Exception as err:  # an engine's own failure is reported, never raised
-            return {"id": rid, "error": {"kind": ErrorKind.SETUP, "message": describe_error(err)}}
+            return {"id": rid, "error": setup_error(err)}
         for index, action in enumerate(actions, start=1):
             try:
                 applied = engine.apply(dict(action))
@@ -165,6 +165,16 @@ class _Worker:
             except BaseException as err:  # even SystemExit: on this thread it would vanish, and the kit wait in vain
                 self._result = {"id": request.get("id"), "error": {"kind": ErrorKind.CRASH, "message": describe_error(err)}}
             self._answered.release()
+
+
+def setup_error(err: BaseException) -> ErrorReport:
+    """A setup the engine refused, as the protocol's setup error: with the refusal code when the
+    exception carries one as a ``code`` string (the reference's SetupError does)."""
+    report: ErrorReport = {"kind": ErrorKind.SETUP, "message": describe_error(err)}
+    code = getattr(err, "code", None)
+    if isinstance(code, str):
+        report["code"] = code
+    return report
 
 
 def describe_error(err: BaseException) -> str:

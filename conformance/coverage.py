@@ -32,7 +32,7 @@ def measure(spec: Spec, scenarios: Iterable[Scenario]) -> list[ClauseCoverage]:
         cid = clause["id"]
         rejects = set(clause.get("rejects", []))
         mine = [s for s in scenarios if cid in s.clauses]
-        negative = [s for s in mine if s.rejects() & rejects]
+        negative = [s for s in mine if s.refusals() & rejects]  # an action refused, or the setup
         rows.append(ClauseCoverage(cid, len(mine), len(negative), bool(rejects), bool(clause.get("informative"))))
     return rows
 

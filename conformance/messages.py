@@ -47,8 +47,12 @@ class Observation(TypedDict):
 
 
 class ErrorReport(TypedDict):
+    """Why an engine gave no (or no whole) answer; ``code``, a refusal code of spec/errors.yaml,
+    says why a setup was refused."""
+
     kind: str
     message: str
+    code: NotRequired[str]
 
 
 class Answer(TypedDict):

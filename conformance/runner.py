@@ -72,6 +72,8 @@ def judge(scenario: Scenario, answer: object) -> Verdict:
         return _failed(scenario, answer)
     if not isinstance(answer, dict):
         return _malformed(scenario, f"expected an answer object, found {type(answer).__name__}")
+    if scenario.refuse_setup is not None:
+        return _judge_setup_refusal(scenario, scenario.refuse_setup, answer)
     observations = answer.get("observations")
     error = engine_error(answer["error"]) if answer.get("error") is not None else None
     if not isinstance(observations, list) or not observations:
@@ -127,6 +129,26 @@ def judge(scenario: Scenario, answer: object) -> Verdict:
     if error is not None:
         return _failed(scenario, error, mismatches)
     return Verdict(scenario, Outcome.FAIL if mismatches else Outcome.PASS, mismatches)
+
+
+def _judge_setup_refusal(scenario: Scenario, expected: str, answer: dict[str, Any]) -> Verdict:
+    """A scenario whose setup must be refused: the engine's setup error must carry ``expected``."""
+    def refused_with(observed: str) -> Verdict:
+        mismatch = Mismatch(0, scenario.refuse_setup_line, "setup refused with", expected, observed)
+        return Verdict(scenario, Outcome.FAIL, [mismatch])
+
+    reported = answer.get("error")
+    if reported is None:
+        observations = answer.get("observations")
+        if not isinstance(observations, list) or len(observations) != 1:
+            return _malformed(scenario, "expected a setup error, or one observation after the setup it accepted")
+        return refused_with("accepted")
+    error = engine_error(reported)
+    if error.kind is not ErrorKind.SETUP:  # a crash, unsupported...: as for any scenario
+        return _failed(scenario, error)
+    if error.code == expected:
+        return Verdict(scenario, Outcome.PASS)
+    return refused_with(error.code if error.code is not None else "refused without a code")
 
 
 def _changed(before: Any, after: Any) -> Any:

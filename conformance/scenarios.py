@@ -48,6 +48,8 @@ class Scenario:
     line: int
     description: str = ""
     raw: Json = field(default_factory=dict, repr=False)
+    refuse_setup: str | None = None  # the code the setup must be refused with; such a scenario has no steps
+    refuse_setup_line: int = 0
 
     @property
     def location(self) -> str:
@@ -58,7 +60,12 @@ class Scenario:
         return [action for step in self.steps for action in step.actions]
 
     def rejects(self) -> set[str]:
+        """The codes its actions may be refused with."""
         return {code for step in self.steps for code in step.reject}
+
+    def refusals(self) -> set[str]:
+        """Every code it expects a refusal with: its actions', and its setup's."""
+        return self.rejects() | ({self.refuse_setup} if self.refuse_setup else set())
 
 
 def reject_codes(step: Json) -> list[tuple[JsonPath, str]]:
@@ -121,7 +128,7 @@ def expand_setup(setup: Json, variant: Json) -> Json:
 def _compile(doc: Document, index: int, raw: Json, default_variant: str | None, spec: Spec) -> Scenario:
     at = ("scenarios", index)
     steps = []
-    for j, step in enumerate(raw["steps"]):
+    for j, step in enumerate(raw.get("steps", ())):
         steps.append(
             Step(
                 actions=tuple(expand_actions(step)),
@@ -146,6 +153,8 @@ def _compile(doc: Document, index: int, raw: Json, default_variant: str | None, 
         line=doc.where(at)[0],
         description=raw.get("description", ""),
         raw=raw,
+        refuse_setup=raw.get("refuse_setup"),
+        refuse_setup_line=doc.where((*at, "refuse_setup"))[0] if "refuse_setup" in raw else 0,
     )
 
 
@@ -209,6 +218,11 @@ def _cross_checks(doc: Document, spec: Spec, refs: References, unchecked: list[P
             doc.problem((*at, "setup", *_as_written(p.path, written, setup)), p.message)
             for p in schemas.check(doc, "setup", data=setup)
         ]
+        if "refuse_setup" in raw:
+            # The setup is meant to break the deal's invariants (a card twice, one not of the deck):
+            # only its shape is checked, and the code.
+            problems += _refusal_code_problems(doc, spec, refs, (*at, "refuse_setup"), raw["refuse_setup"])
+            continue
         seen_cards: dict[str, JsonPath] = {}
         for path, card in _placed(written):
             if card in seen_cards and card != REST:
@@ -238,9 +252,23 @@ def _cross_checks(doc: Document, spec: Spec, refs: References, unchecked: list[P
                             (*at, "steps", j, *where), f"unknown error code {code!r}: expected a code of spec/errors.yaml"
                         )
                     )
+                elif code in spec.setup_codes():
+                    problems.append(
+                        doc.problem((*at, "steps", j, *where), f"{code!r} refuses a setup, not an action: see refuse_setup")
+                    )
             if "reject" in step and len(expand_actions(step)) != 1:
                 problems.append(doc.problem((*at, "steps", j), "a step with reject: must hold exactly one action"))
     return problems
+
+
+def _refusal_code_problems(doc: Document, spec: Spec, refs: References, at: JsonPath, code: str) -> list[Problem]:
+    if refs.codes.unknown(code):
+        return [doc.problem(at, f"unknown error code {code!r}: expected a code of spec/errors.yaml")]
+    if refs.codes.complete and code not in spec.setup_codes():
+        setup_codes = ", ".join(sorted(spec.setup_codes())) or "none"
+        message = f"{code!r} refuses an action, not a setup: expected a code marked refuses: setup ({setup_codes})"
+        return [doc.problem(at, message)]
+    return []
 
 
 def _unusable_because(spec: Spec, refs: References, vid: str) -> str | None:

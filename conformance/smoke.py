@@ -46,7 +46,7 @@ def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
             )
         )
         every = list(scenarios.kit_scenarios())
-        plain = _first(every, supported, lambda s: not s.rejects())
+        plain = _first(every, supported, lambda s: not s.refusals())  # played through: no refusal, of a setup or an action
         rejecting = _first(every, supported, lambda s: bool(s.rejects()))
         for name, scenario in (("a scenario", plain), ("a rejection", rejecting)):
             if scenario is None:

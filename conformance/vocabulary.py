@@ -71,6 +71,9 @@ ENGINE_REPORTED = frozenset(
     {ErrorKind.SETUP, ErrorKind.CRASH, ErrorKind.BAD_REQUEST, ErrorKind.UNKNOWN_COMMAND, ErrorKind.UNSUPPORTED}
 )
 
+# An error code is a short word (spec/errors.yaml); an engine's longer one is cut to this for reports.
+CODE_CAP = 80
+
 
 @dataclass(frozen=True)
 class EngineError:
@@ -78,10 +81,13 @@ class EngineError:
 
     kind: ErrorKind
     message: str
+    code: str | None = None  # the refusal code of a setup error (spec/errors.yaml), when the engine gave one
 
     def __post_init__(self) -> None:
         # Messages carry engine text (its own words, its stderr): made safe here, once.
         object.__setattr__(self, "message", untrusted.text(self.message))
+        if self.code is not None:
+            object.__setattr__(self, "code", untrusted.text(self.code, CODE_CAP))
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.message}"
@@ -102,10 +108,12 @@ _OUTCOME_OF_KIND = {
 def engine_error(reported: object) -> EngineError:
     """The error part of an engine's answer, as the kit reads it: untrusted, so any shape is handled."""
     if isinstance(reported, dict):
-        kind, message = reported.get("kind"), reported.get("message", "")
+        kind, message, code = reported.get("kind"), reported.get("message", ""), reported.get("code")
         text = message if isinstance(message, str) else repr(message)
-        if kind in ENGINE_REPORTED:
-            return EngineError(ErrorKind(kind), text)
+        if code is not None and not isinstance(code, str):
+            return EngineError(ErrorKind.MALFORMED, f"expected the error's code to be a string, found {code!r}: {text}")
+        if isinstance(kind, str) and kind in ENGINE_REPORTED:  # a list or a mapping is no kind, and unhashable
+            return EngineError(ErrorKind(kind), text, code)
         expected = ", ".join(sorted(ENGINE_REPORTED))
         return EngineError(ErrorKind.MALFORMED, f"expected an error kind among {expected}, found {kind!r}: {text}")
     return EngineError(ErrorKind.MALFORMED, f"expected an error object with kind and message, found {reported!r}")

@@ -31,6 +31,7 @@ MUST_TRUMP = _code("must_trump")
 MUST_PLAY_TREE = _code("must_play_tree")
 NOT_A_MAKER = _code("not_a_maker")
 NO_TREE_TO_TAKE = _code("no_tree_to_take")
+INVALID_SETUP = _code("invalid_setup")
 
 
 @dataclass(slots=True)
@@ -42,7 +43,12 @@ class Rejected:
 
 
 class SetupError(ValueError):
-    """A setup that cannot start a deal; ``path`` is the JSON path inside the setup."""
+    """A setup that cannot start a deal; ``path`` is the JSON path inside the setup.
+
+    ``code`` is the refusal code an engine answers it with (the protocol's setup error carries it).
+    """
+
+    code = INVALID_SETUP
 
     def __init__(self, message: str, path: JsonPath = ()) -> None:
         super().__init__(f"{format_path(path)}: {message}")

@@ -15,7 +15,7 @@ def errors_page(data: SiteData) -> str:
     for cid, clause in data.clauses.items():
         for code in clause.get("rejects", []) or []:
             rejecting.setdefault(code, []).append(cid)
-    tested = Counter(code for s in data.scenarios for code in s.rejects())
+    tested = Counter(code for s in data.scenarios for code in s.refusals())
     return render(
         "errors.md.j2", errors=data.errors(), rejecting=rejecting, tested=tested, links=PageLinks(paths.ERRORS_PAGE, data)
     )

@@ -41,4 +41,4 @@ def rules_page(game: str, data: SiteData) -> str:
 
 def _examples(clause: Json, data: SiteData) -> list[tuple[Scenario, bool]]:
     rejects = set(clause.get("rejects", []) or [])
-    return [(s, bool(s.rejects() & rejects)) for s in data.by_clause.get(str(clause["id"]), [])]
+    return [(s, bool(s.refusals() & rejects)) for s in data.by_clause.get(str(clause["id"]), [])]

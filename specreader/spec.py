@@ -107,6 +107,12 @@ class Spec:
             return set()
         return {str(e.get("code")) for _, _, e in _items(self.errors_file, "errors")}
 
+    def setup_codes(self) -> set[str]:
+        """The codes that refuse a setup (``refuses: setup``), never an action."""
+        if self.errors_file is None:
+            return set()
+        return {str(e.get("code")) for _, _, e in _items(self.errors_file, "errors") if e.get("refuses") == "setup"}
+
     def precedence(self, game: str) -> list[str]:
         """The order refusal codes apply in for ``game``: its own order under ``games``, else the
         common one ([] if the errors file states none; validate reports that)."""

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+import pytest
 
 import reference
 from reference import errors
@@ -20,5 +23,16 @@ def test_every_spec_code_has_a_named_constant_the_engine_uses() -> None:
     constants = {name: value for name, value in vars(errors).items() if name.isupper() and isinstance(value, str)}
     assert set(constants.values()) == set(errors.CODES)
     sources = "".join(p.read_text() for p in Path(errors.__file__).parent.glob("*.py") if p.name != "errors.py")
+    # errors.py itself uses a code once past its definition: every SetupError answers with invalid_setup.
+    defined = re.compile(r"^[A-Z_]+ = _code\(.*$", re.MULTILINE)
+    sources += defined.sub("", Path(errors.__file__).read_text())
     unused = [name for name in constants if f"errors.{name}" not in sources and f" {name}" not in sources]
     assert not unused, f"codes the engine never answers with: {unused}"
+
+
+def test_a_bad_setup_is_refused_with_the_setup_code() -> None:
+    """The engine's refusal of a setup names its code, for the protocol's setup error to carry."""
+    with pytest.raises(errors.SetupError) as refused:
+        reference.Engine.new("albastini-2p", {"dealer": 2, "deck": []})
+    assert refused.value.code == errors.INVALID_SETUP == "invalid_setup"
+    assert refused.value.path == ("dealer",)
