@@ -97,6 +97,7 @@ def test_libbisca_over_the_protocol_answers_as_in_process() -> None:
     assert got == {
         "bisca/deal/dealer-1-deals-seat-0-first": Outcome.FAIL,
         "bisca/deal/dealer-0-deals-seat-1-first": Outcome.FAIL,
+        "bisca/deal/refused-hand-of-four": Outcome.UNSUPPORTED,  # it deals three-card hands only
         "bisca/play/out-of-turn-refused": Outcome.UNSUPPORTED,
     }
 
