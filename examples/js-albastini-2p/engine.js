@@ -56,6 +56,7 @@ const sideOf = (seat) => GAME.sides.findIndex((side) => side.includes(seat));
 const isSeat = (x) => Number.isInteger(x) && x >= 0 && x < GAME.players;
 const isCard = (x) => typeof x === "string" && DECK_SET.has(x);
 
+// A setup no deal can begin from: answered with the setup error's code of spec/errors.yaml.
 class SetupError extends Error {}
 
 // A refusal: the action is not applied and the state is left as it was.
@@ -119,6 +120,9 @@ class Deal {
     const start = setup.start;
     if (start === undefined || start === null) {
       this.checkEveryCardOnce([...this.hands.flat(), ...this.stock]);
+      this.hands.forEach((hand, seat) => {
+        if (hand.length !== GAME.handSize) throw new SetupError(`hands.${seat}: expected ${GAME.handSize} cards, found ${hand.length}`);
+      });
       if (this.stock.length === 0) throw new SetupError("the Otea needs a stock card to turn");
       this.startOtea();
       return;
@@ -463,7 +467,8 @@ function run(message) {
   try {
     deal = new Deal(message.setup);
   } catch (err) {
-    return { id, error: { kind: "setup", message: describe(err) } };
+    const code = err instanceof SetupError ? { code: "invalid_setup" } : {};
+    return { id, error: { kind: "setup", ...code, message: describe(err) } };
   }
   const observe = (rejected) => ({ rejected, snapshot: deal.snapshot(), legal: deal.legal() });
   const observations = [observe(null)];

@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-from reference import Engine, Rejected
+from reference import Engine, Rejected, SetupError
 
 VARIANTS = ["albastini-2p", "albastini-3p", "albastini-4p", "albastini-5p", "albastini-6p-pairs", "albastini-6p-threes",
             "albastini-clockwise", "albastini-over60", "albastini-over60-3p", "altbaumer-standard", "briscola-2p", "briscola-4p"]
@@ -23,7 +23,10 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
     try:
         engine = Engine.new(request["variant"], request["setup"])
     except Exception as err:  # a setup the engine cannot play is an answer, not a crash
-        return {"id": rid, "error": {"kind": "setup", "message": f"{type(err).__name__}: {err}"}}
+        refused = {"kind": "setup", "message": f"{type(err).__name__}: {err}"}
+        if isinstance(err, SetupError):  # a setup no deal begins from: its refusal code (spec/errors.yaml)
+            refused["code"] = err.code
+        return {"id": rid, "error": refused}
 
     def observe(rejected: dict[str, str] | None) -> dict[str, Any]:
         return {"rejected": rejected, "snapshot": engine.snapshot(), "legal": engine.legal_actions()}
