@@ -1,4 +1,5 @@
-"""The error codes page: each code of spec/errors.yaml, the clauses refusing with it, the scenarios expecting it."""
+"""The error codes page: which code answers when several apply (the precedence), then each code of
+spec/errors.yaml, the clauses refusing with it, the scenarios expecting it."""
 
 from __future__ import annotations
 
@@ -17,5 +18,25 @@ def errors_page(data: SiteData) -> str:
             rejecting.setdefault(code, []).append(cid)
     tested = Counter(code for s in data.scenarios for code in s.refusals())
     return render(
-        "errors.md.j2", errors=data.errors(), rejecting=rejecting, tested=tested, links=PageLinks(paths.ERRORS_PAGE, data)
+        "errors.md.j2",
+        errors=data.errors(),
+        rejecting=rejecting,
+        tested=tested,
+        precedence=_precedence(data),
+        links=PageLinks(paths.ERRORS_PAGE, data),
     )
+
+
+def _precedence(data: SiteData) -> list[tuple[str, list[str], str]]:
+    """The refusal orders as stated: (game, or "" for the common one; its codes; its reason)."""
+    doc = data.spec.errors_file
+    stated = doc.data.get("precedence") if doc is not None and isinstance(doc.data, dict) else None
+    if not isinstance(stated, dict):
+        return []
+    games = stated.get("games")
+    named = [("", stated), *sorted(games.items() if isinstance(games, dict) else [])]
+    return [
+        (game, [str(code) for code in part.get("order") or []], str(part.get("reason", "")))
+        for game, part in named
+        if isinstance(part, dict)
+    ]

@@ -1,0 +1,57 @@
+"""The error codes page shows the refusal precedence of spec/errors.yaml: the order, its reason,
+a game's own order, and each code's decision where it has one."""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+import pytest
+
+from rulesite.errors_page import errors_page
+from rulesite.sitedata import SiteData, load_site_data
+from specreader.spec import load_spec_precedence
+from specreader.yamlio import Document
+
+
+@pytest.fixture(scope="module")
+def data() -> SiteData:
+    return load_site_data()
+
+
+def with_errors(data: SiteData, errors_data: dict[str, Any]) -> SiteData:
+    spec = copy.copy(data.spec)
+    spec.errors_file = Document("spec/errors.yaml", errors_data)
+    return SiteData(spec, data.scenarios, data.glossary, data.schemas)
+
+
+def numbered(page: str) -> list[str]:
+    """The codes of the page's numbered lists, in order."""
+    return re.findall(r"^\d+\. \[<code>([a-z_]+)</code>\]\(#\1\)$", page, re.M)
+
+
+def test_the_page_lists_the_order_with_its_reason_before_the_codes(data: SiteData) -> None:
+    page = errors_page(data)
+    order = load_spec_precedence("albastini")
+    assert numbered(page) == order
+    section = page.index("{ #precedence }")
+    assert section < page.index("{ #invalid_action }")
+    assert "From the action itself to the position it is tried in" in page[section:]
+    assert re.search(r"^Decision: Kept apart from \[<code>not_your_turn</code>\]", page, re.M)
+
+
+def test_a_games_own_order_is_shown_under_it(data: SiteData) -> None:
+    raw = copy.deepcopy(data.spec.errors_file.data if data.spec.errors_file else {})
+    common = raw["precedence"]["order"]
+    own = [*common[:2], *reversed(common[2:])]
+    raw["precedence"]["games"] = {"altbaumer": {"order": own, "reason": "<script>x</script> a test order"}}
+    page = errors_page(with_errors(data, raw))
+    assert numbered(page) == [*common, *own]
+    assert page.index("{ #precedence-altbaumer }") > page.index("{ #precedence }")
+    assert "&lt;script&gt;x&lt;/script&gt; a test order" in page and "<script>" not in page
+
+
+def test_without_a_precedence_the_page_has_no_such_section(data: SiteData) -> None:
+    page = errors_page(with_errors(data, {"errors": [{"code": "must_trump", "meaning": "m"}]}))
+    assert "#precedence" not in page and "{ #must_trump }" in page
