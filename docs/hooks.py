@@ -17,6 +17,7 @@ from mkdocs.structure.pages import Page
 
 import rulesite
 from rulesite.implementations import IMPLEMENTATIONS_PAGE, implementations_page
+from rulesite.search_weights import search_settings
 from specreader.problems import DataError
 
 # The nav entry that stands for every worked-example page; replaced in on_config.
@@ -103,6 +104,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    page.meta["search"] = search_settings(page.file.src_uri, page.meta.get("search"), _data.games() if _data else ())
     try:
         return rulesite.expand_shortcodes(markdown, _data, page.file.src_uri)
     except ValueError as err:

@@ -20,19 +20,29 @@ EXAMPLES_INDEX = "examples/index.md"
 SCHEMAS_PAGE = "reference/schemas.md"
 ERRORS_PAGE = "reference/errors.md"
 SCENARIO_FORMAT_PAGE = "scenarios.md"  # hand-written
+# The folders of the pages made per game or per variant, and of the worked examples.
+RULES_FOLDER = "rules/"
+PLAY_FOLDER = "play/"
+PRINT_FOLDER = "print/"
+EXAMPLES_FOLDER = "examples/"
 
 
 def rules_page_path(game: str) -> str:
-    return f"rules/{game}.md"
+    return f"{RULES_FOLDER}{game}.md"
 
 
 def variant_rules_path(variant_id: str) -> str:
-    return f"rules/{variant_id}.md"
+    return f"{RULES_FOLDER}{variant_id}.md"
 
 
 def how_to_play_path(game: str) -> str:
     """Hand-written: the prose is for players, the walk-through and the table come from shortcodes."""
-    return f"play/{game}.md"
+    return f"{PLAY_FOLDER}{game}.md"
+
+
+def summary_path(game: str) -> str:
+    """A game's one-page summary, to print."""
+    return f"{PRINT_FOLDER}{game}.md"
 
 
 def example_page_path(scenario: Scenario, root: Path | None = None) -> str:
@@ -49,7 +59,7 @@ def example_page_path(scenario: Scenario, root: Path | None = None) -> str:
     if not rel:
         rel = (*scenario.id.split("/")[:2], "scenarios.yaml")
     stem = posixpath.splitext("/".join(rel))[0]
-    return f"examples/{stem}.md"
+    return f"{EXAMPLES_FOLDER}{stem}.md"
 
 
 def link(from_page: str, to_page: str, anchor: str | None = None) -> str:

@@ -17,10 +17,7 @@ import functools
 import http.server
 import os
 import re
-import subprocess
-import sys
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import pytest
+from lunr_ranking import SearchIndex
+from test_search_ranking import RULE_WORDS, is_rule_page
 
 from specreader import spec
 
@@ -83,21 +82,8 @@ def requirements() -> None:
 
 
 @pytest.fixture(scope="module")
-def site(requirements: None, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    started = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
-        cwd=ROOT,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
-    print(f"site built in {time.perf_counter() - started:.1f}s")
-    return out
+def site(requirements: None, built_site: Path) -> Path:
+    return built_site  # tests/conftest.py: built once for this module and the search ranking's tests
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -257,6 +243,41 @@ def test_search_finds_jike(visit: Visit) -> None:
     visit.assert_offline()
 
 
+def _search(visit: Visit, word: str) -> list[str]:
+    """The pages the site's search lists for ``word``, in the order shown."""
+    page = visit.page
+    box = page.locator("input[data-md-component='search-query']")
+    box.click()
+    box.type(word, delay=50)
+    # The results are for the whole word once their links carry it for highlighting.
+    page.wait_for_function(
+        "w => [...document.querySelectorAll('.md-search-result__link')].some(a => a.href.includes('h=' + w))",
+        arg=word.lower(),
+        timeout=20_000,
+    )
+    links = page.eval_on_selector_all(".md-search-result__item > .md-search-result__link", "els => els.map(e => e.href)")
+    shown: list[str] = []
+    for link in links:
+        path = urlsplit(link).path.removeprefix(urlsplit(visit.base).path)
+        if path not in shown:
+            shown.append(path)
+    return shown
+
+
+@pytest.mark.parametrize("word", RULE_WORDS)
+def test_search_puts_the_rules_first_as_the_ranking_model_says(visit: Visit, site: Path, word: str) -> None:
+    """The browser's own order, held to tests/lunr_ranking.py's (which tests/test_search_ranking.py checks)."""
+    visit.go("index.html")
+    shown = _search(visit, word)
+    assert shown and is_rule_page(shown[0]), shown
+    if word == "mrithi":
+        assert shown[0].startswith(("rules/", "play/")), shown
+    expected = SearchIndex.read(site).pages(word)
+    top = min(5, len(expected))
+    assert shown[:top] == expected[:top]
+    visit.assert_offline()
+
+
 # ------------------------------------------------------------------ colours
 
 _RGB = re.compile(r"rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)")
@@ -346,6 +367,7 @@ PAGE_TYPES = {
     "schemas": "reference/schemas.html",
     "errors": "reference/errors.html",
     "guide": "guide/running.html",
+    "changelog": "changelog.html",
 }
 WIDTHS = {"desktop": 1280, "phone": 390}
 BLOCKING = ("serious", "critical")
