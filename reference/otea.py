@@ -70,8 +70,8 @@ class Otea(Rule):
             out += [bids[c] for c in st.hands[seat]]
         return out
 
-    def refusal(self, st: Deal, kind: str, seat: int, card: int) -> Rejected | None:
-        """Every refusal that applies to the action, the precedence's first answering."""
+    def _refusal(self, st: Deal, kind: str, seat: int, card: int) -> Rejected | None:
+        """Of every refusal that applies to the action, the one the precedence puts first (None: none does)."""
         cards = self.rules.cards
         eligible = self.eligible(st, seat)
         bid = kind == "bid"
@@ -91,7 +91,7 @@ class Otea(Rule):
         )
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
-        refused = self.refusal(st, kind, seat, card)
+        refused = self._refusal(st, kind, seat, card)
         if refused is not None:
             return refused
         codes = self.rules.cards.codes
