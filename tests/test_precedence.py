@@ -4,6 +4,7 @@ is a mutant: the scenario that pins the pair, and the fuzzer, must catch it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -72,6 +73,18 @@ def turn_and_follow_swapped() -> InProcessAdapter:
 def test_the_spec_orders_each_pinned_pair_as_its_scenario_expects() -> None:
     for (first, then), _ in PINNED.items():
         assert ORDER.index(first) < ORDER.index(then), (first, then)
+
+
+def test_the_scenario_a_decision_names_tells_the_codes_apart() -> None:
+    doc = spec.kit_spec().errors_file
+    assert doc is not None
+    decisions = [e for e in doc.data["errors"] if "decision" in e]
+    assert decisions
+    ids = {s.id: s for s in scenarios.kit_scenarios()}
+    for entry in decisions:
+        named = re.findall(r"[a-z]+/[a-z-]+/[a-z0-9-]+", " ".join(entry["decision"].split()))
+        assert named and all(n in ids for n in named), (entry["code"], named)
+        assert any(entry["code"] in ids[n].rejects() for n in named)
 
 
 def test_every_variant_is_compiled_with_its_games_order() -> None:
