@@ -70,3 +70,8 @@ def link(from_page: str, to_page: str, anchor: str | None = None) -> str:
         return f"#{fragment}"
     target = quote(posixpath.relpath(to_page, posixpath.dirname(from_page) or "."), safe="/.-_~")
     return f"{target}#{fragment}" if fragment else target
+
+
+def schema_anchor(file: str) -> str:
+    """The anchor of a schema file's row on the schemas page: ``protocol.schema.json`` is ``schema-protocol``."""
+    return "schema-" + file.removesuffix(".schema.json")

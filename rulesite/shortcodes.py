@@ -4,7 +4,8 @@
 big cards with captions (``_`` for a space), ``[[values: VARIANT]]`` the variant's ranks and values.
 ``[[cli: verify]]`` lists a ``trickspec`` command's options (``[[cli:]]`` the commands) and
 ``[[pytest-options:]]`` the pytest plugin's, ``[[limits:]]`` the data limits, all read from the code so the
-guide cannot drift from it. A bad card code or an unknown variant is an error, so a typo
+guide cannot drift from it; ``[[fields:]]`` the observation and the snapshot field by field for each game,
+read from the schemas and the clauses. A bad card code or an unknown variant is an error, so a typo
 fails the build.
 """
 
@@ -12,14 +13,16 @@ from __future__ import annotations
 
 import re
 
-from rulesite import cli_reference, how_to_play, templating, variant_pages
+from rulesite import cli_reference, fields_reference, how_to_play, templating, variant_pages
 from rulesite.cards import is_card
 from rulesite.links import PageLinks
 from rulesite.sitedata import SiteData
 from specreader import limits
 from specreader.jsontypes import Json
 
-_SHORTCODE = re.compile(r"\[\[(cards|hand|show|values|cli|pytest-options|limits|walkthrough|table|rulesets):\s*([^\]]*)\]\]")
+_SHORTCODE = re.compile(
+    r"\[\[(cards|hand|show|values|cli|pytest-options|limits|walkthrough|table|rulesets|fields):\s*([^\]]*)\]\]"
+)
 
 
 def values_table(variant: Json) -> str:
@@ -37,6 +40,10 @@ def expand_shortcodes(markdown: str, data: SiteData | None = None, page: str = "
 
     def replace(m: re.Match[str]) -> str:
         kind, arg = m.group(1), m.group(2).split()
+        if kind == "fields":
+            if data is None or arg:
+                raise ValueError(f"[[fields:]]: takes no argument and needs the site's data, found {' '.join(arg)!r}")
+            return fields_reference.fields_reference(data, page)
         if kind == "rulesets":
             if data is None or len(arg) != 1 or arg[0] not in data.games():
                 raise ValueError(f"[[rulesets: ...]]: expected one game, found {' '.join(arg)!r}")

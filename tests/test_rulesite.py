@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import copy
+import dataclasses
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -13,7 +15,7 @@ from markupsafe import escape
 import rulesite
 from conformance import cli
 from conformance.scenarios import Scenario, Step
-from rulesite import cli_reference, paths, rule_words, table_words, templating, walkthrough
+from rulesite import cli_reference, fields_reference, paths, rule_words, table_words, templating, walkthrough
 from rulesite.escaping import md
 from rulesite.links import PageLinks
 from rulesite.variants_page import COLUMNS
@@ -559,3 +561,89 @@ def test_results_read_as_sentences_in_table_language(data: rulesite.SiteData, pa
     example = pages["examples/albastini/score/deal-winner.md"]
     assert "North\\-South win 72 to 48: one victory point\\." in example
     assert "deal result: {" not in example and "Seat 0" not in example
+
+
+# ------------------------------------------------------------------ the protocol page's files and fields
+
+# A file of the kit named in running text: `schemas/x.schema.json`, `spec/errors.yaml`, `docs/scenarios.md`.
+_NAMED_FILE = re.compile(r"(\[)?`((?:schemas|spec|docs|scenarios)/[\w./-]+\.(?:json|yaml|md))`(\]\(([^)\s]+)\))?")
+
+
+def test_every_file_the_protocol_page_names_is_a_link_that_lands(data: rulesite.SiteData, pages: dict[str, str]) -> None:
+    source = (DOCS / "protocol.md").read_text(encoding="utf-8")
+    prose = re.sub(r"^```.*?^```", "", source, flags=re.MULTILINE | re.DOTALL)
+    named = _NAMED_FILE.findall(prose)
+    assert len(named) >= 6
+    unlinked = [name for bracket, name, link, _ in named if not (bracket and link)]
+    assert not unlinked, f"docs/protocol.md names files without a link: {unlinked}"
+    page = rulesite.expand_shortcodes(source, data, "protocol.md")
+    handwritten = {p.relative_to(DOCS).as_posix(): p.read_text(encoding="utf-8") for p in DOCS.rglob("*.md")}
+    headings = {path: {_slug(h) for h in re.findall(r"^#+ (.*)$", text, re.MULTILINE)} for path, text in handwritten.items()}
+    for target in [t for *_, t in named] + _LINK.findall(page):
+        path, anchor = resolve("protocol.md", target)
+        if path == "protocol.md":
+            assert anchor in anchors(page) | headings[path], target
+        elif path in pages:
+            assert anchor is None or anchor in anchors(pages[path]), target
+        else:
+            assert path in handwritten and (anchor is None or anchor in headings[path]), target
+
+
+def _slug(heading: str) -> str:
+    """The id Python-Markdown's toc gives a heading."""
+    return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", heading).strip().lower())
+
+
+@pytest.fixture(scope="module")
+def game_fields(data: rulesite.SiteData) -> dict[str, fields_reference.GameFields]:
+    schemas = fields_reference.Schemas(data)
+    return {g: fields_reference.game_fields(schemas, data, g) for g in data.games()}
+
+
+def test_the_field_reference_has_every_snapshot_field_of_each_game_with_its_meaning(
+    data: rulesite.SiteData, game_fields: dict[str, fields_reference.GameFields]
+) -> None:
+    snapshot = dict(data.schemas)["snapshot.schema.json"]["properties"]
+    assert set(game_fields) == {"albastini", "altbaumer", "briscola", "bisca"}
+    for game, found in game_fields.items():
+        top = [r.path for r in found.snapshot if "." not in r.path and "[]" not in r.path]
+        assert sorted(top + found.undecided) == sorted(snapshot), game
+        assert [r.path for r in found.observation] == ["rejected", "rejected.code", "rejected.message", "snapshot", "legal"]
+        blank = [r.path for r in (*found.observation, *found.snapshot) if not r.description.strip()]
+        assert not blank, f"{game}: the schemas give no description for {blank}"
+
+
+def test_the_field_reference_files_every_observed_field_under_its_clauses(
+    data: rulesite.SiteData, game_fields: dict[str, fields_reference.GameFields]
+) -> None:
+    for game, found in game_fields.items():
+        decided = {cid for r in (*found.observation, *found.snapshot) for cid in r.decided_by}
+        clauses = [c for c in data.game_clauses(game) if not c.get("informative")]
+        actions = [c for c in clauses if set(c.get("rejects", [])) - data.spec.setup_codes()]
+        observing_clauses = {str(c["id"]) for c in clauses if c.get("observes")} | {str(c["id"]) for c in actions}
+        assert decided == observing_clauses, game
+    albastini = {r.path: r for r in game_fields["albastini"].snapshot}
+    assert "albastini.play.trick-winner" in albastini["last_trick.winner"].decided_by
+    assert albastini["hands"].decided_by["albastini.deal.five-each"] == ["after setup"]
+    # Each game's result in the shape its scoring gives: card points for Albastini, tricks for Altbaumer.
+    assert "result.vp" in albastini and "result.deal_score" not in albastini
+    altbaumer = {r.path: r for r in game_fields["altbaumer"].snapshot}
+    assert "result.deal_score" in altbaumer and "result.vp" not in altbaumer and "match.rounds" in altbaumer
+    assert "makers" in game_fields["briscola"].undecided and "makers" in altbaumer
+    legal = {r.path: r for r in game_fields["altbaumer"].observation}["legal"]
+    assert "in the cut phase" in legal.decided_by["altbaumer.deal.cutter"]
+    assert "must_trump" in game_fields["altbaumer"].codes and not game_fields["briscola"].codes
+    for found in game_fields.values():  # a refused setup has no observation to carry its code
+        assert not set(found.codes) & data.spec.setup_codes() and set(found.setup_codes) <= data.spec.setup_codes()
+    assert {r.path: r for r in game_fields["albastini"].snapshot}["hands"].type == "{seat: card[]}"
+
+
+def test_a_field_added_to_the_snapshot_schema_shows_in_every_games_reference(data: rulesite.SiteData) -> None:
+    schemas = [(name, copy.deepcopy(s)) for name, s in data.schemas]
+    snapshot = dict(schemas)["snapshot.schema.json"]
+    card = {"$ref": "common.schema.json#/$defs/card"}
+    snapshot["properties"]["hints"] = {"description": "A <b>hint</b> for MR7H.", "type": "array", "items": card}
+    page = fields_reference.fields_reference(dataclasses.replace(data, schemas=schemas), "protocol.md")
+    for game in data.games():
+        section = page.split(f"{{ #fields-{game} }}")[1].split("\n### ")[0]
+        assert "| <code>hints</code> | <code>card\\[\\]</code> | A &lt;b&gt;hint&lt;/b&gt; for MR7H\\. |" in section, game

@@ -1,0 +1,295 @@
+"""The protocol page's field reference: the observation and the snapshot, field by field, for each game.
+
+Each field's type and meaning are read from ``schemas/protocol.schema.json`` and ``schemas/snapshot.schema.json``;
+which rules decide it, from the clauses' ``observes`` entries (read as ``conformance.observing`` reads them for
+``trickspec fuzz``); the codes a game refuses with, from the clauses' ``rejects``. So the reference states nothing
+of its own, and a field or a description added to a schema shows on the page at the next build.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from markupsafe import Markup
+
+from conformance import observing
+from rulesite import paths
+from rulesite.escaping import code
+from rulesite.links import PageLinks
+from rulesite.sitedata import SiteData
+from rulesite.templating import render
+from specreader.jsontypes import Json
+
+PROTOCOL = "protocol.schema.json"
+SNAPSHOT = "snapshot.schema.json"
+OBSERVATION = "#/$defs/observation"
+LEGAL_ROW = "legal"
+CODE_ROW = "rejected.code"
+# The kit's files a description may name: a schema (with or without its folder) or the list of error codes.
+_FILE = re.compile(r"(?<![\w/.-])(?:schemas/)?([a-z][a-z-]*\.schema\.json)\b|(?<![\w/.-])spec/errors\.yaml\b")
+
+
+@dataclass
+class Row:
+    """One field: its dotted path (``[]`` for an array's items), its type in a compact notation, its meaning,
+    and the clauses of the game that decide it, each with the moments it speaks of."""
+
+    path: str
+    type: str
+    description: str
+    decided_by: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def dotted(self) -> str:
+        """The path as an ``observes`` entry names it."""
+        return self.path.replace("[]", "")
+
+
+@dataclass(frozen=True)
+class GameFields:
+    game: str
+    title: str
+    observation: list[Row]
+    snapshot: list[Row]
+    codes: list[str]  # the codes the game's clauses refuse an action with, in spec/errors.yaml's order
+    setup_codes: list[str]  # and a setup with: those come in the run's error, not in an observation
+    undecided: list[str]  # snapshot fields that only other games' clauses decide
+
+
+# A branch chooser: given a field's path and its object branches, those to list.
+Chooser = Callable[[str, list[Json]], list[Json]]
+
+
+class Schemas:
+    """The kit's schemas by file name, with their references followed by hand (only within schemas/)."""
+
+    def __init__(self, data: SiteData) -> None:
+        self.by_name: dict[str, Json] = dict(data.schemas)
+
+    def target(self, ref: str, base: str) -> tuple[str, str, Json]:
+        """The schema file a reference lands in, the name of what it names, and the node."""
+        file, _, pointer = ref.partition("#")
+        name = file or base
+        if name not in self.by_name:
+            raise ValueError(f"{base}: $ref {ref!r} names no schema of schemas/")
+        node: Json = self.by_name[name]
+        parts = [p for p in pointer.split("/") if p]
+        for part in parts:
+            node = node[part]
+        return name, parts[-1] if parts else name.removesuffix(".schema.json"), node
+
+    def type_of(self, node: Json, base: str) -> str:
+        """``card | null``, ``card[]``, ``{seat: card[]}``, ``"cut" | "play"``, ``integer ≥ 0``..."""
+        if "$ref" in node:
+            name, label, target = self.target(node["$ref"], base)
+            # A named list (cards) reads best as what it lists.
+            return self.type_of(target, name) if target.get("type") == "array" else label
+        if "const" in node:
+            return json.dumps(node["const"])
+        if "enum" in node:
+            return " | ".join(json.dumps(v) for v in node["enum"])
+        for key in ("oneOf", "anyOf"):
+            if key in node:
+                return _nulls_last(self.type_of(b, base) for b in node[key])
+        kinds = node.get("type", [])
+        return _nulls_last(self._kind(k, node, base) for k in (kinds if isinstance(kinds, list) else [kinds]))
+
+    def _kind(self, kind: str, node: Json, base: str) -> str:
+        if kind == "array":
+            item = self.type_of(node.get("items", {}), base)
+            return f"({item})[]" if " " in item else f"{item}[]"
+        if kind == "object":
+            if node.get("if") == {"type": "object"} and "then" in node:
+                return self.type_of(node["then"], base)
+            if isinstance(node.get("additionalProperties"), dict) and "propertyNames" in node:
+                key = self.type_of(node["propertyNames"], base).removesuffix("_key")
+                return f"{{{key}: {self.type_of(node['additionalProperties'], base)}}}"
+            return "object"
+        if kind == "integer":
+            low, high = node.get("minimum"), node.get("maximum")
+            if low is not None and high is not None:
+                return f"integer {low}..{high}"
+            return f"integer ≥ {low}" if low is not None else "integer"
+        return kind
+
+    def rows(self, node: Json, base: str, path: str, choose: Chooser) -> Iterator[Row]:
+        """The field at ``path`` and, below it, every field of the object branches ``choose`` keeps."""
+        branches = [b for b in _branches(node.get("items", {}) if node.get("type") == "array" else node) if "properties" in b]
+        kept = choose(path.replace("[]", ""), branches) if len(branches) > 1 else branches
+        told = " ".join(str(b["description"]) for b in kept if len(branches) > 1 and "description" in b)
+        yield Row(path, self.type_of(node, base), " ".join(filter(None, (str(node.get("description", "")), told))))
+        below = f"{path}[]" if node.get("type") == "array" else path
+        seen: set[str] = set()
+        for branch in kept:
+            for key, child in branch["properties"].items():
+                if key not in seen:
+                    seen.add(key)
+                    yield from self.rows(child, base, f"{below}.{key}", choose)
+
+    def fields(self, name: str, pointer: str = "") -> tuple[str, Json]:
+        """The properties of a schema (or of one of its definitions), with the file they are read in."""
+        base, _, node = self.target(pointer, name) if pointer else (name, "", self.by_name[name])
+        return base, node["properties"]
+
+
+def _branches(node: Json) -> list[Json]:
+    """The alternatives of a oneOf or anyOf, nested ones flattened; the node itself if it has none."""
+    for key in ("oneOf", "anyOf"):
+        if key in node:
+            return [leaf for b in node[key] for leaf in _branches(b)]
+    return [node]
+
+
+def _nulls_last(types: Iterator[str]) -> str:
+    found = list(dict.fromkeys(types))
+    return " | ".join([t for t in found if t != "null"] + [t for t in found if t == "null"])
+
+
+def _moment(moment: str | None) -> str | None:
+    if moment is None:
+        return None
+    return "after setup" if moment == observing.SETUP else f"in the {moment} phase"
+
+
+def _game_observes(data: SiteData, game: str) -> list[tuple[str, observing.Observed]]:
+    return [
+        (str(c["id"]), observing.parse(str(entry)))
+        for c in data.game_clauses(game)
+        if not c.get("informative")
+        for entry in c.get("observes", []) or []
+    ]
+
+
+def _within(path: str, outer: str) -> bool:
+    """``path`` is the field ``outer`` or a part of it (``result.vp`` of ``result``)."""
+    return path == outer or path.startswith(outer + ".")
+
+
+def _decide(rows: list[Row], clause: str, path: str, moment: str | None) -> None:
+    """File the clause under the deepest row holding ``path``."""
+    holding = [r for r in rows if _within(path, r.dotted)]
+    if holding:
+        row = max(holding, key=lambda r: len(r.dotted))
+        moments = row.decided_by.setdefault(clause, [])
+        said = _moment(moment)
+        if said and said not in moments:
+            moments.append(said)
+
+
+def game_fields(schemas: Schemas, data: SiteData, game: str) -> GameFields:
+    observed = _game_observes(data, game)
+    paths_seen = [o.path for _, o in observed if o.field != observing.LEGAL]
+    everyone = {o.field for g in data.games() for _, o in _game_observes(data, g)}
+
+    def choose(path: str, branches: list[Json]) -> list[Json]:
+        # The branches holding every part the game's clauses speak of (Altbaumer's result by tricks, not the
+        # card-points one); failing that, those holding some part; failing that, all.
+        spoken = [p for p in paths_seen if p.startswith(path + ".")]
+
+        def holds(branch: Json, part: str) -> bool:
+            return any(_within(part, f"{path}.{k}") for k in branch["properties"])
+
+        whole = [b for b in branches if spoken and all(holds(b, p) for p in spoken)]
+        return whole or [b for b in branches if any(holds(b, p) for p in spoken)] or branches
+
+    base, props = schemas.fields(SNAPSHOT)
+    mine = {o.field for _, o in observed}
+    # A field no clause of any game decides (the dealer, the variant) belongs to every game's table.
+    listed = [k for k in props if k in mine or k not in everyone]
+    snapshot = [r for k in listed for r in schemas.rows(props[k], base, k, choose)]
+    obs_base, obs_props = schemas.fields(PROTOCOL, OBSERVATION)
+    observation = [r for k, v in obs_props.items() for r in schemas.rows(v, obs_base, k, choose)]
+    for clause, o in observed:
+        if o.field == observing.LEGAL:
+            phase = o.path.removeprefix(observing.LEGAL).removeprefix(".")
+            _decide(observation, clause, LEGAL_ROW, phase or None)
+        else:
+            _decide(snapshot, clause, o.path, o.moment)
+    setups = data.spec.setup_codes()
+    refusing = [c for c in data.game_clauses(game) if c.get("rejects") and not c.get("informative")]
+    for c in refusing:
+        if any(code not in setups for code in c["rejects"]):
+            _decide(observation, str(c["id"]), CODE_ROW, None)
+    named = {str(code) for c in refusing for code in c["rejects"]}
+    codes = [str(e.get("code")) for e in data.errors() if str(e.get("code")) in named]
+    return GameFields(
+        game,
+        data.game_title(game),
+        observation,
+        snapshot,
+        [c for c in codes if c not in setups],
+        [c for c in codes if c in setups],
+        [k for k in props if k not in listed],
+    )
+
+
+def type_names(schemas: Schemas, games: list[GameFields]) -> list[tuple[str, str, str | None]]:
+    """Each named type the tables use: its name, its meaning, and the schema file it is defined in when that file
+    is a schema of its own (``action``), for a link to the schemas page."""
+    wanted = {
+        word
+        for g in games
+        for r in (*g.observation, *g.snapshot)
+        for word in r.type.replace("[]", " ").replace("|", " ").replace("{", " ").replace("}", " ").replace(":", " ").split()
+    }
+    out: list[tuple[str, str, str | None]] = []
+    common = schemas.by_name.get("common.schema.json", {}).get("$defs", {})
+    for name, node in common.items():
+        if name in wanted and node.get("description"):
+            out.append((name, str(node["description"]), None))
+    for file, node in schemas.by_name.items():
+        name = file.removesuffix(".schema.json")
+        if name in wanted and file.endswith(".schema.json"):
+            meaning = ". ".join(str(node[k]).rstrip(".") for k in ("title", "description") if node.get(k))
+            out.append((name, meaning + ".", file))
+    return out
+
+
+class Described:
+    """A description as prose, each kit file it names linked to where the site shows that file."""
+
+    def __init__(self, links: PageLinks, schemas: Schemas) -> None:
+        self.links = links
+        self.schemas = schemas
+
+    def __call__(self, text: str) -> Markup:
+        out: list[Markup] = []
+        pos = 0
+        for m in _FILE.finditer(text):
+            schema = m.group(1)
+            if schema is not None and schema not in self.schemas.by_name:
+                continue
+            out += [self._prose(text[pos : m.start()]), self._file(m.group(0), schema)]
+            pos = m.end()
+        out.append(self._prose(text[pos:]))
+        return Markup().join(out)
+
+    def _prose(self, chunk: str) -> Markup:
+        # prose() trims its text: keep the spaces around a link.
+        inner = self.links.prose(chunk)
+        return Markup(" " if chunk[:1].isspace() else "") + inner + Markup(" " if chunk[-1:].isspace() and inner else "")
+
+    def _file(self, named: str, schema: str | None) -> Markup:
+        if schema is None:
+            return self.links.to(code(named), paths.ERRORS_PAGE)
+        return self.links.to(code(named), paths.SCHEMAS_PAGE, paths.schema_anchor(schema))
+
+
+def fields_reference(data: SiteData, page: str) -> str:
+    """The observation and the snapshot, field by field, for each game, with links relative to ``page``."""
+    schemas = Schemas(data)
+    games = [game_fields(schemas, data, g) for g in data.games()]
+    links = PageLinks(page, data)
+    return render(
+        "fields.md.j2",
+        games=games,
+        types=type_names(schemas, games),
+        links=links,
+        described=Described(links, schemas),
+        schemas_page=paths.SCHEMAS_PAGE,
+        schema_anchor=paths.schema_anchor,
+        code_row=CODE_ROW,
+    )
