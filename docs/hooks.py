@@ -40,6 +40,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     _data = _load(config)
     if config.nav:
         config.nav = _expand_nav(config.nav, rulesite.example_nav(_data), rulesite.rules_nav(_data))
+    config.extra[VERSION_KEY] = site_version()
     return config
 
 
@@ -66,6 +67,18 @@ def _expand_nav(nav: list[Any], examples: list[Any], rulesets: dict[str, list[An
 REPORT_PAGE = "reference/report.md"
 # The contributor guide lives at the top of the repository, where contributors look first.
 CONTRIBUTING_PAGE = "contributing.md"
+# So does the changelog (CHANGELOG.md), with the version every page's footer shows: docs/overrides/partials/copyright.html
+# reads config.extra[VERSION_KEY].
+CHANGELOG_PAGE = "changelog.md"
+VERSION_KEY = "trickspec"
+
+
+def site_version() -> dict[str, str]:
+    """The kit's version, whose one source is pyproject.toml (read through the installed package, as run logs and
+    reports read it), and the spec version they pin: that version with a digest of spec/ and scenarios/."""
+    from conformance.runlog import kit_version, spec_version
+
+    return {"version": kit_version(), "spec": spec_version()}
 
 
 def conformance_report() -> str:
@@ -93,6 +106,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         generated[CONTRIBUTING_PAGE] = (Path(config.config_file_path).resolve().parent / "CONTRIBUTING.md").read_text(
             encoding="utf-8"
         )
+        generated[CHANGELOG_PAGE] = (Path(config.config_file_path).resolve().parent / "CHANGELOG.md").read_text(encoding="utf-8")
     except ValueError as err:
         raise PluginError(f"the rules site cannot be generated: {err}") from None
     for path, content in generated.items():
@@ -100,6 +114,9 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         if existing is not None:
             raise PluginError(f"docs/{path} exists but is generated from the kit's data: remove it")
         files.append(File.generated(config, path, content=content))
+    changelog = files.get_file_from_path(CHANGELOG_PAGE)
+    if changelog is not None:  # for the footer's link
+        config.extra[VERSION_KEY]["changelog"] = changelog.url
     return files
 
 
