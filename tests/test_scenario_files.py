@@ -120,7 +120,7 @@ def test_unknown_clause_is_located(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_clause_of_another_variant_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = scenario_file(tmp_path, clause="albastini.five-players.indicator-dead")
     code, err = errors(capsys, path)
-    assert code == 2 and "applies only to albastini-5p, not albastini-2p" in err
+    assert code == 2 and "applies only to albastini-5p, albastini-over60-5p, not albastini-2p" in err
 
 
 def test_duplicate_ids_across_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
