@@ -102,11 +102,19 @@ class Game:
         else:
             self._reset(self._pack(setup), leader)
 
-    @staticmethod
-    def _pack(setup: dict[str, Any]) -> list[Card]:
+    @classmethod
+    def _pack(cls, setup: dict[str, Any]) -> list[Card]:
         """The pack the environment deals, top first (Deck.draw takes cards.pop(0))."""
-        if "deck" in setup:
-            return [_card(c) for c in setup["deck"]]
+        pack = [_card(c) for c in setup["deck"]] if "deck" in setup else cls._pack_of_hands(setup)
+        # The environment builds its own 40 cards (card.py, Deck.all_cards) and takes no pack: the adapter
+        # can only put those cards in the kit's order, so any other pack cannot be given to it.
+        if sorted(map(_code, pack)) != sorted(map(_code, gym_card.Deck.all_cards())):
+            raise Unsupported("the environment deals its own 40 cards (Deck.all_cards) and takes no pack: "
+                              "a pack with a card missing or twice cannot be given to it")
+        return pack
+
+    @staticmethod
+    def _pack_of_hands(setup: dict[str, Any]) -> list[Card]:
         # Hands as dealt and the stock with the card to be turned on top: the pack from which the
         # environment's own reset (turn the top card, three to the agent, three to the opponent, the
         # turned card under the rest) reaches them.
