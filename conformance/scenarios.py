@@ -78,17 +78,16 @@ def reject_codes(step: Json) -> list[tuple[JsonPath, str]]:
 
 
 def expand_actions(step: Json) -> list[Json]:
-    """The actions a step stands for, in the order written."""
+    """The actions a step stands for, in the order written: key by key as the step lists them
+    (the loader keeps a mapping's order), and in order within each key."""
     actions: list[Json] = []
-    if "do" in step:
-        done = step["do"]
-        actions += [dict(a) for a in (done if isinstance(done, list) else [done])]
-    for kind in SEAT_CARD_STEPS:
-        for seat, card in (step.get(kind) or {}).items():
-            actions.append({"type": kind, "seat": int(seat), "card": card})
-    for kind in SEAT_STEPS:
-        for seat in step.get(kind) or []:
-            actions.append({"type": kind, "seat": seat})
+    for kind, value in step.items():
+        if kind == "do":
+            actions += [dict(a) for a in (value if isinstance(value, list) else [value])]
+        elif kind in SEAT_CARD_STEPS:
+            actions += [{"type": kind, "seat": int(seat), "card": card} for seat, card in (value or {}).items()]
+        elif kind in SEAT_STEPS:
+            actions += [{"type": kind, "seat": seat} for seat in value or []]
     return actions
 
 

@@ -221,3 +221,12 @@ def test_pytest_collection_reports_the_location(pytester: pytest.Pytester, monke
     assert done.ret == pytest.ExitCode.INTERRUPTED, out + err  # an error during collection
     assert f"{bad}:6:15: $.scenarios[0].clauses[0]: unknown clause" in out
     assert "Traceback" not in out + err
+
+
+def test_a_steps_actions_are_sent_in_the_order_written(tmp_path: Path) -> None:
+    path = scenario_file(tmp_path)
+    path.write_text(path.read_text() + "      - {pass: [1], do: {type: play, seat: 0, card: KC}, bid: {1: 7H, 0: QD}}\n",
+                    encoding="utf-8")
+    [scenario] = load_files([path])
+    sent = [(a["type"], a["seat"], a.get("card")) for a in scenario.steps[-1].actions]
+    assert sent == [("pass", 1, None), ("play", 0, "KC"), ("bid", 1, "7H"), ("bid", 0, "QD")]
