@@ -11,6 +11,7 @@ from typing import Any
 
 from conformance import schemas
 from conformance.references import References
+from conformance.shapes import mappings
 from specreader import kitdata
 from specreader.files import yaml_files
 from specreader.jsontypes import Json, JsonPath
@@ -358,18 +359,34 @@ def _read(paths: Iterable[Path]) -> tuple[list[Document], list[Problem]]:
     return docs, problems
 
 
-def check_files(paths: Iterable[Path], spec: Spec, refs: References) -> tuple[list[Problem], list[Problem]]:
-    """Schema and cross-file problems of scenario files, ids unique across all of them; and, apart,
-    the scenarios not checked because their variant has problems."""
+def check_files(
+    paths: Iterable[Path], spec: Spec, refs: References, against: Iterable[Path] = ()
+) -> tuple[list[Problem], list[Problem]]:
+    """Schema and cross-file problems of scenario files, ids unique across all of them and the
+    scenarios of ``against`` (the kit's, when only some files are checked); and, apart, the
+    scenarios not checked because their variant has problems."""
     docs, problems = _read(paths)
-    found, unchecked = _check_documents(docs, spec, refs)
+    found, unchecked = _check_documents(docs, spec, refs, ids_of(against))
     return problems + found, unchecked
 
 
-def _check_documents(docs: list[Document], spec: Spec, refs: References) -> tuple[list[Problem], list[Problem]]:
+def ids_of(paths: Iterable[Path]) -> dict[str, str]:
+    """The scenario ids written in files, each with where; a file that does not read is left out
+    (it is reported where it is checked)."""
+    ids: dict[str, str] = {}
+    for doc in _read(paths)[0]:
+        for i, raw in mappings(doc.data if isinstance(doc.data, dict) else {}, "scenarios"):
+            if isinstance(raw.get("id"), str):
+                ids.setdefault(raw["id"], f"{_shown(doc.file)}:{doc.where(('scenarios', i))[0]}")
+    return ids
+
+
+def _check_documents(
+    docs: list[Document], spec: Spec, refs: References, taken: dict[str, str] | None = None
+) -> tuple[list[Problem], list[Problem]]:
     problems: list[Problem] = []
     unchecked: list[Problem] = []
-    seen: dict[str, str] = {}
+    seen: dict[str, str] = dict(taken or {})
     for doc in docs:
         found = schemas.check(doc, "scenario")
         problems += found

@@ -230,3 +230,16 @@ def test_a_steps_actions_are_sent_in_the_order_written(tmp_path: Path) -> None:
     [scenario] = load_files([path])
     sent = [(a["type"], a["seat"], a.get("card")) for a in scenario.steps[-1].actions]
     assert sent == [("pass", 1, None), ("play", 0, "KC"), ("bid", 1, "7H"), ("bid", 0, "QD")]
+
+
+def test_an_id_of_the_kit_is_refused_in_a_file_checked_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = scenario_file(tmp_path)
+    path.write_text(path.read_text().replace("test/topic/ok", "albastini/otea/pass-then-bid-in-one-step"), encoding="utf-8")
+    code, err = errors(capsys, path)
+    assert code == 2
+    assert f"{path}:4:9: $.scenarios[0].id: duplicate scenario id 'albastini/otea/pass-then-bid-in-one-step'" in err
+    assert "(first at scenarios/albastini/otea/bids.yaml:" in err
+
+
+def test_a_kit_file_checked_alone_does_not_repeat_itself(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(kitdata.scenarios_dir() / "albastini" / "otea" / "bids.yaml")]) == 0
