@@ -420,6 +420,7 @@ def test_a_script_anywhere_in_the_data_comes_out_escaped_on_every_page() -> None
         paths.EXAMPLES_INDEX,
         "examples/testgame/sec/evil.md",
         "rules/testgame-x.md",
+        "print/testgame.md",
     }
     for page, text in site.items():
         assert "&lt;script&gt;" in text, f"{page}: the script did not reach the page"

@@ -278,6 +278,33 @@ def test_search_puts_the_rules_first_as_the_ranking_model_says(visit: Visit, sit
     visit.assert_offline()
 
 
+# ------------------------------------------------------------------ printing
+
+A4 = (595.0, 842.0)  # points, each to within one
+_PDF_PAGE = re.compile(rb"/Type\s*/Page(?![A-Za-z])")
+_MEDIA_BOX = re.compile(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_each_games_summary_prints_on_one_a4_sheet(browser: Browser, server: str, scheme: str) -> None:
+    """Chromium's own printing, as its --print-to-pdf does: the page size is the sheet's own (@page)."""
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    try:
+        for game in sorted(spec.kit_spec().games()):
+            page.goto(f"{server}print/{game}.html")
+            page.wait_for_load_state("load")
+            pdf = page.pdf(prefer_css_page_size=True)
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            (SHOTS / f"print-{game}-{scheme}.pdf").write_bytes(pdf)
+            pages = len(_PDF_PAGE.findall(pdf))
+            sizes = {(round(float(w)), round(float(h))) for w, h in _MEDIA_BOX.findall(pdf)}
+            assert pages == 1, f"{game} prints on {pages} pages"
+            assert len(sizes) == 1 and all(abs(a - b) <= 1 for a, b in zip(sizes.pop(), A4, strict=True)), sizes
+    finally:
+        context.close()
+
+
 # ------------------------------------------------------------------ colours
 
 _RGB = re.compile(r"rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)")
@@ -355,6 +382,7 @@ PAGE_TYPES = {
     "home": "index.html",
     "how-to-play": "play/albastini.html",
     "how-to-play-altbaumer": "play/altbaumer.html",
+    "print-summary": "print/albastini.html",
     "ruleset": "rules/albastini-4p.html",
     "specification": "rules/altbaumer.html",
     "variants": "variants.html",
