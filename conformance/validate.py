@@ -12,10 +12,10 @@ from conformance import observing, precedence_check, scenarios, schemas, selfche
 from conformance import variants as variant_checks
 from conformance.references import References
 from conformance.shapes import mappings, strings
-from specreader import kitdata
+from specreader import filekinds, kitdata
 from specreader.files import yaml_files
 from specreader.problems import DataError, Problem
-from specreader.spec import EQUIVALENTS_FILE, Spec, read
+from specreader.spec import EQUIVALENTS_FILE, Spec, kind_of, read
 from specreader.yamlio import Document, load
 
 # Which schema each spec file kind is checked against.
@@ -230,7 +230,7 @@ def validate(paths: list[Path] | None = None) -> list[Problem]:
     spec, problems = read(spec_root)
     targets = paths or [spec_root, kitdata.scenarios_dir()]
     scenario_files: list[Path] = []
-    extra_spec: list[Path] = []
+    extra_spec: list[tuple[Path, str]] = []
     for target in targets:
         files, missing = yaml_files(target)
         problems += missing
@@ -238,12 +238,13 @@ def validate(paths: list[Path] | None = None) -> list[Problem]:
             # realpath, unlike Path.resolve, ends a link loop without raising; the reader reports it
             if Path(os.path.realpath(file)).is_relative_to(inside_spec):
                 continue  # already read with the kit's spec
-            if _is_spec_file(file):
-                extra_spec.append(file)
+            kind = _spec_kind(file)
+            if kind is not None:
+                extra_spec.append((file, kind))
             else:
                 scenario_files.append(file)
-    for file in extra_spec:
-        problems += _add_spec_file(spec, file)
+    for file, kind in extra_spec:
+        problems += _add_spec_file(spec, file, kind)
     checked = check_spec(spec)
     found, unchecked = scenarios.check_files(scenario_files, spec, checked.references, _kit_scenarios_besides(scenario_files))
     problems += checked.problems + found
@@ -257,14 +258,25 @@ def _kit_scenarios_besides(checked: list[Path]) -> list[Path]:
     return [file for file in files if os.path.realpath(file) not in mine]
 
 
-def _is_spec_file(path: Path) -> bool:
-    return path.name in ("clauses.yaml", "rulings.yaml", "sources.yaml", "errors.yaml", EQUIVALENTS_FILE) or (
-        path.parent.name == "variants"
-    )
+# Where each spec kind is filed under spec/, whatever the file given is called.
+_PLACE_OF_KIND = {
+    "clauses": ("clauses.yaml",),
+    "rulings": ("rulings.yaml",),
+    "sources": ("sources.yaml",),
+    "errors": ("errors.yaml",),
+    "equivalents": (EQUIVALENTS_FILE,),
+}
 
 
-def _add_spec_file(spec: Spec, path: Path) -> list[Problem]:
-    rel = ("variants", path.name) if path.parent.name == "variants" else (path.name,)
+def _spec_kind(path: Path) -> str | None:
+    """The spec kind of a file given outside spec/ (None for a scenario file): by its schema hint
+    or content, never its folder; by its name only when neither says."""
+    kind = filekinds.kind_of_file(path) or kind_of((path.name,))
+    return None if kind == "scenario" else kind
+
+
+def _add_spec_file(spec: Spec, path: Path, kind: str) -> list[Problem]:
+    rel = ("variants", path.name) if kind == "variants" else _PLACE_OF_KIND[kind]
     try:
         doc = load(path)
     except DataError as err:

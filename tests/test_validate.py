@@ -231,3 +231,42 @@ def test_unknown_parent_is_located_at_its_own_item(write: Write, capsys: pytest.
     assert code == 2
     assert f"{path}:3:11: $.extends[0]: expected string, found integer 7" in lines
     assert f"{path}:3:14: $.extends[1]: unknown variant 'no-such-variant': expected the id of another variant file" in lines
+
+
+HOUSE_VARIANT = "id: club-2p\ntitle: Our club's two-player table\nextends: albastini-2p\n"
+HOUSE_SCENARIO = """\
+variant: club-2p
+scenarios:
+  - id: club/deal/hands-dealt
+    title: Five each
+    clauses: [albastini.deal.five-each]
+    source: {derived: a test}
+    setup: {dealer: 1, deck: [rest]}
+    steps: [{expect: {phase: bidding}}]
+"""
+
+
+@pytest.mark.parametrize("hint", ["", "# yaml-language-server: $schema=https://trickspec.dev/schemas/variant.schema.json\n"])
+def test_a_variant_is_known_by_its_content_in_any_folder(write: Write, capsys: pytest.CaptureFixture[str],
+                                                         hint: str) -> None:
+    variant = write("house/club.yaml", hint + HOUSE_VARIANT)
+    scenario = write("house/tests.yaml", HOUSE_SCENARIO)
+    code, lines = run(capsys, str(variant.parent))
+    assert code == 0, lines
+    code, lines = run(capsys, str(scenario))  # without the variant file, its id is unknown
+    assert code == 2 and f"{scenario}:1:10: $.variant: unknown variant 'club-2p': expected an id from spec/*/variants" in lines
+
+
+def test_a_scenario_file_in_a_folder_named_variants_is_a_scenario_file(write: Write,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    write("house/variants/club.yaml", HOUSE_VARIANT)
+    scenario = write("house/variants/tests.yaml", HOUSE_SCENARIO.replace("dealer: 1, deck", "dealer: 7, deck"))
+    code, lines = run(capsys, str(scenario.parent))
+    assert code == 2
+    assert any(line.startswith(f"{scenario}:7:21: $.scenarios[0].setup.dealer: expected at most 5") for line in lines), lines
+
+
+def test_the_schema_hint_names_the_kind_over_the_content(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    hinted = write("house/odd.yaml", "# yaml-language-server: $schema=../schemas/variant.schema.json\nscenarios: []\n")
+    code, lines = run(capsys, str(hinted))
+    assert code == 2 and any(line.startswith(f"{hinted}:2:1: $: missing required key 'id'") for line in lines), lines
