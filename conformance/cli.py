@@ -1,4 +1,4 @@
-"""The `trickspec` command: validate, coverage, verify, fuzz, report, smoke, selfcheck."""
+"""The `trickspec` command: validate, coverage, verify, fuzz, report, smoke, selfcheck, schema-path."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from conformance.runlog import Log
 from conformance.smoke import smoke
 from conformance.validate import validate
 from conformance.verify import Progress, verify
-from specreader import spec
+from specreader import kitdata, spec
 from specreader.problems import DataError, Problem
 from specreader.spec import EQUIVALENTS_FILE
 
@@ -280,6 +280,20 @@ def _shard(text: str) -> tuple[int, int]:
     return int(k), int(n)
 
 
+def cmd_schema_path(args: argparse.Namespace) -> int:
+    """Where the kit's schemas are installed, for an editor's schema hint in a file outside the kit."""
+    folder = kitdata.schemas_dir()
+    if args.name is None:
+        print(folder)
+        return EXIT_OK
+    path = folder / f"{args.name.removesuffix('.schema.json')}.schema.json"
+    if not path.is_file():
+        known = " ".join(sorted(p.name.removesuffix(".schema.json") for p in folder.glob("*.schema.json")))
+        return _usage_error(f"no schema {args.name!r}: expected one of {known}")
+    print(path)
+    return EXIT_OK
+
+
 def cmd_selfcheck(args: argparse.Namespace) -> int:
     results = list(selfcheck.run_mutants(args.variant))
     fates = list(selfcheck.Fate)
@@ -476,6 +490,12 @@ COMMANDS: tuple[Command, ...] = (
             Option(("--engine-cmd",), "the engine program, e.g. 'node engine.js'", required=True),
             Option(("--timeout",), "seconds the engine may take per answer (default 10)", type=_seconds, default=10.0),
         ),
+    ),
+    Command(
+        "schema-path",
+        "print where the kit's schemas are installed, or one of them (scenario, variant...), for an editor's schema hint",
+        cmd_schema_path,
+        (Option(("name",), "a schema's name, e.g. scenario (default: the folder)", nargs="?"),),
     ),
 )
 

@@ -4,6 +4,7 @@ and a folder's name (``variants/``) says nothing about what is in it."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -26,7 +27,7 @@ _KIND_OF_SCHEMA = {
 _HINT = re.compile(r"^#\s*yaml-language-server:\s*\$schema=(?P<ref>\S+)", re.MULTILINE)
 _SCHEMA_NAME = re.compile(r"(?:^|[/\\])(?P<name>[a-z-]+)\.schema\.json$")
 
-_OPENING_LINES = 10  # the hint is among the first comment lines, where editors look
+_OPENING_LINES = 10  # the hint is among the file's opening comment lines, where editors look
 
 # The top-level key each kind alone has, looked for in this order (a variant lists sources too).
 _KEY_OF_KIND = (
@@ -43,7 +44,7 @@ _KEY_OF_KIND = (
 def hinted_schema(text: str) -> str | None:
     """The schema name (``variant``) a ``yaml-language-server: $schema=`` line of the file's
     opening comments names, by path or by $id."""
-    opening = "".join(line for line in text.splitlines(keepends=True)[:_OPENING_LINES] if line.startswith("#"))
+    opening = "".join(itertools.takewhile(lambda line: line.startswith("#"), text.splitlines(keepends=True)[:_OPENING_LINES]))
     hint = _HINT.search(opening)
     named = _SCHEMA_NAME.search(hint["ref"]) if hint else None
     return named["name"] if named else None

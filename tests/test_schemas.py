@@ -63,3 +63,29 @@ def test_a_pattern_ends_where_the_text_ends(game: str) -> None:
     assert quick is not None and not quick.is_valid(clauses)
     assert [message for path, message, _ in schemas.explain("clauses", clauses) if path == ("game",)]
     assert schemas.explain("clauses", {**clauses, "game": "albastini"}) == []
+
+
+def test_schema_path_prints_the_installed_schema_an_editor_can_use(capsys: pytest.CaptureFixture[str]) -> None:
+    from conformance.cli import main
+
+    assert main(["schema-path", "scenario"]) == 0
+    path = Path(capsys.readouterr().out.strip())
+    assert json.loads(path.read_text(encoding="utf-8"))["$id"] == "https://trickspec.dev/schemas/scenario.schema.json"
+    assert main(["schema-path"]) == 0 and Path(capsys.readouterr().out.strip()) == kitdata.schemas_dir()
+    assert main(["schema-path", "scenarios"]) == 2
+    assert "no schema 'scenarios': expected one of action" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "hint",
+    [
+        "# yaml-language-server: $schema=https://trickspec.dev/schemas/variant.schema.json",
+        "# yaml-language-server: $schema=../../../schemas/variant.schema.json",
+        "# yaml-language-server: $schema=/opt/venv/lib/python3.11/site-packages/specreader/_data/schemas/variant.schema.json",
+    ],
+)
+def test_a_hint_names_its_schema_by_id_or_by_path_from_any_folder(hint: str) -> None:
+    from specreader.filekinds import hinted_schema
+
+    assert hinted_schema(f"{hint}\nid: x\n") == "variant"
+    assert hinted_schema(f"id: x\n{hint}\n") is None  # a hint is an opening comment, as editors read it
