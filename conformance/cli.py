@@ -295,21 +295,22 @@ def cmd_schema_path(args: argparse.Namespace) -> int:
 
 
 def cmd_selfcheck(args: argparse.Namespace) -> int:
-    results = list(selfcheck.run_mutants(args.variant))
+    results = list(selfcheck.run_mutants(args.variant, hybrids=not args.no_hybrids))
     fates = list(selfcheck.Fate)
-    per_variant: dict[str, Counter[selfcheck.Fate]] = {}
+    per_row: dict[tuple[str, str], Counter[selfcheck.Fate]] = {}
     for r in results:
-        per_variant.setdefault(r.mutant.variant, Counter())[r.fate] += 1
-    width = max((len(name) for name in per_variant), default=7)
-    print(f"{'variant':<{width}}  mutants  " + "  ".join(fates))
-    for name, counts in sorted(per_variant.items()):
+        per_row.setdefault((r.mutant.variant, r.mutant.kind), Counter())[r.fate] += 1
+    width = max((len(name) for name, _ in per_row), default=7)
+    print(f"{'variant':<{width}}  kind       mutants  " + "  ".join(fates))
+    # A variant's parameter mutants, then its hybrids.
+    for (name, kind), counts in sorted(per_row.items(), key=lambda row: (row[0][0], row[0][1] == "hybrid")):
         cells = "  ".join(f"{counts[fate]:>{len(fate)}}" for fate in fates)
-        print(f"{name:<{width}}  {counts.total():>7}  {cells}")
+        print(f"{name:<{width}}  {kind:<9}  {counts.total():>7}  {cells}")
     # The same refusal of the same change, in several variants, is said once.
     unbuildable: dict[tuple[str, str], list[str]] = {}
     for r in results:
         if r.fate is selfcheck.Fate.UNBUILDABLE:
-            unbuildable.setdefault((f"{r.mutant.parameter} {r.mutant.change}", r.unbuildable), []).append(r.mutant.variant)
+            unbuildable.setdefault((r.mutant.what, r.unbuildable), []).append(r.mutant.variant)
     for (change, why), variants in unbuildable.items():
         print(f"CANNOT BUILD {change} in {', '.join(variants)}: {why}")
     for r in results:
@@ -323,19 +324,29 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
     for r in results:
         if r.survived:
             print(f"SURVIVED {r.mutant.name} (no scenario of {r.scenarios} fails)")
+    untold = [r for r in results if r.untold_hybrid]
+    for r in untold:
+        print(f"HYBRID NOT TOLD APART {r.mutant.name}: write a scenario it fails, or list it in spec/{EQUIVALENTS_FILE}")
     wrong = [r for r in results if r.wrongly_equivalent]
     for r in wrong:
         print(f"NOT EQUIVALENT {r.mutant.name}: killed by {r.killed_by[0]}; remove it from spec/{EQUIVALENTS_FILE}")
     killed, scored = selfcheck.score(results)
     percent = 100.0 * killed / scored if scored else 100.0
     total = Counter(r.fate for r in results)
+    hybrids = Counter(r.fate for r in results if r.mutant.kind == "hybrid")
+    if hybrids:
+        print(
+            f"hybrids: {hybrids[selfcheck.Fate.KILLED]} of {hybrids.total()} killed, {len(untold)} not told apart; "
+            f"{hybrids[selfcheck.Fate.EQUIVALENT]} equivalent, {hybrids[selfcheck.Fate.UNBUILDABLE]} the engine cannot build"
+        )
     print(
         f"mutation score: {killed}/{scored} mutants killed by a scenario they played ({percent:.1f}%); "
         f"not counted: {total[selfcheck.Fate.EQUIVALENT]} equivalent, {total[selfcheck.Fate.UNBUILDABLE]} the engine cannot build"
     )
     if wrong:
         return EXIT_BAD_DATA
-    return EXIT_FAILED if args.fail_under is not None and percent < args.fail_under else EXIT_OK
+    below = args.fail_under is not None and percent < args.fail_under
+    return EXIT_FAILED if below or untold else EXIT_OK
 
 
 # ---------------------------------------------------------------- the commands, described
@@ -475,10 +486,11 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "selfcheck",
-        "mutation-test the suite: one-parameter variant mutants of the reference engine",
+        "mutation-test the suite: one-parameter variant mutants of the reference engine, and hybrids with neighbouring variants",
         cmd_selfcheck,
         (
             Option(("--variant",), "only this variant (repeatable)", action="append"),
+            Option(("--no-hybrids",), "leave out the hybrids (a neighbouring variant's rule mixed in)", action="store_true"),
             Option(("--fail-under",), "exit 1 if the mutation score is below this", type=float, metavar="PERCENT"),
         ),
     ),

@@ -7,6 +7,11 @@ scenarios of its variant and comes to one ``Fate``. Only a scenario the mutant p
 wrong kills it on the rule: one whose setup it refuses says nothing of how it plays, and the
 mutation score counts rule kills alone. Mutants the engine cannot build, and those
 spec/selfcheck-equivalents.yaml lists as changing nothing observable, are left out of it.
+
+Hybrids are mutants of a second kind: the variant with one rule or parameter of a neighbouring
+variant mixed in (``conformance/neighbours.py``). Each is a rule the spec states for another table,
+so the suite must tell every one apart: one that is neither killed nor listed as equivalent fails
+the check.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from conformance import runner, scenarios
+from conformance import neighbours, runner, scenarios
 from conformance.adapter import InProcessAdapter
 from conformance.vocabulary import ErrorKind, Outcome
 from specreader import spec
@@ -31,10 +36,26 @@ class Mutant:
     parameter: str  # dotted path in the resolved variant
     change: str
     data: Json = field(repr=False, compare=False)
+    neighbour: str = ""  # for a hybrid: the variant the change is taken from
+
+    @property
+    def kind(self) -> str:
+        return "hybrid" if self.neighbour else "parameter"
+
+    @property
+    def what(self) -> str:
+        """The change, and for a hybrid where it comes from."""
+        taken = f" from {self.neighbour}" if self.neighbour else ""
+        return f"{self.parameter} {self.change}{taken}"
 
     @property
     def name(self) -> str:
-        return f"{self.variant}: {self.parameter} {self.change}"
+        return f"{self.variant}: {self.what}"
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        """How spec/selfcheck-equivalents.yaml names it."""
+        return self.variant, self.parameter, self.change, self.neighbour
 
 
 class Fate(StrEnum):
@@ -73,6 +94,11 @@ class MutantResult:
     @property
     def survived(self) -> bool:
         return self.fate is Fate.SURVIVED
+
+    @property
+    def untold_hybrid(self) -> bool:
+        """A neighbour's rule mixed in that no scenario tells apart, and not listed as equivalent."""
+        return self.mutant.kind == "hybrid" and self.fate in (Fate.SETUP_ONLY, Fate.SURVIVED)
 
     @property
     def wrongly_equivalent(self) -> bool:
@@ -174,8 +200,9 @@ def _seating(variant: Json) -> Iterator[tuple[str, str, Json]]:
             yield "sides", f"{sides} -> {regrouped}", _with(variant, "sides", regrouped)
 
 
-def mutants(variant_id: str, kit: Spec | None = None) -> Iterator[Mutant]:
-    """Every single-parameter mutant of a playable variant (of the kit's spec by default)."""
+def mutants(variant_id: str, kit: Spec | None = None, hybrids: bool = True) -> Iterator[Mutant]:
+    """Every single-parameter mutant of a playable variant (of the kit's spec by default), then with
+    ``hybrids`` each hybrid of it and a neighbour."""
     kit = kit or spec.kit_spec()
     base = kit.resolve(variant_id)
     for path in ("ranking.plain_order", "ranking.trump_order", "ranking.top_trumps"):
@@ -184,17 +211,22 @@ def mutants(variant_id: str, kit: Spec | None = None) -> Iterator[Mutant]:
     for generator in (_values, _numbers, lambda variant: _rules(variant, kit), _seating):
         for path, change, data in generator(base):
             yield Mutant(variant_id, path, change, data)
+    if hybrids:
+        for neighbour, path, change, data in neighbours.hybrids(variant_id, kit):
+            yield Mutant(variant_id, path, change, data, neighbour)
 
 
-def equivalents(kit: Spec | None = None) -> dict[tuple[str, str, str], str]:
-    """(variant, parameter, change) -> the reason, for each mutant spec/selfcheck-equivalents.yaml lists."""
+def equivalents(kit: Spec | None = None) -> dict[tuple[str, str, str, str], str]:
+    """(variant, parameter, change, neighbour) -> the reason, for each mutant spec/selfcheck-equivalents.yaml
+    lists (the neighbour empty but for a hybrid)."""
     doc = (kit or spec.kit_spec()).equivalents_file
     entries = doc.data.get("equivalents") if doc is not None and isinstance(doc.data, dict) else None
     listed = {}
     for entry in entries if isinstance(entries, list) else []:  # a malformed entry is validate's to report
         if isinstance(entry, dict) and isinstance(entry.get("variants"), list):
             for variant in entry["variants"]:
-                listed[(variant, str(entry.get("parameter")), str(entry.get("change")))] = str(entry.get("reason"))
+                key = (variant, str(entry.get("parameter")), str(entry.get("change")), str(entry.get("neighbour", "")))
+                listed[key] = str(entry.get("reason"))
     return listed
 
 
@@ -210,17 +242,21 @@ def reference_builder(variant: Json) -> Callable[[str, Json], Any]:
 
 
 def run_mutants(
-    variant_ids: list[str] | None = None, build: Builder = reference_builder, stop_at_first: bool = True
+    variant_ids: list[str] | None = None,
+    build: Builder = reference_builder,
+    stop_at_first: bool = True,
+    hybrids: bool = True,
 ) -> Iterator[MutantResult]:
-    """Run each mutant against the scenarios of its variant; ``stop_at_first``: up to its first rule kill."""
+    """Run each mutant (hybrids too, with ``hybrids``) against the scenarios of its variant;
+    ``stop_at_first``: up to its first rule kill."""
     chosen = scenarios.kit_scenarios()
     listed = equivalents()
     for vid in variant_ids or spec.variant_ids():
         mine = [s for s in chosen if s.variant == vid]
         if not mine:
             continue
-        for mutant in mutants(vid):
-            result = MutantResult(mutant, len(mine), equivalent=listed.get((vid, mutant.parameter, mutant.change), ""))
+        for mutant in mutants(vid, hybrids=hybrids):
+            result = MutantResult(mutant, len(mine), equivalent=listed.get(mutant.key, ""))
             try:
                 factory = build(mutant.data)
             except ValueError as err:  # the engine refuses such a variant outright: nothing to catch

@@ -201,23 +201,25 @@ def _equivalent_mutants(spec: Spec) -> list[Problem]:
         return []
     problems = []
     raw = spec.variants_raw()
-    seen: set[tuple[str, str, str]] = set()
+    seen: set[tuple[str, str, str, str]] = set()
     for i, entry in mappings(doc.data if isinstance(doc.data, dict) else {}, "equivalents"):
-        parameter, change = entry.get("parameter"), entry.get("change")
+        parameter, change, neighbour = entry.get("parameter"), entry.get("change"), entry.get("neighbour", "")
+        named = f"{parameter} {change}" + (f" from {neighbour}" if neighbour else "")
         for j, vid in strings(entry, "variants"):
             at = ("equivalents", i, "variants", j)
             if vid not in raw or raw[vid][1].get("abstract"):
                 problems.append(doc.problem(at, f"expected a playable variant, found {vid!r}"))
                 continue
             try:
-                made = {(m.parameter, m.change) for m in selfcheck.mutants(vid, spec)}
+                made = {m.key for m in selfcheck.mutants(vid, spec)}
             except (KeyError, ValueError):  # it extends a variant that did not load: reported where it was read
                 continue
-            if (parameter, change) not in made:
-                problems.append(doc.problem(at, f"selfcheck makes no mutant {parameter} {change} of {vid}"))
-            elif (vid, parameter, change) in seen:
-                problems.append(doc.problem(at, f"{vid}: {parameter} {change} is listed twice"))
-            seen.add((vid, str(parameter), str(change)))
+            key = (vid, str(parameter), str(change), str(neighbour))
+            if key not in made:
+                problems.append(doc.problem(at, f"selfcheck makes no mutant {named} of {vid}"))
+            elif key in seen:
+                problems.append(doc.problem(at, f"{vid}: {named} is listed twice"))
+            seen.add(key)
     return problems
 
 

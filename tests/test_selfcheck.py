@@ -8,9 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from conformance import selfcheck
+from conformance import neighbours, scenarios, selfcheck
 from conformance.cli import main
 from specreader import spec
+
+
+@pytest.fixture
+def without(monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
+    """Run selfcheck as if the kit lacked these scenarios."""
+    def drop(*ids: str) -> None:
+        kept = tuple(s for s in scenarios.kit_scenarios() if s.id not in ids)
+        monkeypatch.setattr(scenarios, "kit_scenarios", lambda: kept)
+    return drop
 
 
 def _differences(a: object, b: object, path: str = "") -> list[str]:
@@ -43,8 +52,10 @@ def _fates(variant_id: str) -> dict[str, selfcheck.MutantResult]:
     return {r.mutant.name: r for r in selfcheck.run_mutants([variant_id])}
 
 
-def test_a_mutant_killed_only_by_refusing_a_setup_is_no_rule_kill() -> None:
-    # An open match read as one to 5: the only scenario it fails starts past 5, and it refuses that setup.
+def test_a_mutant_killed_only_by_refusing_a_setup_is_no_rule_kill(without: Callable[..., None]) -> None:
+    # An open match read as one to 5: without the scenario that passes 5, the only one it fails
+    # starts past 5, and it refuses that setup.
+    without("albastini/match/two-past-five-open-ended")
     result = _fates("albastini-2p")["albastini-2p: components.match open -> vp-target"]
     assert result.fate is selfcheck.Fate.SETUP_ONLY
     assert not result.killed_by and list(result.setup_refused) == ["albastini/match/two-open-ended"]
@@ -63,8 +74,9 @@ def test_a_listed_equivalent_is_reported_with_its_reason_not_as_a_survivor() -> 
     assert result.equivalent.startswith("Two sides share all 120 card points")
 
 
-def test_the_score_counts_rule_kills_over_the_mutants_that_could_be_killed() -> None:
-    results = list(selfcheck.run_mutants(["briscola-2p"]))
+def test_the_score_counts_rule_kills_over_the_mutants_that_could_be_killed(without: Callable[..., None]) -> None:
+    without("briscola/score/two-players-past-five-no-target")
+    results = list(selfcheck.run_mutants(["briscola-2p"], hybrids=False))
     killed, scored = selfcheck.score(results)
     fates = [r.fate for r in results]
     assert killed == fates.count(selfcheck.Fate.KILLED)
@@ -72,21 +84,23 @@ def test_the_score_counts_rule_kills_over_the_mutants_that_could_be_killed() -> 
     assert fates.count(selfcheck.Fate.SETUP_ONLY) == 1 and scored < len(results)
 
 
-def test_the_score_is_printed_and_can_gate(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["selfcheck", "--variant", "albastini-2p"]) == 0
+def test_the_score_is_printed_and_can_gate(capsys: pytest.CaptureFixture[str], without: Callable[..., None]) -> None:
+    without("albastini/match/two-past-five-open-ended")
+    assert main(["selfcheck", "--variant", "albastini-2p", "--no-hybrids"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    assert lines[0].split()[2:] == ["killed", "killed", "only", "by", "setup", "survived", "equivalent", "cannot", "build"]
+    assert lines[0].split()[3:] == ["killed", "killed", "only", "by", "setup", "survived", "equivalent", "cannot", "build"]
+    assert lines[1].split()[:3] == ["albastini-2p", "parameter", "27"]
     assert any(line.startswith("KILLED ONLY BY SETUP albastini-2p: components.match open -> vp-target") for line in lines)
     assert any(line.startswith("CANNOT BUILD components.draw.indicator last-drawer -> dead in albastini-2p: ") for line in lines)
     assert lines[-1].startswith("mutation score: 22/23 mutants killed by a scenario they played (95.7%)")
-    assert main(["selfcheck", "--variant", "albastini-2p", "--fail-under", "100.1"]) == 1
+    assert main(["selfcheck", "--variant", "albastini-2p", "--no-hybrids", "--fail-under", "100.1"]) == 1
 
 
 def test_an_equivalent_a_scenario_kills_is_bad_data(monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    wrong = {("albastini-2p", "ranking.plain_order", "swaps J and Q"): "a claim the suite disproves"}
+    wrong = {("albastini-2p", "ranking.plain_order", "swaps J and Q", ""): "a claim the suite disproves"}
     monkeypatch.setattr(selfcheck, "equivalents", lambda kit=None: wrong)
-    assert main(["selfcheck", "--variant", "albastini-2p"]) == 2
+    assert main(["selfcheck", "--variant", "albastini-2p", "--no-hybrids"]) == 2
     out = capsys.readouterr().out
     assert "NOT EQUIVALENT albastini-2p: ranking.plain_order swaps J and Q: killed by " in out
 
@@ -113,4 +127,72 @@ def test_validate_checks_each_listed_equivalent_names_a_mutant(write: Callable[[
         f"{path}:2:45: $.equivalents[0].variants[2]: expected a playable variant, found 'no-such-variant'",
         f"{path}:6:16: $.equivalents[1].variants[0]: selfcheck makes no mutant components.score.win_over 60 -> 58 of briscola-2p",
         "3 problem(s)",
+    ]
+
+
+def test_neighbours_are_the_variants_at_the_same_table_sharing_most_rules() -> None:
+    kit = spec.kit_spec()
+    assert neighbours.neighbours("albastini-4p", kit) == ["albastini-clockwise", "albastini-over60", "briscola-4p"]
+    assert neighbours.neighbours("albastini-3p", kit) == ["albastini-over60-3p"]
+    assert neighbours.neighbours("altbaumer-standard", kit) == []  # one rule in common with any other
+
+
+def test_the_hybrids_of_mrithi_and_over_60_take_the_score_and_the_match() -> None:
+    base, other = spec.variant("albastini-4p"), spec.variant("albastini-over60")
+    made = {m.what: m for m in selfcheck.mutants("albastini-4p") if m.neighbour == "albastini-over60"}
+    assert set(made) == {
+        "components.score mrithi -> over-threshold from albastini-over60",
+        "components.match open -> vp-target from albastini-over60",
+    }
+    score = made["components.score mrithi -> over-threshold from albastini-over60"]
+    mixed = {**base, "components": {**base["components"], "score": other["components"]["score"]}}
+    assert score.kind == "hybrid" and score.data == mixed
+
+
+def test_a_hybrid_takes_one_parameter_where_the_rule_is_the_same() -> None:
+    made = {m.what for m in selfcheck.mutants("albastini-over60-2p") if m.neighbour == "bisca-2p"}
+    assert {"components.score.double 2 -> absent from bisca-2p", "deal.hand_size 5 -> 3 from bisca-2p"} <= made
+    # Both doubling parameters at once too, since one without the other does not build.
+    assert any(w.startswith("components.score {") and w.endswith("from bisca-2p") for w in made)
+
+
+def test_a_hybrid_is_killed_by_a_scenario_the_neighbour_would_fail() -> None:
+    result = _fates("albastini-2p")["albastini-2p: components.match open -> vp-target from albastini-over60-2p"]
+    assert result.fate is selfcheck.Fate.KILLED
+    assert result.killed_by == ["albastini/match/two-past-five-open-ended"]
+
+
+def test_every_hybrid_of_the_kit_is_killed_or_listed_equivalent() -> None:
+    results = [r for r in selfcheck.run_mutants() if r.mutant.kind == "hybrid"]
+    assert len(results) > 100
+    assert [r.mutant.name for r in results if r.untold_hybrid or r.wrongly_equivalent] == []
+
+
+def test_a_hybrid_not_told_apart_fails_selfcheck(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    listed = selfcheck.equivalents()
+    direction = ("albastini-4p", "direction", "anticlockwise -> clockwise", "albastini-clockwise")
+    assert direction in listed
+    monkeypatch.setattr(selfcheck, "equivalents", lambda kit=None: {k: v for k, v in listed.items() if k != direction})
+    assert main(["selfcheck", "--variant", "albastini-4p"]) == 1
+    out = capsys.readouterr().out
+    assert "HYBRID NOT TOLD APART albastini-4p: direction anticlockwise -> clockwise from albastini-clockwise" in out
+    assert "hybrids: " in out and ", 1 not told apart;" in out
+    assert main(["selfcheck", "--variant", "albastini-4p", "--no-hybrids"]) == 0
+
+
+def test_validate_checks_a_listed_hybrid_names_its_neighbour(write: Callable[[str, str], Path],
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = write("selfcheck-equivalents.yaml", """equivalents:
+  - variants: [albastini-4p]
+    parameter: direction
+    change: anticlockwise -> clockwise
+    neighbour: briscola-4p
+    reason: Briscola is played anticlockwise, so no such hybrid is made.
+""")
+    assert main(["validate", str(path)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"{path}:2:16: $.equivalents[0].variants[0]: selfcheck makes no mutant direction anticlockwise -> clockwise "
+        "from briscola-4p of albastini-4p",
+        "1 problem(s)",
     ]
