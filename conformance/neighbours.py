@@ -24,7 +24,7 @@ _NOT_RULES = frozenset({"id", "game", "title", "sources", "extends", "abstract"}
 _ABSENT = object()
 
 
-def _playable(kit: Spec) -> list[str]:
+def playable(kit: Spec) -> list[str]:
     return sorted(vid for vid, (_, raw) in kit.variants_raw().items() if not raw.get("abstract"))
 
 
@@ -40,7 +40,7 @@ def neighbours(variant_id: str, kit: Spec) -> list[str]:
     """The playable variants neighbouring ``variant_id``, sorted."""
     mine = kit.resolved(variant_id)
     found = []
-    for other in _playable(kit):
+    for other in playable(kit):
         theirs = kit.resolved(other)
         if other == variant_id or theirs.get("players") != mine.get("players"):
             continue

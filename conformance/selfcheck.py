@@ -168,14 +168,10 @@ def _values(variant: Json) -> Iterator[tuple[str, str, Json]]:
             yield f"values.{rank}", f"{points} -> {points - 1}", _with(variant, f"values.{rank}", points - 1)
 
 
-def _playable(kit: Spec) -> list[str]:
-    return sorted(vid for vid, (_, raw) in kit.variants_raw().items() if not raw.get("abstract"))
-
-
 def _rules(variant: Json, kit: Spec) -> Iterator[tuple[str, str, Json]]:
     """Each component's rule exchanged for every other rule of the same component the spec uses."""
     used: dict[str, dict[str, Json]] = {}
-    for vid in _playable(kit):
+    for vid in neighbours.playable(kit):
         for name, component in kit.resolved(vid).get("components", {}).items():
             used.setdefault(name, {}).setdefault(component.get("rule"), component)
     for name, component in sorted(variant.get("components", {}).items()):
