@@ -108,20 +108,47 @@ def deck_of(variant: Json) -> list[str]:
     return [r + s for s in suits.split() for r in ranks.split()]
 
 
+def card_lists(setup: Json) -> Iterator[tuple[JsonPath, list[Any]]]:
+    """Every list of cards a setup places, with its path: the deck, the stock, each hand, each
+    pile and the dead cards of a deal begun mid-play."""
+    for key in ("deck", "stock"):
+        if isinstance(setup.get(key), list):
+            yield (key,), setup[key]
+    start = setup.get("start")
+    start = start if isinstance(start, dict) else {}
+    for path, node in ((("hands",), setup.get("hands")), (("start", "piles"), start.get("piles"))):
+        for key, cards in (node.items() if isinstance(node, dict) else ()):
+            if isinstance(cards, list):
+                yield (*path, key), cards
+    if isinstance(start.get("dead"), list):
+        yield ("start", "dead"), start["dead"]
+
+
+def rests(setup: Json) -> list[tuple[JsonPath, int]]:
+    """Where ``rest`` is written in a setup: the list's path and the index in it, in the order of card_lists."""
+    return [(path, i) for path, cards in card_lists(setup) for i, card in enumerate(cards) if card == REST]
+
+
 def expand_setup(setup: Json, variant: Json) -> Json:
-    """Replace ``rest`` in ``stock`` or ``deck`` by every card placed nowhere else, in deck order.
+    """Replace ``rest``, in any list of cards the setup places, by every card of the deck placed
+    nowhere else, in deck order. A setup has at most one (validate reports any other, left as written).
 
     Scenarios stay short; engines always receive every card explicitly.
     """
+    found = rests(setup)
+    if not found:
+        return setup
     # Every card named counts, the indicator too: one named there but placed nowhere is left out,
     # rather than dropped somewhere by rest, and validate reports it missing.
     placed = {card for _, card in _cards(setup)}
+    path, at = found[0]
     out = dict(setup)
-    for key in ("stock", "deck"):
-        cards = out.get(key)
-        if isinstance(cards, list) and REST in cards:
-            at = cards.index(REST)
-            out[key] = cards[:at] + [c for c in deck_of(variant) if c not in placed] + cards[at + 1 :]
+    node: Any = out
+    for key in path[:-1]:  # copied on the way down: the setup as written stays as it was
+        node[key] = dict(node[key])
+        node = node[key]
+    cards = node[path[-1]]
+    node[path[-1]] = cards[:at] + [c for c in deck_of(variant) if c not in placed] + cards[at + 1 :]
     return out
 
 
@@ -213,6 +240,12 @@ def _cross_checks(doc: Document, spec: Spec, refs: References, unchecked: list[P
         if isinstance(source, dict) and "ruling" in source and refs.rulings.unknown(source["ruling"]):
             problems.append(doc.problem((*at, "source", "ruling"), f"unknown ruling {source['ruling']!r}"))
         written = raw.get("setup", {})
+        found = rests(written)
+        if len(found) > 1:
+            first = _dotted((*found[0][0], found[0][1]))
+            once = f"rest stands for the cards placed nowhere else: once a setup (first at setup.{first})"
+            problems += [doc.problem((*at, "setup", *path, i), once) for path, i in found[1:]]
+            continue
         setup = expand_setup(written, variant)
         problems += [
             doc.problem((*at, "setup", *_as_written(p.path, written, setup)), p.message)
@@ -226,7 +259,7 @@ def _cross_checks(doc: Document, spec: Spec, refs: References, unchecked: list[P
         seen_cards: dict[str, JsonPath] = {}
         for path, card in _placed(written):
             if card in seen_cards and card != REST:
-                first = ".".join(map(str, seen_cards[card]))
+                first = _dotted(seen_cards[card])
                 problems.append(doc.problem((*at, "setup", *path), f"{card} is placed twice (also at setup.{first})"))
             seen_cards.setdefault(card, path)
         placed = {card for _, card in _placed(setup)}
@@ -236,7 +269,7 @@ def _cross_checks(doc: Document, spec: Spec, refs: References, unchecked: list[P
                 doc.problem(
                     (*at, "setup"),
                     f"expected every card of {vid} placed, missing {' '.join(unplaced)}: "
-                    "place them, or put rest in the stock or deck",
+                    "place them, or put rest where they go",
                 )
             )
         problems += [
@@ -288,22 +321,27 @@ def _unknown_variant(vid: Any) -> str:
     return f"unknown variant {vid!r}: expected an id from spec/*/variants"
 
 
+def _dotted(path: JsonPath) -> str:
+    return ".".join(map(str, path))
+
+
 def _as_written(path: JsonPath, written: Json, expanded: Json) -> JsonPath:
     """A path into the expanded setup, as a path into the setup as written: ``rest`` there stands
     for all the cards it was replaced by."""
-    if len(path) < 2 or path[0] not in ("stock", "deck") or not isinstance(path[1], int):
+    found = rests(written)
+    if not found:
         return path
-    key, index = path[0], path[1]
-    cards = written.get(key)
-    if not isinstance(cards, list) or REST not in cards:
+    where, at = found[0]
+    n = len(where)
+    index = path[n] if len(path) > n else None
+    if path[:n] != where or not isinstance(index, int):
         return path
-    at = cards.index(REST)
-    grown = len(expanded[key]) - len(cards)  # rest became grown + 1 cards
+    grown = len(dict(card_lists(expanded))[where]) - len(dict(card_lists(written))[where])  # rest became grown + 1 cards
     if index > at + grown:
         index -= grown
     elif index >= at:
         index = at
-    return (key, index, *path[2:])
+    return (*where, index, *path[n + 1 :])
 
 
 # Setup keys that name a card placed elsewhere in the setup rather than placing it.

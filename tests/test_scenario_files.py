@@ -152,7 +152,43 @@ def test_a_second_rest_is_located_where_it_is_written(tmp_path: Path, capsys: py
     path.write_text(path.read_text().replace("stock: [rest, 6S]", "stock: [rest, 6S, rest]"), encoding="utf-8")
     code, err = errors(capsys, path)
     assert code == 2
-    assert f'{path}:11:25: $.scenarios[0].setup.stock[2]: expected a card code' in err and 'found string "rest"' in err
+    assert f"{path}:11:25: $.scenarios[0].setup.stock[2]: rest stands for the cards placed nowhere else: once a setup " \
+           "(first at setup.stock.0)" in err
+
+
+@pytest.mark.parametrize(
+    ("written", "where"),
+    [
+        ("hands: {0: [rest], 1: [AH, 7H, 6C, 4D, 5C]}", '10:19: $.scenarios[0].setup.hands["0"][0]'),
+        ("hands: {0: [KC, rest], 1: [AH, 7H, 6C, 4D, 5C]}", '10:23: $.scenarios[0].setup.hands["0"][1]'),
+        ("piles: {0: [rest]}", '12:76: $.scenarios[0].setup.start.piles["0"][0]'),
+        ("dead: [rest]", "12:71: $.scenarios[0].setup.start.dead[0]"),
+    ],
+)
+def test_rest_in_a_hand_or_a_pile_and_in_the_stock_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              written: str, where: str) -> None:
+    path = scenario_file(tmp_path)
+    text = path.read_text()
+    if written.startswith("hands"):
+        text = text.replace("hands: {0: [AH, KC, QD, 4C, 5D], 1: [3S, 7H, 6C, 4D, 5C]}", written)
+    else:
+        text = text.replace("indicator: 6S}", f"indicator: 6S, {written}}}")
+    path.write_text(text, encoding="utf-8")
+    code, err = errors(capsys, path)
+    assert code == 2
+    assert f"{path}:{where}: rest stands for the cards placed nowhere else: once a setup (first at setup.stock.0)" in err
+
+
+def test_rest_fills_a_hand_with_the_cards_placed_nowhere_else(tmp_path: Path) -> None:
+    path = scenario_file(tmp_path)
+    hands = "hands: {0: [AH, KC, QD, 4C, 5D], 1: [3S, 7H, 6C, 4D, 5C]}"
+    stock = "[AC, 7C, JC, QC, 3C, AD, 7D, KD, JD, 6D, 3D, KH, JH, QH, 6H, 5H, 4H, 3H, AS, 7S, KS, JS, QS, 5S, 4S, 6S]"
+    path.write_text(path.read_text().replace(hands, "hands: {0: [AH, KC, QD, 4C, 5D], 1: [rest]}")
+                    .replace("stock: [rest, 6S]", f"stock: {stock}"), encoding="utf-8")
+    [scenario] = load_files([path])
+    assert scenario.setup["hands"]["0"] == ["AH", "KC", "QD", "4C", "5D"]
+    assert sorted(scenario.setup["hands"]["1"]) == ["3S", "4D", "5C", "6C", "7H"]
+    assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS
 
 
 @pytest.mark.parametrize(
@@ -243,3 +279,13 @@ def test_an_id_of_the_kit_is_refused_in_a_file_checked_alone(tmp_path: Path, cap
 
 def test_a_kit_file_checked_alone_does_not_repeat_itself(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["validate", str(kitdata.scenarios_dir() / "albastini" / "otea" / "bids.yaml")]) == 0
+
+
+def test_a_bad_card_after_rest_in_a_hand_is_located_where_it_is_written(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    path = scenario_file(tmp_path)
+    text = path.read_text().replace("1: [3S, 7H, 6C, 4D, 5C]}", "1: [rest, 10H]}").replace("stock: [rest, 6S]", "stock: [6S]")
+    path.write_text(text, encoding="utf-8")
+    code, err = errors(capsys, path)
+    assert code == 2
+    assert f'{path}:10:50: $.scenarios[0].setup.hands["1"][1]: expected a card code' in err, err
