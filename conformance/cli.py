@@ -20,7 +20,7 @@ from conformance.runlog import Log
 from conformance.smoke import smoke
 from conformance.validate import validate
 from conformance.verify import Progress, verify
-from specreader import kitdata, spec
+from specreader import kitdata, roots, spec
 from specreader.problems import DataError, Problem
 from specreader.spec import EQUIVALENTS_FILE
 
@@ -55,14 +55,18 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
-    rows = coverage.measure(spec.kit_spec(), scenarios.kit_scenarios())
+    rows = coverage.measure(spec.kit_spec(), scenarios.run_scenarios())
+    house = roots.current().spec
+    if house:  # the house's own clauses: the kit's are the kit's scenarios' to cover
+        mine = roots.clause_ids(spec.kit_spec(), house)
+        rows = [r for r in rows if r.clause in mine]
     print(coverage.table(rows))
     return EXIT_OK if all(r.complete for r in rows) else EXIT_FAILED
 
 
 def _selected(args: argparse.Namespace) -> list[scenarios.Scenario]:
     chosen = []
-    for s in scenarios.kit_scenarios():
+    for s in scenarios.run_scenarios():
         if args.game and s.game not in args.game:
             continue
         if args.variant and s.variant not in args.variant:
@@ -158,7 +162,7 @@ def _note_stale(file: str, expected: expectations.Expectations) -> None:
     """Warn about an expectation file that no longer matches the kit: it still applies where it can."""
     if expected.spec_version != runlog.spec_version():
         print(f"note: {file} was written for spec {expected.spec_version}, this is {runlog.spec_version()}", file=sys.stderr)
-    known = {s.id for s in scenarios.kit_scenarios()}
+    known = {s.id for s in scenarios.run_scenarios()}
     unknown = sorted(sid for sid in expected.entries if sid not in known)
     if unknown:
         print(f"note: {file} names scenarios the kit does not have: {', '.join(unknown)}", file=sys.stderr)
@@ -414,14 +418,34 @@ class Command:
     options: tuple[Option, ...] = ()
 
 
+# House rules (docs/guide/house-rules.md): folders read beside the kit's data.
+_SPEC_ROOT = Option(
+    ("--spec",),
+    "a house spec folder, read with the kit's: its variants may extend the kit's (repeatable)",
+    metavar="DIR",
+    action="append",
+)
+_SCENARIO_ROOT = Option(
+    ("--scenarios",),
+    "a house scenarios folder: its scenarios are taken instead of the kit's (repeatable)",
+    metavar="DIR",
+    action="append",
+)
+
 COMMANDS: tuple[Command, ...] = (
     Command(
         "validate",
         "check spec/ and scenarios/ (or the given paths) against schemas and each other",
         cmd_validate,
-        (Option(("paths",), "files or folders (default: the whole kit)", nargs="*"),),
+        (
+            Option(("paths",), "files or folders (default: the whole kit, or the house folders given)", nargs="*"),
+            _SPEC_ROOT,
+            _SCENARIO_ROOT,
+        ),
     ),
-    Command("coverage", "print scenarios per clause; exit 1 if a clause lacks one", cmd_coverage),
+    Command(
+        "coverage", "print scenarios per clause; exit 1 if a clause lacks one", cmd_coverage, (_SPEC_ROOT, _SCENARIO_ROOT)
+    ),
     Command(
         "verify",
         "run the scenarios against an engine (default: the reference engine)",
@@ -451,6 +475,8 @@ COMMANDS: tuple[Command, ...] = (
             Option(("--expect",), "expectation file: scenarios this engine is known to skip or fail"),
             Option(("--save-expectations",), "write this run's failures as an expectation file", metavar="FILE"),
             Option(("--report-dir",), "write run.jsonl and the reports (report.md, junit.xml, summary.json, badge.json)"),
+            _SPEC_ROOT,
+            _SCENARIO_ROOT,
         ),
     ),
     Command(
@@ -472,6 +498,7 @@ COMMANDS: tuple[Command, ...] = (
             Option(("--max-divergences",), "stop once this many distinct divergences are found", type=_count, metavar="N"),
             Option(("--sampled",), "compare snapshots and legal actions only after the last action and at one random step of "
                    "each deal (refusals still at every step): several times as many deals a second", action="store_true"),
+            _SPEC_ROOT,
         ),
     ),
     Command(
@@ -529,7 +556,9 @@ def main(argv: list[str] | None = None) -> int:
     # of verify also closes its log saying so, and writes its reports from what was judged.
     with interrupt.trapped():
         try:
-            return int(args.run(args))
+            # house folders are set for the whole command, engines it starts included
+            with roots.using(getattr(args, "spec", None) or (), getattr(args, "scenarios", None) or ()):
+                return int(args.run(args))
         except interrupt.Interrupted as stop:
             engine_process.end_all()
             print(f"interrupted by {stop.signal.name}", file=sys.stderr)

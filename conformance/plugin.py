@@ -20,6 +20,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--engine-timeout", type=float, default=10.0, help="seconds an engine may take per scenario")
     group.addoption("--validate-protocol", action="store_true", help="check every protocol message against its schema")
     group.addoption("--expect", help="expectation file listing scenarios to skip or xfail for this engine")
+    # prefixed, unlike the command's --spec and --scenarios: pytest-spec has a --spec of its own
+    group.addoption("--trickspec-spec", action="append", metavar="DIR", help="a house spec folder, read with the kit's")
+    group.addoption(
+        "--trickspec-scenarios", action="append", metavar="DIR", help="a house scenarios folder, run instead of the kit's"
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:

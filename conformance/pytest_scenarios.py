@@ -10,6 +10,7 @@ included.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +21,7 @@ import pytest
 from conformance import adapter as adapters
 from conformance import expectations, runlog, runner, scenarios, untrusted
 from conformance.vocabulary import Outcome
-from specreader import kitdata, spec
+from specreader import kitdata, roots, spec
 from specreader.problems import DataError
 
 PLUGIN_NAME = "trickspec-scenarios"
@@ -28,6 +29,7 @@ PLUGIN_NAME = "trickspec-scenarios"
 _ENGINE_KEY = pytest.StashKey[adapters.EngineAdapter]()
 _HELLO_KEY = pytest.StashKey[dict[str, Any]]()
 _EXPECT_KEY = pytest.StashKey[expectations.Expectations]()
+_ROOTS_KEY = pytest.StashKey[contextlib.ExitStack]()
 
 
 def _marker(name: str) -> str:
@@ -37,8 +39,20 @@ def _marker(name: str) -> str:
 def configure(config: pytest.Config) -> None:
     """Markers, the expectation file, the engine and the scenarios to collect.
 
-    An unreadable expectation file or an unusable engine is a usage error: a reason, not a traceback.
+    An unreadable expectation file or an unusable engine is a usage error: a reason, not a traceback;
+    so are house folders that cannot be used.
     """
+    config.stash[_ROOTS_KEY] = house = contextlib.ExitStack()  # left in pytest_unconfigure
+    given = house.enter_context(
+        roots.using(config.getoption("trickspec_spec") or (), config.getoption("trickspec_scenarios") or ())
+    )
+    problems = roots.folder_problems(given.scenarios, "scenarios")
+    try:
+        spec.kit_spec()  # the house spec, read with the kit's
+    except DataError as err:
+        problems += err.problems
+    if problems:
+        raise pytest.UsageError("bad house folders:\n" + str(DataError(problems)))
     config.addinivalue_line("markers", "scenario: a conformance scenario from scenarios/")
     config.addinivalue_line("markers", "clause(id): a clause the scenario checks")
     for vid in spec.variant_ids(playable=False):
@@ -77,26 +91,37 @@ def _hands_tests_to_workers(config: pytest.Config) -> bool:
 def _add_kit_scenarios(config: pytest.Config) -> None:
     if config.args_source is pytest.Config.ArgsSource.ARGS:
         return  # the user named what to run
-    root = kitdata.scenarios_dir().resolve()
     given = [(config.invocation_params.dir / arg.split("::")[0]).resolve() for arg in config.args]
-    if not any(path == root or path in root.parents or root in path.parents for path in given):
-        config.args.append(str(root))
+    for root in _scenario_folders():
+        if not any(path == root or path in root.parents or root in path.parents for path in given):
+            config.args.append(str(root))
+
+
+def _scenario_folders() -> list[Path]:
+    """The house scenario folders when given, else the kit's."""
+    return [folder.resolve() for folder in roots.current().scenarios] or [kitdata.scenarios_dir().resolve()]
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     hello = config.stash[_HELLO_KEY]
     engine = f"{hello.get('name', 'unnamed')} {hello.get('version', '(no version)')}"
-    return [f"trickspec: engine {engine}, spec {runlog.spec_version()}, scenarios in {kitdata.scenarios_dir()}"]
+    folders = ", ".join(map(str, _scenario_folders()))
+    house = "".join(f", house spec {folder}" for folder in roots.current().spec)
+    return [f"trickspec: engine {engine}, spec {runlog.spec_version()}{house}, scenarios in {folders}"]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     engine = config.stash.get(_ENGINE_KEY, None)
     if engine is not None:
         engine.close()
+    house = config.stash.get(_ROOTS_KEY, None)
+    if house is not None:
+        house.close()
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
-    if file_path.suffix != ".yaml" or kitdata.scenarios_dir().resolve() not in file_path.resolve().parents:
+    folders = {kitdata.scenarios_dir().resolve(), *_scenario_folders()}
+    if file_path.suffix != ".yaml" or not folders.intersection(file_path.resolve().parents):
         return None
     return ScenarioFile.from_parent(parent, path=file_path)
 

@@ -80,6 +80,7 @@ def _kinds_by_file(spec: Spec) -> dict[str, str]:
     for kind, doc in (("sources", spec.sources_file), ("errors", spec.errors_file)):
         if doc is not None:
             kinds[doc.file] = kind
+    kinds.update({doc.file: "sources" for doc in spec.house_sources})
     return kinds
 
 

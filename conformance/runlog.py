@@ -20,7 +20,7 @@ from typing import IO, Any, NotRequired, TypedDict, cast
 
 from conformance import schemas, untrusted
 from conformance.vocabulary import FAILING
-from specreader import files, kitdata, limits
+from specreader import files, kitdata, limits, roots
 from specreader.jsontypes import Json
 from specreader.problems import DataError, Problem
 
@@ -36,6 +36,7 @@ class Header(TypedDict):
     started: str
     scenarios: int
     scenario_digests: NotRequired[dict[str, str]]  # written by conformance/implementations.py
+    roots: NotRequired[Json]  # the house folders read beside the kit's (specreader/roots.py)
 
 
 class ScenarioLine(TypedDict):
@@ -70,8 +71,9 @@ class Footer(TypedDict):
 
 
 def header(engine: Json, options: Json, scenarios: int) -> Header:
-    """The first line of a run log: this kit, the spec version, the engine's handshake, the options."""
-    return {
+    """The first line of a run log: this kit, the spec version, the engine's handshake, the options,
+    and the house folders when there are some."""
+    made: Header = {
         "type": "header",
         "kit": {"name": "trickspec", "version": kit_version()},
         "spec_version": spec_version(),
@@ -80,6 +82,9 @@ def header(engine: Json, options: Json, scenarios: int) -> Header:
         "started": now(),
         "scenarios": scenarios,
     }
+    if house := roots.current():
+        made["roots"] = house.to_json()
+    return made
 
 
 def kit_version() -> str:
@@ -103,15 +108,20 @@ def kit_homepage() -> str:
 
 
 def spec_version() -> str:
-    """The kit version plus a digest of spec/ and scenarios/: what an expectation file pins."""
+    """The kit version plus a digest of spec/ and scenarios/, and of the house folders read beside
+    them (by their content, wherever they are): what an expectation file pins."""
     digest = hashlib.sha256()
     root = kitdata.root()
-    for folder in ("spec", "scenarios"):
-        paths, problems = files.yaml_files(root / folder)
+    house = roots.current()
+    folders = [(root / name, Path(name)) for name in ("spec", "scenarios")]
+    folders += [(folder, Path(f"house-spec-{i}")) for i, folder in enumerate(house.spec)]
+    folders += [(folder, Path(f"house-scenarios-{i}")) for i, folder in enumerate(house.scenarios)]
+    for folder, named in folders:
+        paths, problems = files.yaml_files(folder)
         if problems:
             raise DataError(problems)
         for path in paths:
-            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update((named / path.relative_to(folder)).as_posix().encode())
             digest.update(files.read_bytes(path, limits.MAX_YAML_BYTES, "YAML file"))
     return f"{kit_version()}+{digest.hexdigest()[:12]}"
 

@@ -12,7 +12,7 @@ from typing import Any
 from conformance import schemas
 from conformance.references import References
 from conformance.shapes import mappings
-from specreader import kitdata
+from specreader import kitdata, roots
 from specreader.files import yaml_files
 from specreader.jsontypes import Json, JsonPath
 from specreader.problems import DataError, Problem
@@ -480,3 +480,18 @@ def scenario_files(root: Path | None = None) -> list[Path]:
 def kit_scenarios() -> tuple[Scenario, ...]:
     """Every scenario of the kit, read once per process."""
     return tuple(load_files(scenario_files()))
+
+
+def run_scenarios() -> tuple[Scenario, ...]:
+    """The scenarios a run takes: those of the house scenario folders when it was given some
+    (specreader/roots.py), instead of the kit's; else the kit's."""
+    folders = roots.current().scenarios
+    return _house_scenarios(folders) if folders else kit_scenarios()
+
+
+@cache
+def _house_scenarios(folders: tuple[Path, ...]) -> tuple[Scenario, ...]:
+    problems = roots.folder_problems(folders, "scenarios")
+    if problems:
+        raise DataError(problems)
+    return tuple(load_files([file for folder in folders for file in scenario_files(folder)]))

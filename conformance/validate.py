@@ -12,7 +12,7 @@ from conformance import observing, precedence_check, scenarios, schemas, selfche
 from conformance import variants as variant_checks
 from conformance.references import References
 from conformance.shapes import mappings, strings
-from specreader import filekinds, kitdata
+from specreader import filekinds, kitdata, roots
 from specreader.files import yaml_files
 from specreader.problems import DataError, Problem
 from specreader.spec import EQUIVALENTS_FILE, Spec, kind_of, read
@@ -47,6 +47,8 @@ def check_spec(spec: Spec) -> SpecCheck:
         problems += schemas.check(doc, "rulings")
     for doc in spec.variant_files:
         problems += schemas.check(doc, "variant")
+    for doc in spec.house_sources:
+        problems += schemas.check(doc, "sources")
     for attr, kind, what in (("sources_file", "sources", "the bibliography"), ("errors_file", "errors", "the error-code list")):
         if getattr(spec, attr) is None and kind not in spec.unloaded:  # one that did not load is reported as such
             where = spec.root / f"{kind}.yaml" if spec.root else Path(f"{kind}.yaml")
@@ -224,13 +226,17 @@ def _equivalent_mutants(spec: Spec) -> list[Problem]:
 
 
 def validate(paths: list[Path] | None = None) -> list[Problem]:
-    """Problems in the kit (default) or in the given files and folders, checked with the kit's spec.
+    """Problems in the kit (default) or in the given files and folders, checked with the kit's spec;
+    with house folders (specreader/roots.py), the house spec with the kit's, and by default the house
+    scenarios.
 
     Problems of the data itself come first, sorted; then what could not be checked because of them."""
     spec_root = kitdata.spec_dir()
-    inside_spec = os.path.realpath(spec_root)
+    house = roots.current()
+    spec_folders = [os.path.realpath(folder) for folder in (spec_root, *house.spec)]
     spec, problems = read(spec_root)
-    targets = paths or [spec_root, kitdata.scenarios_dir()]
+    problems += roots.add_house(spec, house.spec) + roots.folder_problems(house.scenarios, "scenarios")
+    targets = paths or ([*house.scenarios] if house else [spec_root, kitdata.scenarios_dir()])
     scenario_files: list[Path] = []
     extra_spec: list[tuple[Path, str]] = []
     for target in targets:
@@ -238,8 +244,8 @@ def validate(paths: list[Path] | None = None) -> list[Problem]:
         problems += missing
         for file in files:
             # realpath, unlike Path.resolve, ends a link loop without raising; the reader reports it
-            if Path(os.path.realpath(file)).is_relative_to(inside_spec):
-                continue  # already read with the kit's spec
+            if any(Path(os.path.realpath(file)).is_relative_to(folder) for folder in spec_folders):
+                continue  # already read with the spec
             kind = _spec_kind(file)
             if kind is not None:
                 extra_spec.append((file, kind))

@@ -29,6 +29,7 @@ class Spec:
     variant_files: list[Document] = field(default_factory=list)
     ruling_files: list[Document] = field(default_factory=list)
     sources_file: Document | None = None
+    house_sources: list[Document] = field(default_factory=list)  # sources.yaml of house spec folders
     errors_file: Document | None = None
     root: Path | None = None
     # Files that did not load, by kind: an id they declare is unknown, without being wrong.
@@ -42,7 +43,9 @@ class Spec:
         self._resolved.clear()
         self._variants = None
         kind = kind_of(rel)
-        if kind == "sources":
+        if kind == "sources" and self.sources_file is not None:
+            self.house_sources.append(doc)
+        elif kind == "sources":
             self.sources_file = doc
         elif kind == "errors":
             self.errors_file = doc
@@ -75,10 +78,11 @@ class Spec:
         return {str(c.get("id")): c for _, _, c in self.clauses()}
 
     def sections(self, game: str) -> list[Json]:
-        for doc in self.clause_files:
-            if isinstance(doc.data, dict) and doc.data.get("game") == game:
-                return [s for _, _, s in _items(doc, "sections")]
-        return []
+        """The game's sections in reading order: the kit's, then those of house clause files."""
+        return [
+            s for doc in self.clause_files if isinstance(doc.data, dict) and doc.data.get("game") == game
+            for _, _, s in _items(doc, "sections")
+        ]
 
     def variants_raw(self) -> dict[str, tuple[Document, Json]]:
         """Each variant file by its id, as written (built once per spec: the caller must not change it)."""
@@ -97,10 +101,12 @@ class Spec:
     def ruling_ids(self) -> set[str]:
         return {str(r.get("id")) for _, _, r in self.rulings()}
 
+    def source_files(self) -> list[Document]:
+        """The bibliography, then the sources of house spec folders."""
+        return ([self.sources_file] if self.sources_file is not None else []) + self.house_sources
+
     def source_keys(self) -> set[str]:
-        if self.sources_file is None:
-            return set()
-        return {str(s.get("key")) for _, _, s in _items(self.sources_file, "sources")}
+        return {str(s.get("key")) for doc in self.source_files() for _, _, s in _items(doc, "sources")}
 
     def error_codes(self) -> set[str]:
         if self.errors_file is None:
@@ -229,10 +235,20 @@ def read(root: Path | None = None) -> tuple[Spec, list[Problem]]:
     return spec, problems
 
 
-@cache
 def kit_spec() -> Spec:
-    """The kit's own spec, read once per process; it must load cleanly."""
+    """The kit's own spec with the house spec folders of the run, if any (specreader/roots.py),
+    read once per process and set of folders; it must load cleanly."""
+    from specreader import roots  # it builds on this module
+
+    return _spec_with(roots.current().spec)
+
+
+@cache
+def _spec_with(house: tuple[Path, ...]) -> Spec:
+    from specreader import roots
+
     spec, problems = read()
+    problems += roots.add_house(spec, house)
     if problems:
         raise DataError(problems)
     return spec

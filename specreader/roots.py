@@ -1,0 +1,161 @@
+"""House rules: spec and scenario folders of a club's own, read beside the kit's.
+
+A house spec folder holds ``<game>/variants/*.yaml`` (which may ``extends:`` the kit's variants),
+and may hold ``<game>/clauses.yaml`` in sections of its own, ``<game>/rulings.yaml`` and
+``sources.yaml``; a house scenarios folder holds scenario files. The roots of a run live in the
+environment (``TRICKSPEC_SPEC``, ``TRICKSPEC_SCENARIOS``: folders joined by ``os.pathsep``), so
+every engine process and pytest-xdist worker a run starts reads the same data as the run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from specreader import kitdata
+from specreader.files import yaml_files
+from specreader.jsontypes import Json
+from specreader.problems import DataError, Problem
+from specreader.spec import Spec, kind_of
+from specreader.yamlio import Document, load
+
+SPEC_VARIABLE = "TRICKSPEC_SPEC"
+SCENARIOS_VARIABLE = "TRICKSPEC_SCENARIOS"
+
+# What a house folder may hold: the kit alone states the error codes and the selfcheck's equivalents.
+_HOUSE_KINDS = ("variants", "clauses", "rulings", "sources")
+_EXPECTED = "<game>/variants/*.yaml, <game>/clauses.yaml, <game>/rulings.yaml or sources.yaml"
+
+
+@dataclass(frozen=True)
+class Roots:
+    """The extra folders of a run, absolute; empty when the kit runs on its own data."""
+
+    spec: tuple[Path, ...] = ()
+    scenarios: tuple[Path, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.spec or self.scenarios)
+
+    def to_json(self) -> Json:
+        return {"spec": [str(p) for p in self.spec], "scenarios": [str(p) for p in self.scenarios]}
+
+
+def current() -> Roots:
+    """The roots this process was given."""
+    return Roots(_folders(SPEC_VARIABLE), _folders(SCENARIOS_VARIABLE))
+
+
+def _folders(variable: str) -> tuple[Path, ...]:
+    return tuple(Path(p) for p in os.environ.get(variable, "").split(os.pathsep) if p)
+
+
+@contextlib.contextmanager
+def using(spec: Iterable[str | Path] = (), scenarios: Iterable[str | Path] = ()) -> Iterator[Roots]:
+    """Run with these extra folders (none given: as before), restoring the environment after."""
+    given = {SPEC_VARIABLE: list(spec), SCENARIOS_VARIABLE: list(scenarios)}
+    before = {name: os.environ.get(name) for name in given}
+    try:
+        for name, folders in given.items():
+            if folders:
+                os.environ[name] = os.pathsep.join(os.path.abspath(f) for f in folders)
+        yield current()
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def folder_problems(folders: Iterable[Path], kind: str) -> list[Problem]:
+    """A root that is not a folder, or is the kit's own ``kind`` folder, is a problem naming it."""
+    own = os.path.realpath(kitdata.root() / kind)
+    problems = []
+    for folder in folders:
+        if not folder.exists():
+            problems.append(Problem(str(folder), 0, 0, (), f"no such folder: expected a {kind} folder of house rules"))
+        elif not folder.is_dir():
+            problems.append(Problem(str(folder), 0, 0, (), f"expected a {kind} folder of house rules, found a file"))
+        elif os.path.realpath(folder) == own:
+            problems.append(Problem(str(folder), 0, 0, (), f"this is the kit's own {kind} folder: expected a house one"))
+    return problems
+
+
+def add_house(spec: Spec, folders: Iterable[Path]) -> list[Problem]:
+    """Add the files of house spec folders to the kit's spec; what they would change of the kit's is refused.
+
+    A file declaring a name the kit (or an earlier house file) declares is reported, located, and left
+    out, so nothing of the kit is ever replaced."""
+    folders = list(folders)
+    problems = folder_problems(folders, "spec")
+    if problems:
+        return problems
+    taken = _declared(spec)
+    for folder in folders:
+        paths, missing = yaml_files(folder)
+        problems += missing
+        for path in paths:
+            rel = path.relative_to(folder).parts
+            kind = kind_of(rel)
+            if kind not in _HOUSE_KINDS:
+                problems.append(Problem(str(path), 1, 1, (), f"unexpected file in a house spec folder: expected {_EXPECTED}"))
+                continue
+            try:
+                doc = load(path)
+            except DataError as err:
+                problems += err.problems
+                spec.add_unloaded(str(path), rel)
+                continue
+            collisions = [
+                doc.problem(at, f"{what} {name!r} is already declared (in {first}): expected a name of the house's own")
+                for at, what, name in _names(doc, kind)
+                if (first := taken.get((what, name))) is not None
+            ]
+            if collisions:
+                problems += collisions
+                spec.add_unloaded(str(path), rel)
+                continue
+            taken.update({(what, name): f"{doc.file}:{doc.where(at)[0]}" for at, what, name in _names(doc, kind)})
+            spec.add(doc, rel, problems)
+    return problems
+
+
+def _declared(spec: Spec) -> dict[tuple[str, str], str]:
+    """Every name the spec declares, by kind of name, with where it is."""
+    taken: dict[tuple[str, str], str] = {}
+    docs = [(d, "clauses") for d in spec.clause_files] + [(d, "rulings") for d in spec.ruling_files]
+    docs += [(d, "variants") for d in spec.variant_files] + [(d, "sources") for d in spec.source_files()]
+    for doc, kind in docs:
+        for at, what, name in _names(doc, kind):
+            taken.setdefault((what, name), f"{doc.file}:{doc.where(at)[0]}")
+    return taken
+
+
+def _names(doc: Document, kind: str) -> Iterator[tuple[tuple[str | int, ...], str, str]]:
+    """The names a file declares: (its path, what it is, the name); a section is named with its game."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    if kind == "variants":
+        if isinstance(data.get("id"), str):
+            yield ("id",), "variant", data["id"]
+        return
+    lists = {"clauses": (("clauses", "id", "clause"), ("sections", "id", "section")), "rulings": (("rulings", "id", "ruling"),)}
+    for listed, key, what in lists.get(kind, (("sources", "key", "source"),)):
+        items = data.get(listed)
+        for i, item in enumerate(items if isinstance(items, list) else []):
+            name = item.get(key) if isinstance(item, dict) else None
+            if isinstance(name, str):
+                yield (listed, i, key), what, f"{data.get('game')}.{name}" if what == "section" else name
+
+
+def clause_ids(spec: Spec, folders: Iterable[Path]) -> set[str]:
+    """The ids of the clauses house spec folders declare."""
+    inside = [os.path.realpath(folder) for folder in folders]
+    return {
+        str(clause.get("id"))
+        for doc, _, clause in spec.clauses()
+        if any(Path(os.path.realpath(doc.file)).is_relative_to(folder) for folder in inside)
+    }

@@ -1,0 +1,181 @@
+"""House rules: a club's variant and scenarios in folders of its own, read beside the kit's.
+
+The worked example (examples/house-rules/) is copied outside the checkout and run exactly as its
+README says; the rest checks what the kit refuses of house folders, located.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance import cli
+from specreader import kitdata, roots
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "house-rules"
+BIN = Path(sys.executable).parent  # the venv's trickspec and pytest
+HOUSE_VARIANT = "baobab-albastini-4p"
+
+
+def readme_commands() -> list[str]:
+    """The command lines of the example README's sh block."""
+    text = (EXAMPLE / "README.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"```sh\n(.*?)```", text, re.S)
+    return [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
+
+
+@pytest.fixture
+def house(tmp_path: Path) -> Path:
+    """The example, copied to a folder outside the checkout."""
+    copy = tmp_path / "club"
+    shutil.copytree(EXAMPLE, copy)
+    assert not copy.resolve().is_relative_to(ROOT)
+    return copy
+
+
+def run_line(line: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """A README line as a user runs it, with the venv's commands first on PATH."""
+    env = {k: v for k, v in os.environ.items() if k not in (roots.SPEC_VARIABLE, roots.SCENARIOS_VARIABLE)}
+    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    return subprocess.run(line, shell=True, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_the_example_runs_outside_the_checkout_as_its_readme_says(house: Path) -> None:
+    lines = readme_commands()
+    assert [line.split()[:2] for line in lines] == [
+        ["trickspec", "validate"],
+        ["trickspec", "verify"],
+        ["trickspec", "coverage"],
+        ["trickspec", "fuzz"],
+        ["pytest", "--engine"],
+    ]
+    done = {line.split()[1] if line.startswith("trickspec") else "pytest": run_line(line, house) for line in lines}
+    for name, result in done.items():
+        assert result.returncode == 0, f"{name}:\n{result.stdout[-2000:]}\n{result.stderr[-2000:]}"
+    assert done["validate"].stdout.startswith("valid (")
+    assert done["verify"].stdout.rstrip().endswith("3 passed, 0 failed")
+    assert "baobab-albastini-4p        3" in done["verify"].stdout
+    assert done["coverage"].stdout.splitlines()[1:] == [
+        "albastini.baobab.over-90-wins-three          3         -  ok",
+        "clause coverage: 1/1 clauses (100.0%)",
+    ]
+    assert "200 passed, 0 failed" in done["fuzz"].stdout
+    assert re.search(r"\b3 passed in ", done["pytest"].stdout.splitlines()[-1]), done["pytest"].stdout
+    assert "failed" not in done["pytest"].stdout.splitlines()[-1]
+    assert f"house spec {house / 'spec'}" in done["pytest"].stdout
+
+
+def test_the_reference_plays_the_house_rule_from_the_data(house: Path) -> None:
+    """Without the house's one parameter the club's variant is the kit's over-60 game: verify and pytest fail."""
+    variant = house / "spec" / "albastini" / "variants" / "baobab-4p.yaml"
+    variant.write_text(variant.read_text(encoding="utf-8").replace("    double: 3\n", "    double: 2\n"), encoding="utf-8")
+    verify, pytest_line = (line for line in readme_commands() if " verify " in line or line.startswith("pytest"))
+    failed = run_line(verify, house)
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "FAIL baobab/over-90/ninety-one-wins-three" in failed.stdout
+    assert run_line(pytest_line, house).returncode == 1
+
+
+def test_the_run_log_records_the_house_folders_and_pins_their_data(house: Path) -> None:
+    line = "trickspec verify --spec spec --scenarios scenarios --report-dir reports"
+    assert run_line(line, house).returncode == 0
+    header = json.loads((house / "reports" / "run.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert header["roots"] == {"spec": [str(house / "spec")], "scenarios": [str(house / "scenarios")]}
+    assert run_line("trickspec report reports/run.jsonl --format json", house).returncode == 0  # the schema admits it
+    (house / "scenarios" / "albastini" / "baobab" / "over-90.yaml").write_text(
+        (house / "scenarios" / "albastini" / "baobab" / "over-90.yaml").read_text(encoding="utf-8") + "\n# edited\n",
+        encoding="utf-8",
+    )
+    assert run_line(line, house).returncode == 0
+    again = json.loads((house / "reports" / "run.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert again["spec_version"] != header["spec_version"]  # the house's scenarios are in the digest
+
+
+def test_an_engine_the_run_starts_reads_the_house_folders_too(house: Path) -> None:
+    """The reference served over the protocol, in a process of its own, plays the house variant."""
+    served = f'--engine-cmd "{sys.executable} -m conformance.serve"'
+    done = run_line(f"trickspec verify --spec spec --scenarios scenarios {served}", house)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.rstrip().endswith("3 passed, 0 failed")
+
+
+def validate_house(house: Path, capsys: pytest.CaptureFixture[str], *more: str) -> tuple[int, list[str]]:
+    status = cli.main(["validate", "--spec", str(house / "spec"), "--scenarios", str(house / "scenarios"), *more])
+    return status, capsys.readouterr().err.splitlines()
+
+
+def test_a_house_variant_may_not_take_a_kit_variant_s_id(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    variant = house / "spec" / "albastini" / "variants" / "baobab-4p.yaml"
+    variant.write_text(variant.read_text(encoding="utf-8").replace(f"id: {HOUSE_VARIANT}", "id: albastini-4p"), encoding="utf-8")
+    status, err = validate_house(house, capsys)
+    kit_file = kitdata.spec_dir() / "albastini" / "variants" / "4p.yaml"
+    assert status == cli.EXIT_BAD_DATA
+    taken = f"variant 'albastini-4p' is already declared (in {kit_file}:2): expected a name of the house's own"
+    assert f"{variant}:2:5: $.id: {taken}" in err
+
+
+def test_house_clauses_and_sections_may_not_repeat_the_kit_s(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    clauses = house / "spec" / "albastini" / "clauses.yaml"
+    text = clauses.read_text(encoding="utf-8").replace("  - id: baobab\n", "  - id: score\n")
+    clauses.write_text(text.replace("albastini.baobab.over-90-wins-three", "albastini.play.in-turn"), encoding="utf-8")
+    status, err = validate_house(house, capsys)
+    assert status == cli.EXIT_BAD_DATA
+    mine = [line for line in err if line.startswith(str(clauses))]
+    assert [line.split(": ")[1] for line in mine] == ["$.sections[0].id", "$.clauses[0].id"]
+    assert "section 'albastini.score' is already declared (in " in mine[0]
+    assert "clause 'albastini.play.in-turn' is already declared (in " in mine[1]
+
+
+def test_a_house_scenario_may_not_take_a_kit_scenario_s_id(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = house / "scenarios" / "albastini" / "baobab" / "over-90.yaml"
+    file.write_text(
+        file.read_text(encoding="utf-8").replace("baobab/over-90/exactly-ninety-wins-one", "albastini/over-60/sixty-one-wins"),
+        encoding="utf-8",
+    )
+    status, err = validate_house(house, capsys)
+    assert status == cli.EXIT_BAD_DATA
+    assert any(line.startswith(f"{file}:") and "duplicate scenario id 'albastini/over-60/sixty-one-wins'" in line for line in err)
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [
+        ("nowhere", "no such folder: expected a spec folder of house rules"),
+        ("README.md", "expected a spec folder of house rules, found a file"),
+        ("KIT", "this is the kit's own spec folder: expected a house one"),
+    ],
+)
+def test_a_spec_folder_that_cannot_be_used_is_named(
+    house: Path, capsys: pytest.CaptureFixture[str], where: str, message: str
+) -> None:
+    folder = kitdata.spec_dir() if where == "KIT" else house / where
+    assert cli.main(["validate", "--spec", str(folder)]) == cli.EXIT_BAD_DATA
+    assert f"{folder}:0:0: $: {message}" in capsys.readouterr().err.splitlines()
+
+
+def test_a_house_spec_folder_holds_no_error_codes(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    errors = house / "spec" / "errors.yaml"
+    shutil.copy(kitdata.spec_dir() / "errors.yaml", errors)
+    status, err = validate_house(house, capsys)
+    assert status == cli.EXIT_BAD_DATA
+    assert err[0].startswith(f"{errors}:1:1: $: unexpected file in a house spec folder: expected ")
+
+
+def test_a_missing_scenarios_folder_is_named(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = house / "tests"
+    status = cli.main(["verify", "--spec", str(house / "spec"), "--scenarios", str(missing)])
+    assert status == cli.EXIT_BAD_DATA
+    assert f"{missing}:0:0: $: no such folder: expected a scenarios folder of house rules" in capsys.readouterr().err
+
+
+def test_a_command_leaves_the_environment_as_it_found_it(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert validate_house(house, capsys)[0] == cli.EXIT_OK
+    assert roots.current() == roots.Roots()
