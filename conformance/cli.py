@@ -15,6 +15,7 @@ from typing import Any
 from conformance import adapter as adapters
 from conformance import coverage, engine_process, expectations, interrupt, outputs, reports, runlog, scenarios, selfcheck
 from conformance.breaker import GIVE_UP_AFTER
+from conformance.field_coverage import field_report
 from conformance.protocol import BadCommand
 from conformance.runlog import Log
 from conformance.smoke import smoke
@@ -55,6 +56,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
+    if args.fields:
+        text, complete = field_report(scenarios.kit_scenarios(), spec.kit_spec().games())
+        print(text)
+        return EXIT_OK if complete else EXIT_FAILED
     rows = coverage.measure(spec.kit_spec(), scenarios.run_scenarios())
     house = roots.current().spec
     if house:  # the house's own clauses: the kit's are the kit's scenarios' to cover
@@ -432,6 +437,12 @@ _SCENARIO_ROOT = Option(
     action="append",
 )
 
+_FIELDS = Option(
+    ("--fields",),
+    "instead, per game: scenarios pinning each snapshot field in each phase; exit 1 if a field defined there has none",
+    action="store_true",
+)
+
 COMMANDS: tuple[Command, ...] = (
     Command(
         "validate",
@@ -444,7 +455,10 @@ COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
-        "coverage", "print scenarios per clause; exit 1 if a clause lacks one", cmd_coverage, (_SPEC_ROOT, _SCENARIO_ROOT)
+        "coverage",
+        "print scenarios per clause; exit 1 if a clause lacks one",
+        cmd_coverage,
+        (_SPEC_ROOT, _SCENARIO_ROOT, _FIELDS),
     ),
     Command(
         "verify",

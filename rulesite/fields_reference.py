@@ -1,6 +1,7 @@
 """The protocol page's field reference: the observation and the snapshot, field by field, for each game.
 
-Each field's type and meaning are read from ``schemas/protocol.schema.json`` and ``schemas/snapshot.schema.json``;
+Each field's type and meaning are read from ``schemas/protocol.schema.json`` and ``schemas/snapshot.schema.json``,
+and what a snapshot field holds in each phase of the game from the latter's ``x-phases`` (``conformance.field_phases``);
 which rules decide it, from the clauses' ``observes`` entries (read as ``conformance.observing`` reads them for
 ``trickspec fuzz``); the codes a game refuses with, from the clauses' ``rejects``. So the reference states nothing
 of its own, and a field or a description added to a schema shows on the page at the next build.
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup
 
-from conformance import observing
+from conformance import field_phases, observing
 from rulesite import paths
 from rulesite.escaping import code
 from rulesite.links import PageLinks
@@ -28,6 +29,7 @@ SNAPSHOT = "snapshot.schema.json"
 OBSERVATION = "#/$defs/observation"
 LEGAL_ROW = "legal"
 CODE_ROW = "rejected.code"
+_MOMENT_WORDS = {field_phases.OVER: "deal over", field_phases.MATCH_OVER: "match over"}
 # The kit's files a description may name: a schema (with or without its folder) or the list of error codes.
 _FILE = re.compile(r"(?<![\w/.-])(?:schemas/)?([a-z][a-z-]*\.schema\.json)\b|(?<![\w/.-])spec/errors\.yaml\b")
 
@@ -41,6 +43,7 @@ class Row:
     type: str
     description: str
     decided_by: dict[str, list[str]] = field(default_factory=dict)
+    phases: list[tuple[str, str]] = field(default_factory=list)  # (phases, what it holds then), from x-phases
 
     @property
     def dotted(self) -> str:
@@ -179,6 +182,17 @@ def _decide(rows: list[Row], clause: str, path: str, moment: str | None) -> None
             moments.append(said)
 
 
+def _add_phases(rows: list[Row], game: str) -> None:
+    """Give each row what its field holds in each phase of the game (``x-phases``), phases of one
+    meaning together, in the order of a deal."""
+    defined = field_phases.defined(game)
+    for row in rows:
+        grouped: dict[str, list[str]] = {}
+        for moment, meaning in defined.get(row.dotted, {}).items():
+            grouped.setdefault(meaning, []).append(_MOMENT_WORDS.get(moment, moment))
+        row.phases = [(", ".join(moments), meaning) for meaning, moments in grouped.items()]
+
+
 def game_fields(schemas: Schemas, data: SiteData, game: str) -> GameFields:
     observed = _game_observes(data, game)
     paths_seen = [o.path for _, o in observed if o.field != observing.LEGAL]
@@ -208,6 +222,7 @@ def game_fields(schemas: Schemas, data: SiteData, game: str) -> GameFields:
             _decide(observation, clause, LEGAL_ROW, phase or None)
         else:
             _decide(snapshot, clause, o.path, o.moment)
+    _add_phases(snapshot, game)
     setups = data.spec.setup_codes()
     refusing = [c for c in data.game_clauses(game) if c.get("rejects") and not c.get("informative")]
     for c in refusing:

@@ -1,0 +1,145 @@
+"""Field coverage: what each snapshot field means in each phase (``x-phases`` in the snapshot schema),
+and ``trickspec coverage --fields``, which counts the scenarios pinning each field in each phase."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rulesite
+from conformance import cli, field_coverage, field_phases, scenarios
+from conformance.comparisons import _field
+from conformance.runner import request_for
+from rulesite import fields_reference
+from specreader.jsontypes import Json
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ("albastini", "altbaumer", "bisca", "briscola")
+
+
+def test_the_annotations_break_no_rule_of_their_own() -> None:
+    assert field_phases.problems() == []
+
+
+@pytest.fixture
+def schema(monkeypatch: pytest.MonkeyPatch) -> Iterator[Json]:
+    """A copy of the snapshot schema the field phases are read from, to break."""
+    mine = copy.deepcopy(field_phases._snapshot_schema())
+    for cached in (field_phases.fields, field_phases.moments):
+        cached.cache_clear()
+    monkeypatch.setattr(field_phases, "_snapshot_schema", lambda: mine)
+    yield mine
+    for cached in (field_phases.fields, field_phases.moments):
+        cached.cache_clear()
+
+
+def test_a_field_without_phases_is_a_problem(schema: Json) -> None:
+    del schema["properties"]["dealer"]["x-phases"]
+    assert field_phases.problems() == ["dealer: no x-phases"]
+
+
+def test_a_result_field_without_phases_is_a_problem(schema: Json) -> None:
+    del schema["properties"]["result"]["oneOf"][1]["anyOf"][0]["properties"]["tie"]["x-phases"]
+    assert field_phases.problems() == ["result.tie: no x-phases"]
+
+
+def test_a_result_branch_without_its_games_is_a_problem(schema: Json) -> None:
+    del schema["properties"]["result"]["oneOf"][1]["anyOf"][1]["x-games"]
+    assert field_phases.problems() == ["result: a branch without x-games: A deal scored by tricks (Altbaumer)."]
+
+
+def test_a_phase_the_snapshot_does_not_have_is_a_problem(schema: Json) -> None:
+    schema["properties"]["trick"]["x-phases"]["dealing"] = "cards going round"
+    assert field_phases.problems() == ["trick: x-phases names no moment 'dealing'"]
+
+
+def test_each_game_has_the_phases_its_variants_wait_in() -> None:
+    assert field_phases.game_moments("albastini") == ("bidding", "play", "over", "match-over")
+    assert field_phases.game_moments("altbaumer") == ("cut", "trump", "discard", "lone", "play", "over", "match-over")
+    assert field_phases.game_moments("bisca") == ("play", "over", "match-over")
+
+
+def test_result_fields_follow_the_games_score() -> None:
+    albastini, altbaumer = field_phases.defined("albastini"), field_phases.defined("altbaumer")
+    assert "result.tie" in albastini and "result.tie" not in altbaumer
+    assert "match.decider" in altbaumer and "match.vp" not in altbaumer
+    assert set(albastini["result.tie"]) == {"over", "match-over"}
+    assert set(albastini["result"]) == {"bidding", "play"}  # null while the deal goes on
+
+
+def test_the_reference_reports_every_field_defined_where_it_is_defined() -> None:
+    """Each field a game defines at a moment is in the reference's snapshot there (so the x-games of
+    result's and match's branches name the right games)."""
+    engine = field_coverage.adapter.reference_adapter()
+    seen = set()
+    for s in scenarios.kit_scenarios():
+        if s.refuse_setup is not None:
+            continue
+        for observation in engine.answer(request_for(s)).get("observations", []):
+            snapshot: Any = observation.get("snapshot")
+            if snapshot is None:
+                continue
+            moment = field_phases.moment_of(snapshot)
+            seen.add((s.game, moment))
+            for path, by_moment in field_phases.defined(s.game).items():
+                if moment in by_moment:
+                    assert _field(snapshot, path) != "<missing>", (s.id, path, moment)
+    assert {(g, m) for g in GAMES for m in field_phases.game_moments(g)} <= seen
+
+
+def test_an_expect_pins_the_fields_its_keys_reach() -> None:
+    fields = {"hands", "bids", "result", "result.tie", "match.vp", "last_trick"}
+    expect = {
+        "holds": {"0": ["AS"]},
+        "result": {"tie": True},
+        "snapshot": {"bids.0.card": "3C", "match": {"vp": [1, 0]}},
+        "last_trick": {"winner": 1},
+        "legal": {"includes": ["0 pass"]},
+    }
+    assert field_coverage.pinned_fields(expect, fields) == {"hands", "result.tie", "bids", "match.vp", "last_trick"}
+    assert field_coverage.pinned_fields({"snapshot": {"result": None}}, fields) == {"result"}
+
+
+def test_the_end_of_the_match_is_a_moment_of_its_own() -> None:
+    assert field_phases.moment_of({"phase": "over", "match": {"winner": None}}) == "over"
+    assert field_phases.moment_of({"phase": "over", "match": {"winner": 1}}) == "match-over"
+    assert field_phases.moment_of({"phase": "play", "match": {"winner": None}}) == "play"
+
+
+def test_the_kit_pins_every_field_in_every_phase(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["coverage", "--fields"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "GAP" not in "\n".join(out)
+    assert out[-1].startswith("field coverage: ") and out[-1].endswith("(100.0%)")
+    header = next(line for line in out if line.startswith("field ") and "cut" in line)
+    assert header.split() == ["field", "cut", "trump", "discard", "lone", "play", "over", "match-over"]
+
+
+def test_a_field_no_scenario_pins_in_a_phase_fails(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # Without the scenario that pins every field as a Bisca match ends, Bisca's match-over column has gaps.
+    kept = tuple(s for s in scenarios.kit_scenarios() if s.id != "bisca/fields/match-won")
+    monkeypatch.setattr(cli.scenarios, "kit_scenarios", lambda: kept)
+    assert cli.main(["coverage", "--fields"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert "GAP bisca: variant at match-over: The variant being played." in out
+    assert not any(line.startswith(("GAP albastini", "GAP altbaumer", "GAP briscola")) for line in out)
+    bisca = out[out.index("== bisca") :]
+    variant_row = next(line for line in bisca if line.startswith("variant "))
+    assert variant_row.split()[-1] == "GAP"  # the match-over column
+    assert not out[-1].endswith("(100.0%)")
+
+
+def test_the_field_reference_says_what_each_field_holds_in_each_phase() -> None:
+    data = rulesite.load_site_data(ROOT, ROOT / "docs" / "glossary.yaml")
+    schemas = fields_reference.Schemas(data)
+    altbaumer = {r.dotted: r for r in fields_reference.game_fields(schemas, data, "altbaumer").snapshot}
+    scores = dict(altbaumer["match.scores"].phases)
+    assert scores["match over"] == "0 for every side: the deal won the last round."
+    assert "cut, trump, discard, lone, play" in scores
+    page = fields_reference.fields_reference(data, "protocol.md")
+    assert "<br>*deal over, match over*: The side that won a round with this deal" not in page  # two meanings, two entries
+    assert "*deal over*: The side that won a round with this deal; null when none did\\." in page
