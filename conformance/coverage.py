@@ -1,10 +1,12 @@
-"""Clause coverage: every clause has a scenario, and a negative one where it forbids something."""
+"""Clause coverage: every clause has a scenario, a negative one where it forbids something, and
+one making each choice it leaves to a player (its ``choices``, conformance/choices.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from conformance import choices
 from conformance.scenarios import Scenario
 from specreader.spec import Spec
 
@@ -16,12 +18,13 @@ class ClauseCoverage:
     negative: int
     needs_negative: bool
     informative: bool
+    unmade: tuple[str, ...] = ()  # the clause's choices no scenario of it makes
 
     @property
     def complete(self) -> bool:
         if self.informative:
             return True
-        return self.scenarios > 0 and (self.negative > 0 or not self.needs_negative)
+        return self.scenarios > 0 and (self.negative > 0 or not self.needs_negative) and not self.unmade
 
 
 def measure(spec: Spec, scenarios: Iterable[Scenario]) -> list[ClauseCoverage]:
@@ -33,7 +36,8 @@ def measure(spec: Spec, scenarios: Iterable[Scenario]) -> list[ClauseCoverage]:
         rejects = set(clause.get("rejects", []))
         mine = [s for s in scenarios if cid in s.clauses]
         negative = [s for s in mine if s.refusals() & rejects]  # an action refused, or the setup
-        rows.append(ClauseCoverage(cid, len(mine), len(negative), bool(rejects), bool(clause.get("informative"))))
+        unmade = tuple(c for c in clause.get("choices", []) if not any(choices.made_in(c, s) for s in mine))
+        rows.append(ClauseCoverage(cid, len(mine), len(negative), bool(rejects), bool(clause.get("informative")), unmade))
     return rows
 
 
@@ -48,6 +52,8 @@ def table(rows: list[ClauseCoverage]) -> str:
             status = "ok"
         elif not r.scenarios:
             status = "MISSING scenario"
+        elif r.unmade:
+            status = f"MISSING scenario making the choice {', '.join(r.unmade)}"
         else:
             status = "MISSING negative scenario"
         negative = str(r.negative) if r.needs_negative else "-"

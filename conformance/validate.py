@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance import observing, precedence_check, scenarios, schemas, selfcheck
+from conformance import choices, observing, precedence_check, scenarios, schemas, selfcheck
 from conformance import variants as variant_checks
 from conformance.references import References
 from conformance.shapes import mappings, strings
@@ -169,6 +169,10 @@ def _clause_references(spec: Spec, refs: References) -> list[Problem]:
             wrong = observing.problem(entry)
             if wrong:
                 problems.append(doc.problem((*at, "observes", j), wrong))
+        for j, entry in strings(clause, "choices"):
+            wrong = choices.problem(entry)
+            if wrong:
+                problems.append(doc.problem((*at, "choices", j), wrong))
     return problems
 
 

@@ -26,6 +26,7 @@ ACTION_SHAPES: dict[str, bool] = {
     "refuse": False,
     "discard": True,
     "alone": False,
+    "take_deal": False,  # the winning side's choice of its next dealer (R2): the seat that takes it
 }
 
 ActionKey = tuple[str, int, int]  # type, seat, card index (-1: the action names no card)

@@ -50,10 +50,11 @@ class Applied:
 
 
 class EndOfDeal:
-    """Scores the deal, names the next dealer and records the match."""
+    """Scores the deal, names the next dealer and records the match; then, where the dealer rule
+    lets it, waits for the winning side to name another dealer (take_deal), which it need not."""
 
     def __init__(self, rules: Rules) -> None:
-        self.kinds: dict[Phase, frozenset[str]] = {}
+        self.kinds: dict[Phase, frozenset[str]] = {Phase.OVER: frozenset({"take_deal"})} if rules.dealer.choice else {}
         self.rules = rules
 
     def start(self, st: Deal, ev: Events) -> bool:
@@ -66,15 +67,19 @@ class EndOfDeal:
         st.result = result
         rules.match.record(st, result, winner)
         st.phase = Phase.OVER
-        st.to_act = None
-        ev.append((_deal_over, result))  # the result is not changed after this
+        st.to_act = None  # nobody is to act; the winning side may still name its dealer
+        st.winners = rules.dealer.choosers(winner)
+        ev.append((_deal_over, result))  # this result object is not changed after this
         return True
 
     def actions(self, st: Deal) -> list[Json]:
-        return []
+        if st.dealer_chosen:
+            return []
+        take = self.rules.actions.plain["take_deal"]
+        return [take[seat] for seat in st.winners]
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
-        raise AssertionError("a finished deal takes no actions")
+        return self.rules.dealer.take_deal(st, seat, ev) or False
 
 
 def _deal_over(result: Json) -> Json:  # an event record (see rules.Events)
@@ -188,15 +193,17 @@ class Engine:
 
     @property
     def to_act(self) -> int | None:
-        """The seat to act now; None once the deal is over."""
+        """The seat to act now; None once the deal is over (when the winning side may still name its
+        next dealer, any of its members may: see legal_actions)."""
         return self._st.to_act
 
     def legal_actions(self) -> list[Json]:
-        """Every legal action now (shared read-only JSON objects); [] once the deal is over."""
+        """Every legal action now (shared read-only JSON objects); [] once the deal is over, but for
+        the winning side's take_deal until it names its next dealer (R2)."""
         return self._stage.actions(self._st)
 
     def legal_ids(self) -> list[int]:
-        """The ids (action_ids.py) of ``legal_actions()``, in the same order; [] once the deal is over."""
+        """The ids (action_ids.py) of ``legal_actions()``, in the same order."""
         # Every stage lists the variant's shared actions (actions.py), each carrying its id.
         return [action.id for action in self._stage.actions(self._st)]  # type: ignore[attr-defined]
 

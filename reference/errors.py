@@ -30,6 +30,7 @@ MUST_FOLLOW_SUIT = _code("must_follow_suit")
 MUST_TRUMP = _code("must_trump")
 MUST_PLAY_TREE = _code("must_play_tree")
 NOT_A_MAKER = _code("not_a_maker")
+NOT_A_WINNER = _code("not_a_winner")
 NO_TREE_TO_TAKE = _code("no_tree_to_take")
 INVALID_SETUP = _code("invalid_setup")
 

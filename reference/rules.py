@@ -97,7 +97,16 @@ class ScoreRule(Protocol):
 
 
 class DealerRule(Protocol):
-    def next_dealer(self, st: Deal, winner: int | None) -> int: ...
+    choice: bool  # the winning side may name its next dealer (take_deal, R2)
+
+    def next_dealer(self, st: Deal, winner: int | None) -> int:
+        """The next dealer when nobody chooses (the default)."""
+
+    def choosers(self, winner: int | None) -> tuple[int, ...]:
+        """The seats that may take the next deal once the deal is over."""
+
+    def take_deal(self, st: Deal, seat: int, ev: Events) -> Rejected | None:
+        """``seat`` takes the next deal for its side, or why not (``st`` untouched)."""
 
 
 class MatchRule(Protocol):

@@ -34,6 +34,7 @@ class Deal:
         "bids",
         "dead",
         "dealer",
+        "dealer_chosen",
         "forehand",
         "hands",
         "history",
@@ -62,6 +63,7 @@ class Deal:
         "tricks",
         "trump",
         "turned",
+        "winners",
     )
 
     phase: Phase  # set by the first stage that waits for an action, or by the end of the deal
@@ -98,6 +100,9 @@ class Deal:
         self.tricks: list[int] = [0] * sides
         self.last_trick: tuple[list[int], list[int], int, int] | None = None  # seats, cards, winner, points
         self.result: dict[str, Any] | None = None
+        # Once the deal is over: the winning side's members, who may name its next dealer (R2).
+        self.winners: tuple[int, ...] = ()
+        self.dealer_chosen = False
         self.match: dict[str, Any] = {}
 
     def set_active(self, active: list[bool]) -> None:

@@ -124,6 +124,6 @@ def play(script: Json) -> Walkthrough:
             events += answer.events
         note = step.get("note")
         walk.moments.append(Moment(actions, events, str(note) if note else None, engine.snapshot()))
-    if engine.legal_actions():
+    if engine.to_act is not None:  # over, though the winning side may still name its dealer
         raise ValueError(f"{where}: the script ends before the deal does")
     return walk

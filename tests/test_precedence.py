@@ -28,6 +28,7 @@ from specreader.yamlio import load
 PINNED: dict[tuple[str, str], str] = {
     (errors.NOT_ALLOWED_TO_BID, errors.NOT_YOUR_TURN): "albastini/otea/four-players-dealer-and-partner-excluded",
     (errors.NOT_A_MAKER, errors.NOT_YOUR_TURN): "altbaumer/refusals/lone-defender-maker-and-turn",
+    (errors.NOT_A_WINNER, errors.ALREADY_ACTED): "albastini/dealer/side-names-its-dealer-once",
     (errors.ALREADY_ACTED, errors.NOT_YOUR_TURN): "albastini/refusals/already-acted-or-not-your-turn",
     (errors.NOT_YOUR_TURN, errors.CARD_NOT_IN_HAND): "altbaumer/refusals/play-turn-then-card-then-follow",
     (errors.NOT_YOUR_TURN, errors.NO_TREE_TO_TAKE): "altbaumer/refusals/cut-turn-before-tree",
@@ -176,7 +177,7 @@ def test_a_game_with_its_own_order_is_read_with_it(tmp_path: Path) -> None:
     [
         (("    - must_trump\n", ""), "$.precedence.order: expected every code exactly once; missing: must_trump"),
         (("    - must_trump\n", "    - must_trump\n    - must_win\n"),
-         "$.precedence.order[11]: 'must_win' is not a code refusing an action"),
+         "$.precedence.order[12]: 'must_win' is not a code refusing an action"),
         (("  reason: >-\n", "  games:\n    whist:\n      order: [invalid_action]\n      reason: x\n  reason: >-\n"),
          "$.precedence.games.whist: unknown game 'whist'"),
         (("precedence:\n", "precedence_:\n"), "$: missing required key 'precedence'"),

@@ -40,7 +40,7 @@ const IMPLEMENTATION = Object.freeze({
   homepage: "",
   variants: [GAME.variant],
 });
-const ACTION_TYPES = ["bid", "pass", "play", "take_tree", "decline", "accept", "refuse", "discard", "alone"];
+const ACTION_TYPES = ["bid", "pass", "play", "take_tree", "decline", "accept", "refuse", "discard", "alone", "take_deal"];
 
 const DECK = GAME.suits.flatMap((s) => GAME.ranks.map((r) => r + s));
 const DECK_SET = new Set(DECK);

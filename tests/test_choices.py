@@ -1,0 +1,94 @@
+"""The choices the rules leave to a player or the table: each clause names what expresses its
+choices (``choices``: an action type or a setup field), validate checks the names, and coverage
+asks for a scenario of the clause that makes each choice (conformance/choices.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import rulesite
+from conformance import choices, coverage, scenarios
+from conformance.cli import main
+from specreader.spec import kit_spec
+
+Write = Callable[[str, str], Path]
+
+CLAUSES = """\
+game: albastini
+title: T
+sections: [{{id: dealer, title: D}}]
+clauses:
+  - id: albastini.dealer.x
+    title: T
+    section: dealer
+    choices: {choices}
+    text: The side MAY choose.
+    sources: [pagat]
+"""
+
+
+def test_validate_locates_a_choice_that_names_no_action_or_setup_field(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write("clauses.yaml", CLAUSES.format(choices="[action.choose_dealer, setup.match.next, setup.match.target]"))
+    assert main(["validate", str(path)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert any(
+        line.startswith(f"{path}:8:15: $.clauses[0].choices[0]: expected an action type of schemas/action.schema.json")
+        and "take_deal" in line and line.endswith("found 'choose_dealer'")
+        for line in lines
+    ), lines
+    setup_field = "expected a field of schemas/setup.schema.json by dotted path, found 'match.next'"
+    assert f"{path}:8:37: $.clauses[0].choices[1]: {setup_field}" in lines
+    assert not any("choices[2]" in line for line in lines)  # match.target is a setup field
+
+
+def test_validate_accepts_choices_that_name_an_action_and_a_setup_field(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write("clauses.yaml", CLAUSES.format(choices="[action.take_deal, setup.dealer, setup.start.trump]"))
+    assert main(["validate", str(path)]) == 0, capsys.readouterr().err
+
+
+def _rows(kit: list[scenarios.Scenario]) -> dict[str, coverage.ClauseCoverage]:
+    return {row.clause: row for row in coverage.measure(kit_spec(), kit)}
+
+
+def test_coverage_asks_for_a_scenario_that_makes_each_choice() -> None:
+    kit = scenarios.kit_scenarios()
+    clause = "albastini.dealer.team-choice"
+    assert _rows(kit)[clause].unmade == () and _rows(kit)[clause].complete
+    # Without the scenarios where the side takes the deal, only the default and the refusals are tested.
+    made = [s for s in kit if choices.made_in("action.take_deal", s)]
+    assert made and all(s.id.startswith("albastini/dealer/") for s in made)
+    row = _rows([s for s in kit if s not in made])[clause]
+    assert row.scenarios > 0 and row.negative > 0
+    assert row.unmade == ("action.take_deal",) and not row.complete
+    assert "MISSING scenario making the choice action.take_deal" in coverage.table([row])
+
+
+def test_a_refused_action_or_an_absent_setup_field_makes_no_choice() -> None:
+    by_id = {s.id: s for s in scenarios.kit_scenarios()}
+    refused_only = by_id["albastini/dealer/losing-side-cannot-take-the-deal"]
+    assert not choices.made_in("action.take_deal", refused_only)
+    assert choices.made_in("action.take_deal", by_id["albastini/dealer/side-names-its-other-member"])
+    assert choices.made_in("setup.dealer", refused_only) and not choices.made_in("setup.match.target", refused_only)
+
+
+def test_every_choice_a_clause_names_is_made_by_a_scenario_of_the_clause() -> None:
+    rows = _rows(scenarios.kit_scenarios())
+    named = {cid: clause["choices"] for cid, clause in kit_spec().clause_index().items() if "choices" in clause}
+    assert "action.take_deal" in named["albastini.dealer.team-choice"]
+    assert {cid: rows[cid].unmade for cid in named if rows[cid].unmade} == {}
+
+
+def test_the_rules_page_names_what_makes_each_choice() -> None:
+    root = Path(__file__).resolve().parents[1]
+    page = rulesite.pages(rulesite.load_site_data(root, root / "docs" / "glossary.yaml"))["rules/albastini.md"]
+    start = page.index('??? info "albastini.dealer.team-choice')
+    clause = page[start : page.index("??? info", start + 1)]
+    assert "**A player's choice, made with:** <code>action.take_deal</code>" in clause
+    assert "made with" not in page[page.index('??? info "albastini.dealer.winner-deals') : start]
