@@ -22,9 +22,11 @@ class ClauseCoverage:
 
     @property
     def complete(self) -> bool:
+        if self.unmade:  # even an informative clause: a choice it names must be made somewhere
+            return False
         if self.informative:
             return True
-        return self.scenarios > 0 and (self.negative > 0 or not self.needs_negative) and not self.unmade
+        return self.scenarios > 0 and (self.negative > 0 or not self.needs_negative)
 
 
 def measure(spec: Spec, scenarios: Iterable[Scenario]) -> list[ClauseCoverage]:
@@ -46,14 +48,14 @@ def table(rows: list[ClauseCoverage]) -> str:
     width = max((len(r.clause) for r in rows), default=10)
     lines = [f"{'clause':<{width}}  scenarios  negative  status"]
     for r in rows:
-        if r.informative and not r.scenarios:
+        if r.unmade and (r.scenarios or r.informative):
+            status = f"MISSING scenario making the choice {', '.join(r.unmade)}"
+        elif r.informative and not r.scenarios:
             status = "informative"
         elif r.complete:
             status = "ok"
         elif not r.scenarios:
             status = "MISSING scenario"
-        elif r.unmade:
-            status = f"MISSING scenario making the choice {', '.join(r.unmade)}"
         else:
             status = "MISSING negative scenario"
         negative = str(r.negative) if r.needs_negative else "-"

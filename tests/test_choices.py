@@ -92,3 +92,12 @@ def test_the_rules_page_names_what_makes_each_choice() -> None:
     clause = page[start : page.index("??? info", start + 1)]
     assert "**A player's choice, made with:** <code>action.take_deal</code>" in clause
     assert "made with" not in page[page.index('??? info "albastini.dealer.winner-deals') : start]
+
+
+def test_an_informative_clause_that_names_a_choice_needs_a_scenario_making_it() -> None:
+    kit = scenarios.kit_scenarios()
+    clause = "albastini.match.host-correction"  # informative: the host's correction is a setup's sheet
+    assert kit_spec().clause_index()[clause]["informative"] and _rows(kit)[clause].complete
+    row = _rows([s for s in kit if not choices.made_in("setup.match.sheet", s)])[clause]
+    assert row.unmade == ("setup.match.sheet",) and not row.complete
+    assert "MISSING scenario making the choice setup.match.sheet" in coverage.table([row])
