@@ -114,7 +114,7 @@ def add_house(spec: Spec, folders: Iterable[Path]) -> list[Problem]:
                 doc.problem(at, f"{what} {name!r} is already declared (in {first}): expected a name of the house's own")
                 for at, what, name in _names(doc, kind)
                 if (first := taken.get((what, name))) is not None
-            ]
+            ] + _borrowed_sections(doc, kind)
             if collisions:
                 problems += collisions
                 spec.add_unloaded(str(path), rel)
@@ -122,6 +122,18 @@ def add_house(spec: Spec, folders: Iterable[Path]) -> list[Problem]:
             taken.update({(what, name): f"{doc.file}:{doc.where(at)[0]}" for at, what, name in _names(doc, kind)})
             spec.add(doc, rel, problems)
     return problems
+
+
+def _borrowed_sections(doc: Document, kind: str | None) -> list[Problem]:
+    """A house clause sits in a section of its own file, so its id never enters a namespace of the kit's."""
+    data = doc.data if isinstance(doc.data, dict) and kind == "clauses" else {}
+    sections, clauses = data.get("sections"), data.get("clauses")
+    own = {s.get("id") for s in sections if isinstance(s, dict)} if isinstance(sections, list) else set()
+    return [
+        doc.problem(("clauses", i, "section"), f"expected a section this file declares, found {c['section']!r}")
+        for i, c in enumerate(clauses if isinstance(clauses, list) else [])
+        if isinstance(c, dict) and isinstance(c.get("section"), str) and c["section"] not in own
+    ]
 
 
 def _declared(spec: Spec) -> dict[tuple[str, str], str]:

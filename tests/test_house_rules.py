@@ -129,9 +129,19 @@ def test_house_clauses_and_sections_may_not_repeat_the_kit_s(house: Path, capsys
     status, err = validate_house(house, capsys)
     assert status == cli.EXIT_BAD_DATA
     mine = [line for line in err if line.startswith(str(clauses))]
-    assert [line.split(": ")[1] for line in mine] == ["$.sections[0].id", "$.clauses[0].id"]
+    # the clause still names the section baobab, which the file no longer declares
+    assert [line.split(": ")[1] for line in mine] == ["$.sections[0].id", "$.clauses[0].id", "$.clauses[0].section"]
     assert "section 'albastini.score' is already declared (in " in mine[0]
     assert "clause 'albastini.play.in-turn' is already declared (in " in mine[1]
+
+
+def test_a_house_clause_may_not_sit_in_a_kit_section(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    clauses = house / "spec" / "albastini" / "clauses.yaml"
+    text = clauses.read_text(encoding="utf-8").replace("    section: baobab\n", "    section: over-60\n")
+    clauses.write_text(text.replace("albastini.baobab.over-90-wins-three", "albastini.over-60.wins-three"), encoding="utf-8")
+    status, err = validate_house(house, capsys)
+    assert status == cli.EXIT_BAD_DATA
+    assert f"{clauses}:10:14: $.clauses[0].section: expected a section this file declares, found 'over-60'" in err
 
 
 def test_a_house_scenario_may_not_take_a_kit_scenario_s_id(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
