@@ -11,6 +11,7 @@ from typing import Any
 
 from conformance import schemas
 from conformance.references import References
+from conformance.setup_check import SetupCheck
 from conformance.shapes import mappings
 from specreader import kitdata, roots
 from specreader.files import yaml_files
@@ -185,8 +186,11 @@ def _compile(doc: Document, index: int, raw: Json, default_variant: str | None, 
     )
 
 
-def _cross_checks(doc: Document, spec: Spec, refs: References, unchecked: list[Problem]) -> list[Problem]:
-    """What the schema cannot say: references resolve, cards exist in the variant's deck.
+def _cross_checks(
+    doc: Document, spec: Spec, refs: References, unchecked: list[Problem], setups: SetupCheck
+) -> list[Problem]:
+    """What the schema cannot say: references resolve, cards exist in the variant's deck, a deal
+    can start from each setup (but one that must be refused).
 
     A scenario whose variant has problems is not checked against it: that is added to ``unchecked``,
     once per file and variant, and the variant's file says the rest."""
@@ -247,6 +251,7 @@ def _cross_checks(doc: Document, spec: Spec, refs: References, unchecked: list[P
             problems += [doc.problem((*at, "setup", *path, i), once) for path, i in found[1:]]
             continue
         setup = expand_setup(written, variant)
+        before_setup = len(problems)
         problems += [
             doc.problem((*at, "setup", *_as_written(p.path, written, setup)), p.message)
             for p in schemas.check(doc, "setup", data=setup)
@@ -277,6 +282,10 @@ def _cross_checks(doc: Document, spec: Spec, refs: References, unchecked: list[P
             for path, card in _cards(raw)
             if card not in deck and _CARD.match(card)
         ]
+        refusal = setups.refusal(vid, setup) if len(problems) == before_setup else None
+        if refusal is not None:  # the cards are right, and yet a deal cannot start here
+            where = (*at, "setup", *_as_written(refusal.path, written, setup))
+            problems.append(doc.problem(where, f"a deal cannot start from this setup: {refusal.message}"))
         for j, step in enumerate(raw.get("steps", [])):
             for where, code in reject_codes(step):
                 if refs.codes.unknown(code):
@@ -425,12 +434,13 @@ def _check_documents(
     problems: list[Problem] = []
     unchecked: list[Problem] = []
     seen: dict[str, str] = dict(taken or {})
+    setups = SetupCheck(spec)
     for doc in docs:
         found = schemas.check(doc, "scenario")
         problems += found
         if found:
             continue
-        problems += _cross_checks(doc, spec, refs, unchecked)
+        problems += _cross_checks(doc, spec, refs, unchecked, setups)
         for i, raw in enumerate(doc.data["scenarios"]):
             sid = raw["id"]
             here = f"{doc.file}:{doc.where(('scenarios', i))[0]}"

@@ -289,3 +289,33 @@ def test_a_bad_card_after_rest_in_a_hand_is_located_where_it_is_written(tmp_path
     code, err = errors(capsys, path)
     assert code == 2
     assert f'{path}:10:50: $.scenarios[0].setup.hands["1"][1]: expected a card code' in err, err
+
+
+@pytest.mark.parametrize(
+    ("start", "message"),
+    [
+        ("piles: {0: [AD, 7D, KD]}",
+         "12:75: $.scenarios[0].setup.start.piles[\"0\"]: a deal cannot start from this setup: "
+         "side 0 has 1 tricks of 2 cards but 3 cards"),
+        ("piles: {0: [AD, 7D]}, tricks: [2, 0]",
+         "12:75: $.scenarios[0].setup.start.piles[\"0\"]: a deal cannot start from this setup: "
+         "side 0 has 2 tricks of 2 cards but 2 cards"),
+        ("trick: [{seat: 1, card: 7S}]",
+         "10:43: $.scenarios[0].setup.hands[\"1\"]: a deal cannot start from this setup: expected 4 cards, found 5"),
+    ],
+)
+def test_a_setup_no_deal_can_start_from_is_located(tmp_path: Path, capsys: pytest.CaptureFixture[str], start: str,
+                                                   message: str) -> None:
+    path = scenario_file(tmp_path)
+    path.write_text(path.read_text().replace("indicator: 6S}", f"indicator: 6S, {start}}}"), encoding="utf-8")
+    code, err = errors(capsys, path)
+    assert code == 2
+    assert f"{path}:{message}" in err, err
+
+
+def test_a_setup_to_be_refused_is_not_held_to_what_it_breaks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = scenario_file(tmp_path)
+    text = path.read_text().replace("indicator: 6S}", "indicator: 6S, piles: {0: [AD, 7D, KD]}}")
+    steps = text.index("    steps:")
+    path.write_text(text[:steps] + "    refuse_setup: invalid_setup\n", encoding="utf-8")
+    assert errors(capsys, path) == (0, "")
