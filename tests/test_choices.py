@@ -12,7 +12,8 @@ import pytest
 import rulesite
 from conformance import choices, coverage, scenarios
 from conformance.cli import main
-from specreader.spec import kit_spec
+from reference.engine import compile_rules
+from specreader.spec import kit_spec, variant, variant_ids
 
 Write = Callable[[str, str], Path]
 
@@ -101,3 +102,12 @@ def test_an_informative_clause_that_names_a_choice_needs_a_scenario_making_it() 
     row = _rows([s for s in kit if not choices.made_in("setup.match.sheet", s)])[clause]
     assert row.unmade == ("setup.match.sheet",) and not row.complete
     assert "MISSING scenario making the choice setup.match.sheet" in coverage.table([row])
+
+
+def test_the_side_can_name_its_dealer_exactly_where_the_clause_applies() -> None:
+    # take_deal is an action of the variants where a winning side has several members to choose
+    # from: the team-choice clause's variants, and no other (two-player Albastini, the JS
+    # example's, has none).
+    offered = {v for v in variant_ids() if "take_deal" in compile_rules(variant(v)).index.kinds}
+    assert offered == set(kit_spec().clause_index()["albastini.dealer.team-choice"]["variants"])
+    assert "albastini-2p" not in offered
