@@ -78,14 +78,6 @@ def _equal(key: str) -> Comparison:
     return comparison
 
 
-def _set_of_cards(key: str) -> Comparison:
-    def comparison(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
-        observed = _field(snapshot, key)
-        return [] if _same_cards(expected, observed) else [(f"{key} (as a set)", expected, observed)]
-
-    return comparison
-
-
 def _partial(key: str) -> Comparison:
     """Only the keys the scenario names are compared."""
 
@@ -131,13 +123,25 @@ def _lacks(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, 
     return out
 
 
-def _piles(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
+def _cards_in(key: str, expected: Any, observed: Any) -> list[tuple[str, Any, Any]]:
+    """Cards at ``key``: the whole set (a list), or only those it ``holds`` and ``lacks`` (a mapping)."""
+    if isinstance(expected, list):
+        return [] if _same_cards(expected, observed) else [(f"{key} (as a set)", sorted(expected), observed)]
+    cards = observed if isinstance(observed, list) else []
     out = []
-    for side, cards in expected.items():
-        observed = _field(snapshot, f"piles.{side}")
-        if not _same_cards(cards, observed):
-            out.append((f"piles.{side} (as a set)", sorted(cards), observed))
+    if any(c not in cards for c in expected.get("holds", [])):
+        out.append((f"{key} holds", expected["holds"], observed))
+    if "lacks" in expected and (any(c in cards for c in expected["lacks"]) or not isinstance(observed, list)):
+        out.append((f"{key} lacks", expected["lacks"], observed))
     return out
+
+
+def _piles(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
+    return [m for side, cards in expected.items() for m in _cards_in(f"piles.{side}", cards, _field(snapshot, f"piles.{side}"))]
+
+
+def _dead(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
+    return _cards_in("dead", expected, _field(snapshot, "dead"))
 
 
 def _trick(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
@@ -203,7 +207,7 @@ COMPARISONS: dict[str, Comparison] = {
             "lone",
         )
     },
-    "dead": _set_of_cards("dead"),
+    "dead": _dead,
     "hands": _hands,
     "holds": _holds,
     "lacks": _lacks,

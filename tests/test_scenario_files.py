@@ -319,3 +319,21 @@ def test_a_setup_to_be_refused_is_not_held_to_what_it_breaks(tmp_path: Path, cap
     steps = text.index("    steps:")
     path.write_text(text[:steps] + "    refuse_setup: invalid_setup\n", encoding="utf-8")
     assert errors(capsys, path) == (0, "")
+
+
+@pytest.mark.parametrize(
+    ("expect", "message"),
+    [
+        ("{piles: {1: {holds: [AH, 3S], lacks: [9H]}}}",
+         "16:56: $.scenarios[0].steps[1].expect.piles[\"1\"].lacks[0]: expected a card of albastini-2p, found '9H'"),
+        ("{dead: {lack: [AH]}}",
+         "16:26: $.scenarios[0].steps[1].expect.dead.lack: unknown key 'lack'; expected one of: holds, lacks"),
+    ],
+)
+def test_a_partial_pile_or_dead_expectation_is_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str], expect: str,
+                                                       message: str) -> None:
+    path = scenario_file(tmp_path)
+    path.write_text(path.read_text() + f"      - {{expect: {expect}}}\n", encoding="utf-8")
+    code, err = errors(capsys, path)
+    assert code == 2
+    assert f"{path}:{message}" in err, err

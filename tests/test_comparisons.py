@@ -1,0 +1,45 @@
+"""Expectations on cards: whole sets, or only what a pile or the dead cards hold and lack."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conformance.comparisons import compare
+
+SNAPSHOT = {"piles": [["AH", "3S"], []], "dead": ["6S"], "hands": {"0": ["KC"]}}
+
+
+def differences(expect: dict[str, Any], snapshot: dict[str, Any] = SNAPSHOT) -> list[tuple[str, Any, Any]]:
+    return [(m.what, m.expected, m.observed) for m in compare(expect, snapshot, [], step=1, line=1)]
+
+
+@pytest.mark.parametrize(
+    "expect",
+    [
+        {"piles": {"0": ["3S", "AH"], "1": []}},
+        {"piles": {"0": {"holds": ["AH"], "lacks": ["KC"]}, "1": {"lacks": ["AH"]}}},
+        {"dead": ["6S"]},
+        {"dead": {"holds": ["6S"], "lacks": ["AH", "KC"]}},
+    ],
+)
+def test_what_a_pile_or_the_dead_cards_hold_and_lack_is_met(expect: dict[str, Any]) -> None:
+    assert differences(expect) == []
+
+
+@pytest.mark.parametrize(
+    ("expect", "found"),
+    [
+        ({"piles": {"0": ["AH"]}}, [("piles.0 (as a set)", ["AH"], ["AH", "3S"])]),
+        ({"piles": {"0": {"holds": ["AH", "KC"]}}}, [("piles.0 holds", ["AH", "KC"], ["AH", "3S"])]),
+        ({"piles": {"1": {"lacks": ["KC"]}, "0": {"lacks": ["3S"]}}}, [("piles.0 lacks", ["3S"], ["AH", "3S"])]),
+        ({"dead": {"holds": ["AH"], "lacks": ["6S"]}}, [("dead holds", ["AH"], ["6S"]), ("dead lacks", ["6S"], ["6S"])]),
+    ],
+)
+def test_what_a_pile_or_the_dead_cards_miss_is_named(expect: dict[str, Any], found: list[tuple[str, Any, Any]]) -> None:
+    assert differences(expect) == found
+
+
+def test_dead_cards_not_reported_at_all_lack_nothing() -> None:
+    assert differences({"dead": {"lacks": ["AH"]}}, {"piles": SNAPSHOT["piles"]}) == [("dead lacks", ["AH"], "<missing>")]
