@@ -94,6 +94,7 @@ def expand_actions(step: Json) -> list[Json]:
 
 
 REST = "rest"
+TURNED = "turned"  # a setup key the kit expands: the card the deal turns up, put where it will be
 _CARD = re.compile(r"^[AKQJT98765432][CDHS]$")
 
 
@@ -132,10 +133,41 @@ def rests(setup: Json) -> list[tuple[JsonPath, int]]:
 
 def expand_setup(setup: Json, variant: Json) -> Json:
     """Replace ``rest``, in any list of cards the setup places, by every card of the deck placed
-    nowhere else, in deck order. A setup has at most one (validate reports any other, left as written).
+    nowhere else, in deck order (a setup has at most one: validate reports any other, left as
+    written); then put the cards a setup names rather than places where the deal looks for them.
 
     Scenarios stay short; engines always receive every card explicitly.
     """
+    return _place_named(_expand_rest(setup, variant), variant)
+
+
+def _place_named(setup: Json, variant: Json) -> Json:
+    """``turned`` where the deal turns a card up, the stock's top: in a deck, the first card after
+    the hands are dealt; ``start.indicator``, when placed nowhere, where it lies: under the stock."""
+    out = dict(setup)
+    turned = out.pop(TURNED, None)
+    if isinstance(turned, str) and isinstance(out.get("stock"), list):
+        out["stock"] = [turned, *out["stock"]]
+    elif isinstance(turned, str) and isinstance(out.get("deck"), list):
+        at = dealt(variant)
+        out["deck"] = [*out["deck"][:at], turned, *out["deck"][at:]]
+    start = out.get("start")
+    indicator = start.get("indicator") if isinstance(start, dict) else None
+    stock = out.get("stock")
+    if isinstance(indicator, str) and isinstance(stock, list) and stock and indicator not in {c for _, c in _placed(out)}:
+        out["stock"] = [*stock, indicator]
+    return out
+
+
+def dealt(variant: Json) -> int:
+    """How many cards the deal gives out before the stock: a hand for every player."""
+    deal = variant.get("deal")
+    hand = deal.get("hand_size") if isinstance(deal, dict) else None
+    players = variant.get("players")
+    return players * hand if isinstance(players, int) and isinstance(hand, int) else 0
+
+
+def _expand_rest(setup: Json, variant: Json) -> Json:
     found = rests(setup)
     if not found:
         return setup
@@ -244,6 +276,10 @@ def _cross_checks(
         if isinstance(source, dict) and "ruling" in source and refs.rulings.unknown(source["ruling"]):
             problems.append(doc.problem((*at, "source", "ruling"), f"unknown ruling {source['ruling']!r}"))
         written = raw.get("setup", {})
+        turned = _turned_problem(written, variant)
+        if turned is not None:
+            problems.append(doc.problem((*at, "setup", TURNED), turned))
+            continue
         found = rests(written)
         if len(found) > 1:
             first = _dotted((*found[0][0], found[0][1]))
@@ -330,6 +366,19 @@ def _unknown_variant(vid: Any) -> str:
     return f"unknown variant {vid!r}: expected an id from spec/*/variants"
 
 
+def _turned_problem(setup: Json, variant: Json) -> str | None:
+    """What is wrong with a setup's ``turned``, if anything: it names one card, of a stock or of a
+    deck dealt without a cut (the cut decides which card a deck turns up)."""
+    if TURNED not in setup:
+        return None
+    turned = setup[TURNED]
+    if not isinstance(turned, str) or not _CARD.match(turned):
+        return f"expected a card code, found {turned!r}"
+    if "deck" in setup and isinstance(variant.get("components"), dict) and "cut" in variant["components"]:
+        return "a deck is cut before it is dealt, so the card it turns up is not known: give hands and stock"
+    return None
+
+
 def _dotted(path: JsonPath) -> str:
     return ".".join(map(str, path))
 
@@ -372,6 +421,7 @@ _CARD_KEYS = {
     "bid",
     "indicator",
     "trees_taken",
+    "turned",
 }
 
 

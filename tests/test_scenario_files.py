@@ -195,7 +195,8 @@ def test_rest_fills_a_hand_with_the_cards_placed_nowhere_else(tmp_path: Path) ->
     ("stock", "missing"),
     [
         ("[6S]", "AC 7C JC QC 3C AD 7D KD JD 6D 3D KH JH QH 6H 5H 4H 3H AS 7S KS JS QS 5S 4S: place them"),  # no rest
-        ("[rest]", "6S: place them"),  # the indicator is named, but placed nowhere
+        ("[AC, 7C, JC, QC, 3C, AD, 7D, KD, JD, 6D, 3D, KH, JH, QH, 6H, 5H, 4H, 3H, AS, 7S, KS, JS, QS, 5S]",
+         "4S: place them"),  # the indicator named, under the stock, and one card placed nowhere
     ],
 )
 def test_cards_left_unplaced_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str], stock: str, missing: str) -> None:
@@ -334,6 +335,69 @@ def test_a_partial_pile_or_dead_expectation_is_checked(tmp_path: Path, capsys: p
                                                        message: str) -> None:
     path = scenario_file(tmp_path)
     path.write_text(path.read_text() + f"      - {{expect: {expect}}}\n", encoding="utf-8")
+    code, err = errors(capsys, path)
+    assert code == 2
+    assert f"{path}:{message}" in err, err
+
+
+def test_the_indicator_named_and_placed_nowhere_lies_under_the_stock(tmp_path: Path) -> None:
+    path = scenario_file(tmp_path)
+    path.write_text(path.read_text().replace("stock: [rest, 6S]", "stock: [rest]"), encoding="utf-8")
+    [scenario] = load_files([path])
+    assert scenario.setup["stock"][-1] == "6S" and scenario.setup["stock"].count("6S") == 1
+    assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS
+
+
+TURNED_SETUP = """\
+# yaml-language-server: $schema=../schemas/scenario.schema.json
+variant: {variant}
+scenarios:
+  - id: test/topic/turned
+    title: The card turned up
+    clauses: [{clause}]
+    source: {{derived: a test}}
+    setup:
+      dealer: 0
+      turned: {turned}
+      {cards}
+    steps:
+      - expect: {{phase: {phase}}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("variant", "cards", "turned", "at"),
+    [
+        ("albastini-2p", "deck: [rest]", "7H", ("deck", 10)),  # after two hands of five
+        ("albastini-5p", "deck: [rest]", "7H", ("deck", 25)),
+        ("albastini-2p", "{hands: {0: [AC, 7C, KC, JC, QC], 1: [AD, 7D, KD, JD, QD]}, stock: [rest]}", "7H", ("stock", 0)),
+    ],
+)
+def test_the_turned_card_is_put_where_the_deal_turns_it_up(tmp_path: Path, variant: str, cards: str, turned: str,
+                                                           at: tuple[str, int]) -> None:
+    path = tmp_path / "turned.yaml"
+    cards = cards.strip("{}").replace(", stock", "\n      stock")
+    text = TURNED_SETUP.format(variant=variant, clause="albastini.otea.turn-up", turned=turned, cards=cards, phase="bidding")
+    path.write_text(text, encoding="utf-8")
+    [scenario] = load_files([path])
+    key, index = at
+    assert "turned" not in scenario.setup and scenario.setup[key][index] == turned
+    assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS
+
+
+@pytest.mark.parametrize(
+    ("turned", "message"),
+    [
+        ("10H", "10:15: $.scenarios[0].setup.turned: expected a card code, found '10H'"),
+        ("AH", "10:15: $.scenarios[0].setup.turned: a deck is cut before it is dealt, so the card it turns up is not known"),
+    ],
+)
+def test_a_turned_card_that_cannot_be_placed_is_located(tmp_path: Path, capsys: pytest.CaptureFixture[str], turned: str,
+                                                        message: str) -> None:
+    path = tmp_path / "turned.yaml"
+    text = TURNED_SETUP.format(variant="altbaumer-standard", clause="altbaumer.deal.cutter", turned=turned, cards="deck: [rest]",
+                               phase="cut")
+    path.write_text(text, encoding="utf-8")
     code, err = errors(capsys, path)
     assert code == 2
     assert f"{path}:{message}" in err, err
