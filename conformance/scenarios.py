@@ -138,25 +138,46 @@ def expand_setup(setup: Json, variant: Json) -> Json:
 
     Scenarios stay short; engines always receive every card explicitly.
     """
-    return _place_named(_expand_rest(setup, variant), variant)
+    return _place_named(_expand_rest(setup, variant), variant)[0]
 
 
-def _place_named(setup: Json, variant: Json) -> Json:
+# A card put in a list of the setup: the list's key, its index there, and the key that named it.
+Placing = tuple[str, int, JsonPath]
+
+
+def _place_named(setup: Json, variant: Json) -> tuple[Json, list[Placing]]:
     """``turned`` where the deal turns a card up, the stock's top: in a deck, the first card after
     the hands are dealt; ``start.indicator``, when placed nowhere, where it lies: under the stock."""
     out = dict(setup)
+    placings: list[Placing] = []
     turned = out.pop(TURNED, None)
     if isinstance(turned, str) and isinstance(out.get("stock"), list):
         out["stock"] = [turned, *out["stock"]]
+        placings.append(("stock", 0, (TURNED,)))
     elif isinstance(turned, str) and isinstance(out.get("deck"), list):
         at = dealt(variant)
         out["deck"] = [*out["deck"][:at], turned, *out["deck"][at:]]
+        placings.append(("deck", at, (TURNED,)))
     start = out.get("start")
     indicator = start.get("indicator") if isinstance(start, dict) else None
     stock = out.get("stock")
     if isinstance(indicator, str) and isinstance(stock, list) and stock and indicator not in {c for _, c in _placed(out)}:
         out["stock"] = [*stock, indicator]
-    return out
+        placings.append(("stock", len(stock), ("start", "indicator")))
+    return out, placings
+
+
+def _before_placing(path: JsonPath, placings: list[Placing]) -> JsonPath:
+    """A path into a setup with its named cards placed, as a path before they were: a placed
+    card is the key that named it."""
+    if len(path) < 2 or not isinstance(path[1], int):
+        return path
+    index = path[1]
+    for key, at, named in placings:
+        if key == path[0] and at == index:
+            return named
+    shift = sum(1 for key, at, _ in placings if key == path[0] and at < index)
+    return (path[0], index - shift, *path[2:])
 
 
 def dealt(variant: Json) -> int:
@@ -286,10 +307,11 @@ def _cross_checks(
             once = f"rest stands for the cards placed nowhere else: once a setup (first at setup.{first})"
             problems += [doc.problem((*at, "setup", *path, i), once) for path, i in found[1:]]
             continue
-        setup = expand_setup(written, variant)
+        rested = _expand_rest(written, variant)
+        setup, placings = _place_named(rested, variant)
         before_setup = len(problems)
         problems += [
-            doc.problem((*at, "setup", *_as_written(p.path, written, setup)), p.message)
+            doc.problem((*at, "setup", *_as_written(_before_placing(p.path, placings), written, rested)), p.message)
             for p in schemas.check(doc, "setup", data=setup)
         ]
         if "refuse_setup" in raw:
@@ -320,7 +342,7 @@ def _cross_checks(
         ]
         refusal = setups.refusal(vid, setup) if len(problems) == before_setup else None
         if refusal is not None:  # the cards are right, and yet a deal cannot start here
-            where = (*at, "setup", *_as_written(refusal.path, written, setup))
+            where = (*at, "setup", *_as_written(_before_placing(refusal.path, placings), written, rested))
             problems.append(doc.problem(where, f"a deal cannot start from this setup: {refusal.message}"))
         for j, step in enumerate(raw.get("steps", [])):
             for where, code in reject_codes(step):

@@ -401,3 +401,25 @@ def test_a_turned_card_that_cannot_be_placed_is_located(tmp_path: Path, capsys: 
     code, err = errors(capsys, path)
     assert code == 2
     assert f"{path}:{message}" in err, err
+
+
+def test_a_bad_card_in_a_stock_with_a_turned_card_is_located_where_it_is_written(tmp_path: Path,
+                                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "turned.yaml"
+    cards = "hands: {0: [AC, 7C, KC, JC, QC], 1: [AD, 7D, KD, JD, QD]}\n      stock: [10H, rest]"
+    text = TURNED_SETUP.format(variant="albastini-2p", clause="albastini.otea.turn-up", turned="7H", cards=cards,
+                               phase="bidding")
+    path.write_text(text, encoding="utf-8")
+    code, err = errors(capsys, path)
+    assert code == 2
+    assert f"{path}:12:15: $.scenarios[0].setup.stock[0]: expected a card code" in err, err
+
+
+def test_a_refusal_at_a_named_card_is_located_at_its_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = scenario_file(tmp_path)  # 6S named as the indicator, and also put on the table: it is not under the stock
+    text = path.read_text().replace("stock: [rest, 6S]", "stock: [rest]")
+    path.write_text(text.replace("1: [3S, 7H, 6C, 4D, 5C]}", "1: [6S, 7H, 6C, 4D, 5C]}"), encoding="utf-8")
+    code, err = errors(capsys, path)
+    assert code == 2
+    assert f"{path}:12:60: $.scenarios[0].setup.start.indicator: a deal cannot start from this setup: the indicator lies " \
+           "under the stock" in err, err
