@@ -456,7 +456,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "coverage",
-        "print scenarios per clause; exit 1 if a clause lacks one",
+        "print scenarios per clause; exit 1 if a clause lacks one, a refusal where it forbids, or one making a choice it leaves",
         cmd_coverage,
         (_SPEC_ROOT, _SCENARIO_ROOT, _FIELDS),
     ),
