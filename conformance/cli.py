@@ -19,7 +19,7 @@ from conformance.field_coverage import field_report
 from conformance.protocol import BadCommand
 from conformance.runlog import Log
 from conformance.smoke import smoke
-from conformance.validate import validate
+from conformance.validate import house_problems, validate
 from conformance.verify import Progress, verify
 from specreader import kitdata, roots, spec
 from specreader.problems import DataError, Problem
@@ -57,6 +57,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def cmd_coverage(args: argparse.Namespace) -> int:
     if args.fields:
+        if roots.current():  # a house adds no field and no phase: the fields are pinned by the kit's suite
+            return _usage_error("--fields measures the kit's own scenarios: give it no --spec or --scenarios")
         text, complete = field_report(scenarios.kit_scenarios(), spec.kit_spec().games())
         print(text)
         return EXIT_OK if complete else EXIT_FAILED
@@ -572,6 +574,9 @@ def main(argv: list[str] | None = None) -> int:
         try:
             # house folders are set for the whole command, engines it starts included
             with roots.using(getattr(args, "spec", None) or (), getattr(args, "scenarios", None) or ()):
+                # house spec folders are checked as validate checks them before any run (validate checks more)
+                if args.run is not cmd_validate and (problems := house_problems()):
+                    return _print_problems(problems)
                 return int(args.run(args))
         except interrupt.Interrupted as stop:
             engine_process.end_all()

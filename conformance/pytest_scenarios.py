@@ -20,6 +20,7 @@ import pytest
 
 from conformance import adapter as adapters
 from conformance import expectations, runlog, runner, scenarios, untrusted
+from conformance.validate import house_problems
 from conformance.vocabulary import Outcome
 from specreader import kitdata, roots, spec
 from specreader.problems import DataError
@@ -46,11 +47,22 @@ def configure(config: pytest.Config) -> None:
     given = house.enter_context(
         roots.using(config.getoption("trickspec_spec") or (), config.getoption("trickspec_scenarios") or ())
     )
-    problems = roots.folder_problems(given.scenarios, "scenarios")
     try:
-        spec.kit_spec()  # the house spec, read with the kit's
-    except DataError as err:
-        problems += err.problems
+        _configure(config, given)
+    except BaseException:  # this module is not registered, so its pytest_unconfigure never leaves the folders
+        house.close()
+        raise
+
+
+def _configure(config: pytest.Config, given: roots.Roots) -> None:
+    problems = roots.folder_problems(given.scenarios, "scenarios")
+    if not hasattr(config, "workerinput"):  # checked as validate checks it, once: a worker's controller did
+        problems += house_problems()
+    if not problems:
+        try:
+            spec.kit_spec()  # the house spec, read with the kit's
+        except DataError as err:
+            problems += err.problems
     if problems:
         raise pytest.UsageError("bad house folders:\n" + str(DataError(problems)))
     config.addinivalue_line("markers", "scenario: a conformance scenario from scenarios/")

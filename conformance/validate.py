@@ -34,8 +34,9 @@ class SpecCheck:
     references: References
 
 
-def check_spec(spec: Spec) -> SpecCheck:
-    """Every problem in a loaded spec: schemas first, then references across files."""
+def check_spec(spec: Spec, *, equivalents: bool = True) -> SpecCheck:
+    """Every problem in a loaded spec: schemas first, then references across files; the mutants
+    of the selfcheck's equivalents file are made only with ``equivalents`` (most of the time taken)."""
     problems: list[Problem] = []
     for attr, name in _SPEC_SCHEMAS:
         doc = getattr(spec, attr)
@@ -61,7 +62,7 @@ def check_spec(spec: Spec) -> SpecCheck:
     problems += _unique_ids(spec)
     problems += _clause_references(spec, refs)
     problems += _ruling_references(spec, refs)
-    if not problems:  # mutants are made only of a valid spec
+    if equivalents and not problems:  # mutants are made only of a valid spec
         problems += _equivalent_mutants(spec)
     return SpecCheck(problems, variants.unchecked, refs)
 
@@ -261,6 +262,19 @@ def validate(paths: list[Path] | None = None) -> list[Problem]:
     found, unchecked = scenarios.check_files(scenario_files, spec, checked.references, _kit_scenarios_besides(scenario_files))
     problems += checked.problems + found
     return sorted(set(problems)) + sorted(set(checked.unchecked + unchecked))
+
+
+def house_problems() -> list[Problem]:
+    """What ``validate`` reports of the house spec folders of the run (specreader/roots.py), read with
+    the kit's spec: for the commands that use them, before they run anything. Their scenarios are
+    checked as they load; the selfcheck's equivalents, the kit's alone, are left to ``validate``."""
+    house = roots.current().spec
+    if not house:
+        return []
+    spec, problems = read(kitdata.spec_dir())
+    problems += roots.add_house(spec, house)
+    checked = check_spec(spec, equivalents=False)
+    return sorted(set(problems + checked.problems)) + sorted(set(checked.unchecked))
 
 
 def _kit_scenarios_besides(checked: list[Path]) -> list[Path]:

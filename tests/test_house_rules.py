@@ -19,6 +19,8 @@ import pytest
 from conformance import cli
 from specreader import kitdata, roots
 
+pytest_plugins = ["pytester"]  # a broken house under pytest, run in this process
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "house-rules"
 BIN = Path(sys.executable).parent  # the venv's trickspec and pytest
@@ -189,3 +191,69 @@ def test_a_missing_scenarios_folder_is_named(house: Path, capsys: pytest.Capture
 def test_a_command_leaves_the_environment_as_it_found_it(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert validate_house(house, capsys)[0] == cli.EXIT_OK
     assert roots.current() == roots.Roots()
+
+
+# A house spec file its schema refuses, and the one problem validate reports of it.
+BROKEN_HOUSE = {
+    "variant": (
+        ("albastini", "variants", "baobab-4p.yaml"),
+        ("    double: 3\n", '    double: "x"\n'),
+        ':8:13: $.components.score.double: expected integer, found string "x"',
+    ),
+    "rulings": (
+        ("albastini", "rulings.yaml"),
+        ("", "game: albastini\nrulings: 5\n"),
+        ":2:10: $.rulings: expected array, found integer 5",
+    ),
+}
+
+
+@pytest.fixture(params=sorted(BROKEN_HOUSE))
+def broken_house(house: Path, request: pytest.FixtureRequest) -> tuple[Path, str]:
+    """The example with one house spec file broken, and the located line validate prints of it."""
+    where, (old, new), problem = BROKEN_HOUSE[request.param]
+    file = house.joinpath("spec", *where)
+    text = file.read_text(encoding="utf-8") if file.exists() else ""
+    assert old in text
+    file.write_text(text.replace(old, new, 1) if old else new, encoding="utf-8")
+    return house, f"{file}{problem}"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["verify", "--scenarios", "{scenarios}"],
+        ["fuzz", "--variant", HOUSE_VARIANT, "--deals", "5"],
+        ["coverage", "--scenarios", "{scenarios}"],
+    ],
+    ids=lambda command: command[0],
+)
+def test_a_broken_house_spec_stops_a_command_before_it_runs(
+    broken_house: tuple[Path, str], capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """Located as validate locates it, exit 2: no verdict, no worker's failure, no table."""
+    house, problem = broken_house
+    args = [arg.format(scenarios=house / "scenarios") for arg in command]
+    status = cli.main([*args, "--spec", str(house / "spec")])
+    out, err = capsys.readouterr()
+    assert (status, err.splitlines(), out) == (cli.EXIT_BAD_DATA, [problem, "1 problem(s)"], "")
+    assert problem in validate_house(house, capsys)[1]  # validate's words (it also checks the scenarios)
+
+
+@pytest.mark.parametrize("folders", [["--spec", "spec"], ["--scenarios", "scenarios"]])
+def test_field_coverage_takes_no_house_folders(house: Path, capsys: pytest.CaptureFixture[str], folders: list[str]) -> None:
+    status = cli.main(["coverage", "--fields", folders[0], str(house / folders[1])])
+    out, err = capsys.readouterr()
+    assert (status, out) == (cli.EXIT_BAD_DATA, "")
+    assert err == "usage error: --fields measures the kit's own scenarios: give it no --spec or --scenarios\n"
+
+
+def test_a_broken_house_spec_is_a_usage_error_under_pytest(pytester: pytest.Pytester, broken_house: tuple[Path, str]) -> None:
+    house, problem = broken_house
+    folders = ("--trickspec-spec", str(house / "spec"), "--trickspec-scenarios", str(house / "scenarios"))
+    done = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-q", "--engine", "reference", *folders)
+    both = str(done.stdout) + str(done.stderr)
+    assert done.ret == pytest.ExitCode.USAGE_ERROR, both
+    assert done.stderr.lines[:2] == ["ERROR: bad house folders:", problem], both
+    assert "Traceback" not in both and "INTERNALERROR" not in both and "passed" not in both
+    assert roots.current() == roots.Roots()  # the folders are left though the plugin stopped before its unconfigure
