@@ -246,7 +246,10 @@ def _cross_checks(
     can start from each setup (but one that must be refused).
 
     A scenario whose variant has problems is not checked against it: that is added to ``unchecked``,
-    once per file and variant, and the variant's file says the rest."""
+    once per file and variant, and the variant's file says the rest. So is a variant the reference
+    engine cannot play (SetupCheck.unplayable), whose setups go unchecked: with the problems unless
+    what keeps it from playing is reported elsewhere (a refusal precedence with problems), and
+    then once in all."""
     problems = []
     clauses = spec.clause_index()
     refused: set[str] = set()
@@ -340,6 +343,11 @@ def _cross_checks(
             for path, card in _cards(raw)
             if card not in deck and _CARD.match(card)
         ]
+        unplayable = setups.unplayable(vid, doc.file)
+        if unplayable is not None:
+            why = unplayable.reason
+            message = f"the setups of variant {vid!r} cannot be checked ({why}): expected a variant the reference engine plays"
+            (unchecked if unplayable.reported else problems).append(doc.problem(named_at, message))
         refusal = setups.refusal(vid, setup) if len(problems) == before_setup else None
         if refusal is not None:  # the cards are right, and yet a deal cannot start here
             where = (*at, "setup", *_as_written(_before_placing(refusal.path, placings), written, rested))

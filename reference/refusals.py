@@ -10,34 +10,67 @@ is one the engine cannot follow, and it says so instead of answering against it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from reference import errors
 from reference.errors import Rejected, VariantError
-from specreader.spec import load_spec_errors
+from specreader.spec import kit_spec
 
 # The codes that refuse an action (a setup's refusal comes before any action and is not ordered).
-ACTION_CODES: tuple[str, ...] = tuple(e["code"] for e in load_spec_errors() if e.get("refuses", "action") == "action")
+ACTION_CODES: tuple[str, ...] = tuple(kit_spec().action_codes())
 
-_READ_FIRST = (errors.INVALID_ACTION, errors.WRONG_PHASE)  # in the order the engine checks them
+# What every order begins with, in the order the engine checks them: it reads an action and its
+# phase before any stage sees it. `trickspec validate` holds spec/errors.yaml to it (order_faults).
+READ_FIRST: tuple[str, ...] = (errors.INVALID_ACTION, errors.WRONG_PHASE)
+
+
+class OrderFault(NamedTuple):
+    """Why an order is not a refusal precedence."""
+
+    at: int | None  # the entry of the order at fault; None: the order as a whole
+    message: str
+    repeat: bool = False  # a code ordered twice (an order's schema says so too: uniqueItems)
+
+
+def order_faults(order: Sequence[object], codes: Sequence[str]) -> list[OrderFault]:
+    """What keeps ``order`` from ordering every one of the action ``codes`` exactly once, beginning
+    with READ_FIRST; nothing if it does. Entries that are not strings are left to the schema."""
+    faults = []
+    seen: set[str] = set()
+    for i, code in enumerate(order):
+        if not isinstance(code, str):
+            continue
+        if code not in codes:
+            message = f"{code!r} is not a code refusing an action: expected one of the errors list's action codes"
+            faults.append(OrderFault(i, message))
+        elif code in seen:
+            faults.append(OrderFault(i, f"{code!r} is ordered twice: expected every code exactly once", repeat=True))
+        seen.add(code)
+    missing = [code for code in codes if code not in order]
+    if missing:
+        faults.append(OrderFault(None, f"expected every code exactly once; missing: {', '.join(missing)}"))
+    begins = list(order[: len(READ_FIRST)])
+    if begins != list(READ_FIRST):
+        at = next((i for i, code in enumerate(begins) if code != READ_FIRST[i]), None)  # None: too short
+        found = f"found {begins[at]!r}" if at is not None else f"found only {len(begins)} code(s)"
+        message = (
+            f"expected the order to begin {', '.join(READ_FIRST)}, {found}: the engine reads an action and its"
+            " phase before any rule looks at it"
+        )
+        faults.append(OrderFault(at, message))
+    return faults
 
 
 class Precedence:
-    """An order of the action codes, every one of them exactly once."""
+    """An order of the action codes, every one of them exactly once, beginning with READ_FIRST."""
 
     __slots__ = ("order", "rank")
 
     def __init__(self, order: Sequence[str]) -> None:
-        missing = [code for code in ACTION_CODES if code not in order]
-        extra = [code for code in order if code not in ACTION_CODES]
-        if missing or extra or len(set(order)) != len(order):
-            raise VariantError(
-                f"the refusal precedence must order every action code once (missing: {missing}, unknown: {extra})"
-            )
-        if tuple(order[: len(_READ_FIRST)]) != _READ_FIRST:
-            raise VariantError(
-                f"the refusal precedence must begin {', '.join(_READ_FIRST)}: the engine reads an action and"
-                " its phase before any rule looks at it"
-            )
+        faults = order_faults(order, ACTION_CODES)
+        if faults:
+            said = "; ".join(f.message if f.at is None else f"[{f.at}] {f.message}" for f in faults)
+            raise VariantError(f"the refusal precedence cannot be followed: {said}")
         self.order = tuple(order)
         self.rank = {code: i for i, code in enumerate(order)}
 

@@ -113,11 +113,24 @@ class Spec:
             return set()
         return {str(e.get("code")) for _, _, e in _items(self.errors_file, "errors")}
 
+    def action_codes(self) -> list[str]:
+        """The codes that refuse an action (``refuses: action``, the default), in the errors list's
+        order: those the refusal precedence orders."""
+        if self.errors_file is None:
+            return []
+        return [
+            e["code"]
+            for _, _, e in _items(self.errors_file, "errors")
+            if isinstance(e.get("code"), str) and e.get("refuses", "action") == "action"
+        ]
+
     def setup_codes(self) -> set[str]:
-        """The codes that refuse a setup (``refuses: setup``), never an action."""
+        """The codes that refuse a setup (``refuses: setup``), never an action: every other code."""
         if self.errors_file is None:
             return set()
-        return {str(e.get("code")) for _, _, e in _items(self.errors_file, "errors") if e.get("refuses") == "setup"}
+        actions = set(self.action_codes())
+        codes = (e.get("code") for _, _, e in _items(self.errors_file, "errors"))
+        return {code for code in codes if isinstance(code, str) and code not in actions}
 
     def precedence(self, game: str) -> list[str]:
         """The order refusal codes apply in for ``game``: its own order under ``games``, else the

@@ -5,6 +5,7 @@ is a mutant: the scenario that pins the pair, and the fuzzer, must catch it."""
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from conformance import runlog, runner, scenarios
+from conformance import runlog, runner, scenarios, setup_check
 from conformance.adapter import InProcessAdapter, reference_adapter
 from conformance.cli import main
 from conformance.vocabulary import Outcome
@@ -181,6 +182,10 @@ def test_a_game_with_its_own_order_is_read_with_it(tmp_path: Path) -> None:
         (("  reason: >-\n", "  games:\n    whist:\n      order: [invalid_action]\n      reason: x\n  reason: >-\n"),
          "$.precedence.games.whist: unknown game 'whist'"),
         (("precedence:\n", "precedence_:\n"), "$: missing required key 'precedence'"),
+        (("    - invalid_action\n    - wrong_phase\n", "    - wrong_phase\n    - invalid_action\n"),
+         "$.precedence.order[0]: expected the order to begin invalid_action, wrong_phase, found 'wrong_phase'"),
+        (("  reason: >-\n", "  games:\n    bisca:\n      order: [invalid_action]\n      reason: x\n  reason: >-\n"),
+         "$.precedence.games.bisca.order: expected the order to begin invalid_action, wrong_phase, found only 1 code(s)"),
     ],
 )
 def test_validate_holds_the_order_to_the_code_list(
@@ -191,3 +196,50 @@ def test_validate_holds_the_order_to_the_code_list(
     assert main(["validate", str(path)]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+@pytest.fixture
+def kit_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The kit's data copied, and used by validate in place of the kit's own."""
+    root = tmp_path / "kit"
+    for folder in ("spec", "schemas", "scenarios"):
+        shutil.copytree(kitdata.root() / folder, root / folder)
+    monkeypatch.setattr(kitdata, "root", lambda: root)
+    return root
+
+
+def test_validate_holds_the_order_to_what_the_engine_reads_first(kit_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = kit_copy / "spec" / "errors.yaml"
+    text = path.read_text(encoding="utf-8")
+    moved = "    - invalid_action\n    - wrong_phase\n    - not_allowed_to_bid\n"
+    assert text.count(moved) == 1
+    path.write_text(text.replace(moved, "    - not_allowed_to_bid\n    - invalid_action\n    - wrong_phase\n"), encoding="utf-8")
+    line = text[: text.index(moved)].count("\n") + 1
+    assert main(["validate"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    problems = [p for p in err.splitlines() if not p.endswith("problem(s)")]
+    assert problems[0] == (
+        f"{path}:{line}:7: $.precedence.order[0]: expected the order to begin invalid_action, wrong_phase, found"
+        " 'not_allowed_to_bid': the engine reads an action and its phase before any rule looks at it"
+    )
+    # Then, once each, the variants whose setups the reference engine could not check because of it.
+    rest = problems[1:]
+    assert rest and all("cannot be checked (the refusal precedence for " in p and f"({path})" in p for p in rest), rest
+    assert len(rest) == len({re.findall(r"the setups of variant '([^']+)'", p)[0] for p in rest})
+
+
+def test_a_variant_the_reference_cannot_play_is_a_problem_of_its_scenarios(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def unplayable(variant: Any, precedence: Any = None) -> Rules:
+        raise VariantError("no such rule", ("components", "legality"))
+
+    monkeypatch.setattr(setup_check, "compile_rules", unplayable)
+    file = kitdata.scenarios_dir() / "altbaumer" / "refusals" / "precedence.yaml"
+    assert main(["validate", str(file)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        "the setups of variant 'altbaumer-standard' cannot be checked (the reference engine cannot play it:"
+        " $.components.legality: no such rule)"
+    ) in err
