@@ -211,8 +211,10 @@ def game_fields(schemas: Schemas, data: SiteData, game: str) -> GameFields:
 
     base, props = schemas.fields(SNAPSHOT)
     mine = {o.field for _, o in observed}
-    # A field no clause of any game decides (the dealer, the variant) belongs to every game's table.
-    listed = [k for k in props if k in mine or k not in everyone]
+    # A field no clause of any game decides (the dealer, the variant) belongs to every game's table, and so
+    # does every field the snapshot schema defines for this game in some phase (x-phases), decided or not.
+    defined = {path.split(".")[0] for path in field_phases.defined(game)}
+    listed = [k for k in props if k in mine or k not in everyone or k in defined]
     snapshot = [r for k in listed for r in schemas.rows(props[k], base, k, choose)]
     obs_base, obs_props = schemas.fields(PROTOCOL, OBSERVATION)
     observation = [r for k, v in obs_props.items() for r in schemas.rows(v, obs_base, k, choose)]
