@@ -3,8 +3,8 @@
 Two playable variants are neighbours when they seat the same number of players and use the same
 rule for most of their components (more than half of those either names): the mrithi and the
 over-60 tables, six as pairs and as threes, clockwise and anticlockwise, Albastini and the Bisca or
-Briscola it shares its trick play with. Altbaumer plays at most two of the nine or ten components
-named by the rule of another variant, and so neighbours none. A hybrid takes one thing where the
+Briscola it shares its trick play with. Altbaumer shares too few of its components' rules with
+any other variant to neighbour it (a test holds that). A hybrid takes one thing where the
 neighbour differs: a parameter of a component both play by the same rule (and the whole block,
 where several differ), a whole component block where the rules differ (its parameters belong to
 its rule), any other leaf of the variant.
