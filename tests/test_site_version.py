@@ -7,10 +7,7 @@ reports read that metadata, and so does docs/hooks.py for the footer of every pa
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 import tomllib
 from html.parser import HTMLParser
 from importlib.metadata import version
@@ -86,20 +83,9 @@ class _Footer(HTMLParser):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("mkdocs")
-    out = tmp_path_factory.mktemp("site")
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
-        cwd=ROOT,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
-    return out
+def site(built_site: Path) -> Path:
+    """The site as ``mkdocs build --strict`` makes it (tests/conftest.py builds it once a session)."""
+    return built_site
 
 
 def test_every_page_shows_the_packages_version_and_links_the_changelog(site: Path) -> None:
