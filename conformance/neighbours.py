@@ -75,7 +75,8 @@ def _at(data: Any, path: str) -> Any:
     return data
 
 
-def _taken(data: Json, path: str, value: Any) -> Json:
+def with_leaf(data: Json, path: str, value: Any) -> Json:
+    """A copy of the variant with the leaf at a dotted path set to the value (left out where it is absent)."""
     out = copy.deepcopy(data)
     *parents, last = path.split(".")
     node = out
@@ -113,7 +114,7 @@ def hybrids(variant_id: str, kit: Spec) -> Iterator[tuple[str, str, str, Json]]:
     for other in neighbours(variant_id, kit):
         theirs = kit.resolved(other)
         for path in differences(mine, theirs):
-            data = _taken(mine, path, _at(theirs, path))
+            data = with_leaf(mine, path, _at(theirs, path))
             key = json.dumps(data, sort_keys=True)
             if key in seen:
                 continue
