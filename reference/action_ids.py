@@ -25,7 +25,8 @@ KIND_ORDER: tuple[str, ...] = ("play", *(kind for kind in ACTION_SHAPES if kind 
 
 class ActionIndex:
     """The ids of one variant: ``actions[i]`` is the shared action with id ``i``, ``keys[i]`` its
-    (type, seat, card index), ``local[a]`` the (type, card index) of local action ``a``."""
+    (type, seat, card index) and ``by_key`` the way back, ``local[a]`` the (type, card index) of
+    local action ``a``. Numbering fills the table's ``card_ids`` and ``plain_ids`` (actions.py)."""
 
     def __init__(self, table: ActionTable, kinds: Iterable[str]) -> None:
         used = set(kinds)
@@ -49,9 +50,14 @@ class ActionIndex:
             for kind, card in local:
                 action = table.with_card[kind][seat][card] if card >= 0 else table.plain[kind][seat]
                 action.id = len(actions)
+                if card >= 0:
+                    table.card_ids[kind][seat][card] = action.id
+                else:
+                    table.plain_ids[kind][seat] = action.id
                 actions.append(action)
         self.actions: tuple[LegalAction, ...] = tuple(actions)
         self.keys: tuple[ActionKey, ...] = tuple(a.key for a in actions)
+        self.by_key: dict[ActionKey, int] = {key: i for i, key in enumerate(self.keys)}
         self.size = len(actions)
 
     def id_of(self, kind: str, seat: int, card: int = -1) -> int:

@@ -2,7 +2,9 @@
 (type, seat, card index) or refused as malformed.
 
 Every action any seat could take in a variant is built once, as a read-only JSON object, and
-shared by all the variant's engines: the stages list their legal actions from this table.
+shared by all the variant's engines, beside its id in the variant's action index
+(action_ids.py): the stages list their legal actions as ids from this table, and the engine
+hands out the JSON objects of those ids.
 """
 
 from __future__ import annotations
@@ -57,7 +59,8 @@ class LegalAction(dict[str, Any]):
 
 class ActionTable:
     """Every action any seat could take in one variant: ``with_card[type][seat][card]`` and
-    ``plain[type][seat]``."""
+    ``plain[type][seat]``; their ids, ``card_ids[type][seat][card]`` and ``plain_ids[type][seat]``.
+    """
 
     def __init__(self, cards: Cards, seats: Seating) -> None:
         self.cards = cards
@@ -76,6 +79,12 @@ class ActionTable:
             for kind, has_card in ACTION_SHAPES.items()
             if not has_card
         }
+        # -1 until the variant's index numbers them (action_ids.py), in place: the stages, built
+        # before the index, keep these lists.
+        self.card_ids: dict[str, list[list[int]]] = {
+            kind: [[-1] * cards.size for _ in range(seats.n)] for kind in self.with_card
+        }
+        self.plain_ids: dict[str, list[int]] = {kind: [-1] * seats.n for kind in self.plain}
 
     def read(self, action: Json) -> ActionKey | Rejected:
         """The type, seat and card index of a well-formed action; else why it is malformed."""

@@ -17,7 +17,6 @@ from reference.errors import Rejected
 from reference.params import Params
 from reference.rules import Events, Rule, Rules
 from reference.state import Deal, Phase
-from specreader.jsontypes import Json
 
 
 class Dealing:
@@ -58,7 +57,7 @@ class Dealing:
         st.pack = None
         return False
 
-    def actions(self, st: Deal) -> list[Json]:
+    def legal_ids(self, st: Deal) -> list[int]:
         return []
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
@@ -99,11 +98,11 @@ class TreeCut(Rule):
         st.to_act = self.rules.seats.previous(st.dealer)
         return True
 
-    def actions(self, st: Deal) -> list[Json]:
+    def legal_ids(self, st: Deal) -> list[int]:
         seat = st.to_act
         assert seat is not None and st.offer is not None
-        cache = self.rules.actions
-        return [cache.with_card["take_tree"][seat][st.offer], cache.plain["decline"][seat]]
+        table = self.rules.actions
+        return [table.card_ids["take_tree"][seat][st.offer], table.plain_ids["decline"][seat]]
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
         codes = self.rules.cards.codes

@@ -72,14 +72,18 @@ class EndOfDeal:
         ev.append((_deal_over, result))  # this result object is not changed after this
         return True
 
-    def actions(self, st: Deal) -> list[Json]:
+    def legal_ids(self, st: Deal) -> list[int]:
         if st.dealer_chosen:
             return []
-        take = self.rules.actions.plain["take_deal"]
+        take = self.rules.actions.plain_ids["take_deal"]
         return [take[seat] for seat in st.winners]
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
         return self.rules.dealer.take_deal(st, seat, ev) or False
+
+
+def _wrong_phase(kind: str, st: Deal) -> Rejected:
+    return Rejected(errors.WRONG_PHASE, f"no {kind} in the {st.phase} phase")
 
 
 def _deal_over(result: Json) -> Json:  # an event record (see rules.Events)
@@ -138,12 +142,15 @@ def _compiled(variant_id: str) -> Rules:
 class Engine:
     """One deal of one variant, driven by JSON actions."""
 
-    __slots__ = ("_actions", "_by_id", "_rules", "_setup_records", "_st", "_stage")
+    __slots__ = ("_actions", "_by_id", "_by_key", "_keys", "_rules", "_setup_records", "_st", "_stage")
 
     def __init__(self, rules: Rules, setup_data: Json) -> None:
         self._rules = rules
         self._actions = rules.actions
-        self._by_id = rules.index.actions  # id -> the shared action
+        index = rules.index
+        self._by_id = index.actions  # id -> the shared action
+        self._keys = index.keys  # id -> (type, seat, card index)
+        self._by_key = index.by_key  # (type, seat, card index) -> id
         st, begin = setup.build(rules, setup_data)
         self._st = st
         self._setup_records: Events = []  # the automatic steps at the start
@@ -197,51 +204,52 @@ class Engine:
         next dealer, any of its members may: see legal_actions)."""
         return self._st.to_act
 
-    def legal_actions(self) -> list[Json]:
-        """Every legal action now (shared read-only JSON objects); [] once the deal is over, but for
-        the winning side's take_deal until it names its next dealer (R2)."""
-        return self._stage.actions(self._st)
-
     def legal_ids(self) -> list[int]:
-        """The ids (action_ids.py) of ``legal_actions()``, in the same order."""
-        # Every stage lists the variant's shared actions (actions.py), each carrying its id.
-        return [action.id for action in self._stage.actions(self._st)]  # type: ignore[attr-defined]
+        """The ids (action_ids.py) of the legal actions now; [] once the deal is over, but for the
+        winning side's take_deal until it names its next dealer (R2)."""
+        return self._stage.legal_ids(self._st)
 
-    def apply(self, action: Json) -> Applied | Rejected:
-        """Apply one action; a rejection leaves the state exactly as it was."""
-        # The engine's only two speed measures beyond its tables, both here. One of this variant's
-        # own (read-only) legal actions, which random playouts hand back, is taken at its key
-        # without reading it again; and the Applied is made without a constructor call. Measured
-        # with benchmarks/bench_engine.py on albastini-2p, they buy about 15% and 4% of the rate.
-        if type(action) is LegalAction and action.table is self._actions:
-            kind, seat, card = action.key
-        else:
-            read = self._actions.read(action)
-            if isinstance(read, Rejected):
-                return read
-            kind, seat, card = read
+    def legal_actions(self) -> list[Json]:
+        """The actions of ``legal_ids()``, in the same order (shared read-only JSON objects)."""
+        by_id = self._by_id
+        return [by_id[i] for i in self._stage.legal_ids(self._st)]
+
+    def apply_id(self, action_id: int) -> Applied | Rejected:
+        """Apply the action with this id (action_ids.py); a rejection leaves the state exactly as it
+        was. An id outside the index is refused as an invalid action."""
+        keys = self._keys
+        if type(action_id) is not int or not 0 <= action_id < len(keys):
+            return Rejected(errors.INVALID_ACTION, f"expected an action id from 0 to {len(keys) - 1}, found {action_id!r}")
+        kind, seat, card = keys[action_id]
         st = self._st
         stage = self._stage
         if kind not in stage.kinds.get(st.phase, ()):
-            return Rejected(errors.WRONG_PHASE, f"no {kind} in the {st.phase} phase")
+            return _wrong_phase(kind, st)
         events: Events = []
         done = stage.apply(st, kind, seat, card, events)
         if done is True:
             self._advance(events)
         elif done is not False:
             return done
+        # Made without a constructor call: measured with benchmarks/bench_engine.py on
+        # albastini-2p, that buys about 4% of the rate.
         applied = Applied()
         applied.records = events
         return applied
 
-    def apply_id(self, action_id: int) -> Applied | Rejected:
-        """Apply the action with this id (action_ids.py): exactly ``apply`` of that action, refusals
-        included (it is applied as the shared action itself); an id outside the index is refused as
-        an invalid action."""
-        by_id = self._by_id
-        if type(action_id) is not int or not 0 <= action_id < len(by_id):
-            return Rejected(errors.INVALID_ACTION, f"expected an action id from 0 to {len(by_id) - 1}, found {action_id!r}")
-        return self.apply(by_id[action_id])
+    def apply(self, action: Json) -> Applied | Rejected:
+        """Apply one JSON action: exactly ``apply_id`` of its id; an action of a kind the variant
+        does not use (it has no id) is refused as out of phase."""
+        if type(action) is LegalAction and action.table is self._actions:
+            action_id = action.id  # one of this variant's own actions, as listed: not read again
+        else:
+            key = self._actions.read(action)
+            if isinstance(key, Rejected):
+                return key
+            action_id = self._by_key.get(key, -1)
+        if action_id < 0:
+            return _wrong_phase(action["type"], self._st)
+        return self.apply_id(action_id)
 
     def copy(self) -> Engine:
         """An independent copy of this deal (the variant's compiled rules are shared, never copied)."""

@@ -13,7 +13,6 @@ from reference.errors import Rejected
 from reference.params import Params
 from reference.rules import Events, Rule, Rules
 from reference.state import Deal, Phase
-from specreader.jsontypes import Json
 
 
 class MakerAlone(Rule):
@@ -30,11 +29,11 @@ class MakerAlone(Rule):
         st.to_act = st.pending[0]
         return True
 
-    def actions(self, st: Deal) -> list[Json]:
+    def legal_ids(self, st: Deal) -> list[int]:
         seat = st.to_act
         assert seat is not None
-        cache = self.rules.actions
-        return [cache.plain["alone"][seat], cache.plain["pass"][seat]]
+        ids = self.rules.actions.plain_ids
+        return [ids["alone"][seat], ids["pass"][seat]]
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
         seats = self.rules.seats

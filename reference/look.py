@@ -11,7 +11,6 @@ from reference.errors import Rejected
 from reference.params import Params
 from reference.rules import Events, Rule, Rules
 from reference.state import Deal, Phase
-from specreader.jsontypes import Json
 
 
 class PartnersLook(Rule):
@@ -26,7 +25,7 @@ class PartnersLook(Rule):
             ev.append({"type": "partners_look", "sides": [list(side) for side in self.sides]})
         return False
 
-    def actions(self, st: Deal) -> list[Json]:
+    def legal_ids(self, st: Deal) -> list[int]:
         return []
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:

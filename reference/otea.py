@@ -18,7 +18,6 @@ from reference.errors import Rejected
 from reference.params import Kind, Param, Params
 from reference.rules import Events, Rule, Rules
 from reference.state import Deal, Phase
-from specreader.jsontypes import Json
 
 BIDDERS = ("dealer-opponents", "none")
 
@@ -32,8 +31,8 @@ class Otea(Rule):
         self.kinds = {Phase.BIDDING: frozenset({"bid", "pass"})} if self.bidders != "none" else {}
         self.rules = rules
         self.suit_of = rules.cards.suit_of
-        self.bid_actions = rules.actions.with_card["bid"]
-        self.pass_actions = rules.actions.plain["pass"]
+        self.bid_ids = rules.actions.card_ids["bid"]
+        self.pass_ids = rules.actions.plain_ids["pass"]
         seats = rules.seats
         # The bidders in turn order, for each dealer.
         self.order: list[list[int]] = [
@@ -57,11 +56,11 @@ class Otea(Rule):
         self._turn(st, ev)
         return False
 
-    def actions(self, st: Deal) -> list[Json]:
+    def legal_ids(self, st: Deal) -> list[int]:
         seat = st.to_act
         assert seat is not None
-        bids = self.bid_actions[seat]
-        out: list[Json] = [self.pass_actions[seat]]
+        bids = self.bid_ids[seat]
+        out = [self.pass_ids[seat]]
         if st.bids:
             suit_of = self.suit_of
             used = {suit_of[c] for _, c in st.bids}

@@ -27,7 +27,7 @@ class Play:
         self.value = rules.cards.value
         self.side_of = rules.seats.side_of
         self.ndoa_partner = rules.ranking.ndoa_partner
-        self.play_actions = rules.actions.with_card["play"]
+        self.play_ids = rules.actions.card_ids["play"]
         # Per seat and card: the "played" event record, built once (records are immutable).
         self.played = [[(_played, seat, code) for code in self.codes] for seat in range(rules.seats.n)]
 
@@ -36,11 +36,11 @@ class Play:
         st.to_act = st.forehand if st.active[st.forehand] else st.next_active[st.forehand]
         return True
 
-    def actions(self, st: Deal) -> list[Json]:
+    def legal_ids(self, st: Deal) -> list[int]:
         seat = st.to_act
         assert seat is not None
         hand = st.hands[seat]
-        plays = self.play_actions[seat]
+        plays = self.play_ids[seat]
         if self.free or not st.trick_cards:  # any card leads, and any card follows in free play
             return [plays[card] for card in hand]
         return [plays[card] for card in self.legality.legal(hand, st.trick_cards[0], st.tables)]

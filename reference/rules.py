@@ -50,7 +50,8 @@ class Stage(Protocol):
     def start(self, st: Deal, ev: Events) -> bool:
         """Enter the stage; True if it now waits for actions, False if it is already done."""
 
-    def actions(self, st: Deal) -> list[Json]: ...
+    def legal_ids(self, st: Deal) -> list[int]:
+        """The legal actions now, as ids (action_ids.py), in the order the engine lists them."""
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
         """Apply a well-formed action of an accepted type; True when the stage is done.

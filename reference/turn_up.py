@@ -18,7 +18,6 @@ from reference.errors import Rejected
 from reference.params import Kind, Param, Params
 from reference.rules import Events, Rule, Rules
 from reference.state import Deal, Phase
-from specreader.jsontypes import Json
 
 DISCARD_CHOICES = ("any",)
 
@@ -40,13 +39,13 @@ class TurnUp(Rule):
         st.to_act = st.forehand
         return True
 
-    def actions(self, st: Deal) -> list[Json]:
+    def legal_ids(self, st: Deal) -> list[int]:
         seat = st.to_act
         assert seat is not None
-        cache = self.rules.actions
+        table = self.rules.actions
         if st.phase == Phase.TRUMP:
-            return [cache.plain["accept"][seat], cache.plain["refuse"][seat]]
-        discards = cache.with_card["discard"][seat]
+            return [table.plain_ids["accept"][seat], table.plain_ids["refuse"][seat]]
+        discards = table.card_ids["discard"][seat]
         return [discards[c] for c in st.hands[seat]]
 
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
