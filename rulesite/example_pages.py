@@ -129,11 +129,12 @@ def page_labels(data: SiteData) -> dict[str, PageLabel]:
     return out
 
 
-def example_page(page: str, scenarios: Sequence[Scenario], data: SiteData) -> str:
-    """One scenario file as a page of worked examples, each anchored by its scenario id."""
+def example_page(page: str, scenarios: Sequence[Scenario], data: SiteData, labels: dict[str, PageLabel]) -> str:
+    """One scenario file as a page of worked examples, each anchored by its scenario id; ``labels`` are
+    ``page_labels(data)``, worked out once for all the pages."""
     first = scenarios[0]
     parts = page.removeprefix("examples/").removesuffix(".md").split("/")
-    named = page_labels(data).get(page)
+    named = labels.get(page)
     return render(
         "example.md.j2",
         game_title=data.game_title(first.game) if first.game else first.game,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rulesite import paths
 from rulesite.errors_page import errors_page
-from rulesite.example_pages import example_page, examples_index
+from rulesite.example_pages import example_page, examples_index, page_labels
 from rulesite.glossary_page import glossary_page
 from rulesite.rules_pages import rules_page
 from rulesite.rulings_page import rulings_page
@@ -29,6 +29,7 @@ def pages(data: SiteData) -> dict[str, str]:
     out[paths.ERRORS_PAGE] = errors_page(data)
     out[paths.SCHEMAS_PAGE] = schemas_page(data)
     out[paths.EXAMPLES_INDEX] = examples_index(data)
+    labels = page_labels(data)
     for path, group in data.example_files().items():
-        out[path] = example_page(path, group, data)
+        out[path] = example_page(path, group, data, labels)
     return out

@@ -55,6 +55,11 @@ class SiteData:
         for s in self.scenarios:
             for cid in s.clauses:
                 self.by_clause.setdefault(cid, []).append(s)
+        # Every page asks for the example files; worked out once, as each one resolves the scenario's path.
+        by_page: dict[str, list[Scenario]] = {}
+        for s in self.scenarios:
+            by_page.setdefault(self.example_page(s), []).append(s)
+        self._example_files = dict(sorted(by_page.items()))
 
     def games(self) -> list[str]:
         return sorted(self.spec.games(), key=game_order)
@@ -86,10 +91,7 @@ class SiteData:
 
     def example_files(self) -> dict[str, list[Scenario]]:
         """Scenarios by worked-example page, pages in path order, scenarios in file order."""
-        out: dict[str, list[Scenario]] = {}
-        for s in self.scenarios:
-            out.setdefault(self.example_page(s), []).append(s)
-        return dict(sorted(out.items()))
+        return self._example_files
 
 
 def load_glossary(path: Path) -> list[Json]:
