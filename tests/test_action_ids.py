@@ -2,14 +2,12 @@
 
 Two engines play the same deal, one driven by JSON actions, the other by their ids: at every step
 they list the same legal actions, answer the same attempts (legal, illegal, out of the index) with
-the same events or the same refusal, and show the same snapshot. TRICKSPEC_ID_DEALS sets the deals
-per variant (default 200; the property's stated run is 10,000:
-``TRICKSPEC_ID_DEALS=10000 .venv/bin/python -m pytest tests/test_action_ids.py -n 2``).
+the same events or the same refusal, and show the same snapshot: 25 deals per variant in the suite,
+10,000 under ``TRICKSPEC_DEEP=1`` (tests/depth.py), the property's stated run.
 """
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
@@ -24,7 +22,9 @@ from reference.engine import compile_rules
 from specreader.jsontypes import Json
 from specreader.spec import variant, variant_ids
 
-DEALS = int(os.environ.get("TRICKSPEC_ID_DEALS", "200"))
+from depth import cases
+
+DEALS = cases(quick=25, deep=10_000)
 ATTEMPTS = 3  # ids drawn from the whole index at each step besides the legal one played
 
 

@@ -26,6 +26,7 @@ from conformance.scenarios import load_files
 from conformance.vocabulary import Outcome
 from specreader.spec import variant_ids
 
+from depth import cases
 from test_mutants import MUTANTS, mutant_adapter
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,15 +113,16 @@ def test_the_served_reference_agrees_with_the_reference_in_process_on_every_vari
     assert seen == set(variant_ids())
 
 
-def test_the_javascript_example_agrees_with_the_reference_on_two_thousand_deals(tmp_path: Path) -> None:
+def test_the_javascript_example_agrees_with_the_reference_on_every_deal_drawn(tmp_path: Path) -> None:
+    deals = cases(quick=300, deep=2000)
     if shutil.which("node") is None:
         if os.environ.get("CI"):
             pytest.fail("node is not on PATH: CI must run the JavaScript example engine")
         pytest.skip("node is not on PATH")
-    status = fuzz("--engine-cmd", f"node {JS_ENGINE}", "--deals", "2000", "--jobs", "2", "--report-dir", str(tmp_path))
+    status = fuzz("--engine-cmd", f"node {JS_ENGINE}", "--deals", str(deals), "--jobs", "2", "--report-dir", str(tmp_path))
     log = runlog.read(tmp_path / "run.jsonl")
     assert status == 0, [s["mismatch"] for s in log.scenarios if s["outcome"] != Outcome.PASS][:3]
-    assert len(log.scenarios) == 2000 and {s["variant"] for s in log.scenarios} == {"albastini-2p"}
+    assert len(log.scenarios) == deals and {s["variant"] for s in log.scenarios} == {"albastini-2p"}
 
 
 def test_two_shards_merged_are_the_single_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

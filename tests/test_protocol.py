@@ -20,6 +20,8 @@ from conformance.comparisons import COMPARISONS
 from conformance.protocol import EngineUnusable, SubprocessAdapter
 from conformance.vocabulary import EngineError, ErrorKind, Outcome
 
+from depth import cases
+
 SERVE = [sys.executable, "-m", "conformance.serve"]
 
 
@@ -339,7 +341,7 @@ def _one_per_expectation() -> list[scenarios.Scenario]:
 _FUZZED = _one_per_expectation()
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=cases(quick=60, deep=2000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_the_judge_never_raises_whatever_an_engine_answers(data: st.DataObject) -> None:
     scenario = data.draw(st.sampled_from(_FUZZED))

@@ -2,12 +2,11 @@
 
 Each test draws a setup, then at each step the action from the engine's own legal actions and a few
 illegal attempts (conformance.strategies), so a broken invariant shrinks to a short game.
-TRICKSPEC_FUZZ_EXAMPLES raises the number of deals per variant (default 12).
+Four deals per variant in the suite, 500 under ``TRICKSPEC_DEEP=1`` (tests/depth.py).
 """
 
 from __future__ import annotations
 
-import os
 from functools import cache
 
 import pytest
@@ -19,9 +18,10 @@ from reference import Applied, Engine
 from specreader.jsontypes import Json
 from specreader.spec import variant, variant_ids
 
+from depth import cases
 from reference_support import deck, placed, values
 
-EXAMPLES = int(os.environ.get("TRICKSPEC_FUZZ_EXAMPLES", "12"))
+EXAMPLES = cases(quick=4, deep=500)
 
 
 @cache

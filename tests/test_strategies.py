@@ -21,9 +21,12 @@ from reference import Applied, Engine
 from specreader.jsontypes import Json
 from specreader.spec import variant, variant_ids
 
+from depth import cases
 from test_mutants import mutant_engine
 
-QUICK = settings(max_examples=25, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+QUICK = settings(
+    max_examples=cases(quick=10, deep=200), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @pytest.mark.parametrize("variant_id", ["albastini-5p", "altbaumer-standard"])
