@@ -40,6 +40,7 @@ PARAMETERS: dict[str, Any] = {"dealer": 0}
 
 # A view's keys that only the seat itself sees; the others are public.
 PRIVATE = ("hand", "partner_hand")
+PHASE_ROWS = {phase.value: row for row, phase in enumerate(Phase)}  # a view's phase, as its row of the phase piece
 
 
 def game_name(variant_id: str) -> str:
@@ -302,6 +303,7 @@ class TrickspecObserver:
         sizes = {name: steps * int(np.prod(shape)) for name, shape in self.pieces.items()}
         self.tensor = np.zeros(sum(sizes.values()), np.float32)
         self.dict: dict[str, Any] = {}
+        self._step_rows: list[dict[str, Any]] = []  # see _rows
         start = 0
         for name, shape in self.pieces.items():
             piece = self.tensor[start : start + sizes[name]]
@@ -332,42 +334,55 @@ class TrickspecObserver:
             (self.dict["seat"][0] if self.perfect_recall else self.dict["seat"])[player] = 1
         self._encoded = (player, list(seen))
 
+    def _rows(self, step: int) -> dict[str, Any]:
+        """Each piece this observer shows, as the part of the tensor that holds the view of ``step``
+        (the whole piece without perfect recall); laid out once per step."""
+        while len(self._step_rows) <= step:
+            at = len(self._step_rows)
+            self._step_rows.append({name: (piece[at] if self.perfect_recall else piece) for name, piece in self.dict.items()})
+        return self._step_rows[step]
+
     def _encode(self, view: Json, step: int) -> None:
         index = self.variant.rules.cards.index
-        suits = self.variant.rules.cards.suits
-        out = {name: (piece[step] if self.perfect_recall else piece) for name, piece in self.dict.items()}
+        rows = self._rows(step)
 
         def mark(name: str, *where: int | None) -> None:
-            if name in out and all(w is not None for w in where):
-                out[name][where] = 1
+            """Set one cell of a piece; nothing if this observer does not show it or a coordinate is None."""
+            row = rows.get(name)
+            if row is not None and None not in where:
+                row[where] = 1
+
+        def cards(name: str, codes: list[str]) -> None:
+            """Mark each card of ``codes`` in a piece with one cell per card."""
+            row = rows.get(name)
+            if row is not None and codes:
+                row[[index[code] for code in codes]] = 1
+
+        def seats_cards(name: str, plays: list[Json]) -> None:
+            """Mark each (seat, card) of ``plays`` in a piece with a row per seat."""
+            row = rows.get(name)
+            if row is not None and plays:
+                row[[p["seat"] for p in plays], [index[p["card"]] for p in plays]] = 1
 
         mark("seat", view["seat"])
-        for code in view["hand"]:
-            mark("hand", index[code])
-        for hand in (view["partner_hand"] or {}).values():
-            for code in hand:
-                mark("partner_hand", index[code])
-        mark("phase", list(Phase).index(Phase(view["phase"])))
+        cards("hand", view["hand"])
+        cards("partner_hand", [code for hand in (view["partner_hand"] or {}).values() for code in hand])
+        mark("phase", PHASE_ROWS[view["phase"]])
         mark("to_act", view["to_act"])
         mark("dealer", view["dealer"])
-        mark("trump", suits.index(view["trump"]) if view["trump"] is not None else None)
-        if "hand_counts" in out:
-            out["hand_counts"][:] = view["hand_counts"]
-            out["stock_count"][0] = view["stock_count"]
-            out["tricks"][:] = view["tricks"]
-        for bid in view["bids"]:
-            mark("bids", bid["seat"], index[bid["card"]])
-        for code in view["turned"]:
-            mark("turned", index[code])
+        mark("trump", self.variant.rules.cards.suits.index(view["trump"]) if view["trump"] is not None else None)
+        if "hand_counts" in rows:
+            rows["hand_counts"][:] = view["hand_counts"]
+            rows["stock_count"][0] = view["stock_count"]
+            rows["tricks"][:] = view["tricks"]
+        seats_cards("bids", view["bids"])
+        cards("turned", view["turned"])
         mark("indicator", index[view["indicator"]] if view["indicator"] is not None else None)
-        for code in view["trees_taken"]:
-            mark("trees_taken", index[code])
-        for play in view["trick"]:
-            mark("trick", play["seat"], index[play["card"]])
+        cards("trees_taken", view["trees_taken"])
+        seats_cards("trick", view["trick"])
         last = view["last_trick"]
         if last is not None:
-            for play in last["cards"]:
-                mark("last_trick", play["seat"], index[play["card"]])
+            seats_cards("last_trick", last["cards"])
             mark("last_trick_winner", last["winner"])
         mark("makers", view["makers"])
         mark("lone", view["lone"])
