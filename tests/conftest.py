@@ -25,12 +25,8 @@ def write(tmp_path: Path) -> Callable[[str, str], Path]:
     return _write
 
 
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The rules site as ``mkdocs build --strict`` makes it, built once per session (per xdist worker) for the
-    tests that read the built pages or its search index."""
-    pytest.importorskip("mkdocs")
-    out = tmp_path_factory.mktemp("site")
+def _build_site(out: Path) -> str | None:
+    """Build the site into ``out`` with ``mkdocs build --strict``: None, or why it failed."""
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
@@ -41,6 +37,36 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         timeout=600,
         check=False,
     )
-    assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
+    if done.returncode != 0:
+        return f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
     print(f"site built in {time.perf_counter() - started:.1f}s")
+    return None
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The rules site as ``mkdocs build --strict`` makes it, built once per test run for the tests that read
+    the built pages or its search index: under pytest-xdist the first worker to ask builds it into the run's
+    shared temporary folder, holding a lock, and the others wait and read the same site (or its failure)."""
+    pytest.importorskip("mkdocs")
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        out = tmp_path_factory.mktemp("site")
+        failure = _build_site(out)
+    else:
+        from filelock import FileLock
+
+        shared = tmp_path_factory.getbasetemp().parent  # the run's folder, above each worker's own
+        out, built, failed = shared / "site", shared / "site.built", shared / "site.failed"
+        with FileLock(shared / "site.lock"):
+            if failed.exists():
+                failure = failed.read_text(encoding="utf-8")
+            elif built.exists():
+                failure = None
+            else:
+                failure = _build_site(out)
+                if failure is None:
+                    built.touch()
+                else:
+                    failed.write_text(failure, encoding="utf-8")
+    assert failure is None, failure
     return out
