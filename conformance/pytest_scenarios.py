@@ -31,6 +31,7 @@ _ENGINE_KEY = pytest.StashKey[adapters.EngineAdapter]()
 _HELLO_KEY = pytest.StashKey[dict[str, Any]]()
 _EXPECT_KEY = pytest.StashKey[expectations.Expectations]()
 _ROOTS_KEY = pytest.StashKey[contextlib.ExitStack]()
+_BY_FILE_KEY = pytest.StashKey[dict[Path, list[scenarios.Scenario]]]()
 
 
 def _marker(name: str) -> str:
@@ -138,12 +139,27 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
     return ScenarioFile.from_parent(parent, path=file_path)
 
 
+def _run_scenarios_by_file(config: pytest.Config) -> dict[Path, list[scenarios.Scenario]]:
+    """The run's scenarios (scenarios.run_scenarios: read once per process, each variant resolved
+    once) by the file they are written in, worked out once per session; empty when they do not all
+    load, so that each file is read alone and its own problems are reported at it."""
+    if _BY_FILE_KEY not in config.stash:
+        by_file: dict[Path, list[scenarios.Scenario]] = {}
+        with contextlib.suppress(DataError):
+            for scenario in scenarios.run_scenarios():
+                by_file.setdefault((kitdata.root() / scenario.file).resolve(), []).append(scenario)
+        config.stash[_BY_FILE_KEY] = by_file
+    return config.stash[_BY_FILE_KEY]
+
+
 class ScenarioFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
-        try:
-            loaded = scenarios.load_files([self.path])
-        except DataError as err:
-            raise self.CollectError(str(err)) from None
+        loaded = _run_scenarios_by_file(self.config).get(self.path.resolve())
+        if loaded is None:  # a file outside the run's folders, or one of them does not load
+            try:
+                loaded = scenarios.load_files([self.path])
+            except DataError as err:
+                raise self.CollectError(str(err)) from None
         expected = self.config.stash[_EXPECT_KEY]
         for scenario in loaded:
             item = ScenarioItem.from_parent(self, name=scenario.id, scenario=scenario)

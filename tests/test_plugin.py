@@ -183,3 +183,32 @@ def test_xdist_workers_each_run_an_engine_of_their_own(tmp_path: Path) -> None:
     ran = [s for s in kit_scenarios() if s.file.startswith("scenarios/albastini/trick/")]
     assert done.stdout.splitlines()[-1].startswith(f"{len(ran)} passed in ")
     assert len(list(started.iterdir())) == 3  # the controller's handshake and one engine per worker
+
+
+def test_a_broken_scenario_file_is_a_collection_error_at_it_and_the_others_still_run(
+    pytest_run: Run, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The run's scenarios are read once for every file; when one file does not load, each is read alone, so
+    the broken one is reported where it is wrong and the others run (where pytest goes on after collection errors)."""
+    from conformance import scenarios
+    from specreader import kitdata
+
+    folder = tmp_path / "scenarios"
+    (folder / "albastini").mkdir(parents=True)
+    good = folder / "albastini" / "anna-boris.yaml"
+    good.write_text((ROOT / ONE).read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "albastini" / "broken.yaml").write_text(
+        "variant: albastini-2p\nscenarios:\n  - id: albastini/broken/x\n    nonsense: 1\n", encoding="utf-8"
+    )
+    monkeypatch.setattr(kitdata, "scenarios_dir", lambda: folder)
+    scenarios.kit_scenarios.cache_clear()
+    try:
+        done = pytest_run("--engine", "reference", "--continue-on-collection-errors", str(folder))
+    finally:
+        scenarios.kit_scenarios.cache_clear()
+    out = str(done.stdout)
+    assert done.ret == pytest.ExitCode.TESTS_FAILED, out
+    assert "ERROR collecting albastini/broken.yaml" in out, out
+    assert "broken.yaml:4:5: $.scenarios[0].nonsense: unknown key 'nonsense'" in out, out
+    ran = len(scenarios.load_files([good]))
+    assert f"{ran} passed, 1 error" in done.outlines[-1], out
