@@ -8,10 +8,15 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
+if TYPE_CHECKING:
+    import rulesite
+
 ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
 
 
 @pytest.fixture
@@ -23,6 +28,23 @@ def write(tmp_path: Path) -> Callable[[str, str], Path]:
         return path
 
     return _write
+
+
+@pytest.fixture(scope="session")
+def site_data() -> rulesite.SiteData:
+    """The kit's data as docs/hooks.py reads it for the site (with the glossary and the deal scripts), once a
+    session. Shared: a test that changes it must change a copy."""
+    import rulesite
+
+    return rulesite.load_site_data(ROOT, DOCS / "glossary.yaml", DOCS / "play")
+
+
+@pytest.fixture(scope="session")
+def site_pages(site_data: rulesite.SiteData) -> dict[str, str]:
+    """Every generated page of the site, by its path under docs/, made once a session from ``site_data``."""
+    import rulesite
+
+    return rulesite.pages(site_data)
 
 
 def _build_site(out: Path) -> str | None:

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-import rulesite
 from conformance import choices, coverage, scenarios
 from conformance.cli import main
 from reference.engine import compile_rules
@@ -86,9 +85,8 @@ def test_every_choice_a_clause_names_is_made_by_a_scenario_of_the_clause() -> No
     assert {cid: rows[cid].unmade for cid in named if rows[cid].unmade} == {}
 
 
-def test_the_rules_page_names_what_makes_each_choice() -> None:
-    root = Path(__file__).resolve().parents[1]
-    page = rulesite.pages(rulesite.load_site_data(root, root / "docs" / "glossary.yaml"))["rules/albastini.md"]
+def test_the_rules_page_names_what_makes_each_choice(site_pages: dict[str, str]) -> None:
+    page = site_pages["rules/albastini.md"]
     start = page.index('??? info "albastini.dealer.team-choice')
     clause = page[start : page.index("??? info", start + 1)]
     assert "**A player's choice, made with:** <code>action.take_deal</code>" in clause

@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 
 from rulesite.errors_page import errors_page
-from rulesite.sitedata import SiteData, load_site_data
+from rulesite.sitedata import SiteData
 from specreader.spec import load_spec_precedence
 from specreader.yamlio import Document
 
 
 @pytest.fixture(scope="module")
-def data() -> SiteData:
-    return load_site_data()
+def data(site_data: SiteData) -> SiteData:
+    return site_data  # tests/conftest.py: read once a session
 
 
 def with_errors(data: SiteData, errors_data: dict[str, Any]) -> SiteData:

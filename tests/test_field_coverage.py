@@ -133,8 +133,8 @@ def test_a_field_no_scenario_pins_in_a_phase_fails(monkeypatch: pytest.MonkeyPat
     assert not out[-1].endswith("(100.0%)")
 
 
-def test_the_field_reference_says_what_each_field_holds_in_each_phase() -> None:
-    data = rulesite.load_site_data(ROOT, ROOT / "docs" / "glossary.yaml")
+def test_the_field_reference_says_what_each_field_holds_in_each_phase(site_data: rulesite.SiteData) -> None:
+    data = site_data
     schemas = fields_reference.Schemas(data)
     altbaumer = {r.dotted: r for r in fields_reference.game_fields(schemas, data, "altbaumer").snapshot}
     scores = dict(altbaumer["match.scores"].phases)

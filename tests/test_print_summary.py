@@ -23,13 +23,13 @@ DOCS = ROOT / "docs"
 
 
 @pytest.fixture(scope="module")
-def data() -> rulesite.SiteData:
-    return rulesite.load_site_data(ROOT, DOCS / "glossary.yaml")
+def data(site_data: rulesite.SiteData) -> rulesite.SiteData:
+    return site_data  # tests/conftest.py: read once a session
 
 
 @pytest.fixture(scope="module")
-def pages(data: rulesite.SiteData) -> dict[str, str]:
-    return rulesite.pages(data)
+def pages(site_pages: dict[str, str]) -> dict[str, str]:
+    return site_pages  # tests/conftest.py: made once a session
 
 
 def block_of(page: str, words: str) -> tuple[str, list[str], str]:

@@ -32,13 +32,13 @@ _LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
 @pytest.fixture(scope="module")
-def data() -> rulesite.SiteData:
-    return rulesite.load_site_data(ROOT, DOCS / "glossary.yaml")
+def data(site_data: rulesite.SiteData) -> rulesite.SiteData:
+    return site_data  # tests/conftest.py: read once a session
 
 
 @pytest.fixture(scope="module")
-def pages(data: rulesite.SiteData) -> dict[str, str]:
-    return rulesite.pages(data)
+def pages(site_pages: dict[str, str]) -> dict[str, str]:
+    return site_pages  # tests/conftest.py: made once a session
 
 
 def anchors(markdown: str) -> set[str]:
@@ -507,9 +507,9 @@ def test_every_game_has_a_how_to_play_page_with_a_whole_deal(data: rulesite.Site
 
 
 def test_the_walkthrough_shows_what_the_engine_answered(data: rulesite.SiteData, scripts: dict[str, Json]) -> None:
-    loaded = rulesite.load_site_data(ROOT, DOCS / "glossary.yaml", DOCS / "play")
+    assert data.deals  # read with the deal scripts of docs/play, as docs/hooks.py reads it
     walk = walkthrough.play(scripts["albastini"])
-    text = rulesite.expand_shortcodes("[[walkthrough: albastini]]", loaded, "play/albastini.md")
+    text = rulesite.expand_shortcodes("[[walkthrough: albastini]]", data, "play/albastini.md")
     tricks = [m.trick() for m in walk.moments if m.trick() is not None]
     assert len(tricks) == 9  # 36 cards, four players
     assert len(re.findall(r"^### Trick \d+: ", text, re.M)) == len(tricks)
