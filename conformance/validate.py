@@ -209,6 +209,7 @@ def _equivalent_mutants(spec: Spec) -> list[Problem]:
     problems = []
     raw = spec.variants_raw()
     seen: set[tuple[str, str, str, str]] = set()
+    made_of: dict[str, set[tuple[str, str, str, str]] | None] = {}  # a variant listed by several entries is mutated once
     for i, entry in mappings(doc.data if isinstance(doc.data, dict) else {}, "equivalents"):
         parameter, change, neighbour = entry.get("parameter"), entry.get("change"), entry.get("neighbour", "")
         named = f"{parameter} {change}" + (f" from {neighbour}" if neighbour else "")
@@ -217,9 +218,10 @@ def _equivalent_mutants(spec: Spec) -> list[Problem]:
             if vid not in raw or raw[vid][1].get("abstract"):
                 problems.append(doc.problem(at, f"expected a playable variant, found {vid!r}"))
                 continue
-            try:
-                made = {m.key for m in selfcheck.mutants(vid, spec)}
-            except (KeyError, ValueError):  # it extends a variant that did not load: reported where it was read
+            if vid not in made_of:
+                made_of[vid] = _mutant_keys(vid, spec)
+            made = made_of[vid]
+            if made is None:  # it extends a variant that did not load: reported where it was read
                 continue
             key = (vid, str(parameter), str(change), str(neighbour))
             if key not in made:
@@ -228,6 +230,14 @@ def _equivalent_mutants(spec: Spec) -> list[Problem]:
                 problems.append(doc.problem(at, f"{vid}: {named} is listed twice"))
             seen.add(key)
     return problems
+
+
+def _mutant_keys(vid: str, spec: Spec) -> set[tuple[str, str, str, str]] | None:
+    """The keys of every mutant selfcheck makes of a variant; None when it cannot make them."""
+    try:
+        return {m.key for m in selfcheck.mutants(vid, spec)}
+    except (KeyError, ValueError):
+        return None
 
 
 def validate(paths: list[Path] | None = None) -> list[Problem]:
