@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -18,7 +19,8 @@ from specreader.files import yaml_files
 from specreader.jsontypes import Json, JsonPath
 from specreader.problems import DataError, Problem
 from specreader.spec import Spec, kit_spec
-from specreader.yamlio import Document, load
+from specreader.yamlio import Document, load, load_bytes
+from specreader.yamlio import read_bytes as yaml_bytes
 
 # Step shorthands, named after the action type each expands to: seat -> card, or a list of seats.
 SEAT_CARD_STEPS = ("play", "bid")
@@ -493,7 +495,7 @@ def check_files(
     scenarios of ``against`` (the kit's, when only some files are checked); and, apart, the
     scenarios not checked because their variant has problems."""
     docs, problems = _read(paths)
-    found, unchecked = _check_documents(docs, spec, refs, ids_of(against))
+    found, unchecked = _check_documents(docs, spec, refs, lambda: ids_of(against))
     return problems + found, unchecked
 
 
@@ -501,25 +503,59 @@ def ids_of(paths: Iterable[Path]) -> dict[str, str]:
     """The scenario ids written in files, each with where; a file that does not read is left out
     (it is reported where it is checked)."""
     ids: dict[str, str] = {}
-    for doc in _read(paths)[0]:
-        for i, raw in mappings(doc.data if isinstance(doc.data, dict) else {}, "scenarios"):
-            if isinstance(raw.get("id"), str):
-                ids.setdefault(raw["id"], f"{_shown(doc.file)}:{doc.where(('scenarios', i))[0]}")
+    for path in paths:
+        name = str(path)
+        try:
+            raw = yaml_bytes(path)
+        except DataError:
+            continue
+        written = _ids_in(raw, name)
+        shown = _shown(name) if written else ""
+        for sid, line in written:
+            ids.setdefault(sid, f"{shown}:{line}")
     return ids
 
 
+# The ids a file's bytes write, by a digest of the bytes: validate run again in one process (the
+# suite, a plugin) reads the kit's scenario files again, but parses each content once.
+_IDS_WRITTEN: dict[bytes, tuple[tuple[str, int], ...]] = {}
+
+
+def _ids_in(raw: bytes, name: str) -> tuple[tuple[str, int], ...]:
+    """The scenario ids the bytes of a file write, in order, each with the line of its scenario
+    (none when the file does not parse)."""
+    digest = hashlib.blake2b(raw).digest()
+    written = _IDS_WRITTEN.get(digest)
+    if written is None:
+        try:
+            doc = load_bytes(raw, name)
+        except DataError:
+            written = ()
+        else:
+            written = tuple(
+                (raw_scenario["id"], doc.where(("scenarios", i))[0])
+                for i, raw_scenario in mappings(doc.data if isinstance(doc.data, dict) else {}, "scenarios")
+                if isinstance(raw_scenario.get("id"), str)
+            )
+        _IDS_WRITTEN[digest] = written
+    return written
+
+
 def _check_documents(
-    docs: list[Document], spec: Spec, refs: References, taken: dict[str, str] | None = None
+    docs: list[Document], spec: Spec, refs: References, taken: Callable[[], dict[str, str]] | None = None
 ) -> tuple[list[Problem], list[Problem]]:
+    """``taken``: the ids the scenarios may not repeat, asked for once a scenario needs them."""
     problems: list[Problem] = []
     unchecked: list[Problem] = []
-    seen: dict[str, str] = dict(taken or {})
+    seen: dict[str, str] | None = None
     setups = SetupCheck(spec)
     for doc in docs:
         found = schemas.check(doc, "scenario")
         problems += found
         if found:
             continue
+        if seen is None:
+            seen = dict(taken() if taken else {})
         problems += _cross_checks(doc, spec, refs, unchecked, setups)
         for i, raw in enumerate(doc.data["scenarios"]):
             sid = raw["id"]

@@ -229,8 +229,16 @@ def _reader_problem(err: yaml.reader.ReaderError) -> str:
 def load(path: Path | str) -> Document:
     """Read and parse a YAML file; every failure is a located DataError."""
     path = Path(path)
-    name = str(path)
-    raw = files.read_bytes(path, limits.MAX_YAML_BYTES, "YAML file")
+    return load_bytes(read_bytes(path), str(path))
+
+
+def read_bytes(path: Path) -> bytes:
+    """The bytes of a YAML file, refused as ``load`` refuses what is not a bounded regular file."""
+    return files.read_bytes(path, limits.MAX_YAML_BYTES, "YAML file")
+
+
+def load_bytes(raw: bytes, name: str) -> Document:
+    """Parse the bytes of a YAML file read as ``name``, as ``load`` does."""
     if b"\0" in raw:
         raise DataError([Problem(name, 1, 1, (), "expected UTF-8 text, found binary data (NUL byte)")])
     try:
