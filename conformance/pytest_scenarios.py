@@ -139,14 +139,19 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
     return ScenarioFile.from_parent(parent, path=file_path)
 
 
-def _run_scenarios_by_file(config: pytest.Config) -> dict[Path, list[scenarios.Scenario]]:
-    """The run's scenarios (scenarios.run_scenarios: read once per process, each variant resolved
-    once) by the file they are written in, worked out once per session; empty when they do not all
-    load, so that each file is read alone and its own problems are reported at it."""
+def _collected_by_file(config: pytest.Config) -> dict[Path, list[scenarios.Scenario]]:
+    """The scenarios of every file of the run's folders that this session collects, read together
+    once (so each variant is resolved once; the whole suite is scenarios.run_scenarios, read once per
+    process), by the file they are written in; empty when they do not all load, so that each file is
+    then read alone and its own problems are reported at it."""
     if _BY_FILE_KEY not in config.stash:
         by_file: dict[Path, list[scenarios.Scenario]] = {}
         with contextlib.suppress(DataError):
-            for scenario in scenarios.run_scenarios():
+            targets = [(config.invocation_params.dir / arg.split("::")[0]).resolve() for arg in config.args]
+            every = [file.resolve() for folder in _scenario_folders() for file in scenarios.scenario_files(folder)]
+            chosen = [file for file in every if any(t == file or t in file.parents for t in targets)]
+            loaded = scenarios.run_scenarios() if len(chosen) == len(every) else scenarios.load_files(chosen)
+            for scenario in loaded:
                 by_file.setdefault((kitdata.root() / scenario.file).resolve(), []).append(scenario)
         config.stash[_BY_FILE_KEY] = by_file
     return config.stash[_BY_FILE_KEY]
@@ -154,8 +159,8 @@ def _run_scenarios_by_file(config: pytest.Config) -> dict[Path, list[scenarios.S
 
 class ScenarioFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
-        loaded = _run_scenarios_by_file(self.config).get(self.path.resolve())
-        if loaded is None:  # a file outside the run's folders, or one of them does not load
+        loaded = _collected_by_file(self.config).get(self.path.resolve())
+        if loaded is None:  # a file outside the run's folders, or one of those collected does not load
             try:
                 loaded = scenarios.load_files([self.path])
             except DataError as err:
