@@ -7,6 +7,7 @@ shows edits to them (mkdocs.yml watches those folders).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 import rulesite
+from conformance.scenarios import Scenario
 from rulesite.implementations import IMPLEMENTATIONS_PAGE, implementations_page
 from rulesite.search_weights import search_settings
 from specreader.problems import DataError
@@ -81,13 +83,14 @@ def site_version() -> dict[str, str]:
     return {"version": kit_version(), "spec": spec_version()}
 
 
-def conformance_report() -> str:
-    """The reference engine verified against every scenario at build time, as `verify` reports it."""
+def conformance_report(chosen: Sequence[Scenario] | None = None) -> str:
+    """The reference engine verified against every scenario at build time, as `verify` reports it: those given
+    (the site's, read once for the build), else the kit's."""
     from conformance import reports, scenarios
     from conformance.adapter import reference_adapter
     from conformance.verify import verify
 
-    log = verify(reference_adapter(), scenarios.kit_scenarios())
+    log = verify(reference_adapter(), scenarios.kit_scenarios() if chosen is None else chosen)
     body = reports.render_md(reports.summary(log))
     title, _, rest = body.partition("\n")
     intro = (
@@ -101,7 +104,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     data = _data or _load(config)
     try:
         generated = rulesite.pages(data)
-        generated[REPORT_PAGE] = conformance_report()
+        generated[REPORT_PAGE] = conformance_report(data.scenarios)
         generated[IMPLEMENTATIONS_PAGE] = implementations_page(data, Path(config.docs_dir) / "implementations")
         generated[CONTRIBUTING_PAGE] = (Path(config.config_file_path).resolve().parent / "CONTRIBUTING.md").read_text(
             encoding="utf-8"
