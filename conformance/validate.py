@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -287,11 +287,12 @@ def house_problems() -> list[Problem]:
     return sorted(set(problems + checked.problems)) + sorted(set(checked.unchecked))
 
 
-def _kit_scenarios_besides(checked: list[Path]) -> list[Path]:
-    """The kit's scenario files not among those checked: ids checked alone must not repeat theirs."""
+def _kit_scenarios_besides(checked: list[Path]) -> Iterator[Path]:
+    """The kit's scenario files not among those checked: ids checked alone must not repeat theirs.
+    Found as they are taken, so only when a scenario is checked."""
     mine = {os.path.realpath(file) for file in checked}
     files, _ = yaml_files(kitdata.scenarios_dir())
-    return [file for file in files if os.path.realpath(file) not in mine]
+    yield from (file for file in files if os.path.realpath(file) not in mine)
 
 
 # Where each spec kind is filed under spec/, whatever the file given is called.
