@@ -45,6 +45,12 @@ def anchors(markdown: str) -> set[str]:
     return {a or b for a, b in _ANCHOR.findall(markdown)}
 
 
+@pytest.fixture(scope="module")
+def page_anchors(pages: dict[str, str]) -> dict[str, set[str]]:
+    """The anchors of every generated page, found once for the tests that follow links."""
+    return {page: anchors(text) for page, text in pages.items()}
+
+
 def block(markdown: str, anchor: str) -> str:
     """The text under the heading anchored ``anchor``, up to the next heading of the same or a higher level."""
     lines = markdown.splitlines()
@@ -123,9 +129,9 @@ def test_every_scenario_is_anchored_and_links_back_to_its_clauses(data: rulesite
         assert (paths.variant_rules_path(s.variant), None) in targets
 
 
-def test_every_link_lands_on_a_page_and_an_anchor(pages: dict[str, str]) -> None:
+def test_every_link_lands_on_a_page_and_an_anchor(pages: dict[str, str], page_anchors: dict[str, set[str]]) -> None:
     handwritten = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")}
-    found = {page: anchors(text) for page, text in pages.items()}
+    found = page_anchors
     count = 0
     for page, text in pages.items():
         for target in _LINK.findall(text):
@@ -576,7 +582,9 @@ def test_results_read_as_sentences_in_table_language(data: rulesite.SiteData, pa
 _NAMED_FILE = re.compile(r"(\[)?`((?:schemas|spec|docs|scenarios)/[\w./-]+\.(?:json|yaml|md))`(\]\(([^)\s]+)\))?")
 
 
-def test_every_file_the_protocol_page_names_is_a_link_that_lands(data: rulesite.SiteData, pages: dict[str, str]) -> None:
+def test_every_file_the_protocol_page_names_is_a_link_that_lands(
+    data: rulesite.SiteData, pages: dict[str, str], page_anchors: dict[str, set[str]]
+) -> None:
     source = (DOCS / "protocol.md").read_text(encoding="utf-8")
     prose = re.sub(r"^```.*?^```", "", source, flags=re.MULTILINE | re.DOTALL)
     named = _NAMED_FILE.findall(prose)
@@ -586,12 +594,13 @@ def test_every_file_the_protocol_page_names_is_a_link_that_lands(data: rulesite.
     page = rulesite.expand_shortcodes(source, data, "protocol.md")
     handwritten = {p.relative_to(DOCS).as_posix(): p.read_text(encoding="utf-8") for p in DOCS.rglob("*.md")}
     headings = {path: {_slug(h) for h in re.findall(r"^#+ (.*)$", text, re.MULTILINE)} for path, text in handwritten.items()}
+    own = anchors(page) | headings["protocol.md"]
     for target in [t for *_, t in named] + _LINK.findall(page):
         path, anchor = resolve("protocol.md", target)
         if path == "protocol.md":
-            assert anchor in anchors(page) | headings[path], target
+            assert anchor in own, target
         elif path in pages:
-            assert anchor is None or anchor in anchors(pages[path]), target
+            assert anchor is None or anchor in page_anchors[path], target
         else:
             assert path in handwritten and (anchor is None or anchor in headings[path]), target
 
