@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -75,8 +76,30 @@ def test_the_example_runs_outside_the_checkout_as_its_readme_says(house: Path) -
     assert f"house spec {house / 'spec'}" in done["pytest"].stdout
 
 
+@pytest.fixture
+def in_house(house: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The copied example as the current folder, with no house folders in the environment: a
+    command line is then run in this process as run_line runs it in a shell."""
+    for name in (roots.SPEC_VARIABLE, roots.SCENARIOS_VARIABLE):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(house)
+    return house
+
+
+def run_here(line: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """A ``trickspec`` command line run in this process: its exit status, stdout and stderr."""
+    command, *args = shlex.split(line)
+    assert command == "trickspec"
+    status = cli.main(args)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
 def test_the_reference_plays_the_house_rule_from_the_data(house: Path) -> None:
-    """Without the house's one parameter the club's variant is the kit's over-60 game: verify and pytest fail."""
+    """Without the house's one parameter the club's variant is the kit's over-60 game: verify and pytest fail.
+
+    Run in processes of their own: the reference compiles a variant once per process by its id, and
+    this one changes what the id means, which a later run of the same process would not see."""
     variant = house / "spec" / "albastini" / "variants" / "baobab-4p.yaml"
     variant.write_text(variant.read_text(encoding="utf-8").replace("    double: 3\n", "    double: 2\n"), encoding="utf-8")
     verify, pytest_line = (line for line in readme_commands() if " verify " in line or line.startswith("pytest"))
@@ -86,27 +109,30 @@ def test_the_reference_plays_the_house_rule_from_the_data(house: Path) -> None:
     assert run_line(pytest_line, house).returncode == 1
 
 
-def test_the_run_log_records_the_house_folders_and_pins_their_data(house: Path) -> None:
+def test_the_run_log_records_the_house_folders_and_pins_their_data(in_house: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    house = in_house
     line = "trickspec verify --spec spec --scenarios scenarios --report-dir reports"
-    assert run_line(line, house).returncode == 0
+    status, out, err = run_here(line, capsys)
+    assert status == 0, out + err
     header = json.loads((house / "reports" / "run.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert header["roots"] == {"spec": [str(house / "spec")], "scenarios": [str(house / "scenarios")]}
-    assert run_line("trickspec report reports/run.jsonl --format json", house).returncode == 0  # the schema admits it
+    assert run_here("trickspec report reports/run.jsonl --format json", capsys)[0] == 0  # the schema admits it
     (house / "scenarios" / "albastini" / "baobab" / "over-90.yaml").write_text(
         (house / "scenarios" / "albastini" / "baobab" / "over-90.yaml").read_text(encoding="utf-8") + "\n# edited\n",
         encoding="utf-8",
     )
-    assert run_line(line, house).returncode == 0
+    assert run_here(line, capsys)[0] == 0
     again = json.loads((house / "reports" / "run.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert again["spec_version"] != header["spec_version"]  # the house's scenarios are in the digest
 
 
-def test_an_engine_the_run_starts_reads_the_house_folders_too(house: Path) -> None:
+def test_an_engine_the_run_starts_reads_the_house_folders_too(in_house: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The reference served over the protocol, in a process of its own, plays the house variant."""
     served = f'--engine-cmd "{sys.executable} -m conformance.serve"'
-    done = run_line(f"trickspec verify --spec spec --scenarios scenarios {served}", house)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.rstrip().endswith("3 passed, 0 failed")
+    status, out, err = run_here(f"trickspec verify --spec spec --scenarios scenarios {served}", capsys)
+    assert status == 0, out + err
+    assert out.rstrip().endswith("3 passed, 0 failed")
 
 
 def validate_house(house: Path, capsys: pytest.CaptureFixture[str], *more: str) -> tuple[int, list[str]]:
