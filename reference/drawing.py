@@ -42,15 +42,19 @@ class WinnerFirst(Rule):
 
     def after_trick(self, st: Deal, winner: int, ev: Events) -> None:
         n = st.n_active
-        if self.left_to_draw(st) < n:
+        stock = st.stock
+        # Only a dead indicator, under the stock, is ever left out of the draw.
+        if (self.left_to_draw(st) if self.indicator_dead else len(stock)) < n:
             return
-        drawn = st.stock[:n]
-        del st.stock[:n]
+        hands = st.hands
+        drew = self.drew
+        next_active = st.next_active
         seat = winner
-        for c in drawn:
-            insort(st.hands[seat], c)
-            ev.append(self.drew[seat][c])
-            seat = st.next_active[seat]
+        for c in stock[:n]:
+            insort(hands[seat], c)
+            ev.append(drew[seat][c])
+            seat = next_active[seat]
+        del stock[:n]
 
 
 def _drew(seat: int, card: str) -> Json:  # an event record (see rules.Events)

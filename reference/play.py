@@ -48,16 +48,13 @@ class Play:
     def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
         hand = st.hands[seat]
         trick = st.trick_cards
-        illegal = self.legality.check(hand, card, trick[0], st.tables) if trick and not self.free else None
         # Each condition once, on the way of every play; the refusal is put together only when one holds.
-        if seat != st.to_act or card not in hand or illegal is not None:
-            refused = self.rules.precedence.first(
-                Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} plays now, not seat {seat}") if seat != st.to_act else None,
-                Rejected(errors.CARD_NOT_IN_HAND, f"seat {seat} does not hold {self.codes[card]}") if card not in hand else None,
-                Rejected(illegal, _explain(illegal, self.codes[card], self.codes[trick[0]])) if illegal is not None else None,
-            )
-            assert refused is not None
-            return refused
+        if (
+            seat != st.to_act
+            or card not in hand
+            or (trick and not self.free and self.legality.check(hand, card, trick[0], st.tables) is not None)
+        ):
+            return self._refusal(st, seat, card)
         hand.remove(card)
         trick.append(card)
         st.trick_seats.append(seat)
@@ -67,7 +64,23 @@ class Play:
             return False
         return self._close(st, trick, ev)
 
+    def _refusal(self, st: Deal, seat: int, card: int) -> Rejected:
+        """Of every refusal that applies to the play, the one the precedence puts first."""
+        codes = self.codes
+        hand = st.hands[seat]
+        trick = st.trick_cards
+        illegal = self.legality.check(hand, card, trick[0], st.tables) if trick and not self.free else None
+        refused = self.rules.precedence.first(
+            Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} plays now, not seat {seat}") if seat != st.to_act else None,
+            Rejected(errors.CARD_NOT_IN_HAND, f"seat {seat} does not hold {codes[card]}") if card not in hand else None,
+            Rejected(illegal, _explain(illegal, codes[card], codes[trick[0]])) if illegal is not None else None,
+        )
+        assert refused is not None
+        return refused
+
     def _close(self, st: Deal, cards: list[int], ev: Events) -> bool:
+        """The trick is complete: the winner's side takes it, the hands are refilled, and the winner
+        leads the next trick; True when that was the last."""
         seats = st.trick_seats
         i = self.trick.winner(cards, st.tables)
         winner = seats[i]
