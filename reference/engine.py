@@ -127,7 +127,20 @@ def compile_rules(variant: Json, precedence: Sequence[str] | None = None) -> Rul
     stages: list[Stage] = [cut, Dealing(rules), trump, look, lone, Play(rules), EndOfDeal(rules)]
     rules.stages = [s for s in stages if s is not None]
     rules.index = ActionIndex(rules.actions, (kind for s in rules.stages for kinds in s.kinds.values() for kind in kinds))
+    rules.accepts = _accepts(rules.stages, rules.index)
     return rules
+
+
+def _accepts(stages: list[Stage], index: ActionIndex) -> dict[Phase, frozenset[int]]:
+    """For every phase, the ids of the actions the stage waiting in it accepts (none for a phase no
+    stage waits in); each phase is one stage's, so the phase alone says which stage is waiting."""
+    accepts = dict.fromkeys(Phase, frozenset[int]())
+    for stage in stages:
+        for phase, kinds in stage.kinds.items():
+            if accepts[phase]:
+                raise AssertionError(f"two stages wait in the {phase} phase")
+            accepts[phase] = frozenset(i for i, (kind, _, _) in enumerate(index.keys) if kind in kinds)
+    return accepts
 
 
 @cache
@@ -142,7 +155,7 @@ def _compiled(variant_id: str) -> Rules:
 class Engine:
     """One deal of one variant, driven by JSON actions."""
 
-    __slots__ = ("_actions", "_by_id", "_by_key", "_keys", "_rules", "_setup_records", "_st", "_stage")
+    __slots__ = ("_accepts", "_actions", "_by_id", "_by_key", "_keys", "_rules", "_setup_records", "_st", "_stage")
 
     def __init__(self, rules: Rules, setup_data: Json) -> None:
         self._rules = rules
@@ -151,6 +164,7 @@ class Engine:
         self._by_id = index.actions  # id -> the shared action
         self._keys = index.keys  # id -> (type, seat, card index)
         self._by_key = index.by_key  # (type, seat, card index) -> id
+        self._accepts = rules.accepts  # phase -> the ids accepted in it
         st, begin = setup.build(rules, setup_data)
         self._st = st
         self._setup_records: Events = []  # the automatic steps at the start
@@ -209,10 +223,24 @@ class Engine:
         winning side's take_deal until it names its next dealer (R2)."""
         return self._stage.legal_ids(self._st)
 
+    # The engine's speed measures beyond its tables, all here but for one line of Play.legal_ids,
+    # as measured with benchmarks/bench_engine.py on albastini-2p:
+    # - legal_actions, like Play.legal_ids, builds its list in a loop, not a comprehension (on
+    #   Python 3.11 a comprehension is a function call of its own): about 5% of the integer API's
+    #   rate and 9% of the dictionary API's.
+    # - apply_id and apply each write out the step (check the phase, apply, advance): a step
+    #   shared by both would cost every action a call, about 5% of the dictionary API's rate.
+    # - apply takes one of this variant's own listed actions, which random playouts hand back,
+    #   at its id without reading it again: about 15%.
+    # - the Applied is made without a constructor call: about 4%.
+
     def legal_actions(self) -> list[Json]:
         """The actions of ``legal_ids()``, in the same order (shared read-only JSON objects)."""
         by_id = self._by_id
-        return [by_id[i] for i in self._stage.legal_ids(self._st)]
+        actions: list[Json] = []
+        for i in self._stage.legal_ids(self._st):
+            actions.append(by_id[i])
+        return actions
 
     def apply_id(self, action_id: int) -> Applied | Rejected:
         """Apply the action with this id (action_ids.py); a rejection leaves the state exactly as it
@@ -222,17 +250,14 @@ class Engine:
             return Rejected(errors.INVALID_ACTION, f"expected an action id from 0 to {len(keys) - 1}, found {action_id!r}")
         kind, seat, card = keys[action_id]
         st = self._st
-        stage = self._stage
-        if kind not in stage.kinds.get(st.phase, ()):
+        if action_id not in self._accepts[st.phase]:
             return _wrong_phase(kind, st)
         events: Events = []
-        done = stage.apply(st, kind, seat, card, events)
+        done = self._stage.apply(st, kind, seat, card, events)
         if done is True:
             self._advance(events)
         elif done is not False:
             return done
-        # Made without a constructor call: measured with benchmarks/bench_engine.py on
-        # albastini-2p, that buys about 4% of the rate.
         applied = Applied()
         applied.records = events
         return applied
@@ -241,15 +266,26 @@ class Engine:
         """Apply one JSON action: exactly ``apply_id`` of its id; an action of a kind the variant
         does not use (it has no id) is refused as out of phase."""
         if type(action) is LegalAction and action.table is self._actions:
-            action_id = action.id  # one of this variant's own actions, as listed: not read again
+            action_id = action.id
+            kind, seat, card = action.key
         else:
             key = self._actions.read(action)
             if isinstance(key, Rejected):
                 return key
             action_id = self._by_key.get(key, -1)
-        if action_id < 0:
-            return _wrong_phase(action["type"], self._st)
-        return self.apply_id(action_id)
+            kind, seat, card = key
+        st = self._st
+        if action_id < 0 or action_id not in self._accepts[st.phase]:
+            return _wrong_phase(kind, st)
+        events: Events = []
+        done = self._stage.apply(st, kind, seat, card, events)
+        if done is True:
+            self._advance(events)
+        elif done is not False:
+            return done
+        applied = Applied()
+        applied.records = events
+        return applied
 
     def copy(self) -> Engine:
         """An independent copy of this deal (the variant's compiled rules are shared, never copied)."""

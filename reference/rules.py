@@ -159,6 +159,7 @@ class Rules:
         self.has_cut = False
         self.stages: list[Stage] = []
         self.index: ActionIndex  # the integer ids of the actions the stages accept
+        self.accepts: dict[Phase, frozenset[int]]  # the ids accepted in each phase
         self.legality: Legality
         self.trick: TrickRule
         self.draw: DrawRule | None = None
