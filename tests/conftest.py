@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,7 +51,6 @@ def site_pages(site_data: rulesite.SiteData) -> dict[str, str]:
 
 def _build_site(out: Path) -> str | None:
     """Build the site into ``out`` with ``mkdocs build --strict``: None, or why it failed."""
-    started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
         cwd=ROOT,
@@ -61,34 +62,66 @@ def _build_site(out: Path) -> str | None:
     )
     if done.returncode != 0:
         return f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
-    print(f"site built in {time.perf_counter() - started:.1f}s")
     return None
+
+
+def _site_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the run's one site is built: the run's own temporary folder, which under pytest-xdist holds each
+    worker's."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def _shared_build(folder: Path) -> tuple[Path, str | None]:
+    """The site in ``folder``, built by the first process or thread of the run to ask while it holds the lock;
+    the others wait for it and get the same site, or the same failure. Returns the site and the failure."""
+    from filelock import FileLock
+
+    out, built, failed = folder / "site", folder / "site.built", folder / "site.failed"
+    with FileLock(folder / "site.lock"):
+        if failed.exists():
+            return out, failed.read_text(encoding="utf-8")
+        if not built.exists():
+            started = time.perf_counter()
+            failure = _build_site(out)
+            if failure is not None:
+                failed.write_text(failure, encoding="utf-8")
+                return out, failure
+            built.write_text(f"site built in {time.perf_counter() - started:.1f}s\n", encoding="utf-8")
+    return out, None
+
+
+def _reads_built_site(item: pytest.Item) -> bool:
+    return "built_site" in getattr(item, "fixturenames", ())
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests that read the built site run last, each file's in its order: the build, started with the run,
+    goes on beside the other tests instead of keeping these waiting."""
+    items.sort(key=_reads_built_site)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _site_built_early(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """When the run has tests that read the built site, the build starts with the run, beside the first
+    tests, so that it is done, or nearly, when they come."""
+    wanted = any(_reads_built_site(item) for item in request.session.items)
+    if not wanted or not all(importlib.util.find_spec(name) for name in ("mkdocs", "filelock")):
+        yield
+        return
+    thread = threading.Thread(target=_shared_build, args=(_site_folder(tmp_path_factory),), daemon=True)
+    thread.start()
+    yield
+    thread.join()
 
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The rules site as ``mkdocs build --strict`` makes it, built once per test run for the tests that read
-    the built pages or its search index: under pytest-xdist the first worker to ask builds it into the run's
-    shared temporary folder, holding a lock, and the others wait and read the same site (or its failure)."""
+    the built pages or its search index: started with the run, and under pytest-xdist built by one worker
+    into the run's shared temporary folder while the others wait for it and read the same site."""
     pytest.importorskip("mkdocs")
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
-        out = tmp_path_factory.mktemp("site")
-        failure = _build_site(out)
-    else:
-        from filelock import FileLock
-
-        shared = tmp_path_factory.getbasetemp().parent  # the run's folder, above each worker's own
-        out, built, failed = shared / "site", shared / "site.built", shared / "site.failed"
-        with FileLock(shared / "site.lock"):
-            if failed.exists():
-                failure = failed.read_text(encoding="utf-8")
-            elif built.exists():
-                failure = None
-            else:
-                failure = _build_site(out)
-                if failure is None:
-                    built.touch()
-                else:
-                    failed.write_text(failure, encoding="utf-8")
+    out, failure = _shared_build(_site_folder(tmp_path_factory))
     assert failure is None, failure
+    print((out.parent / "site.built").read_text(encoding="utf-8"), end="")
     return out
