@@ -7,23 +7,16 @@ import copy
 import re
 from typing import Any
 
-import pytest
-
 from rulesite.errors_page import errors_page
 from rulesite.sitedata import SiteData
 from specreader.spec import load_spec_precedence
 from specreader.yamlio import Document
 
 
-@pytest.fixture(scope="module")
-def data(site_data: SiteData) -> SiteData:
-    return site_data  # tests/conftest.py: read once a session
-
-
-def with_errors(data: SiteData, errors_data: dict[str, Any]) -> SiteData:
-    spec = copy.copy(data.spec)
+def with_errors(site_data: SiteData, errors_data: dict[str, Any]) -> SiteData:
+    spec = copy.copy(site_data.spec)
     spec.errors_file = Document("spec/errors.yaml", errors_data)
-    return SiteData(spec, data.scenarios, data.glossary, data.schemas)
+    return SiteData(spec, site_data.scenarios, site_data.glossary, site_data.schemas)
 
 
 def numbered(page: str) -> list[str]:
@@ -31,8 +24,8 @@ def numbered(page: str) -> list[str]:
     return re.findall(r"^\d+\. \[<code>([a-z_]+)</code>\]\(#\1\)$", page, re.M)
 
 
-def test_the_page_lists_the_order_with_its_reason_before_the_codes(data: SiteData) -> None:
-    page = errors_page(data)
+def test_the_page_lists_the_order_with_its_reason_before_the_codes(site_data: SiteData) -> None:
+    page = errors_page(site_data)
     order = load_spec_precedence("albastini")
     assert numbered(page) == order
     section = page.index("{ #precedence }")
@@ -41,17 +34,17 @@ def test_the_page_lists_the_order_with_its_reason_before_the_codes(data: SiteDat
     assert re.search(r"^Decision: Kept apart from \[<code>not_your_turn</code>\]", page, re.M)
 
 
-def test_a_games_own_order_is_shown_under_it(data: SiteData) -> None:
-    raw = copy.deepcopy(data.spec.errors_file.data if data.spec.errors_file else {})
+def test_a_games_own_order_is_shown_under_it(site_data: SiteData) -> None:
+    raw = copy.deepcopy(site_data.spec.errors_file.data if site_data.spec.errors_file else {})
     common = raw["precedence"]["order"]
     own = [*common[:2], *reversed(common[2:])]
     raw["precedence"]["games"] = {"altbaumer": {"order": own, "reason": "<script>x</script> a test order"}}
-    page = errors_page(with_errors(data, raw))
+    page = errors_page(with_errors(site_data, raw))
     assert numbered(page) == [*common, *own]
     assert page.index("{ #precedence-altbaumer }") > page.index("{ #precedence }")
     assert "&lt;script&gt;x&lt;/script&gt; a test order" in page and "<script>" not in page
 
 
-def test_without_a_precedence_the_page_has_no_such_section(data: SiteData) -> None:
-    page = errors_page(with_errors(data, {"errors": [{"code": "must_trump", "meaning": "m"}]}))
+def test_without_a_precedence_the_page_has_no_such_section(site_data: SiteData) -> None:
+    page = errors_page(with_errors(site_data, {"errors": [{"code": "must_trump", "meaning": "m"}]}))
     assert "#precedence" not in page and "{ #must_trump }" in page

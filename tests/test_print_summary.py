@@ -9,8 +9,6 @@ import copy
 import re
 from pathlib import Path
 
-import pytest
-
 import rulesite
 from rulesite import paths, rule_words, summary_pages
 from rulesite.escaping import md
@@ -20,16 +18,6 @@ from rulesite.summary_pages import Line, Wording, summary_page
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-
-
-@pytest.fixture(scope="module")
-def data(site_data: rulesite.SiteData) -> rulesite.SiteData:
-    return site_data  # tests/conftest.py: read once a session
-
-
-@pytest.fixture(scope="module")
-def pages(site_pages: dict[str, str]) -> dict[str, str]:
-    return site_pages  # tests/conftest.py: made once a session
 
 
 def block_of(page: str, words: str) -> tuple[str, list[str], str]:
@@ -43,21 +31,21 @@ def block_of(page: str, words: str) -> tuple[str, list[str], str]:
     return lines[start], lines[start + 1 : end], lines[at]
 
 
-def test_every_game_has_its_sheet(data: rulesite.SiteData, pages: dict[str, str]) -> None:
-    for game in data.games():
-        page = pages[paths.summary_path(game)]
-        assert page.startswith(f"# {data.game_title(game)} at the table {{: .print-sheet }}\n")
+def test_every_game_has_its_sheet(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+    for game in site_data.games():
+        page = site_pages[paths.summary_path(game)]
+        assert page.startswith(f"# {site_data.game_title(game)} at the table {{: .print-sheet }}\n")
         assert f"({paths.link(paths.summary_path(game), paths.how_to_play_path(game))})" in page
 
 
-def test_every_fact_of_every_ruleset_is_on_the_sheet_once(data: rulesite.SiteData, pages: dict[str, str]) -> None:
-    for game in data.games():
-        page = pages[paths.summary_path(game)]
-        links = PageLinks(paths.summary_path(game), data)
-        variants = data.playable_variants(game)
+def test_every_fact_of_every_ruleset_is_on_the_sheet_once(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+    for game in site_data.games():
+        page = site_pages[paths.summary_path(game)]
+        links = PageLinks(paths.summary_path(game), site_data)
+        variants = site_data.playable_variants(game)
         table, said = summary_pages.shared_table(variants)
         for vid, variant in variants.items():
-            label = str(md(summary_pages.ruleset_label(str(variant["title"]), data.game_title(game))))
+            label = str(md(summary_pages.ruleset_label(str(variant["title"]), site_data.game_title(game))))
             for fact in rule_words.facts(variant):
                 if fact.topic in said:
                     assert table is not None and str(table) in page
@@ -73,32 +61,34 @@ def test_every_fact_of_every_ruleset_is_on_the_sheet_once(data: rulesite.SiteDat
                     assert not any(re.search(rf"[*;] ?{re.escape(label)}[;:]", n, re.I) for n in nested), (vid, nested)
 
 
-def test_a_fact_the_rulesets_differ_on_names_the_tables_of_each_wording(data: rulesite.SiteData, pages: dict[str, str]) -> None:
-    page = pages[paths.summary_path("albastini")]
-    links = PageLinks(paths.summary_path("albastini"), data)
-    clockwise = data.variants["albastini-clockwise"]
+def test_a_fact_the_rulesets_differ_on_names_the_tables_of_each_wording(
+    site_data: rulesite.SiteData, site_pages: dict[str, str]
+) -> None:
+    page = site_pages[paths.summary_path("albastini")]
+    links = PageLinks(paths.summary_path("albastini"), site_data)
+    clockwise = site_data.variants["albastini-clockwise"]
     direction = next(f.words for f in rule_words.facts(clockwise) if f.topic == "Direction")
     _, nested, own = block_of(page, str(links.prose(direction)))
     assert nested == [own] == [f"    - *Except for four, clockwise:* {links.prose(direction)}"]
-    two = next(f.words for f in rule_words.facts(data.variants["albastini-2p"]) if f.topic == "Players")
+    two = next(f.words for f in rule_words.facts(site_data.variants["albastini-2p"]) if f.topic == "Players")
     assert re.match(r"    - \*For two[;:]", block_of(page, str(links.prose(two)))[2])
 
 
-def test_the_shared_rank_and_values_are_drawn_once_as_the_table(data: rulesite.SiteData, pages: dict[str, str]) -> None:
-    page = pages[paths.summary_path("briscola")]
-    assert page.count(values_table(data.variants["briscola-2p"])) == 1
+def test_the_shared_rank_and_values_are_drawn_once_as_the_table(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+    page = site_pages[paths.summary_path("briscola")]
+    assert page.count(values_table(site_data.variants["briscola-2p"])) == 1
     assert "**Values:**" not in page and "**Rank:**" not in page
     # Altbaumer's trumps rank otherwise and count no points: its rank is said, with no table.
-    altbaumer = pages[paths.summary_path("altbaumer")]
+    altbaumer = site_pages[paths.summary_path("altbaumer")]
     assert "**Rank:**" in altbaumer and "values-table" not in altbaumer
 
 
-def test_the_sheet_follows_the_data(data: rulesite.SiteData) -> None:
-    changed = copy.copy(data)
-    changed.variants = copy.deepcopy(data.variants)
+def test_the_sheet_follows_the_data(site_data: rulesite.SiteData) -> None:
+    changed = copy.copy(site_data)
+    changed.variants = copy.deepcopy(site_data.variants)
     changed.variants["bisca-2p"]["deal"]["hand_size"] = 4
     changed.variants["bisca-2p"]["components"]["score"]["win_over"] = 70
-    before, after = summary_page("bisca", data), summary_page("bisca", changed)
+    before, after = summary_page("bisca", site_data), summary_page("bisca", changed)
     assert "Three cards each" in before and "Four cards each" in after and "Three cards each" not in after
     assert "more than 60 points" in before and "more than 70 points" in after
 
@@ -109,9 +99,9 @@ def test_a_topic_no_group_names_shows_under_also() -> None:
     assert [(g.title, g.lines) for g in found] == [(summary_pages.OTHER_GROUP, [new])]
 
 
-def test_every_topic_of_the_kit_has_its_heading(data: rulesite.SiteData) -> None:
+def test_every_topic_of_the_kit_has_its_heading(site_data: rulesite.SiteData) -> None:
     named = {t for _, topics in summary_pages.GROUPS for t in topics}
-    topics = {f.topic for v in data.variants.values() if not v.get("abstract") for f in rule_words.facts(v)}
+    topics = {f.topic for v in site_data.variants.values() if not v.get("abstract") for f in rule_words.facts(v)}
     assert topics <= named, topics - named
 
 
@@ -124,10 +114,10 @@ def test_the_rulesets_of_a_wording_read_as_an_exception_under_a_common_one() -> 
     assert summary_pages.ruleset_label("Altbaumer", "Altbaumer") == "Altbaumer"
 
 
-def test_each_how_to_play_page_links_its_sheet_and_the_nav_lists_it(data: rulesite.SiteData) -> None:
+def test_each_how_to_play_page_links_its_sheet_and_the_nav_lists_it(site_data: rulesite.SiteData) -> None:
     nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    for game in data.games():
+    for game in site_data.games():
         prose = (DOCS / paths.how_to_play_path(game)).read_text(encoding="utf-8")
         target = paths.link(paths.how_to_play_path(game), paths.summary_path(game))
         assert re.search(rf"\]\({re.escape(target)}\)", prose), f"{game}: no link to {target}"
-        assert re.search(rf"^\s+- {re.escape(data.game_title(game))}: {re.escape(paths.summary_path(game))}$", nav, re.M)
+        assert re.search(rf"^\s+- {re.escape(site_data.game_title(game))}: {re.escape(paths.summary_path(game))}$", nav, re.M)

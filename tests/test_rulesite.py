@@ -31,24 +31,14 @@ _ANCHOR = re.compile(r"\{ #([^ }]+) \}|\bid=\"([^\"]+)\"")
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
-@pytest.fixture(scope="module")
-def data(site_data: rulesite.SiteData) -> rulesite.SiteData:
-    return site_data  # tests/conftest.py: read once a session
-
-
-@pytest.fixture(scope="module")
-def pages(site_pages: dict[str, str]) -> dict[str, str]:
-    return site_pages  # tests/conftest.py: made once a session
-
-
 def anchors(markdown: str) -> set[str]:
     return {a or b for a, b in _ANCHOR.findall(markdown)}
 
 
 @pytest.fixture(scope="module")
-def page_anchors(pages: dict[str, str]) -> dict[str, set[str]]:
+def page_anchors(site_pages: dict[str, str]) -> dict[str, set[str]]:
     """The anchors of every generated page, found once for the tests that follow links."""
-    return {page: anchors(text) for page, text in pages.items()}
+    return {page: anchors(text) for page, text in site_pages.items()}
 
 
 def block(markdown: str, anchor: str) -> str:
@@ -82,58 +72,60 @@ def resolve(page: str, target: str) -> tuple[str, str | None]:
 # ------------------------------------------------------------------ the kit's own data
 
 
-def test_every_clause_is_anchored_by_its_id(data: rulesite.SiteData, pages: dict[str, str]) -> None:
-    for cid in data.clauses:
-        page = pages[paths.rules_page_path(data.clause_game[cid])]
+def test_every_clause_is_anchored_by_its_id(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+    for cid in site_data.clauses:
+        page = site_pages[paths.rules_page_path(site_data.clause_game[cid])]
         assert re.search(rf"^### .+ \{{ #{re.escape(cid)} \}}$", page, re.M), cid
 
 
-def test_clauses_appear_in_reading_order(data: rulesite.SiteData, pages: dict[str, str]) -> None:
-    for game in data.games():
-        page = pages[paths.rules_page_path(game)]
-        order = [s["id"] for s in data.spec.sections(game)]
-        expected = sorted(data.game_clauses(game), key=lambda c: order.index(c["section"]))
+def test_clauses_appear_in_reading_order(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+    for game in site_data.games():
+        page = site_pages[paths.rules_page_path(game)]
+        order = [s["id"] for s in site_data.spec.sections(game)]
+        expected = sorted(site_data.game_clauses(game), key=lambda c: order.index(c["section"]))
         found = re.findall(r"^### .+ \{ #([^ }]+) \}$", page, re.M)
         assert found == [c["id"] for c in expected]
         headings = re.findall(r"^## .+ \{ #([^ }]+) \}$", page, re.M)
         assert headings == [f"{game}.{s}" for s in order]
 
 
-def test_every_clause_links_to_the_scenarios_that_check_it(data: rulesite.SiteData, pages: dict[str, str]) -> None:
+def test_every_clause_links_to_the_scenarios_that_check_it(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
     checked = 0
-    for cid, scenarios in data.by_clause.items():
-        page_path = paths.rules_page_path(data.clause_game[cid])
-        text = block(pages[page_path], cid)
+    for cid, scenarios in site_data.by_clause.items():
+        page_path = paths.rules_page_path(site_data.clause_game[cid])
+        text = block(site_pages[page_path], cid)
         targets = {resolve(page_path, t) for t in _LINK.findall(text)}
         for s in scenarios:
-            assert (data.example_page(s), s.id) in targets, f"{cid} does not link to {s.id}"
+            assert (site_data.example_page(s), s.id) in targets, f"{cid} does not link to {s.id}"
         checked += 1
     assert checked > 100
 
 
-def test_clauses_without_scenarios_say_so(data: rulesite.SiteData, pages: dict[str, str]) -> None:
-    for cid in data.clauses:
-        if cid not in data.by_clause:
-            text = block(pages[paths.rules_page_path(data.clause_game[cid])], cid)
+def test_clauses_without_scenarios_say_so(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+    for cid in site_data.clauses:
+        if cid not in site_data.by_clause:
+            text = block(site_pages[paths.rules_page_path(site_data.clause_game[cid])], cid)
             assert "no scenario checks it" in text or "No worked example" in text
 
 
-def test_every_scenario_is_anchored_and_links_back_to_its_clauses(data: rulesite.SiteData, pages: dict[str, str]) -> None:
-    assert data.scenarios
-    for s in data.scenarios:
-        page_path = data.example_page(s)
-        text = block(pages[page_path], s.id)
+def test_every_scenario_is_anchored_and_links_back_to_its_clauses(
+    site_data: rulesite.SiteData, site_pages: dict[str, str]
+) -> None:
+    assert site_data.scenarios
+    for s in site_data.scenarios:
+        page_path = site_data.example_page(s)
+        text = block(site_pages[page_path], s.id)
         targets = {resolve(page_path, t) for t in _LINK.findall(text)}
         for cid in s.clauses:
             assert (paths.rules_page_path(s.game), cid) in targets, f"{s.id} does not link to {cid}"
         assert (paths.variant_rules_path(s.variant), None) in targets
 
 
-def test_every_link_lands_on_a_page_and_an_anchor(pages: dict[str, str], page_anchors: dict[str, set[str]]) -> None:
+def test_every_link_lands_on_a_page_and_an_anchor(site_pages: dict[str, str], page_anchors: dict[str, set[str]]) -> None:
     handwritten = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")}
     found = page_anchors
     count = 0
-    for page, text in pages.items():
+    for page, text in site_pages.items():
         for target in _LINK.findall(text):
             path, anchor = resolve(page, target)
             assert path in found or path in handwritten, f"{page}: link to missing page {target}"
@@ -143,41 +135,41 @@ def test_every_link_lands_on_a_page_and_an_anchor(pages: dict[str, str], page_an
     assert count > 1000
 
 
-def test_anchor_ids_are_unique_per_page(pages: dict[str, str]) -> None:
-    for page, text in pages.items():
+def test_anchor_ids_are_unique_per_page(site_pages: dict[str, str]) -> None:
+    for page, text in site_pages.items():
         ids = [a or b for a, b in _ANCHOR.findall(text)]
         assert len(ids) == len(set(ids)), page
 
 
-def test_variants_table_has_every_playable_variant(data: rulesite.SiteData, pages: dict[str, str]) -> None:
-    page = pages[paths.VARIANTS_PAGE]
-    for vid, v in data.variants.items():
+def test_variants_table_has_every_playable_variant(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+    page = site_pages[paths.VARIANTS_PAGE]
+    for vid, v in site_data.variants.items():
         assert (f'<tr id="{vid}">' in page) == (not v.get("abstract")), vid
     for label, _ in COLUMNS:
         assert f"<th>{label}</th>" in page
 
 
-def test_rulings_page_has_every_ruling_and_erratum(data: rulesite.SiteData, pages: dict[str, str]) -> None:
-    page = pages[paths.RULINGS_PAGE]
-    for rid, ruling in data.rulings.items():
+def test_rulings_page_has_every_ruling_and_erratum(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+    page = site_pages[paths.RULINGS_PAGE]
+    for rid, ruling in site_data.rulings.items():
         text = block(page, rid)
         assert "**Question.**" in text and "Decision" in text
         for erratum in ruling.get("errata", []):
             assert "Erratum in" in text and md(erratum["why"])[:40] in text
 
 
-def test_glossary_defines_the_words_of_the_rules(pages: dict[str, str]) -> None:
-    page = pages[paths.GLOSSARY_PAGE]
+def test_glossary_defines_the_words_of_the_rules(site_pages: dict[str, str]) -> None:
+    page = site_pages[paths.GLOSSARY_PAGE]
     words = ["Dume", "Jike", "Mzungu", "Ngarasha", "kula", "Otea", "mrithi", "ndoa", "kuangalia mkono", "the Trees", "makers"]
     for word in [*words, "forehand"]:
         assert re.search(rf"^## {re.escape(word)}\b", page, re.M), word
 
 
-def test_error_and_schema_pages_list_everything(data: rulesite.SiteData, pages: dict[str, str]) -> None:
-    errors = anchors(pages[paths.ERRORS_PAGE])
-    assert data.error_codes <= errors
-    schemas = pages[paths.SCHEMAS_PAGE]
-    for name, schema in data.schemas:
+def test_error_and_schema_pages_list_everything(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+    errors = anchors(site_pages[paths.ERRORS_PAGE])
+    assert site_data.error_codes <= errors
+    schemas = site_pages[paths.SCHEMAS_PAGE]
+    for name, schema in site_data.schemas:
         assert f"schemas/{name}" in schemas
         assert escape(schema.get("title", "")) in schemas
 
@@ -206,18 +198,18 @@ def test_cards_are_text_with_the_text_presentation_selector() -> None:
     assert "<b>" not in card("<b>")
 
 
-def test_shortcodes_draw_cards_and_refuse_typos(data: rulesite.SiteData) -> None:
-    out = rulesite.expand_shortcodes("Anna leads [[cards: AH]] and [[show: Boris:3S]]\n\n[[values: albastini-base]]", data)
+def test_shortcodes_draw_cards_and_refuse_typos(site_data: rulesite.SiteData) -> None:
+    out = rulesite.expand_shortcodes("Anna leads [[cards: AH]] and [[show: Boris:3S]]\n\n[[values: albastini-base]]", site_data)
     assert out.count('class="card card--') == 2 + 9
     assert "The whole pack holds 120 points." in out
     with pytest.raises(ValueError, match="1H"):
-        rulesite.expand_shortcodes("[[cards: 1H]]", data)
+        rulesite.expand_shortcodes("[[cards: 1H]]", site_data)
     with pytest.raises(ValueError):
-        rulesite.expand_shortcodes("[[values: no-such-variant]]", data)
+        rulesite.expand_shortcodes("[[values: no-such-variant]]", site_data)
 
 
-def test_prose_draws_card_codes_and_links_ids(data: rulesite.SiteData) -> None:
-    text = PageLinks("rules/albastini.md", data).prose("JC beats AD (ruling R6, albastini.play.trick-winner); must_trump")
+def test_prose_draws_card_codes_and_links_ids(site_data: rulesite.SiteData) -> None:
+    text = PageLinks("rules/albastini.md", site_data).prose("JC beats AD (ruling R6, albastini.play.trick-winner); must_trump")
     assert text.count('class="card card--') == 2
     assert "(../rulings.md#R6)" in text
     assert "(#albastini.play.trick-winner)" in text
@@ -290,8 +282,8 @@ class _Text(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.append(tag)
 
-    def handle_data(self, data: str) -> None:
-        self.text.append(data)
+    def handle_data(self, site_data: str) -> None:
+        self.text.append(site_data)
 
 
 def test_a_script_title_renders_literally() -> None:
@@ -482,16 +474,16 @@ def test_the_guide_names_the_pytest_plugins_options() -> None:
     assert all(o.help in shown for o in options)
 
 
-def test_every_source_can_be_followed_by_a_reader(data: rulesite.SiteData, pages: dict[str, str]) -> None:
+def test_every_source_can_be_followed_by_a_reader(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
     """Each source names its author or publisher; a web page has a link; no page names a file outside the kit."""
-    for source in data.sources():
+    for source in site_data.sources():
         assert source.get("author") or source.get("publisher"), source["key"]
         if source.get("kind") == "web-page":
             assert str(source.get("link", "")).startswith("https://"), source["key"]
     outside = re.compile(r"\b[0-9a-f]{3}_[0-9a-f]{16}\.txt\b|\bdossier\b|\bseeds?/", re.I)
-    for page, text in pages.items():
+    for page, text in site_pages.items():
         assert not outside.search(text), f"{page} cites something outside the repository: {outside.search(text)}"
-    bibliography = pages[paths.SOURCES_PAGE]
+    bibliography = site_pages[paths.SOURCES_PAGE]
     assert '<a href="https://www.pagat.com/aceten/albastini.html">' in bibliography
 
 
@@ -503,8 +495,8 @@ def scripts() -> dict[str, Json]:
     return walkthrough.load_scripts(DOCS / "play")
 
 
-def test_every_game_has_a_how_to_play_page_with_a_whole_deal(data: rulesite.SiteData, scripts: dict[str, Json]) -> None:
-    for game in data.games():
+def test_every_game_has_a_how_to_play_page_with_a_whole_deal(site_data: rulesite.SiteData, scripts: dict[str, Json]) -> None:
+    for game in site_data.games():
         page = (DOCS / paths.how_to_play_path(game)).read_text(encoding="utf-8")
         assert f"[[walkthrough: {game}]]" in page and f"[[rulesets: {game}]]" in page, game
         walk = walkthrough.play(scripts[game])
@@ -512,10 +504,10 @@ def test_every_game_has_a_how_to_play_page_with_a_whole_deal(data: rulesite.Site
         assert walk.moments[-1].result() is not None, f"{game}: the script does not play the deal to its end"
 
 
-def test_the_walkthrough_shows_what_the_engine_answered(data: rulesite.SiteData, scripts: dict[str, Json]) -> None:
-    assert data.deals  # read with the deal scripts of docs/play, as docs/hooks.py reads it
+def test_the_walkthrough_shows_what_the_engine_answered(site_data: rulesite.SiteData, scripts: dict[str, Json]) -> None:
+    assert site_data.deals  # read with the deal scripts of docs/play, as docs/hooks.py reads it
     walk = walkthrough.play(scripts["albastini"])
-    text = rulesite.expand_shortcodes("[[walkthrough: albastini]]", data, "play/albastini.md")
+    text = rulesite.expand_shortcodes("[[walkthrough: albastini]]", site_data, "play/albastini.md")
     tricks = [m.trick() for m in walk.moments if m.trick() is not None]
     assert len(tricks) == 9  # 36 cards, four players
     assert len(re.findall(r"^### Trick \d+: ", text, re.M)) == len(tricks)
@@ -534,28 +526,32 @@ def test_a_script_the_engine_refuses_fails_naming_the_step(scripts: dict[str, Js
         walkthrough.play(unfinished)
 
 
-def test_every_playable_variant_has_its_rules_page_with_the_selector(data: rulesite.SiteData, pages: dict[str, str]) -> None:
-    for game in data.games():
-        variants = data.playable_variants(game)
-        assert paths.rules_page_path(game) in pages
+def test_every_playable_variant_has_its_rules_page_with_the_selector(
+    site_data: rulesite.SiteData, site_pages: dict[str, str]
+) -> None:
+    for game in site_data.games():
+        variants = site_data.playable_variants(game)
+        assert paths.rules_page_path(game) in site_pages
         for vid, variant in variants.items():
-            page = pages[paths.variant_rules_path(vid)]
+            page = site_pages[paths.variant_rules_path(vid)]
             assert page.splitlines()[0] == f"# {md(variant['title'])}"
             assert "{: .ruleset-selector }" in page
             others = [v for v in variants if v != vid]
             assert all(paths.link(paths.variant_rules_path(vid), paths.variant_rules_path(o)) in page for o in others)
 
 
-def test_a_ruleset_page_states_its_parameters_in_words_and_only_its_rules(data: rulesite.SiteData, pages: dict[str, str]) -> None:
-    five, four = pages[paths.variant_rules_path("albastini-5p")], pages[paths.variant_rules_path("albastini-4p")]
+def test_a_ruleset_page_states_its_parameters_in_words_and_only_its_rules(
+    site_data: rulesite.SiteData, site_pages: dict[str, str]
+) -> None:
+    five, four = site_pages[paths.variant_rules_path("albastini-5p")], site_pages[paths.variant_rules_path("albastini-4p")]
     assert "never drawn" in five and "never drawn" not in four
-    assert rule_words.players(data.variants["albastini-4p"]) == (
+    assert rule_words.players(site_data.variants["albastini-4p"]) == (
         "Four players in two pairs, partners sitting opposite (North-South, East-West)."
     )
-    assert md(rule_words.players(data.variants["albastini-4p"])) in four
+    assert md(rule_words.players(site_data.variants["albastini-4p"])) in four
     only_five = [  # the clauses of the five-player tables alone (mrithi and over-60 scoring)
-        cid for cid, c in data.clauses.items()
-        if c.get("variants") and all(data.variants[v]["players"] == 5 for v in c["variants"])
+        cid for cid, c in site_data.clauses.items()
+        if c.get("variants") and all(site_data.variants[v]["players"] == 5 for v in c["variants"])
     ]
     assert only_five
     for cid in only_five:
@@ -563,15 +559,15 @@ def test_a_ruleset_page_states_its_parameters_in_words_and_only_its_rules(data: 
         assert rule in five and rule not in four
 
 
-def test_results_read_as_sentences_in_table_language(data: rulesite.SiteData, pages: dict[str, str]) -> None:
-    four = data.variants["albastini-4p"]
+def test_results_read_as_sentences_in_table_language(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+    four = site_data.variants["albastini-4p"]
     assert table_words.result_sentence({"winner": 0, "vp": 1, "double": False, "totals": [72, 48]}, four) == (
         "North-South win 72 to 48: one victory point."
     )
-    two = data.variants["albastini-2p"]
+    two = site_data.variants["albastini-2p"]
     assert table_words.seat_names(two) == ["Anna", "Boris"]
     assert table_words.result_sentence({"winner": None, "tie": True, "vp": 0, "totals": [60, 60]}, two).startswith("Nobody wins")
-    example = pages["examples/albastini/score/deal-winner.md"]
+    example = site_pages["examples/albastini/score/deal-winner.md"]
     assert "North\\-South win 72 to 48: one victory point\\." in example
     assert "deal result: {" not in example and "Seat 0" not in example
 
@@ -583,7 +579,7 @@ _NAMED_FILE = re.compile(r"(\[)?`((?:schemas|spec|docs|scenarios)/[\w./-]+\.(?:j
 
 
 def test_every_file_the_protocol_page_names_is_a_link_that_lands(
-    data: rulesite.SiteData, pages: dict[str, str], page_anchors: dict[str, set[str]]
+    site_data: rulesite.SiteData, site_pages: dict[str, str], page_anchors: dict[str, set[str]]
 ) -> None:
     source = (DOCS / "protocol.md").read_text(encoding="utf-8")
     prose = re.sub(r"^```.*?^```", "", source, flags=re.MULTILINE | re.DOTALL)
@@ -591,7 +587,7 @@ def test_every_file_the_protocol_page_names_is_a_link_that_lands(
     assert len(named) >= 6
     unlinked = [name for bracket, name, link, _ in named if not (bracket and link)]
     assert not unlinked, f"docs/protocol.md names files without a link: {unlinked}"
-    page = rulesite.expand_shortcodes(source, data, "protocol.md")
+    page = rulesite.expand_shortcodes(source, site_data, "protocol.md")
     handwritten = {p.relative_to(DOCS).as_posix(): p.read_text(encoding="utf-8") for p in DOCS.rglob("*.md")}
     headings = {path: {_slug(h) for h in re.findall(r"^#+ (.*)$", text, re.MULTILINE)} for path, text in handwritten.items()}
     own = anchors(page) | headings["protocol.md"]
@@ -599,7 +595,7 @@ def test_every_file_the_protocol_page_names_is_a_link_that_lands(
         path, anchor = resolve("protocol.md", target)
         if path == "protocol.md":
             assert anchor in own, target
-        elif path in pages:
+        elif path in site_pages:
             assert anchor is None or anchor in page_anchors[path], target
         else:
             assert path in handwritten and (anchor is None or anchor in headings[path]), target
@@ -611,15 +607,15 @@ def _slug(heading: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def game_fields(data: rulesite.SiteData) -> dict[str, fields_reference.GameFields]:
-    schemas = fields_reference.Schemas(data)
-    return {g: fields_reference.game_fields(schemas, data, g) for g in data.games()}
+def game_fields(site_data: rulesite.SiteData) -> dict[str, fields_reference.GameFields]:
+    schemas = fields_reference.Schemas(site_data)
+    return {g: fields_reference.game_fields(schemas, site_data, g) for g in site_data.games()}
 
 
 def test_the_field_reference_has_every_snapshot_field_of_each_game_with_its_meaning(
-    data: rulesite.SiteData, game_fields: dict[str, fields_reference.GameFields]
+    site_data: rulesite.SiteData, game_fields: dict[str, fields_reference.GameFields]
 ) -> None:
-    snapshot = dict(data.schemas)["snapshot.schema.json"]["properties"]
+    snapshot = dict(site_data.schemas)["snapshot.schema.json"]["properties"]
     assert set(game_fields) == {"albastini", "altbaumer", "briscola", "bisca"}
     for game, found in game_fields.items():
         top = [r.path for r in found.snapshot if "." not in r.path and "[]" not in r.path]
@@ -630,12 +626,12 @@ def test_the_field_reference_has_every_snapshot_field_of_each_game_with_its_mean
 
 
 def test_the_field_reference_files_every_observed_field_under_its_clauses(
-    data: rulesite.SiteData, game_fields: dict[str, fields_reference.GameFields]
+    site_data: rulesite.SiteData, game_fields: dict[str, fields_reference.GameFields]
 ) -> None:
     for game, found in game_fields.items():
         decided = {cid for r in (*found.observation, *found.snapshot) for cid in r.decided_by}
-        clauses = [c for c in data.game_clauses(game) if not c.get("informative")]
-        actions = [c for c in clauses if set(c.get("rejects", [])) - data.spec.setup_codes()]
+        clauses = [c for c in site_data.game_clauses(game) if not c.get("informative")]
+        actions = [c for c in clauses if set(c.get("rejects", [])) - site_data.spec.setup_codes()]
         observing_clauses = {str(c["id"]) for c in clauses if c.get("observes")} | {str(c["id"]) for c in actions}
         assert decided == observing_clauses, game
     albastini = {r.path: r for r in game_fields["albastini"].snapshot}
@@ -652,16 +648,16 @@ def test_the_field_reference_files_every_observed_field_under_its_clauses(
     assert "in the cut phase" in legal.decided_by["altbaumer.deal.cutter"]
     assert "must_trump" in game_fields["altbaumer"].codes and not game_fields["briscola"].codes
     for found in game_fields.values():  # a refused setup has no observation to carry its code
-        assert not set(found.codes) & data.spec.setup_codes() and set(found.setup_codes) <= data.spec.setup_codes()
+        assert not set(found.codes) & site_data.spec.setup_codes() and set(found.setup_codes) <= site_data.spec.setup_codes()
     assert {r.path: r for r in game_fields["albastini"].snapshot}["hands"].type == "{seat: card[]}"
 
 
-def test_a_field_added_to_the_snapshot_schema_shows_in_every_games_reference(data: rulesite.SiteData) -> None:
-    schemas = [(name, copy.deepcopy(s)) for name, s in data.schemas]
+def test_a_field_added_to_the_snapshot_schema_shows_in_every_games_reference(site_data: rulesite.SiteData) -> None:
+    schemas = [(name, copy.deepcopy(s)) for name, s in site_data.schemas]
     snapshot = dict(schemas)["snapshot.schema.json"]
     card = {"$ref": "common.schema.json#/$defs/card"}
     snapshot["properties"]["hints"] = {"description": "A <b>hint</b> for MR7H.", "type": "array", "items": card}
-    page = fields_reference.fields_reference(dataclasses.replace(data, schemas=schemas), "protocol.md")
-    for game in data.games():
+    page = fields_reference.fields_reference(dataclasses.replace(site_data, schemas=schemas), "protocol.md")
+    for game in site_data.games():
         section = page.split(f"{{ #fields-{game} }}")[1].split("\n### ")[0]
         assert "| <code>hints</code> | <code>card\\[\\]</code> | A &lt;b&gt;hint&lt;/b&gt; for MR7H\\. |" in section, game
