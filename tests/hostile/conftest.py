@@ -1,7 +1,8 @@
 """Runs of `trickspec verify` the battery watches from outside, as a user would start them.
 
-Each costs a start of the kit (about a second of processor), so they all start together, in the
-background, with the battery's first test; the tests that watch them wait for their own.
+Each costs a start of the kit (about a second of processor), so a run starts only when a test
+first asks for it, in whichever pytest-xdist worker that is, and runs in the background while
+the test waits for it; a test that watches several starts them together.
 """
 
 from __future__ import annotations
@@ -45,40 +46,60 @@ def first_three_player_scenario() -> str:
     return next(s.id for s in scenarios.kit_scenarios() if s.variant == "albastini-3p")
 
 
-@pytest.fixture(scope="session", autouse=True)
-def background(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Background]]:
-    """``SIGINT`` and ``SIGTERM``: an engine that answers two scenarios and then hangs (with no
-    timeout to speak of), for a test to interrupt; ``stuck thread``: an in-process engine that never
+class BackgroundRuns:
+    """The battery's background runs by name, each started when first asked for and stopped at the
+    end of the session (those no test waited for as a user would, so they end their engines).
+
+    ``SIGINT`` and ``SIGTERM``: an engine that answers two scenarios and then hangs (with no timeout
+    to speak of), for a test to interrupt; ``stuck thread``: an in-process engine that never
     returns from one scenario, under a 0.3 s timeout."""
-    argvs: dict[str, list[str]] = {}
-    folders: dict[str, Path] = {}
-    for name in ("SIGINT", "SIGTERM"):
-        folders[name] = tmp_path_factory.mktemp(name)
-        command = shlex.join(engine(folders[name], "two-then-hang"))
-        argvs[name] = ["--engine-cmd", command, "--variant", "albastini-2p", "--timeout", "600"]
-    folders["stuck thread"] = tmp_path_factory.mktemp("stuck")
-    argvs["stuck thread"] = ["--engine", "hostile_engines:HangsOnThreePlayers", "--timeout", "0.3",
-                             "--scenario", first_three_player_scenario()]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
-    runs = {
-        name: Background(
-            folders[name],
-            subprocess.Popen(
-                [*TRICKSPEC, "verify", *argv, "--report-dir", str(folders[name] / "reports")],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                env=env,
-            ),
+
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory) -> None:
+        self._tmp_path_factory = tmp_path_factory
+        self._runs: dict[str, Background] = {}
+
+    def start(self, *names: str) -> None:
+        for name in names:
+            if name not in self._runs:
+                self._runs[name] = self._started(name)
+
+    def __getitem__(self, name: str) -> Background:
+        self.start(name)
+        return self._runs[name]
+
+    def _started(self, name: str) -> Background:
+        folder = self._tmp_path_factory.mktemp(name.replace(" ", "-"))
+        if name in ("SIGINT", "SIGTERM"):
+            argv = ["--engine-cmd", shlex.join(engine(folder, "two-then-hang")), "--variant", "albastini-2p",
+                    "--timeout", "600"]
+        elif name == "stuck thread":
+            argv = ["--engine", "hostile_engines:HangsOnThreePlayers", "--timeout", "0.3",
+                    "--scenario", first_three_player_scenario()]
+        else:
+            raise KeyError(name)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
+        process = subprocess.Popen(
+            [*TRICKSPEC, "verify", *argv, "--report-dir", str(folder / "reports")],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
         )
-        for name, argv in argvs.items()
-    }
+        return Background(folder, process)
+
+    def stop(self) -> None:
+        for run in self._runs.values():
+            if run.process.poll() is None:
+                run.process.terminate()
+                try:
+                    run.process.communicate(timeout=10)
+                except subprocess.TimeoutExpired:
+                    run.process.kill()
+                    run.process.communicate()
+
+
+@pytest.fixture(scope="session")
+def background(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BackgroundRuns]:
+    runs = BackgroundRuns(tmp_path_factory)
     yield runs
-    for run in runs.values():  # those no test waited for: stopped as a user would, so they end their engines
-        if run.process.poll() is None:
-            run.process.terminate()
-            try:
-                run.process.communicate(timeout=10)
-            except subprocess.TimeoutExpired:
-                run.process.kill()
-                run.process.communicate()
+    runs.stop()

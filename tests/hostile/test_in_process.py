@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from conftest import Background, first_three_player_scenario
+from conftest import BackgroundRuns, first_three_player_scenario
 from hostile_engines import ExitsOnSetup, HangsAlways
 
 from conformance import runlog, runner, scenarios
@@ -49,7 +49,7 @@ def test_sys_exit_in_an_engine_is_a_crash_not_a_hang() -> None:
     assert time.monotonic() - began < 1
 
 
-def test_a_stuck_thread_does_not_hold_up_the_end_of_verify(background: dict[str, Background]) -> None:
+def test_a_stuck_thread_does_not_hold_up_the_end_of_verify(background: BackgroundRuns) -> None:
     run = background["stuck thread"]  # its engine never returns from its one scenario
     out, err = run.process.communicate(timeout=30)  # it ends, though its engine's thread sleeps for an hour
     assert run.process.returncode == 1, out + err

@@ -12,7 +12,7 @@ from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import pytest
-from conftest import Background
+from conftest import BackgroundRuns
 from hostile_engines import assert_nothing_left
 
 from conformance import interrupt, runlog, schemas
@@ -21,9 +21,10 @@ SIGNALS = {"SIGINT": signal.SIGINT, "SIGTERM": signal.SIGTERM}
 
 
 @pytest.fixture(scope="module")
-def interrupted(background: dict[str, Background]) -> dict[str, tuple[Path, int, str]]:
+def interrupted(background: BackgroundRuns) -> dict[str, tuple[Path, int, str]]:
     """Each background run named after a signal, sent that signal once it has judged the two
     scenarios its engine answers: its folder, exit status and output."""
+    background.start(*SIGNALS)  # together: each waits for its engine
     results = {}
     for name, signum in SIGNALS.items():
         run = background[name]
