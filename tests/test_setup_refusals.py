@@ -20,6 +20,8 @@ from conformance.vocabulary import ErrorKind, Outcome
 from reference import Engine
 from specreader.spec import kit_spec
 
+from depth import cases
+
 REFUSAL = """\
 variant: albastini-2p
 scenarios:
@@ -168,7 +170,7 @@ _ANYTHING = st.recursive(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=cases(quick=60, deep=2000), deadline=None)
 @given(answer=_ANYTHING | st.fixed_dictionaries({"id": st.just("x")}, optional={"error": _ANYTHING, "observations": _ANYTHING}))
 def test_the_refusal_judge_never_raises(answer: Any) -> None:
     assert runner.judge(_kit_refusals()[0], answer).outcome in (Outcome.PASS, Outcome.FAIL, Outcome.ERROR, Outcome.UNSUPPORTED)
