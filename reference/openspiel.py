@@ -25,6 +25,7 @@ from functools import cache
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pyspiel
 
 from reference.cards import Cards
@@ -40,6 +41,7 @@ PARAMETERS: dict[str, Any] = {"dealer": 0}
 
 # A view's keys that only the seat itself sees; the others are public.
 PRIVATE = ("hand", "partner_hand")
+Frame = npt.NDArray[np.float32]  # a view as one step of a tensor (_Variant.frame)
 PHASE_ROWS = {phase.value: row for row, phase in enumerate(Phase)}  # a view's phase, as its row of the phase piece
 
 
@@ -49,7 +51,8 @@ def game_name(variant_id: str) -> str:
 
 
 class _Variant:
-    """What a game reads of one variant, shared by all its states (never copied with a state)."""
+    """What a game reads of one variant, laid out once and shared by all its states (never copied
+    with a state, and pickled as its id)."""
 
     def __init__(self, variant_id: str) -> None:
         probe = Engine.new(variant_id, {"dealer": 0, "deck": list(Cards(variant(variant_id)).codes)})
@@ -58,6 +61,8 @@ class _Variant:
         self.rules = rules
         self.index = rules.index
         self.codes = rules.cards.codes
+        self.card_index = rules.cards.index
+        self.suits = rules.cards.suits
         self.size = rules.cards.size
         self.players = rules.seats.n
         self.side_of = rules.seats.side_of
@@ -69,9 +74,71 @@ class _Variant:
         self.max_game_length = (
             self.size + rules.stock_size + len(rules.ranking.top_trumps) + 1 + 2 * self.players + 1
         )
+        n, deck = self.players, self.size
+        sides = len(rules.seats.sides)
+        # The pieces of a view's frame, in the tensor's order (an observer keeps those it shows).
+        self.shapes: dict[str, tuple[int, ...]] = {
+            "seat": (n,),
+            "hand": (deck,),
+            "partner_hand": (deck,),
+            "phase": (len(Phase),),
+            "to_act": (n,),
+            "dealer": (n,),
+            "trump": (len(self.suits),),
+            "hand_counts": (n,),
+            "stock_count": (1,),
+            "bids": (n, deck),
+            "turned": (deck,),
+            "indicator": (deck,),
+            "trees_taken": (deck,),
+            "trick": (n, deck),
+            "last_trick": (n, deck),
+            "last_trick_winner": (n,),
+            "tricks": (sides,),
+            "makers": (sides,),
+            "lone": (n,),
+        }
+        self.where: dict[str, slice] = {}  # each piece's cells in a frame
+        self.at: dict[str, int] = {}  # and its first cell
+        at = 0
+        for name, shape in self.shapes.items():
+            self.where[name] = slice(at, at + int(np.prod(shape)))
+            self.at[name] = at
+            at += int(np.prod(shape))
+        self.frame_size = at
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Variant:
         return self
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (_variant, (self.id,))
+
+    def frame(self, view: Json) -> Frame:
+        """A view as one step of the tensor: every piece, one after the other."""
+        at, card, deck = self.at, self.card_index, self.size
+        ones = [at["seat"] + view["seat"], at["phase"] + PHASE_ROWS[view["phase"]]]
+        for name in ("to_act", "dealer", "lone", "makers"):
+            if view[name] is not None:
+                ones.append(at[name] + view[name])
+        if view["trump"] is not None:
+            ones.append(at["trump"] + self.suits.index(view["trump"]))
+        if view["indicator"] is not None:
+            ones.append(at["indicator"] + card[view["indicator"]])
+        partner = [code for hand in (view["partner_hand"] or {}).values() for code in hand]
+        for name, codes in (("hand", view["hand"]), ("partner_hand", partner), ("turned", view["turned"]),
+                            ("trees_taken", view["trees_taken"])):
+            ones += [at[name] + card[code] for code in codes]
+        last = view["last_trick"]
+        if last is not None:
+            ones.append(at["last_trick_winner"] + last["winner"])
+        for name, plays in (("bids", view["bids"]), ("trick", view["trick"]), ("last_trick", last["cards"] if last else [])):
+            ones += [at[name] + p["seat"] * deck + card[p["card"]] for p in plays]
+        frame = np.zeros(self.frame_size, np.float32)
+        frame[ones] = 1
+        frame[self.where["hand_counts"]] = view["hand_counts"]
+        frame[self.where["stock_count"]] = view["stock_count"]
+        frame[self.where["tricks"]] = view["tricks"]
+        return frame
 
 
 @cache
@@ -147,120 +214,209 @@ class TrickspecGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class TrickspecState(pyspiel.State):  # type: ignore[misc]
-    """A deal: the shuffle so far (chance), then the reference engine playing it."""
+    """A deal: the shuffle so far (chance), then the reference engine playing it. Its one
+    attribute is the deal (what pyspiel copies and serializes)."""
 
     def __init__(self, game: TrickspecGame) -> None:
         super().__init__(game)
-        self._variant = game.variant
-        self._dealer = game.dealer
-        self._pack: list[int] = []  # cards drawn by chance, top of the pack first
-        self._ids: list[int] = []  # the players' actions as the engine's ids
-        self._engine: Engine | None = None
-        # Each seat's views since the deal, recorded once asked for (a playout never asks).
-        self._seen: _Seen | None = None
+        self._deal = _Deal(game.variant, game.dealer)
 
-    def _setup(self) -> Json:
-        return {"dealer": self._dealer, "deck": [self._variant.codes[c] for c in self._pack]}
+    @property
+    def _engine(self) -> Engine | None:
+        """The engine playing the deal (None while chance shuffles)."""
+        return self._deal.engine
 
     def current_player(self) -> int:
-        if self._engine is None:
+        engine = self._deal.engine
+        if engine is None:
             return int(pyspiel.PlayerId.CHANCE)
-        seat = self._engine.to_act
+        seat = engine.to_act
         return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self._engine is not None and player == self._engine.to_act
-        base = player * self._variant.index.per_seat
-        return sorted(i - base for i in self._engine.legal_ids())
+        engine = self._deal.engine
+        assert engine is not None and player == engine.to_act
+        base = player * self._deal.variant.index.per_seat
+        return sorted(i - base for i in engine.legal_ids())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        assert self._engine is None
-        drawn = set(self._pack)
-        left = [c for c in range(self._variant.size) if c not in drawn]
+        assert self._deal.engine is None
+        drawn = set(self._deal.pack)
+        left = [c for c in range(self._deal.variant.size) if c not in drawn]
         return [(c, 1.0 / len(left)) for c in left]
 
     def _apply_action(self, action: int) -> None:
-        action = int(action)
-        v = self._variant
-        if self._engine is None:
-            if not 0 <= action < v.size or action in self._pack:
-                raise ValueError(f"chance outcome {action} is not a card left in the pack")
-            self._pack.append(action)
-            if len(self._pack) == v.size:
-                self._engine = Engine.new(v.id, self._setup())
-            return
-        seat = self._engine.to_act
-        assert seat is not None
-        action_id = seat * v.index.per_seat + action
-        outcome = self._engine.apply_id(action_id)
-        if isinstance(outcome, Rejected):
-            raise ValueError(f"action {action} of seat {seat} refused: {outcome.code}: {outcome.message}")
-        self._ids.append(action_id)
-        if self._seen is not None:
-            for s, seen in enumerate(self._seen.by_seat):
-                seen.append(self._engine.view(s))
+        self._deal.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        v = self._variant
+        v = self._deal.variant
         if player == pyspiel.PlayerId.CHANCE:
             return f"pack {v.codes[action]}"
         kind, card = v.index.local[action]
         return f"{kind} {v.codes[card]}" if card >= 0 else kind
 
     def is_terminal(self) -> bool:
-        return self._engine is not None and self._engine.to_act is None
+        engine = self._deal.engine
+        return engine is not None and engine.to_act is None
 
     def returns(self) -> list[float]:
-        v = self._variant
+        v = self._deal.variant
         if not self.is_terminal():
             return [0.0] * v.players
-        assert self._engine is not None
-        points = side_points(v.rules, self._engine.snapshot()["result"])
+        assert self._deal.engine is not None
+        points = side_points(v.rules, self._deal.engine.snapshot()["result"])
         return [float(points[v.side_of[p]]) for p in range(v.players)]
 
     def views(self, seat: int) -> list[Json]:
         """What ``seat`` has seen since the deal: its view as dealt, then after each action."""
-        if self._engine is None:
-            return []
-        if self._seen is None:
-            replay = Engine.new(self._variant.id, self._setup())
-            seats = range(self._variant.players)
-            by_seat = [[replay.view(s)] for s in seats]
-            for action_id in self._ids:
-                replay.apply_id(action_id)
-                for s in seats:
-                    by_seat[s].append(replay.view(s))
-            self._seen = _Seen(by_seat)
-        return self._seen.by_seat[seat]
+        seen = self._deal.seen_by(seat)
+        return [] if seen is None else seen.views
 
     def view(self, seat: int) -> Json | None:
         """What ``seat`` sees now (None while chance shuffles)."""
-        return None if self._engine is None else self._engine.view(seat)
+        engine = self._deal.engine
+        return None if engine is None else engine.view(seat)
 
     def shuffled(self) -> int:
         """Cards drawn into the pack so far (public: nobody sees which)."""
-        return len(self._pack)
+        return len(self._deal.pack)
 
     def __str__(self) -> str:
-        if self._engine is None:
-            return "pack: " + " ".join(self._variant.codes[c] for c in self._pack)
-        return json.dumps(self._engine.snapshot(), sort_keys=True)
+        return self._deal.text()
 
 
 class _Seen:
-    """Each seat's views, oldest first. A view once recorded never changes, so a copied state
-    shares them (and an observer's rows encoded from them, see TrickspecObserver)."""
+    """One seat's views since the deal, oldest first, and what observers made of them: each view's
+    frame, and its text for each set of keys an observer shows. An information state grows by one
+    view per action and is asked for every seat at every step, so each view is encoded and rendered
+    once, when first asked, not again at each step. A view never changes once recorded, so a copied
+    state shares them all."""
 
-    def __init__(self, by_seat: list[list[Json]]) -> None:
-        self.by_seat = by_seat
+    __slots__ = ("frames", "texts", "views")
 
-    def __deepcopy__(self, memo: dict[int, object]) -> _Seen:
-        return _Seen([list(seen) for seen in self.by_seat])
+    def __init__(self, views: list[Json], frames: list[Frame], texts: dict[tuple[bool, bool], list[str]]) -> None:
+        self.views = views
+        self.frames = frames
+        self.texts = texts
+
+    def copy(self) -> _Seen:
+        return _Seen(list(self.views), list(self.frames), {shown: list(lines) for shown, lines in self.texts.items()})
+
+    def framed(self, variant: _Variant) -> list[Frame]:
+        while len(self.frames) < len(self.views):
+            self.frames.append(variant.frame(self.views[len(self.frames)]))
+        return self.frames
+
+    def rendered(self, observer: TrickspecObserver) -> list[str]:
+        lines = self.texts.setdefault(observer.shown, [])
+        while len(lines) < len(self.views):
+            lines.append(observer.render(self.views[len(lines)]))
+        return lines
+
+
+class _Deal:
+    """One deal as a state holds it: the pack as chance draws it, then the engine playing it and
+    the players' actions as the engine's ids; each seat's views since the deal, once any is asked
+    for (a playout never asks); the state's text, made once per state (OpenSpiel's tests compare a
+    state's text with its clone's at every step).
+
+    A copy copies the engine and shares what cannot change. A pickle (pyspiel's serialization) is
+    the shuffle and the actions, replayed when loaded: the variant is pickled as its id, so its
+    compiled rules are neither pickled nor copied, and a replay costs less than a pickled engine."""
+
+    def __init__(self, variant: _Variant, dealer: int) -> None:
+        self.variant = variant
+        self.dealer = dealer
+        self.pack: list[int] = []  # cards drawn by chance, top of the pack first
+        self.ids: list[int] = []  # the players' actions as the engine's ids
+        self.engine: Engine | None = None
+        self.seen: list[_Seen] | None = None
+        self._text: str | None = None
+
+    @classmethod
+    def replayed(cls, variant: _Variant, dealer: int, pack: list[int], ids: list[int]) -> _Deal:
+        """The deal after these chance outcomes and these actions (engine ids)."""
+        deal = cls(variant, dealer)
+        for card in pack:
+            deal.apply(card)
+        for action_id in ids:
+            deal.play(action_id)
+        return deal
+
+    def __reduce__(self) -> tuple[Any, tuple[_Variant, int, list[int], list[int]]]:
+        return (_Deal.replayed, (self.variant, self.dealer, list(self.pack), list(self.ids)))
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Deal:
+        twin = _Deal(self.variant, self.dealer)
+        twin.pack = list(self.pack)
+        twin.ids = list(self.ids)
+        twin.engine = None if self.engine is None else self.engine.copy()
+        twin.seen = None if self.seen is None else [seen.copy() for seen in self.seen]
+        twin._text = self._text
+        return twin
+
+    def _setup(self) -> Json:
+        return {"dealer": self.dealer, "deck": [self.variant.codes[c] for c in self.pack]}
+
+    def apply(self, action: int) -> None:
+        """Draw a card into the pack (chance), or take the player's action (its seat-free id)."""
+        v = self.variant
+        if self.engine is None:
+            if not 0 <= action < v.size or action in self.pack:
+                raise ValueError(f"chance outcome {action} is not a card left in the pack")
+            self._text = None
+            self.pack.append(action)
+            if len(self.pack) == v.size:
+                self.engine = Engine.new(v.id, self._setup())
+            return
+        seat = self.engine.to_act
+        assert seat is not None
+        self.play(seat * v.index.per_seat + action)
+
+    def play(self, action_id: int) -> None:
+        """Take a player's action, by its engine id."""
+        assert self.engine is not None
+        outcome = self.engine.apply_id(action_id)
+        if isinstance(outcome, Rejected):
+            per_seat = self.variant.index.per_seat
+            raise ValueError(
+                f"action {action_id % per_seat} of seat {action_id // per_seat} refused: {outcome.code}: {outcome.message}"
+            )
+        self._text = None
+        self.ids.append(action_id)
+        if self.seen is not None:
+            for s, seen in enumerate(self.seen):
+                seen.views.append(self.engine.view(s))
+
+    def seen_by(self, seat: int) -> _Seen | None:
+        """What ``seat`` has seen since the deal (None while chance shuffles), recorded from the
+        deal on when first asked for."""
+        if self.engine is None:
+            return None
+        if self.seen is None:
+            replay = Engine.new(self.variant.id, self._setup())
+            seats = range(self.variant.players)
+            by_seat = [[replay.view(s)] for s in seats]
+            for action_id in self.ids:
+                replay.apply_id(action_id)
+                for s in seats:
+                    by_seat[s].append(replay.view(s))
+            self.seen = [_Seen(views, [], {}) for views in by_seat]
+        return self.seen[seat]
+
+    def text(self) -> str:
+        if self._text is None:
+            if self.engine is None:
+                self._text = "pack: " + " ".join(self.variant.codes[c] for c in self.pack)
+            else:
+                self._text = json.dumps(self.engine.snapshot(), sort_keys=True)
+        return self._text
 
 
 class TrickspecObserver:
     """Observation and information-state tensors and strings, from the seat's views alone
-    (the PyObserver interface of OpenSpiel's python/observation.py)."""
+    (the PyObserver interface of OpenSpiel's python/observation.py): each view's frame and text
+    are kept with the state's views (_Seen), and an observer copies out the pieces it shows."""
 
     def __init__(self, variant: _Variant, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
         if params:
@@ -271,43 +427,19 @@ class TrickspecObserver:
         self.perfect_recall: bool = iig_obs_type.perfect_recall
         self.private: bool = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.public: bool = iig_obs_type.public_info
-        n, deck = variant.players, variant.size
-        sides = len(variant.rules.seats.sides)
-        shapes: dict[str, tuple[int, ...]] = {
-            "seat": (n,),
-            "hand": (deck,),
-            "partner_hand": (deck,),
-            "phase": (len(Phase),),
-            "to_act": (n,),
-            "dealer": (n,),
-            "trump": (len(variant.rules.cards.suits),),
-            "hand_counts": (n,),
-            "stock_count": (1,),
-            "bids": (n, deck),
-            "turned": (deck,),
-            "indicator": (deck,),
-            "trees_taken": (deck,),
-            "trick": (n, deck),
-            "last_trick": (n, deck),
-            "last_trick_winner": (n,),
-            "tricks": (sides,),
-            "makers": (sides,),
-            "lone": (n,),
-        }
-        # For each seat, the views last encoded or rendered (kept, so never another's): an
-        # information state grows by one view per action, and the earlier ones are not done again.
-        self._encoded: tuple[int, list[Json]] = (-1, [])  # the tensor holds these views of this seat
-        self._rendered: dict[int, tuple[list[Json], str]] = {}
-        self.pieces = {name: shape for name, shape in shapes.items() if self._shows(name)}
+        self.shown = (self.private, self.public)  # observers showing the same keys share their texts (_Seen)
+        self.pieces = {name: shape for name, shape in variant.shapes.items() if self._shows(name)}
         steps = variant.max_game_length + 1 if self.perfect_recall else 1
         sizes = {name: steps * int(np.prod(shape)) for name, shape in self.pieces.items()}
         self.tensor = np.zeros(sum(sizes.values()), np.float32)
         self.dict: dict[str, Any] = {}
-        self._step_rows: list[dict[str, Any]] = []  # see _rows
+        # Each piece as the part of the tensor that holds it, a row per step, and its cells in a frame.
+        self._copies: list[tuple[Frame, slice]] = []
         start = 0
         for name, shape in self.pieces.items():
             piece = self.tensor[start : start + sizes[name]]
             self.dict[name] = piece.reshape((steps, *shape)) if self.perfect_recall else piece.reshape(shape)
+            self._copies.append((piece.reshape(steps, -1), variant.where[name]))
             start += sizes[name]
 
     def _shows(self, key: str) -> bool:
@@ -316,100 +448,28 @@ class TrickspecObserver:
             return True
         return self.private if key in PRIVATE else self.public
 
-    def _seen(self, state: TrickspecState, player: int) -> list[Json]:
-        if self.perfect_recall:
-            return state.views(player)
-        view = state.view(player)
-        return [] if view is None else [view]
-
     def set_from(self, state: TrickspecState, player: int) -> None:
-        seen = self._seen(state, player)
-        encoded_for, done = self._encoded
-        if not (self.perfect_recall and encoded_for == player and done and _extends(seen, done)):
-            done = []
-            self.tensor.fill(0)
-        for step in range(len(done), len(seen)):
-            self._encode(seen[step], step)
-        if not seen:  # chance still shuffles: the seat knows only who it is
+        self.tensor.fill(0)
+        seen = state._deal.seen_by(player)
+        if seen is None:  # chance still shuffles: the seat knows only who it is
             (self.dict["seat"][0] if self.perfect_recall else self.dict["seat"])[player] = 1
-        self._encoded = (player, list(seen))
-
-    def _rows(self, step: int) -> dict[str, Any]:
-        """Each piece this observer shows, as the part of the tensor that holds the view of ``step``
-        (the whole piece without perfect recall); laid out once per step."""
-        while len(self._step_rows) <= step:
-            at = len(self._step_rows)
-            self._step_rows.append({name: (piece[at] if self.perfect_recall else piece) for name, piece in self.dict.items()})
-        return self._step_rows[step]
-
-    def _encode(self, view: Json, step: int) -> None:
-        index = self.variant.rules.cards.index
-        rows = self._rows(step)
-
-        def mark(name: str, *where: int | None) -> None:
-            """Set one cell of a piece; nothing if this observer does not show it or a coordinate is None."""
-            row = rows.get(name)
-            if row is not None and None not in where:
-                row[where] = 1
-
-        def cards(name: str, codes: list[str]) -> None:
-            """Mark each card of ``codes`` in a piece with one cell per card."""
-            row = rows.get(name)
-            if row is not None and codes:
-                row[[index[code] for code in codes]] = 1
-
-        def seats_cards(name: str, plays: list[Json]) -> None:
-            """Mark each (seat, card) of ``plays`` in a piece with a row per seat."""
-            row = rows.get(name)
-            if row is not None and plays:
-                row[[p["seat"] for p in plays], [index[p["card"]] for p in plays]] = 1
-
-        mark("seat", view["seat"])
-        cards("hand", view["hand"])
-        cards("partner_hand", [code for hand in (view["partner_hand"] or {}).values() for code in hand])
-        mark("phase", PHASE_ROWS[view["phase"]])
-        mark("to_act", view["to_act"])
-        mark("dealer", view["dealer"])
-        mark("trump", self.variant.rules.cards.suits.index(view["trump"]) if view["trump"] is not None else None)
-        if "hand_counts" in rows:
-            rows["hand_counts"][:] = view["hand_counts"]
-            rows["stock_count"][0] = view["stock_count"]
-            rows["tricks"][:] = view["tricks"]
-        seats_cards("bids", view["bids"])
-        cards("turned", view["turned"])
-        mark("indicator", index[view["indicator"]] if view["indicator"] is not None else None)
-        cards("trees_taken", view["trees_taken"])
-        seats_cards("trick", view["trick"])
-        last = view["last_trick"]
-        if last is not None:
-            seats_cards("last_trick", last["cards"])
-            mark("last_trick_winner", last["winner"])
-        mark("makers", view["makers"])
-        mark("lone", view["lone"])
+            return
+        frames = seen.framed(self.variant)
+        steps = np.array(frames) if self.perfect_recall else frames[-1][np.newaxis]
+        for rows, where in self._copies:
+            rows[: len(steps)] = steps[:, where]
 
     def string_from(self, state: TrickspecState, player: int) -> str:
-        seen = self._seen(state, player)
-        if not seen:
+        seen = state._deal.seen_by(player)
+        if seen is None:
             return f"seat {player}; shuffled {state.shuffled()} of {self.variant.size}"
-        done, text = self._rendered.get(player, ([], ""))
-        if not _extends(seen, done):
-            done, text = [], ""
-        lines = [text] if done else []
-        lines += [self.render(view) for view in seen[len(done) :]]
-        text = "\n".join(lines)
-        if self.perfect_recall:
-            self._rendered[player] = (list(seen), text)
-        return text
+        lines = seen.rendered(self)
+        return "\n".join(lines) if self.perfect_recall else lines[-1]
 
     def render(self, view: Json) -> str:
         """A view as text, keeping what this observer shows."""
         shown = {key: value for key, value in view.items() if self._shows(key)}
         return json.dumps(shown, sort_keys=True, separators=(",", ":"))
-
-
-def _extends(seen: list[Json], done: list[Json]) -> bool:
-    """``seen`` begins with the very views of ``done`` (the same objects, not equal ones)."""
-    return len(seen) >= len(done) and all(a is b for a, b in zip(reversed(done), reversed(seen[: len(done)]), strict=True))
 
 
 def register() -> dict[str, type[TrickspecGame]]:
