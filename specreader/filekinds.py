@@ -10,7 +10,7 @@ from pathlib import Path
 
 from specreader import files, limits
 from specreader.problems import DataError
-from specreader.yamlio import loads
+from specreader.yamlio import load_bytes
 
 # The kind (spec.kind_of's names, and scenario) of each schema a hint may name: schemas/<name>.schema.json.
 _KIND_OF_SCHEMA = {
@@ -54,14 +54,15 @@ def kind_of_file(path: Path) -> str | None:
     """The kind of a file: its hint's, else its content's; None when neither says (or it does not
     read: its reader reports why)."""
     try:
-        text = files.read_bytes(path, limits.MAX_YAML_BYTES, "YAML file").decode("utf-8")
+        raw = files.read_bytes(path, limits.MAX_YAML_BYTES, "YAML file")
+        text = raw.decode("utf-8")
     except (DataError, UnicodeDecodeError):
         return None
     schema = hinted_schema(text)
     if schema in _KIND_OF_SCHEMA:
         return _KIND_OF_SCHEMA[schema]
     try:
-        data = loads(text, str(path)).data
+        data = load_bytes(raw, str(path)).data  # as the file's reader will parse it: once
     except DataError:
         return None
     if isinstance(data, dict):

@@ -8,7 +8,12 @@ point at the place in the file.
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,7 +78,14 @@ def _scalar(event: ScalarEvent) -> Any:
     text: str = event.value
     if not event.implicit[0]:  # quoted or block scalars are always strings
         return text
+    if text and text[0] not in _STARTS_OTHER_THAN_TEXT:  # most scalars: spared the patterns below
+        return text
     return plain_scalar(text)
+
+
+# The first characters of every plain scalar plain_scalar reads as something other than a string
+# (null, a boolean, a number); the empty one is null.
+_STARTS_OTHER_THAN_TEXT = frozenset("~nNtTfF+-.0123456789")
 
 
 def plain_scalar(text: str) -> Any:
@@ -113,12 +125,10 @@ class _Builder:
 
     def __init__(self, text: str) -> None:
         self.loader = _Loader(text)
+        self.next: Callable[[], Any] = self.loader.get_event  # bound once: called for every event
         self.marks: dict[JsonPath, tuple[int, int]] = {}
         self.keys: dict[JsonPath, tuple[int, int]] = {}
         self.root_mark: Any = None
-
-    def next(self) -> Any:
-        return self.loader.get_event()
 
     def document(self) -> Any:
         try:
@@ -169,11 +179,12 @@ class _Builder:
             key = key_event.value
             if key == "<<" and key_event.implicit[0]:
                 raise _At(mark, "merge keys (<<) are not allowed", path)
+            at = (*path, key)
             if key in out:
-                first = self.keys[(*path, key)]
-                raise _At(mark, f"duplicate key {key!r} (first at line {first[0]}, column {first[1]})", (*path, key))
-            self.keys[(*path, key)] = (mark.line + 1, mark.column + 1)
-            out[key] = self.node(self.next(), (*path, key))
+                first = self.keys[at]
+                raise _At(mark, f"duplicate key {key!r} (first at line {first[0]}, column {first[1]})", at)
+            self.keys[at] = (mark.line + 1, mark.column + 1)
+            out[key] = self.node(self.next(), at)
         return out
 
 
@@ -239,6 +250,56 @@ def read_bytes(path: Path) -> bytes:
 
 def load_bytes(raw: bytes, name: str) -> Document:
     """Parse the bytes of a YAML file read as ``name``, as ``load`` does."""
+    digest = hashlib.blake2b(raw).digest()
+    cached = _PARSED.get(digest)
+    if cached is not None:
+        return Document(name, *cached)
+    doc = _load_bytes(raw, name)
+    _PARSED.keep(digest, doc)
+    return doc
+
+
+Marks = dict[JsonPath, tuple[int, int]]
+
+
+class _Parsed:
+    """Documents parsed, by a digest of their bytes: validate run again in one process (the suite,
+    the plugin) reads the same files again, under other paths too, and parses each content once.
+    Only what parsed is kept, and each hit gets data of its own, as the caller may change it."""
+
+    def __init__(self, nodes: int) -> None:
+        self.nodes = nodes  # marks kept in all, the least recently used dropped first
+        self.held = 0
+        self.entries: OrderedDict[bytes, tuple[bytes, Marks, Marks]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, digest: bytes) -> tuple[Any, Marks, Marks] | None:
+        with self.lock:
+            entry = self.entries.get(digest)
+            if entry is None:
+                return None
+            self.entries.move_to_end(digest)
+        data, marks, keys = entry
+        return marshal.loads(data), dict(marks), dict(keys)
+
+    def keep(self, digest: bytes, doc: Document) -> None:
+        if len(doc.marks) > self.nodes // 4:  # so large a file would push the others out
+            return
+        entry = (marshal.dumps(doc.data), dict(doc.marks), dict(doc.key_marks))
+        with self.lock:
+            if digest in self.entries:
+                return
+            self.entries[digest] = entry
+            self.held += len(entry[1])
+            while self.held > self.nodes:
+                _, (_, marks, _) = self.entries.popitem(last=False)
+                self.held -= len(marks)
+
+
+_PARSED = _Parsed(nodes=120_000)  # the kit's files have some 53,000 (14 MB kept)
+
+
+def _load_bytes(raw: bytes, name: str) -> Document:
     if b"\0" in raw:
         raise DataError([Problem(name, 1, 1, (), "expected UTF-8 text, found binary data (NUL byte)")])
     try:
