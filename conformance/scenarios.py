@@ -163,7 +163,7 @@ def _place_named(setup: Json, variant: Json) -> tuple[Json, list[Placing]]:
     start = out.get("start")
     indicator = start.get("indicator") if isinstance(start, dict) else None
     stock = out.get("stock")
-    if isinstance(indicator, str) and isinstance(stock, list) and stock and indicator not in {c for _, c in _placed(out)}:
+    if isinstance(indicator, str) and isinstance(stock, list) and stock and indicator not in _codes(out, placed=True):
         out["stock"] = [*stock, indicator]
         placings.append(("stock", len(stock), ("start", "indicator")))
     return out, placings
@@ -196,7 +196,7 @@ def _expand_rest(setup: Json, variant: Json) -> Json:
         return setup
     # Every card named counts, the indicator too: one named there but placed nowhere is left out,
     # rather than dropped somewhere by rest, and validate reports it missing.
-    placed = {card for _, card in _cards(setup)}
+    placed = set(_codes(setup))
     path, at = found[0]
     out = dict(setup)
     node: Any = out
@@ -242,7 +242,7 @@ def _compile(doc: Document, index: int, raw: Json, default_variant: str | None, 
 
 
 def _cross_checks(
-    doc: Document, spec: Spec, refs: References, unchecked: list[Problem], setups: SetupCheck
+    doc: Document, spec: Spec, refs: References, unchecked: list[Problem], setups: SetupCheck, clauses: dict[str, Json]
 ) -> list[Problem]:
     """What the schema cannot say: references resolve, cards exist in the variant's deck, a deal
     can start from each setup (but one that must be refused).
@@ -253,7 +253,6 @@ def _cross_checks(
     what keeps it from playing is reported elsewhere (a refusal precedence with problems), and
     then once in all."""
     problems = []
-    clauses = spec.clause_index()
     refused: set[str] = set()
     default_variant = doc.data.get("variant")
     if default_variant is not None and refs.variants.unknown(default_variant):
@@ -324,13 +323,15 @@ def _cross_checks(
             # only its shape is checked, and the code.
             problems += _refusal_code_problems(doc, spec, refs, (*at, "refuse_setup"), raw["refuse_setup"])
             continue
-        seen_cards: dict[str, JsonPath] = {}
-        for path, card in _placed(written):
-            if card in seen_cards and card != REST:
-                first = _dotted(seen_cards[card])
-                problems.append(doc.problem((*at, "setup", *path), f"{card} is placed twice (also at setup.{first})"))
-            seen_cards.setdefault(card, path)
-        placed = {card for _, card in _placed(setup)}
+        written_cards = [card for card in _codes(written, placed=True) if card != REST]
+        if len(set(written_cards)) < len(written_cards):  # some card is placed twice: say where
+            seen_cards: dict[str, JsonPath] = {}
+            for path, card in _placed(written):
+                if card in seen_cards and card != REST:
+                    first = _dotted(seen_cards[card])
+                    problems.append(doc.problem((*at, "setup", *path), f"{card} is placed twice (also at setup.{first})"))
+                seen_cards.setdefault(card, path)
+        placed = set(_codes(setup, placed=True))
         unplaced = [card for card in deck_order if card not in placed]
         if unplaced:
             problems.append(
@@ -340,11 +341,12 @@ def _cross_checks(
                     "place them, or put rest where they go",
                 )
             )
-        problems += [
-            doc.problem((*at, *path), f"expected a card of {vid}, found {card!r}")
-            for path, card in _cards(raw)
-            if card not in deck and _CARD.match(card)
-        ]
+        if any(card not in deck and _CARD.match(card) for card in _codes(raw)):
+            problems += [
+                doc.problem((*at, *path), f"expected a card of {vid}, found {card!r}")
+                for path, card in _cards(raw)
+                if card not in deck and _CARD.match(card)
+            ]
         unplayable = setups.unplayable(vid, doc.file)
         if unplayable is not None:
             why = unplayable.reason
@@ -457,23 +459,47 @@ _CARD_KEYS = {
 }
 
 
-def _cards(node: Any, path: JsonPath = (), inside: bool = False) -> Iterator[tuple[JsonPath, str]]:
-    """Every card code in a scenario (strings under card-bearing keys)."""
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from _cards(value, (*path, key), inside or key in _CARD_KEYS)
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from _cards(value, (*path, i), inside)
-    elif inside and isinstance(node, str) and (len(node) == 2 or node == REST):
-        yield path, node
+def _cards(node: Any, path: JsonPath = (), inside: bool = False) -> list[tuple[JsonPath, str]]:
+    """Every card code in a scenario (strings under card-bearing keys), with its path."""
+    if isinstance(node, (dict, list)):
+        found: list[tuple[JsonPath, str]] = []
+        _collect(node, path, inside, False, found)
+        return found
+    return [(path, node)] if inside and isinstance(node, str) and (len(node) == 2 or node == REST) else []
 
 
-def _placed(setup: Json) -> Iterator[tuple[JsonPath, str]]:
+def _placed(setup: Json) -> list[tuple[JsonPath, str]]:
     """Every card a setup puts somewhere (a hand, the stock, a pile, the table...), with its path."""
-    for path, card in _cards(setup):
-        if not _CARD_REFERENCES.intersection(map(str, path)):
-            yield path, card
+    found: list[tuple[JsonPath, str]] = []
+    _collect(setup, (), False, True, found)
+    return found
+
+
+def _codes(node: Json, *, placed: bool = False) -> list[str]:
+    """The card codes of ``_cards`` (of ``_placed`` with ``placed``) without their paths: most
+    checks need the codes alone, and the paths only to locate a problem."""
+    found: list[str] = []
+    _collect(node, None, False, placed, found)
+    return found
+
+
+def _collect(node: dict[str, Any] | list[Any], path: JsonPath | None, inside: bool, placed: bool, found: list[Any]) -> None:
+    """Fill ``found`` with the codes under ``node``, each with its path unless ``path`` is None;
+    with ``placed``, none under a key that names a card placed elsewhere. (One walk filling one
+    list: a generator per node took four times as long.)"""
+    is_dict = isinstance(node, dict)
+    for key, value in node.items() if isinstance(node, dict) else enumerate(node):
+        within = inside
+        if is_dict:
+            if placed and key in _CARD_REFERENCES:
+                continue
+            within = inside or key in _CARD_KEYS
+        at = None if path is None else (*path, key)
+        if isinstance(value, str):
+            if within and (len(value) == 2 or value == REST):
+                found.append(value if at is None else (at, value))
+        elif isinstance(value, (dict, list)):
+            _collect(value, at, within, placed, found)
 
 
 def _read(paths: Iterable[Path]) -> tuple[list[Document], list[Problem]]:
@@ -549,6 +575,7 @@ def _check_documents(
     unchecked: list[Problem] = []
     seen: dict[str, str] | None = None
     setups = SetupCheck(spec)
+    clauses = spec.clause_index()  # once for all the files
     for doc in docs:
         found = schemas.check(doc, "scenario")
         problems += found
@@ -556,7 +583,7 @@ def _check_documents(
             continue
         if seen is None:
             seen = dict(taken() if taken else {})
-        problems += _cross_checks(doc, spec, refs, unchecked, setups)
+        problems += _cross_checks(doc, spec, refs, unchecked, setups, clauses)
         for i, raw in enumerate(doc.data["scenarios"]):
             sid = raw["id"]
             here = f"{doc.file}:{doc.where(('scenarios', i))[0]}"
