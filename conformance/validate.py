@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import os
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +17,7 @@ from conformance.references import References
 from conformance.shapes import mappings, strings
 from specreader import filekinds, kitdata, roots
 from specreader.files import yaml_files
+from specreader.jsontypes import Json
 from specreader.problems import DataError, Problem
 from specreader.spec import EQUIVALENTS_FILE, Spec, kind_of, read
 from specreader.yamlio import Document, load
@@ -134,11 +138,14 @@ def _parameters_checkable(refs: References) -> bool:
 
 def _clause_references(spec: Spec, refs: References) -> list[Problem]:
     problems = []
+    sections_of: dict[str, set[str]] = {}
     for doc, i, clause in spec.clauses():
         at = ("clauses", i)
         game = doc.data.get("game")
         cid = clause.get("id")
-        sections = {str(s.get("id")) for s in spec.sections(str(game))}
+        if str(game) not in sections_of:
+            sections_of[str(game)] = {str(s.get("id")) for s in spec.sections(str(game))}
+        sections = sections_of[str(game)]
         section = clause.get("section")
         if isinstance(section, str):
             if section not in sections:
@@ -208,8 +215,8 @@ def _equivalent_mutants(spec: Spec) -> list[Problem]:
         return []
     problems = []
     raw = spec.variants_raw()
+    variants = _variants_digest(raw)
     seen: set[tuple[str, str, str, str]] = set()
-    made_of: dict[str, set[tuple[str, str, str, str]] | None] = {}  # a variant listed by several entries is mutated once
     for i, entry in mappings(doc.data if isinstance(doc.data, dict) else {}, "equivalents"):
         parameter, change, neighbour = entry.get("parameter"), entry.get("change"), entry.get("neighbour", "")
         named = f"{parameter} {change}" + (f" from {neighbour}" if neighbour else "")
@@ -218,9 +225,7 @@ def _equivalent_mutants(spec: Spec) -> list[Problem]:
             if vid not in raw or raw[vid][1].get("abstract"):
                 problems.append(doc.problem(at, f"expected a playable variant, found {vid!r}"))
                 continue
-            if vid not in made_of:
-                made_of[vid] = _mutant_keys(vid, spec)
-            made = made_of[vid]
+            made = _mutant_keys(vid, spec, variants)
             if made is None:  # it extends a variant that did not load: reported where it was read
                 continue
             key = (vid, str(parameter), str(change), str(neighbour))
@@ -232,12 +237,32 @@ def _equivalent_mutants(spec: Spec) -> list[Problem]:
     return problems
 
 
-def _mutant_keys(vid: str, spec: Spec) -> set[tuple[str, str, str, str]] | None:
+MutantKey = tuple[str, str, str, str]
+
+# The keys of the mutants selfcheck makes of a variant, by the content of every variant file (what
+# they are made of): a variant several entries list is mutated once, and validate run again in one
+# process (the suite) on another copy of the same kit makes none again.
+_MUTANT_KEYS: OrderedDict[tuple[str, bytes], frozenset[MutantKey] | None] = OrderedDict()
+_MUTANT_KEYS_KEPT = 256
+
+
+def _variants_digest(raw: dict[str, tuple[Document, Json]]) -> bytes:
+    """A digest of the variants as written, by id: everything a variant's mutants are made of."""
+    return hashlib.blake2b(marshal.dumps([(vid, data) for vid, (_, data) in raw.items()], 2)).digest()
+
+
+def _mutant_keys(vid: str, spec: Spec, variants: bytes) -> frozenset[MutantKey] | None:
     """The keys of every mutant selfcheck makes of a variant; None when it cannot make them."""
-    try:
-        return {m.key for m in selfcheck.mutants(vid, spec)}
-    except (KeyError, ValueError):
-        return None
+    key = (vid, variants)
+    if key not in _MUTANT_KEYS:
+        try:
+            _MUTANT_KEYS[key] = frozenset(m.key for m in selfcheck.mutants(vid, spec))
+        except (KeyError, ValueError):
+            _MUTANT_KEYS[key] = None
+        while len(_MUTANT_KEYS) > _MUTANT_KEYS_KEPT:
+            _MUTANT_KEYS.popitem(last=False)
+    _MUTANT_KEYS.move_to_end(key)
+    return _MUTANT_KEYS[key]
 
 
 def validate(paths: list[Path] | None = None) -> list[Problem]:
@@ -254,12 +279,12 @@ def validate(paths: list[Path] | None = None) -> list[Problem]:
     targets = paths or ([*house.scenarios] if house else [spec_root, kitdata.scenarios_dir()])
     scenario_files: list[Path] = []
     extra_spec: list[tuple[Path, str]] = []
+    real_folders: dict[Path, str] = {}
     for target in targets:
         files, missing = yaml_files(target)
         problems += missing
         for file in files:
-            # realpath, unlike Path.resolve, ends a link loop without raising; the reader reports it
-            if any(Path(os.path.realpath(file)).is_relative_to(folder) for folder in spec_folders):
+            if any(Path(_realpath(file, real_folders)).is_relative_to(folder) for folder in spec_folders):
                 continue  # already read with the spec
             kind = _spec_kind(file)
             if kind is not None:
@@ -272,6 +297,17 @@ def validate(paths: list[Path] | None = None) -> list[Problem]:
     found, unchecked = scenarios.check_files(scenario_files, spec, checked.references, _kit_scenarios_besides(scenario_files))
     problems += checked.problems + found
     return sorted(set(problems)) + sorted(set(checked.unchecked + unchecked))
+
+
+def _realpath(file: Path, folders: dict[Path, str]) -> str:
+    """The real path of a file, its folder's found once for all the files in it (in ``folders``).
+
+    realpath, unlike Path.resolve, ends a link loop without raising; the reader reports it."""
+    if os.path.islink(file):
+        return os.path.realpath(file)
+    if file.parent not in folders:
+        folders[file.parent] = os.path.realpath(file.parent)
+    return os.path.join(folders[file.parent], file.name)
 
 
 def house_problems() -> list[Problem]:
