@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -30,6 +31,18 @@ def write(tmp_path: Path) -> Callable[[str, str], Path]:
         return path
 
     return _write
+
+
+@pytest.fixture
+def kit_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The kit's data copied, and used by validate in place of the kit's own."""
+    from specreader import kitdata
+
+    root = tmp_path / "kit"
+    for folder in ("spec", "schemas", "scenarios"):
+        shutil.copytree(kitdata.root() / folder, root / folder)
+    monkeypatch.setattr(kitdata, "root", lambda: root)
+    return root
 
 
 @pytest.fixture(scope="session")

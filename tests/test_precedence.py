@@ -5,7 +5,6 @@ is a mutant: the scenario that pins the pair, and the fuzzer, must catch it."""
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -196,16 +195,6 @@ def test_validate_holds_the_order_to_the_code_list(
     assert main(["validate", str(path)]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
-
-
-@pytest.fixture
-def kit_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The kit's data copied, and used by validate in place of the kit's own."""
-    root = tmp_path / "kit"
-    for folder in ("spec", "schemas", "scenarios"):
-        shutil.copytree(kitdata.root() / folder, root / folder)
-    monkeypatch.setattr(kitdata, "root", lambda: root)
-    return root
 
 
 def test_validate_holds_the_order_to_what_the_engine_reads_first(kit_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:

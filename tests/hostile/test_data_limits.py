@@ -8,14 +8,13 @@ import json
 import os
 import re
 import resource
-import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -338,16 +337,6 @@ def test_players_150000000_costs_no_memory(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- a broken base
-
-
-@pytest.fixture
-def kit_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """The kit's data copied, and used by validate in place of the kit's own."""
-    root = tmp_path / "kit"
-    for folder in ("spec", "schemas", "scenarios"):
-        shutil.copytree(kitdata.root() / folder, root / folder)
-    monkeypatch.setattr(kitdata, "root", lambda: root)
-    yield root
 
 
 BASE_TEXT = (kitdata.root() / "spec" / "albastini" / "variants" / "base.yaml").read_bytes()
