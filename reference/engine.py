@@ -290,8 +290,7 @@ class Engine:
     def copy(self) -> Engine:
         """An independent copy of this deal (the variant's compiled rules are shared, never copied)."""
         twin = copy.copy(self)
-        st = self._st
-        twin._st = copy.deepcopy(st, {id(st.tables): st.tables})
+        twin._st = self._st.copy()
         return twin
 
     def __deepcopy__(self, memo: dict[int, object]) -> Engine:

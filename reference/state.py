@@ -9,6 +9,7 @@ that are somewhere else.
 
 from __future__ import annotations
 
+import copy
 from enum import StrEnum
 from typing import Any
 
@@ -104,6 +105,22 @@ class Deal:
         self.winners: tuple[int, ...] = ()
         self.dealer_chosen = False
         self.match: dict[str, Any] = {}
+
+    def copy(self) -> Deal:
+        """An independent copy of the deal, for a clone (a tree search clones at every step).
+
+        Written out because ``copy.deepcopy`` walks every card: a list is copied with the lists of
+        cards in it, the match record with its lists; ints, tuples and the strength tables are never
+        changed in place, so they are shared."""
+        twin = Deal.__new__(Deal)
+        for name in Deal.__slots__:
+            value = getattr(self, name)
+            if type(value) is list:
+                value = [list(item) if type(item) is list else item for item in value]
+            elif type(value) is dict:
+                value = copy.deepcopy(value)
+            setattr(twin, name, value)
+        return twin
 
     def set_active(self, active: list[bool]) -> None:
         """Seats that play this deal (a lone player's partner sits out)."""

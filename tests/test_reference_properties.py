@@ -7,6 +7,7 @@ Four deals per variant in the suite, 500 under ``TRICKSPEC_DEEP=1`` (tests/depth
 
 from __future__ import annotations
 
+import random
 from functools import cache
 
 import pytest
@@ -117,3 +118,27 @@ def test_random_playouts_keep_the_invariants(variant_id: str, data: st.DataObjec
     for action, expected in zip(actions, snapshots[1:], strict=True):
         replay.apply(action)
         assert replay.snapshot() == expected
+
+
+@pytest.mark.parametrize("variant_id", variant_ids())
+def test_a_copy_is_the_same_deal_and_independent(variant_id: str) -> None:
+    """``Engine.copy`` at every step of a deal: the copy keeps its position while the original plays on,
+    then plays on to the original's end, and the original is not moved by the copies."""
+    rng = random.Random(variant_id)
+    cards = deck(variant_id)
+    rng.shuffle(cards)
+    engine = Engine.new(variant_id, {"dealer": 0, "deck": cards})
+    copies: list[tuple[Engine, Json, int]] = []
+    actions: list[Json] = []
+    while legal := engine.legal_actions():
+        copies.append((engine.copy(), engine.snapshot(), len(actions)))
+        action = dict(rng.choice(legal))
+        assert isinstance(engine.apply(action), Applied)
+        actions.append(action)
+    final = engine.snapshot()
+    for twin, position, played in copies:
+        assert twin.snapshot() == position
+        for action in actions[played:]:
+            assert isinstance(twin.apply(action), Applied)
+        assert twin.snapshot() == final
+    assert engine.snapshot() == final
