@@ -60,8 +60,8 @@ class _Inheritance:
         for vid in self.order:  # a base whose tables do not fit is named, not the variants built on it
             if vid in resolved and self._clean(vid):
                 self._blame(vid, [self._doc(vid).problem(path, message) for path, message in deck_problems(resolved[vid])])
-        complete = schemas.validator("variant", "/$defs/complete")
-        lacking = {vid: schemas.missing_keys(complete, data) for vid, data in resolved.items() if not data.get("abstract")}
+        complete = [(vid, data) for vid, data in resolved.items() if not data.get("abstract")]
+        lacking = {vid: schemas.missing_keys("variant", data, "/$defs/complete") for vid, data in complete}
         bases = [vid for vid, data in resolved.items() if data.get("abstract")]
         for vid in sorted(bases, key=lambda base: (-sum(base in self.lines[d] for d in lacking), base)):  # widest first
             below = [lacking[d] for d in lacking if vid in self.lines[d] and self._clean(d)]
