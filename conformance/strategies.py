@@ -24,7 +24,8 @@ and no other module of the kit imports this one.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal, NamedTuple, TypeVar
@@ -103,15 +104,13 @@ def _below(n: int) -> st.SearchStrategy[int]:
     return st.integers(0, n - 1)
 
 
-# True about one time in four; shrinks towards False.
-_ONE_IN_FOUR = st.integers(0, 3).map(lambda n: n == 3)
-
-
 def _pick(draw: st.DrawFn, options: Sequence[T]) -> T:
-    """One of ``options``, shrinking towards the first."""
-    return options[draw(_below(len(options)))]
+    """One of ``options``, shrinking towards the first. A single option is taken without a draw, as
+    ``sampled_from`` does: a forced move leaves the shrinker no choice to try."""
+    return options[draw(_below(len(options)))] if len(options) > 1 else options[0]
 
 
+@cache  # one strategy per variant and form: Hypothesis checks each new one before its first draw
 def setups(variant_id: str, *, form: SetupForm | None = None) -> st.SearchStrategy[Json]:
     """A fresh deal of the variant: a dealer and every card of its deck in a drawn order.
 
@@ -143,10 +142,14 @@ def illegal_attempts(
     as in a snapshot, a card of the seat's own hand: a revoke), or any action at all (most often
     one of another phase). The reference engine refuses every one of them.
     """
-    return _illegal(draw, _table(variant_id), legal, hands or {})
+    return _illegal(draw, _table(variant_id), legal, lambda: hands or {})
 
 
-def _illegal(draw: st.DrawFn, table: _Table, legal: Sequence[Json], hands: Mapping[str, Sequence[str]]) -> Json:
+_Hands = Mapping[str, Sequence[str]]
+
+
+def _illegal(draw: st.DrawFn, table: _Table, legal: Sequence[Json], hands: Callable[[], _Hands]) -> Json:
+    # ``hands`` is called only where a revoke is drawn: a snapshot costs more than the rest of a step.
     with_card = [action for action in legal if "card" in action]
     kinds = tuple(_action_shapes())
     while True:  # rarely more than once: few actions are legal
@@ -155,8 +158,8 @@ def _illegal(draw: st.DrawFn, table: _Table, legal: Sequence[Json], hands: Mappi
             action = {**_pick(draw, legal), "seat": _pick(draw, table.seats)}
         elif way in (1, 2) and with_card:
             action = dict(_pick(draw, with_card))
-            own = hands.get(str(action["seat"]), ())
-            action["card"] = _pick(draw, own if way == 2 and own else table.cards)
+            own = hands().get(str(action["seat"]), ()) if way == 2 else ()
+            action["card"] = _pick(draw, own or table.cards)
         else:
             kind = _pick(draw, kinds)
             action = {"type": kind, "seat": _pick(draw, table.seats)}
@@ -184,28 +187,86 @@ def play(draw: st.DrawFn, variant_id: str, setup: Json, *, illegal: bool = False
     return _steps(draw, variant_id, setup, illegal, observe=True)
 
 
+class _Move(NamedTuple):
+    """One draw of a game: the next action (None once the deal is over) and, when it is legal, the
+    engine's own listed copy, applied as listed. Hypothesis prints the action, an attempt marked."""
+
+    action: Json | None
+    shared: Json | None
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.pretty(self.action)
+        if self.shared is None:
+            printer.text("  # the deal is over" if self.action is None else "  # illegal")
+
+
+class _Position:
+    """A game being drawn, as its next move reads it."""
+
+    def __init__(self, engine: Engine, table: _Table, illegal: bool) -> None:
+        self.engine = engine
+        self.table = table
+        self.illegal = illegal
+        self.legal = engine.legal_actions()
+        self.attempted = False  # the last move was an attempt: the next is legal
+
+    def hands(self) -> _Hands:
+        hands: _Hands = self.engine.snapshot()["hands"]
+        return hands
+
+
+_AT: ContextVar[_Position] = ContextVar("_AT")  # the position the next move is drawn at
+
+
+@st.composite
+def _next_move(draw: st.DrawFn) -> _Move:
+    # A legal action, or before one, about one time in four, an attempt: the flag shrinks to no attempt.
+    at = _AT.get()
+    legal = at.legal
+    if at.illegal and not at.attempted and draw(_below(4)) == 3:
+        return _Move(_illegal(draw, at.table, legal, at.hands), None)
+    if not legal:
+        return _Move(None, None)
+    shared = _pick(draw, legal)
+    return _Move(dict(shared), shared)  # a plain dict: Hypothesis prints it
+
+
+# One strategy for every move of every game: Hypothesis checks each new strategy before its first draw.
+_MOVES = _next_move()
+
+
+def _draw_move(draw: st.DrawFn, at: _Position) -> _Move:
+    token = _AT.set(at)
+    try:
+        return draw(_MOVES, "action")
+    finally:
+        _AT.reset(token)
+
+
 def _steps(draw: st.DrawFn, variant_id: str, setup: Json, illegal: bool, observe: bool) -> Iterator[Step]:
     engine = Engine.new(variant_id, setup)
+    at = _Position(engine, _table(variant_id), illegal)
 
     def observation(rejected: Rejection | None) -> Observation:
         if not observe:
             return {"rejected": rejected, "snapshot": None, "legal": None}
-        return {"rejected": rejected, "snapshot": engine.snapshot(), "legal": [dict(a) for a in engine.legal_actions()]}
+        return {"rejected": rejected, "snapshot": engine.snapshot(), "legal": [dict(a) for a in at.legal]}
 
     yield Step(None, observation(None))
-    while True:
-        legal = engine.legal_actions()
-        if illegal and draw(_ONE_IN_FOUR, "attempt"):
-            attempt = draw(illegal_attempts(variant_id, legal, engine.snapshot()["hands"]), "illegal")
-            refused = engine.apply(attempt)
-            if isinstance(refused, Applied):
-                raise AssertionError(f"the reference engine accepted {attempt}, which it does not list as legal")
-            yield Step(attempt, observation({"code": refused.code, "message": refused.message}))
-        if not legal:
+    while at.legal or (illegal and not at.attempted):
+        move = _draw_move(draw, at)
+        if move.action is None:
             return
-        action = draw(st.sampled_from(legal).map(dict), "action")  # a plain dict: Hypothesis prints it
-        engine.apply(action)
-        yield Step(action, observation(None))
+        at.attempted = move.shared is None
+        if move.shared is None:
+            refused = engine.apply(move.action)
+            if isinstance(refused, Applied):
+                raise AssertionError(f"the reference engine accepted {move.action}, which it does not list as legal")
+            yield Step(move.action, observation({"code": refused.code, "message": refused.message}))
+            continue
+        engine.apply(move.shared)
+        at.legal = engine.legal_actions()
+        yield Step(move.action, observation(None))
 
 
 @st.composite
