@@ -28,6 +28,8 @@ from specreader import jsonio, kitdata, limits
 from specreader.problems import DataError
 from specreader.yamlio import loads
 
+from depth import cases
+
 LOCATED = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<column>\d+): (?P<path>\$\S*): (?P<message>.+)$")
 SCENARIO_ID = "briscola/cards/four-players-trump-ace-beats-trump-three"
 A_VARIANT = "id: hostile\ntitle: Hostile\nextends: albastini-4p\n"
@@ -454,7 +456,7 @@ _JSON_NUMBERS = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None, database=None)
+@settings(max_examples=cases(quick=100, deep=2000), deadline=None, database=None)
 @given(_JSON_NUMBERS)
 def test_integers_read_without_the_hook_are_read_as_with_it(value: object) -> None:
     """jsonio leaves json's own integer reading on where no digit run can pass the bound: the value,
