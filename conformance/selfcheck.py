@@ -16,7 +16,10 @@ the check.
 
 from __future__ import annotations
 
+import gc
+import json
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -243,23 +246,53 @@ def run_mutants(
         mine = [s for s in chosen if s.variant == vid]
         if not mine:
             continue
+        # A hybrid may be the very variant a parameter mutant is (a neighbour's rule the spec also
+        # uses elsewhere): it plays the same, so it is run once.
+        fates: dict[str, MutantResult] = {}
         for mutant in mutants(vid, hybrids=hybrids):
             result = MutantResult(mutant, len(mine), equivalent=listed.get(mutant.key, ""))
-            try:
-                factory = build(mutant.data)
-            except ValueError as err:  # the engine refuses such a variant outright: nothing to catch
-                result.unbuildable = str(err)
-                yield result
-                continue
-            adapter = InProcessAdapter(factory, {"name": mutant.name}, [vid])
-            for scenario in mine:
-                verdict = runner.run(adapter, scenario)
-                if verdict.outcome is Outcome.PASS:
-                    continue
-                if verdict.error is not None and verdict.error.kind == ErrorKind.SETUP:
-                    result.setup_refused[scenario.id] = verdict.error.message
-                    continue
-                result.killed_by.append(scenario.id)
-                if stop_at_first:
-                    break
+            same = fates.setdefault(json.dumps(mutant.data, sort_keys=True), result)
+            if same is result:
+                with _young_garbage_freed():
+                    _play(result, mine, build, stop_at_first)
+            else:
+                result.killed_by = list(same.killed_by)
+                result.setup_refused = dict(same.setup_refused)
+                result.unbuildable = same.unbuildable
             yield result
+
+
+def _play(result: MutantResult, mine: list[scenarios.Scenario], build: Builder, stop_at_first: bool) -> None:
+    """Run one mutant against its variant's scenarios, recording what became of it in ``result``."""
+    mutant = result.mutant
+    try:
+        factory = build(mutant.data)
+    except ValueError as err:  # the engine refuses such a variant outright: nothing to catch
+        result.unbuildable = str(err)
+        return
+    adapter = InProcessAdapter(factory, {"name": mutant.name}, [mutant.variant])
+    for scenario in mine:
+        verdict = runner.run(adapter, scenario)
+        if verdict.outcome is Outcome.PASS:
+            continue
+        if verdict.error is not None and verdict.error.kind == ErrorKind.SETUP:
+            result.setup_refused[scenario.id] = verdict.error.message
+            continue
+        result.killed_by.append(scenario.id)
+        if stop_at_first:
+            break
+
+
+@contextmanager
+def _young_garbage_freed() -> Iterator[None]:
+    """A mutant's compiled rules are cyclic (each legal action points back to its table), so only the
+    collector frees them. Left to it, they outlive young collections and are found by full ones,
+    each walking the whole kit; collected here, once the mutant is done, they are found young."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.collect(0)
+        if enabled:
+            gc.enable()
