@@ -136,12 +136,19 @@ class _Play:
     def _report(self) -> Report:
         return self.engine.snapshot(), list(self.engine.legal_actions())
 
+    # With every position read, the one the deal is at has just been: its report is the engine's answer now.
+    def _snapshot(self) -> Json:
+        return self.reports[len(self.actions)][0] if self.every else self.engine.snapshot()
+
+    def _legal(self) -> list[Json]:
+        return self.reports[len(self.actions)][1] if self.every else self.engine.legal_actions()
+
     def run(self) -> None:
         rng, steer = self.rng, self.steer
         self._read()
         if steer is None and not self.every:
             self._run_plain()
-        while legal := self.engine.legal_actions():
+        while legal := self._legal():
             if rng.random() < ILLEGAL_RATE:
                 self._attempt(legal)
             if steer is not None and steer.endgame and self._endgame(legal):
@@ -150,7 +157,8 @@ class _Play:
             self._apply(self._choose(legal))
         if rng.random() < AFTER_THE_END:
             self._attempt([])
-        self.reports[len(self.actions)] = self._report()
+        if len(self.actions) not in self.reports:  # a report kept is of the position as it is now
+            self.reports[len(self.actions)] = self._report()
         if self.moment is not None and self.moment not in self.reports:
             self.reports.update(_replayed(self.variant_id, self.setup, self.actions[: self.moment], self.moment))
 
@@ -173,7 +181,7 @@ class _Play:
         steer, rng = self.steer, self.rng
         if steer is not None:
             if steer.choose is not None:
-                chosen = steer.choose(rng, legal, self.engine.snapshot)
+                chosen = steer.choose(rng, legal, self._snapshot)
                 if chosen is not None:
                     return chosen
             preferred = [a for a in legal if a["type"] in steer.prefer]
@@ -197,7 +205,7 @@ class _Play:
     def _attempt(self, legal: list[Json]) -> None:
         """One action the reference engine refuses, of a kind drawn at random among those possible now."""
         rng = self.rng
-        snapshot = self.engine.snapshot()
+        snapshot = self._snapshot()
         to_act: Any = snapshot.get("to_act")
         hands: dict[str, list[str]] = snapshot.get("hands", {})
         players = range(self.facts.players)
@@ -246,7 +254,7 @@ class _Play:
     def _endgame(self, legal: list[Json]) -> bool:
         if len(legal) > ENDGAME_CARDS:  # the seat to act holds more than that, or is not playing
             return False
-        snapshot = self.engine.snapshot()
+        snapshot = self._snapshot()
         hands = snapshot.get("hands", {}).values()
         return snapshot.get("phase") == Phase.PLAY and not snapshot.get("stock") and max(map(len, hands)) <= ENDGAME_CARDS
 

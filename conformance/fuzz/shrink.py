@@ -10,7 +10,7 @@ matter either.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -83,12 +83,16 @@ class Shrinker:
         self.run = run
         self.fields = fields
 
-    def examine(self, case: Case, rid: str) -> Finding | None:
-        """Run a case with every observation read, on both engines; the first divergence, named."""
-        try:
-            reports = reference_reports(case)
-        except ValueError:  # SetupError among them
-            return None  # a candidate the reference cannot set up is no candidate
+    def examine(self, case: Case, rid: str, known: Mapping[int, Report] | None = None) -> Finding | None:
+        """Run a case with every observation read, on both engines; the first divergence, named.
+        ``known``: what the reference reports at observations of the case, where already read."""
+        if known is not None and all(position in known for position in range(len(case.actions) + 1)):
+            reports = [known[position] for position in range(len(case.actions) + 1)]
+        else:
+            try:
+                reports = reference_reports(case)
+            except ValueError:  # SetupError among them
+                return None  # a candidate the reference cannot set up is no candidate
         expected = Expected(case.refusals, dict(enumerate(reports)), self.fields(case.variant))
         divergence = first_divergence(expected, self.run(_request(case, rid)))
         if divergence is None:
@@ -97,9 +101,9 @@ class Shrinker:
         field, clauses, moment = name(case, divergence, reports)
         return Finding(case, divergence, field, clauses, moment, tuple(reports[: divergence.position + 1]))
 
-    def locate(self, case: Case, position: int, rid: str) -> Finding | None:
+    def locate(self, case: Case, position: int, rid: str, known: Mapping[int, Report] | None = None) -> Finding | None:
         """The first divergence of a deal seen diverging at ``position`` (None if it does not again)."""
-        return self.examine(truncated(case, position), rid)
+        return self.examine(truncated(case, position), rid, known)
 
     def shrink(self, found: Finding, rid: str) -> Finding:
         """The shortest case found that diverges as ``found`` does (the same key)."""

@@ -114,7 +114,7 @@ class Worker:
             return DealResult(deal.index, deal.id, variant, Outcome.PASS, seconds)
         if divergence.error is not None and divergence.error.kind is ErrorKind.TIMEOUT:
             return self._diverged(deal, divergence, seconds)  # looking closer would wait as long again, each time
-        finding = self.shrinker.locate(deal.case, divergence.position, deal.id)
+        finding = self.shrinker.locate(deal.case, divergence.position, deal.id, deal.reports)
         if finding is None:  # it did not diverge again: reported as first seen, not shrunk
             return self._diverged(deal, divergence, seconds)
         found = None
