@@ -7,7 +7,7 @@ already started) on the reference served over the protocol with ``--jobs 2``, be
 reference in process (one job and two), each comparing every step (the default) and with
 ``--sampled``, for two-player Albastini (target >= 2,000 deals/s
 served) and Altbaumer (target >= 1,000). Then, for each hand-written mutant of
-tests/test_mutants.py served over the protocol, the time from the start of the campaign (the
+tests/mutants.py served over the protocol, the time from the start of the campaign (the
 engine started) to its first divergence found and shrunk, and the shrunk scenario's length in
 actions, over S seeds. Every figure is the median of its rounds or seeds; none is asserted.
 """
@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from conformance.fuzz import campaign
 from conformance.fuzz.worker import Settings
 
-from test_mutants import MUTANTS
+from mutants import MUTANTS
 
 SERVE = f"{sys.executable} -m conformance.serve"
 SERVE_MUTANT = f"{sys.executable} {Path(__file__).resolve().parent.parent / 'tests' / 'serve_mutant.py'}"

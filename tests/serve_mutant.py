@@ -1,4 +1,4 @@
-"""A hand-written mutant of the reference engine (tests/test_mutants.py) served over the protocol.
+"""A hand-written mutant of the reference engine (tests/mutants.py) served over the protocol.
 
     python tests/serve_mutant.py queen-above-jack
 """
@@ -9,7 +9,7 @@ import sys
 
 from conformance.serve import serve
 
-from test_mutants import MUTANTS, mutant_adapter
+from mutants import MUTANTS, mutant_adapter
 
 if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1] not in MUTANTS:

@@ -27,7 +27,7 @@ from conformance.vocabulary import Outcome
 from specreader.spec import variant_ids
 
 from depth import cases
-from test_mutants import MUTANTS, mutant_adapter
+from mutants import MUTANTS, mutant_adapter
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVE_MUTANT = Path(__file__).resolve().parent / "serve_mutant.py"

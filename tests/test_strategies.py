@@ -22,7 +22,7 @@ from specreader.jsontypes import Json
 from specreader.spec import variant, variant_ids
 
 from depth import cases
-from test_mutants import mutant_engine
+from mutants import mutant_engine
 
 QUICK = settings(
     max_examples=cases(quick=10, deep=200), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
