@@ -6,20 +6,10 @@ schemas/snapshot.schema.json and schemas/view.schema.json.
 
 from __future__ import annotations
 
-from typing import Any
-
 from reference.look import in_look_window
 from reference.rules import Rules
 from reference.state import Deal
-from specreader.jsontypes import Json
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
+from specreader.jsontypes import Json, json_copy
 
 
 def _bids(rules: Rules, st: Deal) -> list[Json]:
@@ -64,7 +54,7 @@ def _common(rules: Rules, st: Deal) -> Json:
         "makers": st.makers,
         "lone": st.lone,
         "trees_taken": cards.code_list(st.trees_taken),
-        "result": _copy(st.result),
+        "result": json_copy(st.result),
         "match": rules.match.snapshot(st),
     }
 

@@ -9,11 +9,11 @@ that are somewhere else.
 
 from __future__ import annotations
 
-import copy
 from enum import StrEnum
 from typing import Any
 
 from reference.ranking import Tables
+from specreader.jsontypes import json_copy
 
 
 class Phase(StrEnum):
@@ -110,15 +110,15 @@ class Deal:
         """An independent copy of the deal, for a clone (a tree search clones at every step).
 
         Written out because ``copy.deepcopy`` walks every card: a list is copied with the lists of
-        cards in it, the match record with its lists; ints, tuples and the strength tables are never
-        changed in place, so they are shared."""
+        cards in it, the match record and the result as JSON; ints, tuples and the strength tables
+        are never changed in place, so they are shared."""
         twin = Deal.__new__(Deal)
         for name in Deal.__slots__:
             value = getattr(self, name)
             if type(value) is list:
                 value = [list(item) if type(item) is list else item for item in value]
             elif type(value) is dict:
-                value = copy.deepcopy(value)
+                value = json_copy(value)
             setattr(twin, name, value)
         return twin
 

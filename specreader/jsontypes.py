@@ -1,4 +1,4 @@
-"""The two shapes every layer passes around: a JSON object, and a path into one."""
+"""The two shapes every layer passes around, a JSON object and a path into one, and a copy of JSON data."""
 
 from __future__ import annotations
 
@@ -6,3 +6,13 @@ from typing import Any
 
 Json = dict[str, Any]
 JsonPath = tuple[str | int, ...]
+
+
+def json_copy(value: Any) -> Any:
+    """A deep copy of JSON data (objects and arrays copied, the rest shared: it is immutable), several
+    times quicker than ``copy.deepcopy``."""
+    if isinstance(value, dict):
+        return {key: json_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [json_copy(item) for item in value]
+    return value
