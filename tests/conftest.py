@@ -5,13 +5,10 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
-import subprocess
-import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import pytest
 
@@ -20,6 +17,7 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -46,62 +44,50 @@ def kit_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture(scope="session")
-def site_data() -> rulesite.SiteData:
+def site_data(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> rulesite.SiteData:
     """The kit's data as docs/hooks.py reads it for the site (with the glossary and the deal scripts), once a
-    session. Shared: a test that changes it must change a copy."""
+    run, or from pytest's cache while nothing the site is made from has changed (tests/site_build.py). Shared:
+    a test that changes it must change a copy."""
     import rulesite
 
-    return rulesite.load_site_data(ROOT, DOCS / "glossary.yaml", DOCS / "play")
+    def load() -> rulesite.SiteData:
+        return rulesite.load_site_data(ROOT, DOCS / "glossary.yaml", DOCS / "play")
+
+    return _kept(request, tmp_path_factory, "site-data", load)
 
 
 @pytest.fixture(scope="session")
-def site_pages(site_data: rulesite.SiteData) -> dict[str, str]:
-    """Every generated page of the site, by its path under docs/, made once a session from ``site_data``."""
+def site_pages(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, site_data: rulesite.SiteData
+) -> dict[str, str]:
+    """Every generated page of the site, by its path under docs/, made from ``site_data`` once a run, or from
+    pytest's cache as ``site_data`` is."""
     import rulesite
 
-    return rulesite.pages(site_data)
+    return _kept(request, tmp_path_factory, "site-pages", lambda: rulesite.pages(site_data))
 
 
-def _build_site(out: Path) -> str | None:
-    """Build the site into ``out`` with ``mkdocs build --strict``: None, or why it failed."""
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
-        cwd=ROOT,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    if done.returncode != 0:
-        return f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
-    return None
+def _kept(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[], T]) -> T:
+    import site_build
+
+    config = request.config
+    store = config.cache.mkdir(f"trickspec-{name}") if config.cache is not None else _site_folder(tmp_path_factory) / name
+    return site_build.kept(store, site_build.inputs_digest(), make)
 
 
 def _site_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where the run's one site is built: the run's own temporary folder, which under pytest-xdist holds each
-    worker's."""
+    """The run's own temporary folder, which under pytest-xdist holds each worker's."""
     base = tmp_path_factory.getbasetemp()
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
-def _shared_build(folder: Path) -> tuple[Path, str | None]:
-    """The site in ``folder``, built by the first process or thread of the run to ask while it holds the lock;
-    the others wait for it and get the same site, or the same failure. Returns the site and the failure."""
-    from filelock import FileLock
+def _shared_site(config: pytest.Config, run: Path) -> tuple[Path, str | None, str]:
+    """The run's one site (tests/site_build.py): kept in pytest's cache when the cache is on, else in the run's
+    own folder ``run``."""
+    import site_build
 
-    out, built, failed = folder / "site", folder / "site.built", folder / "site.failed"
-    with FileLock(folder / "site.lock"):
-        if failed.exists():
-            return out, failed.read_text(encoding="utf-8")
-        if not built.exists():
-            started = time.perf_counter()
-            failure = _build_site(out)
-            if failure is not None:
-                failed.write_text(failure, encoding="utf-8")
-                return out, failure
-            built.write_text(f"site built in {time.perf_counter() - started:.1f}s\n", encoding="utf-8")
-    return out, None
+    store = config.cache.mkdir("trickspec-site") if config.cache is not None else run / "sites"
+    return site_build.shared(store, run, site_build.inputs_digest())
 
 
 def _reads_built_site(item: pytest.Item) -> bool:
@@ -122,19 +108,21 @@ def _site_built_early(request: pytest.FixtureRequest, tmp_path_factory: pytest.T
     if not wanted or not all(importlib.util.find_spec(name) for name in ("mkdocs", "filelock")):
         yield
         return
-    thread = threading.Thread(target=_shared_build, args=(_site_folder(tmp_path_factory),), daemon=True)
+    # The run's folder is made here, not in the thread: pytest makes it on first use, and not thread-safely.
+    thread = threading.Thread(target=_shared_site, args=(request.config, _site_folder(tmp_path_factory)), daemon=True)
     thread.start()
     yield
     thread.join()
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The rules site as ``mkdocs build --strict`` makes it, built once per test run for the tests that read
-    the built pages or its search index: started with the run, and under pytest-xdist built by one worker
-    into the run's shared temporary folder while the others wait for it and read the same site."""
+def built_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The rules site as ``mkdocs build --strict`` makes it, for the tests that read the built pages or its
+    search index: built once per run (started with the run; under pytest-xdist by one worker while the others
+    wait for it and read the same site), or reused from pytest's cache when none of its inputs changed
+    (tests/site_build.py). Read-only: every test reads the same folder."""
     pytest.importorskip("mkdocs")
-    out, failure = _shared_build(_site_folder(tmp_path_factory))
+    out, failure, how = _shared_site(request.config, _site_folder(tmp_path_factory))
     assert failure is None, failure
-    print((out.parent / "site.built").read_text(encoding="utf-8"), end="")
+    print(f"site {how}")
     return out
