@@ -71,7 +71,7 @@ def _kept(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     import site_build
 
     config = request.config
-    store = config.cache.mkdir(f"trickspec-{name}") if config.cache is not None else _site_folder(tmp_path_factory) / name
+    store = site_build.cache_folder(config, name) or _site_folder(tmp_path_factory) / name
     return site_build.kept(store, site_build.inputs_digest(), make)
 
 
@@ -86,7 +86,7 @@ def _shared_site(config: pytest.Config, run: Path) -> tuple[Path, str | None, st
     own folder ``run``."""
     import site_build
 
-    store = config.cache.mkdir("trickspec-site") if config.cache is not None else run / "sites"
+    store = site_build.cache_folder(config, "site") or run / "sites"
     return site_build.shared(store, run, site_build.inputs_digest())
 
 

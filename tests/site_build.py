@@ -65,6 +65,18 @@ def _files(folder: Path) -> list[Path]:
     return found
 
 
+def cache_folder(config: object, name: str) -> Path | None:
+    """pytest's cache folder for ``name`` (of a pytest.Config); None with the cache off (``-p no:cacheprovider``,
+    when the config has no cache at all) or where it cannot be written."""
+    cache = getattr(config, "cache", None)
+    if cache is None:
+        return None
+    try:
+        return Path(cache.mkdir(f"trickspec-{name}"))
+    except OSError:
+        return None
+
+
 def build(out: Path) -> str | None:
     """Build the site into ``out`` with ``mkdocs build --strict``: None, or why it failed."""
     done = subprocess.run(

@@ -4,6 +4,7 @@ failed build is never kept."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -129,3 +130,16 @@ def test_a_kept_value_that_does_not_load_is_made_again(tmp_path: Path) -> None:
     (store / "k1.pickle").write_bytes(b"not a pickle")
     assert site_build.kept(store, "k1", lambda: "made") == "made"
     assert site_build.kept(store, "k1", lambda: "made again") == "made"
+
+
+def test_the_cache_folder_is_pytest_s_and_none_without_a_cache(tmp_path: Path, pytestconfig: pytest.Config) -> None:
+    assert site_build.cache_folder(SimpleNamespace(), "site") is None  # -p no:cacheprovider: no attribute at all
+
+    class Unwritable:
+        def mkdir(self, name: str) -> Path:
+            raise PermissionError(13, "Permission denied", name)
+
+    assert site_build.cache_folder(SimpleNamespace(cache=Unwritable()), "site") is None
+    if getattr(pytestconfig, "cache", None) is not None:
+        folder = site_build.cache_folder(pytestconfig, "site")
+        assert folder is not None and folder.is_dir() and folder.name == "trickspec-site"
