@@ -27,9 +27,11 @@ T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# Never read by the build: the tests, version control, and what is never committed (.gitignore).
-_NOT_READ = frozenset({
-    ".git", ".venv", "tests", "site", "reports", "build", "dist", "node_modules",
+# Never read by the build: the tests and version control, at the top of the checkout; what is never
+# committed (.gitignore), anywhere.
+_NOT_READ_AT_TOP = frozenset({"tests", ".git"})
+_NEVER_COMMITTED = frozenset({
+    ".venv", "site", "reports", "build", "dist", "node_modules",
     ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", "__pycache__",
 })
 
@@ -39,7 +41,7 @@ def inputs_digest(root: Path = ROOT) -> str:
     """A digest of every file the build may read under ``root`` (path and bytes) and of the Python
     and the packages installed: any change to one of them is another site."""
     digest = hashlib.blake2b(_installed(), digest_size=16)
-    for path in sorted(_files(root)):
+    for path in sorted(_files(root, top=True)):
         data = path.read_bytes()
         digest.update(b"%s\0%d\0" % (path.relative_to(root).as_posix().encode(), len(data)))  # so no two trees read alike
         digest.update(data)
@@ -53,10 +55,11 @@ def _installed() -> bytes:
     return hashlib.blake2b("\n".join([sys.version, *dists]).encode(), digest_size=32).digest()
 
 
-def _files(folder: Path) -> list[Path]:
+def _files(folder: Path, *, top: bool = False) -> list[Path]:
     found: list[Path] = []
     for entry in folder.iterdir():
-        if entry.name in _NOT_READ or entry.name.endswith(".egg-info"):
+        name = entry.name
+        if name in _NEVER_COMMITTED or name.endswith(".egg-info") or (top and name in _NOT_READ_AT_TOP):
             continue
         if entry.is_dir() and not entry.is_symlink():
             found += _files(entry)
@@ -68,11 +71,11 @@ def _files(folder: Path) -> list[Path]:
 def cache_folder(config: object, name: str) -> Path | None:
     """pytest's cache folder for ``name`` (of a pytest.Config); None with the cache off (``-p no:cacheprovider``,
     when the config has no cache at all) or where it cannot be written."""
-    cache = getattr(config, "cache", None)
-    if cache is None:
+    pytest_cache = getattr(config, "cache", None)
+    if pytest_cache is None:
         return None
     try:
-        return Path(cache.mkdir(f"trickspec-{name}"))
+        return Path(pytest_cache.mkdir(f"trickspec-{name}"))
     except OSError:
         return None
 

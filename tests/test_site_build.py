@@ -13,7 +13,8 @@ import site_build
 
 def _tree(root: Path) -> Path:
     for name, text in {"mkdocs.yml": "site_name: x\n", "docs/index.md": "# x\n", "spec/a.yaml": "a: 1\n",
-                       "tests/test_x.py": "", "docs/__pycache__/h.pyc": "", "reports/run.jsonl": ""}.items():
+                       "tests/test_x.py": "", "docs/__pycache__/h.pyc": "", "reports/run.jsonl": "",
+                       "examples/js/tests/engine.test.js": ""}.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text, encoding="utf-8")
     return root
@@ -24,7 +25,8 @@ def _digest(root: Path) -> str:
     return site_build.inputs_digest(root)
 
 
-@pytest.mark.parametrize("changed", ["docs/index.md", "spec/a.yaml", "mkdocs.yml", "docs/new.md"])
+@pytest.mark.parametrize("changed", ["docs/index.md", "spec/a.yaml", "mkdocs.yml", "docs/new.md",
+                                     "examples/js/tests/engine.test.js"])
 def test_a_change_to_what_the_build_reads_is_another_site(tmp_path: Path, changed: str) -> None:
     root = _tree(tmp_path)
     before = _digest(root)
@@ -32,7 +34,8 @@ def test_a_change_to_what_the_build_reads_is_another_site(tmp_path: Path, change
     assert _digest(root) != before
 
 
-@pytest.mark.parametrize("changed", ["tests/test_x.py", "docs/__pycache__/h.pyc", "reports/run.jsonl", ".git/HEAD"])
+@pytest.mark.parametrize("changed", ["tests/test_x.py", "docs/__pycache__/h.pyc", "reports/run.jsonl", ".git/HEAD",
+                                     "examples/js/node_modules/x.js"])
 def test_the_tests_and_what_is_never_committed_are_not_inputs(tmp_path: Path, changed: str) -> None:
     root = _tree(tmp_path)
     before = _digest(root)
