@@ -1,6 +1,6 @@
 """The site search puts the rules before the worked examples, and keeps the examples' boilerplate out.
 
-Reads the search index of a fresh ``mkdocs build --strict`` (tests/conftest.py) and ranks queries the way the
+Reads the search index of a ``mkdocs build --strict`` of this checkout (tests/site_build.py) and ranks queries the way the
 theme's search does in the browser (tests/lunr_ranking.py; tests/test_site_browser.py holds that model to the
 browser's own order).
 """

@@ -83,7 +83,7 @@ def requirements() -> None:
 
 @pytest.fixture(scope="module")
 def site(requirements: None, built_site: Path) -> Path:
-    return built_site  # tests/conftest.py: built once for this module and the search ranking's tests
+    return built_site  # one site a run for this module and the others that read it (tests/site_build.py)
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

@@ -87,7 +87,7 @@ class _Footer(HTMLParser):
 
 @pytest.fixture(scope="module")
 def site(built_site: Path) -> Path:
-    """The site as ``mkdocs build --strict`` makes it (tests/conftest.py builds it once a session)."""
+    """The site as ``mkdocs build --strict`` makes it (one a run, or kept from the last: tests/site_build.py)."""
     return built_site
 
 
