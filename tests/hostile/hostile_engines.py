@@ -55,7 +55,7 @@ if MODE == "second-start-slow":
     with open(starts, "a") as count:
         count.write("x")
     if os.path.getsize(starts) == 2:
-        time.sleep(5)
+        time.sleep(10)
 
 runs = 0
 for raw in sys.stdin.buffer:
