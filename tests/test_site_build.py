@@ -135,14 +135,19 @@ def test_a_kept_value_that_does_not_load_is_made_again(tmp_path: Path) -> None:
     assert site_build.kept(store, "k1", lambda: "made again") == "made"
 
 
-def test_the_cache_folder_is_pytest_s_and_none_without_a_cache(tmp_path: Path, pytestconfig: pytest.Config) -> None:
+def test_the_cache_folder_is_pytest_s_and_none_without_a_cache(tmp_path: Path) -> None:
     assert site_build.cache_folder(SimpleNamespace(), "site") is None  # -p no:cacheprovider: no attribute at all
 
-    class Unwritable:
-        def mkdir(self, name: str) -> Path:
-            raise PermissionError(13, "Permission denied", name)
+    class Cache:  # pytest's Cache.mkdir: a folder of its own under .pytest_cache/d/
+        def __init__(self, writable: bool) -> None:
+            self.writable = writable
 
-    assert site_build.cache_folder(SimpleNamespace(cache=Unwritable()), "site") is None
-    if getattr(pytestconfig, "cache", None) is not None:
-        folder = site_build.cache_folder(pytestconfig, "site")
-        assert folder is not None and folder.is_dir() and folder.name == "trickspec-site"
+        def mkdir(self, name: str) -> Path:
+            if not self.writable:
+                raise PermissionError(13, "Permission denied", name)
+            folder = tmp_path / "d" / name
+            folder.mkdir(parents=True, exist_ok=True)
+            return folder
+
+    assert site_build.cache_folder(SimpleNamespace(cache=Cache(writable=False)), "site") is None
+    assert site_build.cache_folder(SimpleNamespace(cache=Cache(writable=True)), "site") == tmp_path / "d" / "trickspec-site"
