@@ -211,3 +211,26 @@ def test_engines_left_open_are_ended_when_the_kit_exits(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
     assert_nothing_left(tmp_path)
     assert not any(alive(pid) for pid in started(tmp_path)["child"])
+
+
+@pytest.mark.parametrize("pidfd", [True, False], ids=["pidfd", "polling"])
+def test_wait_gives_the_exit_status_or_none_at_the_deadline(monkeypatch: pytest.MonkeyPatch, pidfd: bool) -> None:
+    """Waiting for an engine to end: woken as it ends where the platform has pidfds, by polling where not."""
+    import os
+
+    from conformance.engine_process import EngineProcess
+
+    if not pidfd:
+        monkeypatch.delattr(os, "pidfd_open", raising=False)
+    quick = EngineProcess([sys.executable, "-c", "import sys, time; time.sleep(0.05); sys.exit(3)"])
+    slow = EngineProcess([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert quick.wait(time.monotonic() + 20) == 3
+        assert quick.wait(time.monotonic() + 20) == 3  # asked again, once it has been reaped
+        began = time.monotonic()
+        assert slow.wait(began + 0.2) is None
+        assert time.monotonic() - began >= 0.2
+    finally:
+        quick.end()
+        slow.end()
+    assert slow.wait(time.monotonic()) is not None
