@@ -18,9 +18,9 @@ from pathlib import Path
 from specreader import kitdata
 from specreader.files import yaml_files
 from specreader.jsontypes import Json
-from specreader.problems import DataError, Problem
-from specreader.spec import Spec, kind_of
-from specreader.yamlio import Document, load
+from specreader.problems import Problem
+from specreader.spec import Spec, kind_of, load_file
+from specreader.yamlio import Document
 
 SPEC_VARIABLE = "TRICKSPEC_SPEC"
 SCENARIOS_VARIABLE = "TRICKSPEC_SCENARIOS"
@@ -104,11 +104,7 @@ def add_house(spec: Spec, folders: Iterable[Path]) -> list[Problem]:
             if kind not in _HOUSE_KINDS:
                 problems.append(Problem(str(path), 1, 1, (), f"unexpected file in a house spec folder: expected {_EXPECTED}"))
                 continue
-            try:
-                doc = load(path)
-            except DataError as err:
-                problems += err.problems
-                spec.add_unloaded(str(path), rel)
+            if (doc := load_file(spec, path, rel, problems)) is None:
                 continue
             collisions = [
                 doc.problem(at, f"{what} {name!r} is already declared (in {first}): expected a name of the house's own")

@@ -238,14 +238,21 @@ def read(root: Path | None = None) -> tuple[Spec, list[Problem]]:
     paths, problems = yaml_files(base)
     for path in paths:
         rel = path.relative_to(base).parts
-        try:
-            doc = load(path)
-        except DataError as err:
-            problems += err.problems
-            spec.add_unloaded(str(path), rel)
-            continue
-        spec.add(doc, rel, problems)
+        if (doc := load_file(spec, path, rel, problems)) is not None:
+            spec.add(doc, rel, problems)
     return spec, problems
+
+
+def load_file(spec: Spec, path: Path, rel: tuple[str, ...], problems: list[Problem]) -> Document | None:
+    """The spec file at ``path`` (``rel`` under its folder), loaded; None when it does not load: its
+    problems are then added to ``problems`` and the file noted as unloaded, so what it declares is
+    unknown without being wrong."""
+    try:
+        return load(path)
+    except DataError as err:
+        problems += err.problems
+        spec.add_unloaded(str(path), rel)
+        return None
 
 
 def kit_spec() -> Spec:
