@@ -4,6 +4,7 @@ and a folder's name (``variants/``) says nothing about what is in it."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import re
 from pathlib import Path
@@ -44,7 +45,8 @@ _KEY_OF_KIND = (
 def hinted_schema(text: str) -> str | None:
     """The schema name (``variant``) a ``yaml-language-server: $schema=`` line of the file's
     opening comments names, by path or by $id."""
-    opening = "".join(itertools.takewhile(lambda line: line.startswith("#"), text.splitlines(keepends=True)[:_OPENING_LINES]))
+    first = itertools.islice(io.StringIO(text), _OPENING_LINES)  # the opening lines only, not the whole file split
+    opening = "".join(itertools.takewhile(lambda line: line.startswith("#"), first))
     hint = _HINT.search(opening)
     named = _SCHEMA_NAME.search(hint["ref"]) if hint else None
     return named["name"] if named else None
