@@ -6,7 +6,9 @@ For every playable variant (or those named), deals are played through each publi
 dictionary one (Engine.new, then legal_actions and apply of a random legal action until the
 deal is over) and the integer one (legal_ids and apply_id). The baseline, in the same run, is a
 minimal hand-written two-player Albastini loop with no engine: shuffle, deal, turn the trump
-card, random plays, draw, score. Every deal is checked (the piles add up to the deck's points,
+card, random plays, draw, score. Beside it, the baseline's own rules behind the engine's API shape
+(a deal made from card codes, legal_ids, apply_id returning event records) show what that shape
+alone costs, whatever an engine does inside. Every deal is checked (the piles add up to the deck's points,
 less any card out of play), outside the timed part. Other engines are timed beside them as
 reference points when they are installed: OpenSpiel's C++ euchre and hearts driven from Python
 (pyspiel, the ``openspiel`` extra), and libbisca's two-player bisca.
@@ -43,17 +45,27 @@ def _points(v: dict[str, Any]) -> dict[str, int]:
     return {c: worth.get(c[0], 0) for c in _codes(v)}
 
 
+class _Cards:
+    """The baseline variant's cards as ints: suit ``card // n``, with each card's points and strength."""
+
+    def __init__(self) -> None:
+        v = variant(BASELINE_VARIANT)
+        ranks = v["deck"]["ranks"].split()
+        order = v["ranking"]["plain_order"].split()
+        worth = {str(k): p for k, p in v["values"].items()}
+        self.codes = _codes(v)
+        self.index = {code: c for c, code in enumerate(self.codes)}
+        self.n = n = len(ranks)
+        self.value = [worth.get(ranks[c % n], 0) for c in range(len(self.codes))]
+        self.strength = [len(order) - order.index(ranks[c % n]) for c in range(len(self.codes))]
+        self.hand_size: int = v["deal"]["hand_size"]
+
+
 def baseline(deals: int, seed: int) -> float:
     """Deals per second of a minimal two-player Albastini loop on ints (no engine)."""
-    v = variant(BASELINE_VARIANT)
-    ranks = v["deck"]["ranks"].split()
-    order = v["ranking"]["plain_order"].split()
-    n = len(ranks)
-    worth = {str(k): p for k, p in v["values"].items()}
-    cards = list(range(len(_codes(v))))
-    value = [worth.get(ranks[c % n], 0) for c in cards]
-    strength = [len(order) - order.index(ranks[c % n]) for c in cards]
-    hand_size = v["deal"]["hand_size"]
+    k = _Cards()
+    n, value, strength, hand_size = k.n, k.value, k.strength, k.hand_size
+    cards = list(range(len(k.codes)))
     total = sum(value)
     rng = random.Random(seed)
     choice = rng.choice
@@ -88,6 +100,80 @@ def baseline(deals: int, seed: int) -> float:
         _result = (piles.index(top), 2 if min(piles) < 10 else 1) if piles[0] != piles[1] else None
         elapsed += time.perf_counter() - start
         assert piles[0] + piles[1] == total
+    return deals / elapsed
+
+
+class _FloorDeal:
+    """The baseline's rules (two players, free play, no bidding) behind the engine's API shape: a deal
+    made from a list of card codes, ``legal_ids()``, and ``apply_id(i)`` checking the card and
+    returning its event records. What no engine with this API can beat in this Python."""
+
+    __slots__ = ("hands", "k", "piles", "stock", "to_act", "trick", "trump")
+
+    def __init__(self, k: _Cards, deck: list[str], dealer: int) -> None:
+        pack = [k.index[code] for code in deck]
+        size = k.hand_size
+        self.k = k
+        self.hands = [sorted(pack[0 : 2 * size : 2]), sorted(pack[1 : 2 * size : 2])]
+        stock = pack[2 * size :]
+        turned = stock.pop(0)
+        self.trump = turned // k.n
+        stock.append(turned)
+        self.stock = stock
+        self.piles = [0, 0]
+        self.to_act: int | None = 1 - dealer
+        self.trick: list[int] = []
+
+    def legal_ids(self) -> list[int]:
+        return [] if self.to_act is None else self.hands[self.to_act]
+
+    def apply_id(self, card: int) -> list[tuple[Any, ...]] | None:
+        seat = self.to_act
+        if seat is None or card not in self.hands[seat]:
+            return None  # refused
+        self.hands[seat].remove(card)
+        trick = self.trick
+        trick.append(card)
+        events: list[tuple[Any, ...]] = [("played", seat, card)]
+        if len(trick) < 2:
+            self.to_act = 1 - seat
+            return events
+        k = self.k
+        a, b = trick
+        leader = 1 - seat
+        if b // k.n == a // k.n:
+            winner = seat if k.strength[b] > k.strength[a] else leader
+        else:
+            winner = seat if b // k.n == self.trump else leader
+        self.piles[winner] += k.value[a] + k.value[b]
+        events.append(("trick_won", winner))
+        self.trick = []
+        if self.stock:
+            self.hands[winner].append(self.stock.pop(0))
+            self.hands[1 - winner].append(self.stock.pop(0))
+        self.to_act = winner if self.hands[winner] else None
+        return events
+
+
+def api_floor(deals: int, seed: int) -> float:
+    """Deals per second of the baseline's rules behind the engine's API shape (``_FloorDeal``), played
+    as engine_rate plays the integer API."""
+    k = _Cards()
+    total = sum(k.value)
+    rng = random.Random(seed)
+    choice = rng.choice
+    elapsed = 0.0
+    for _ in range(deals):
+        start = time.perf_counter()
+        pack = k.codes[:]
+        rng.shuffle(pack)
+        deal = _FloorDeal(k, pack, rng.randrange(2))
+        ids = deal.legal_ids()
+        while ids:
+            deal.apply_id(choice(ids))
+            ids = deal.legal_ids()
+        elapsed += time.perf_counter() - start
+        assert sum(deal.piles) == total
     return deals / elapsed
 
 
@@ -192,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     for r in range(args.rounds):
         seed = args.seed + r
         keep("baseline", baseline(args.deals, seed))
+        keep("floor", api_floor(args.deals, seed))
         for variant_id in ids:
             for api in APIS:
                 keep(f"{variant_id}/{api}", engine_rate(variant_id, args.deals, seed, api))
@@ -200,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     base = best["baseline"]
     print(f"{args.rounds} round(s) of {args.deals} deals each; best round shown; every deal's piles checked")
     print(f"baseline (plain-Python two-player Albastini loop, no engine): {base:,.0f} deals/s")
+    print(f"the baseline's rules behind legal_ids/apply_id (the API's own floor): {best['floor']:,.0f} deals/s,"
+          f" {best['floor'] / base:.2f}x")
     print(f"{'variant':24} {'dict API':>10} {'x base':>7} {'int API':>10} {'x base':>7}  target")
     for variant_id in ids:
         rates = {api: best[f"{variant_id}/{api}"] for api in APIS}

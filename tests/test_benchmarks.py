@@ -1,0 +1,31 @@
+"""The engine benchmark runs and reports what it says it reports (at a size that times nothing: speed is
+measured in benchmarks/, never asserted in tests)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+from specreader.spec import variant_ids
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_engine.py"
+
+
+def test_the_engine_benchmark_reports_both_apis_and_the_floor_for_every_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("bench_engine", BENCH)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--deals", "3", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^baseline .*: [\d,]+ deals/s$", out, re.MULTILINE), out
+    assert re.search(r"^the baseline's rules behind legal_ids/apply_id .*: [\d,]+ deals/s, \d\.\d\dx$", out, re.MULTILINE), out
+    ids = set(variant_ids())
+    rows = {cells[0]: cells[1:] for cells in map(str.split, out.splitlines()) if cells and cells[0] in ids}
+    assert sorted(rows) == sorted(variant_ids())
+    for cells in rows.values():
+        assert re.fullmatch(r"[\d,]+ \d+\.\d\d [\d,]+ \d+\.\d\d", " ".join(cells[:4])), cells
+    assert rows["albastini-2p"][4] == "ids:" and rows["altbaumer-standard"][4] == "dict:"  # each target, judged
