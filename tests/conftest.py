@@ -132,7 +132,7 @@ def built_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """``-n auto`` starts one worker more than the machine has cores: a run spends about 10 s of a worker's
     time waiting on engines (timeouts, slow starts, closing), which a third worker fills on two cores (measured:
-    0.88x of the run's time with three workers, none gained with four). ``PYTEST_XDIST_AUTO_NUM_WORKERS``, when
+    0.90x of the run's time with three workers, none gained with four). ``PYTEST_XDIST_AUTO_NUM_WORKERS``, when
     set, is taken as it is."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
