@@ -27,9 +27,10 @@ CAP = 4096
 # under the kit's limit is the run-log line's own nesting around the value.
 KEPT_DEPTH = limits.MAX_DEPTH - 8
 
-# Controls (C0 with newline and tab, DEL, C1), and the format characters that reorder or hide
-# text (bidirectional overrides and isolates, zero-width marks), which no report should carry raw.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]")
+# Controls (C0 with newline and tab, DEL, C1), the format characters that reorder or hide text
+# (bidirectional overrides and isolates, zero-width marks), which no report should carry raw, and
+# lone surrogates (an in-process engine's strings may hold them), which no UTF-8 file can.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]")
 
 
 def _escaped(match: re.Match[str]) -> str:
@@ -102,11 +103,35 @@ def json_line(raw: bytes, max_depth: int = MAX_DEPTH) -> Any:
     if _nested_deeper(raw, max_depth):
         raise Unreadable(limits.depth_problem(max_depth))
     try:
-        return json.loads(line, **jsonio.number_hooks(line))
+        value = json.loads(line, **jsonio.number_hooks(line))
     except json.JSONDecodeError as err:
         raise Unreadable(f"expected a JSON object per line, found {text(line, 80)!r} ({err.msg})", err.colno) from None
     except ValueError as err:  # a number beyond the kit's limits
         raise Unreadable(str(err)) from None
+    if _SURROGATE_ESCAPE.search(raw) and (lone := _lone_surrogate(value)) is not None:
+        escape = f"\\u{ord(lone):04x}"
+        at = re.search(re.escape(escape).encode(), raw, re.IGNORECASE)
+        column = len(raw[: at.start()].decode("utf-8")) + 1 if at else 1
+        raise Unreadable(f"expected Unicode text, found the lone surrogate {escape} in a string (RFC 8259, section 8.2)", column)
+    return value
+
+
+# A lone surrogate can only come from a \u escape (UTF-8 cannot encode one), so a line with none
+# of these is never walked; a pair (\ud83d\ude00) is one character once parsed, and passes.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(value: Any) -> str | None:
+    """The first lone surrogate in the strings of a parsed JSON value (keys included), if any."""
+    if isinstance(value, str):
+        found = _SURROGATE.search(value)
+        return found.group() if found else None
+    items = [*value.keys(), *value.values()] if isinstance(value, dict) else value if isinstance(value, list) else []
+    for item in items:
+        if (lone := _lone_surrogate(item)) is not None:
+            return lone
+    return None
 
 
 _STRING = re.compile(rb'"[^"]*"')

@@ -111,6 +111,8 @@ for raw in sys.stdin.buffer:
         send({"id": "someone-else", "error": {"kind": "setup", "message": "benign"}})
     elif MODE == "twice":
         send(benign, times=2)
+    elif MODE == "lone-surrogate":  # json.dumps writes it as the escape \ud800
+        send({"id": rid, "error": {"kind": "setup", "message": "half a pair: \ud800"}})
 '''
 
 

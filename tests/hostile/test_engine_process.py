@@ -90,6 +90,13 @@ def test_stdout_that_is_not_utf8_is_malformed_not_a_timeout(tmp_path: Path) -> N
     assert_nothing_left(tmp_path)
 
 
+def test_a_lone_surrogate_is_malformed_for_its_scenario_alone(tmp_path: Path) -> None:
+    """No UTF-8 file or terminal can hold one, so no line carrying one gets past the reader."""
+    verdicts, _ = run(tmp_path, "lone-surrogate", [2])
+    assert_only(verdicts, [2], ErrorKind.MALFORMED, "found the lone surrogate \\ud800 in a string")
+    assert_nothing_left(tmp_path)
+
+
 def test_stderr_that_is_not_utf8_is_kept_decoded_and_never_stops_the_reader(tmp_path: Path) -> None:
     # 400 KB of it before the handshake: were the reader dead, the engine would block on a full pipe
     verdicts, seconds = run(tmp_path, "stderr-not-utf8", [], count=6, timeout=2.0)

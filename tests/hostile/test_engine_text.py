@@ -15,7 +15,7 @@ from conformance.cli import main
 from conformance.vocabulary import EngineError, ErrorKind
 
 FORGED = "\n425 passed, 0 failed\n"
-NASTY = "\x1b[31mred\x1b[0m <script>alert(1)</script> *bold* [link](http://x) \x00\x07\x08\u202e" + FORGED
+NASTY = "\x1b[31mred\x1b[0m <script>alert(1)</script> *bold* [link](http://x) \x00\x07\x08\u202e \ud800" + FORGED
 HUGE = "y" * 200_000
 
 
@@ -58,7 +58,7 @@ def nasty_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, Path]
 def test_the_terminal_gets_no_escape_byte_and_no_forged_closing_line(nasty_run: tuple[int, str, Path]) -> None:
     code, out, _ = nasty_run
     assert code == 1
-    assert "\x1b" not in out and "\x00" not in out and "\u202e" not in out
+    assert "\x1b" not in out and "\x00" not in out and "\u202e" not in out and "\ud800" not in out
     lines = out.splitlines()
     closing = [line for line in lines if line.endswith(" failed") or " failed, " in line]
     assert closing == [lines[-1]] and not lines[-1].startswith("425 passed, 0 failed")
@@ -99,7 +99,9 @@ def test_the_handshake_is_kept_as_safe_text(nasty_run: tuple[int, str, Path]) ->
     assert header["engine"]["variants"] == ["albastini-2p", "altbaumer-standard"]
 
 
-@pytest.mark.parametrize("character", ["\x00", "\x1b", "\x7f", "\x85", "\u202e", "\u2066", "\ufeff", "\n", "\r", "\t"])
+@pytest.mark.parametrize(
+    "character", ["\x00", "\x1b", "\x7f", "\x85", "\u202e", "\u2066", "\ufeff", "\n", "\r", "\t", "\ud800", "\udfff"]
+)
 def test_every_unsafe_character_is_escaped(character: str) -> None:
     made_safe = untrusted.text(f"a{character}b")
     assert character not in made_safe and made_safe.startswith("a\\") and made_safe.endswith("b")
@@ -108,3 +110,18 @@ def test_every_unsafe_character_is_escaped(character: str) -> None:
 
 def test_printable_text_in_any_script_is_kept() -> None:
     assert untrusted.text("Anna spielt ♠A, Борис ♥10 — 黒") == "Anna spielt ♠A, Борис ♥10 — 黒"
+
+
+def test_a_line_with_a_lone_surrogate_is_unreadable_where_it_is() -> None:
+    with pytest.raises(untrusted.Unreadable, match=r"found the lone surrogate \\udc00 in a string") as refused:
+        untrusted.json_line('{"é": ["ok", "\\uDC00"]}'.encode())
+    assert refused.value.column == 15  # counted in characters, as the parser counts them
+
+
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [('{"a": "\\ud83d\\ude00"}', {"a": "\U0001f600"}), ('{"a": "\\\\ud800"}', {"a": "\\ud800"})],
+    ids=["a surrogate pair", "an escaped backslash"],
+)
+def test_a_surrogate_pair_and_an_escaped_backslash_are_read(line: str, value: object) -> None:
+    assert untrusted.json_line(line.encode()) == value
