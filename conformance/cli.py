@@ -218,6 +218,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if report_dir is not None and log_path is not None:
         _write_reports(done.log, report_dir)
         print(f"reports: {log_path} and {', '.join(str(report_dir / n) for n in REPORT_FILES.values())}")
+    if done.interrupted:
+        return interrupt.exit_status(done.interrupted)
     return EXIT_FAILED if done.log.failed else EXIT_OK
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from conformance import adapter as adapters
-from conformance import runlog, untrusted
+from conformance import interrupt, runlog, untrusted
 from conformance.fuzz.worker import DealResult, Found, Key, Settings, Worker
 from conformance.runlog import Log, ScenarioLine
 from conformance.vocabulary import FAILING
@@ -85,7 +85,7 @@ class Campaign:
     unnamed: list[DealResult] = field(default_factory=list)  # divergences that did not happen again
     deals: int = 0
     seconds: float = 0.0
-    interrupted: bool = False
+    interrupted: str | None = None  # the signal that stopped the campaign before its end
 
 
 def choose_variants(asked: tuple[str, ...] | None, hello: Json) -> tuple[str, ...]:
@@ -137,6 +137,13 @@ class _Inline:
 def _work(settings: Settings, link: Connection) -> None:
     """A worker process: its own engine, batches until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
+    # SIGTERM is the parent's abandon (its trap, inherited, raises Interrupted here): the engine is
+    # closed on the way out, and there is nothing to say.
+    with contextlib.suppress(interrupt.Interrupted):
+        _serve(settings, link)
+
+
+def _serve(settings: Settings, link: Connection) -> None:
     try:
         engine = adapters.open_engine(settings.engine, settings.engine_cmd, timeout=settings.timeout)
     except Exception as err:
@@ -272,11 +279,11 @@ def _run(
         started = time.perf_counter()
         try:
             _drive(plan, engines, campaign, out, progress)
-        except KeyboardInterrupt:  # stopped by hand: what was done is kept and reported
-            engines.abandon()
-            campaign.interrupted = True
+        except (KeyboardInterrupt, interrupt.Interrupted) as stop:  # stopped by hand: what was done is kept and reported
+            engines.abandon()  # what the workers are doing is not waited for
+            campaign.interrupted = stop.signal.name if isinstance(stop, interrupt.Interrupted) else "SIGINT"
             campaign.seconds = time.perf_counter() - started
-            log.finish(campaign.seconds)
+            log.finish(campaign.seconds, interrupted=campaign.interrupted)
     finally:
         engines.close()
     return campaign

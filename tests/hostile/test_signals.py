@@ -86,3 +86,38 @@ def test_a_signal_ignored_before_stays_ignored() -> None:
         assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
     finally:
         signal.signal(signal.SIGTERM, before)
+
+
+@pytest.mark.parametrize("how", ["Ctrl-C", "SIGTERM"])
+def test_a_signal_stops_a_fuzz_campaign_of_several_jobs_at_once_and_quietly(tmp_path: Path, how: str) -> None:
+    """The workers are stopped, not waited for (each is in the middle of a deal its engine never answers),
+    the campaign's log is closed naming the signal, and no worker prints a traceback."""
+    import os
+    import shlex
+    import subprocess
+    import sys
+
+    from hostile_engines import engine, started
+
+    reports = tmp_path / "reports"
+    argv = [sys.executable, "-m", "conformance.cli", "fuzz", "--engine-cmd", shlex.join(engine(tmp_path, "hang-all")),
+            "--variant", "albastini-2p", "--deals", "50", "--jobs", "2", "--timeout", "600", "--report-dir", str(reports)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and len(started(tmp_path)["engine"]) < 2:  # both workers' engines are up
+        time.sleep(0.05)
+    time.sleep(0.5)  # and each has a deal it will never answer
+    began = time.monotonic()
+    if how == "Ctrl-C":
+        os.killpg(process.pid, signal.SIGINT)  # what a terminal sends: to the whole foreground group
+    else:
+        process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert time.monotonic() - began < 5, (out, err)  # the workers' 10 s each of closing were not waited
+    assert process.returncode == (130 if how == "Ctrl-C" else 143), (out, err)
+    assert "Traceback" not in out + err, err
+    name = "SIGINT" if how == "Ctrl-C" else "SIGTERM"
+    assert "interrupted after 0 deals" in out, out
+    assert runlog.read(reports / "run.jsonl").interrupted == name
+    assert_nothing_left(tmp_path)
