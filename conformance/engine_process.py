@@ -24,6 +24,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from types import FrameType
 from typing import IO
 
 from conformance import interrupt
@@ -299,3 +300,23 @@ def end_all() -> None:
 
 
 atexit.register(end_all)
+
+
+def end_all_on_sigterm() -> Callable[[], None]:
+    """Where nothing handles SIGTERM (pytest does not), have it end every engine's process group first,
+    then end this process as it would have: killed by the signal, which skips ``atexit``, so the engines
+    were left running. Returns what puts the handler before back. Off the main thread, or with a
+    handler already set (the kit's commands trap SIGTERM themselves), nothing changes."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return lambda: None
+
+    def ended(signum: int, frame: FrameType | None) -> None:
+        end_all()
+        restore()
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    def restore() -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+    signal.signal(signal.SIGTERM, ended)
+    return restore

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conformance import adapter as adapters
-from conformance import expectations, runlog, runner, scenarios, untrusted
+from conformance import engine_process, expectations, runlog, runner, scenarios, untrusted
 from conformance.validate import house_problems
 from conformance.vocabulary import Outcome
 from specreader import kitdata, roots, spec
@@ -31,6 +31,7 @@ _ENGINE_KEY = pytest.StashKey[adapters.EngineAdapter]()
 _HELLO_KEY = pytest.StashKey[dict[str, Any]]()
 _EXPECT_KEY = pytest.StashKey[expectations.Expectations]()
 _ROOTS_KEY = pytest.StashKey[contextlib.ExitStack]()
+_SIGTERM_KEY = pytest.StashKey[Callable[[], None]]()  # puts pytest's own SIGTERM handling back
 _BY_FILE_KEY = pytest.StashKey[dict[Path, list[scenarios.Scenario]]]()
 
 
@@ -77,6 +78,7 @@ def _configure(config: pytest.Config, given: roots.Roots) -> None:
         config.stash[_EXPECT_KEY] = expectations.load(Path(expect_file)) if expect_file else expectations.Expectations()
     except DataError as err:
         raise pytest.UsageError(f"bad expectation file:\n{err}") from None
+    config.stash[_SIGTERM_KEY] = engine_process.end_all_on_sigterm()  # pytest, ended by SIGTERM, would leave the engine
     try:
         engine = adapters.open_engine(
             config.getoption("engine"),
@@ -86,6 +88,7 @@ def _configure(config: pytest.Config, given: roots.Roots) -> None:
         )
         config.stash[_HELLO_KEY] = untrusted.identity(engine.hello())
     except Exception as err:  # whatever the engine raised
+        config.stash[_SIGTERM_KEY]()  # this plugin is not registered, so its unconfigure will not run
         raise pytest.UsageError(f"engine unusable: {adapters.describe_error(err)}") from None
     if _hands_tests_to_workers(config):
         engine.close()  # each pytest-xdist worker opens an engine of its own
@@ -130,6 +133,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     house = config.stash.get(_ROOTS_KEY, None)
     if house is not None:
         house.close()
+    config.stash.get(_SIGTERM_KEY, lambda: None)()
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:

@@ -121,3 +121,29 @@ def test_a_signal_stops_a_fuzz_campaign_of_several_jobs_at_once_and_quietly(tmp_
     assert "interrupted after 0 deals" in out, out
     assert runlog.read(reports / "run.jsonl").interrupted == name
     assert_nothing_left(tmp_path)
+
+
+def test_sigterm_to_pytest_ends_the_engine_it_started(tmp_path: Path) -> None:
+    """pytest has no SIGTERM handler of its own, so the signal ended it at once and left the engine's
+    process group running; the plugin ends the engines, then pytest ends as the signal ends it."""
+    import os
+    import shlex
+    import subprocess
+    import sys
+
+    from hostile_engines import engine, started
+
+    command = shlex.join(engine(tmp_path, "hang-all"))
+    argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--engine-cmd", command, "--engine-timeout", "600",
+            "scenarios/albastini/cards"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}
+    root = Path(__file__).resolve().parents[2]
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=root)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not started(tmp_path)["engine"]:
+        time.sleep(0.05)
+    time.sleep(1.0)  # past the handshake: the first scenario is with the engine, which never answers it
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == -signal.SIGTERM, (out, err)
+    assert_nothing_left(tmp_path)
