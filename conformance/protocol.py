@@ -304,8 +304,9 @@ def _handshake_problem(answer: Json | EngineError) -> str:
         return f"handshake failed: {error}"
     if answer.get("started") is not True:
         return f'handshake failed: expected {{"started": true, ...}}, found {json.dumps(answer)[:120]}'
-    if answer.get("protocol") != VERSION:
-        return f"expected protocol {VERSION}, the engine speaks {answer.get('protocol')!r}"
+    protocol = answer.get("protocol")
+    if type(protocol) is not int or protocol != VERSION:  # not true, nor 1.0: each equals 1 in Python
+        return f"expected protocol {VERSION}, the engine speaks {untrusted.text(json.dumps(protocol), 80)}"
     implementation = answer.get("implementation")
     if not isinstance(implementation, dict):
         return "expected an implementation object in the handshake"

@@ -3,6 +3,7 @@ engines are reported per scenario while the run goes on."""
 
 from __future__ import annotations
 
+import re
 import sys
 import textwrap
 import time
@@ -144,6 +145,20 @@ def test_a_handshake_without_a_list_of_variants_is_refused(tmp_path: Path, varia
         encoding="utf-8",
     )
     with pytest.raises(EngineUnusable, match=f"expected implementation.variants to list variant ids, found {variants}"):
+        SubprocessAdapter([sys.executable, str(script)], timeout=2)
+
+
+@pytest.mark.parametrize("protocol", ["true", "1.0", '"1"', "2", "null"])
+def test_a_handshake_in_another_protocol_is_refused(tmp_path: Path, protocol: str) -> None:
+    """Version 1 is the integer 1: true and 1.0 equal it in Python, not in the protocol."""
+    script = tmp_path / "other.py"
+    script.write_text(
+        "import sys\nsys.stdin.readline()\n"
+        f"print('{{\"started\": true, \"protocol\": {protocol}, \"implementation\": {{\"name\": \"o\", \"variants\": []}}}}', "
+        "flush=True)\nsys.stdin.readline()\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(EngineUnusable, match=re.escape(f"expected protocol 1, the engine speaks {protocol}")):
         SubprocessAdapter([sys.executable, str(script)], timeout=2)
 
 
