@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from conformance import adapter as adapters
-from conformance import interrupt, runlog, untrusted
+from conformance import engine_process, interrupt, runlog, untrusted
 from conformance.fuzz.worker import DealResult, Found, Key, Settings, Worker
 from conformance.runlog import Log, ScenarioLine
 from conformance.vocabulary import FAILING
@@ -157,6 +157,9 @@ def _serve(settings: Settings, link: Connection) -> None:
             link.send(("batch", number, worker.run(indices, variants)))
     except Exception as err:  # said to the parent, which reports it
         link.send(("failed", adapters.describe_error(err)))
+    except interrupt.Interrupted:  # abandoned mid-deal: the engine is ended, not asked to stop and waited for
+        engine_process.end_all()
+        raise
     finally:
         engine.close()
 
@@ -280,6 +283,8 @@ def _run(
         try:
             _drive(plan, engines, campaign, out, progress)
         except (KeyboardInterrupt, interrupt.Interrupted) as stop:  # stopped by hand: what was done is kept and reported
+            if isinstance(stop, interrupt.Interrupted):  # a signal stops the whole command: its engines are ended at once
+                engine_process.end_all()
             engines.abandon()  # what the workers are doing is not waited for
             campaign.interrupted = stop.signal.name if isinstance(stop, interrupt.Interrupted) else "SIGINT"
             campaign.seconds = time.perf_counter() - started
