@@ -135,31 +135,26 @@ def test_unsupported_variants_are_never_sent(tmp_path: Path) -> None:
     assert engine.restarts == 0
 
 
+def _shaking_hands(tmp_path: Path, protocol: str, variants: str) -> list[str]:
+    """An engine that answers ``start`` with this protocol version and these variants (JSON text), then waits."""
+    script = tmp_path / "engine.py"
+    handshake = f'{{"started": true, "protocol": {protocol}, "implementation": {{"name": "odd", "variants": {variants}}}}}'
+    lines = ["import sys", "sys.stdin.readline()", f"print({handshake!r}, flush=True)", "sys.stdin.readline()"]
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return [sys.executable, str(script)]
+
+
 @pytest.mark.parametrize("variants", ["7", '"albastini-2p"', "null"])
 def test_a_handshake_without_a_list_of_variants_is_refused(tmp_path: Path, variants: str) -> None:
-    script = tmp_path / "odd.py"
-    script.write_text(
-        "import sys\nsys.stdin.readline()\n"
-        f"print('{{\"started\": true, \"protocol\": 1, \"implementation\": {{\"name\": \"odd\", \"variants\": {variants}}}}}', "
-        "flush=True)\nsys.stdin.readline()\n",
-        encoding="utf-8",
-    )
     with pytest.raises(EngineUnusable, match=f"expected implementation.variants to list variant ids, found {variants}"):
-        SubprocessAdapter([sys.executable, str(script)], timeout=2)
+        SubprocessAdapter(_shaking_hands(tmp_path, "1", variants), timeout=2)
 
 
 @pytest.mark.parametrize("protocol", ["true", "1.0", '"1"', "2", "null"])
 def test_a_handshake_in_another_protocol_is_refused(tmp_path: Path, protocol: str) -> None:
     """Version 1 is the integer 1: true and 1.0 equal it in Python, not in the protocol."""
-    script = tmp_path / "other.py"
-    script.write_text(
-        "import sys\nsys.stdin.readline()\n"
-        f"print('{{\"started\": true, \"protocol\": {protocol}, \"implementation\": {{\"name\": \"o\", \"variants\": []}}}}', "
-        "flush=True)\nsys.stdin.readline()\n",
-        encoding="utf-8",
-    )
     with pytest.raises(EngineUnusable, match=re.escape(f"expected protocol 1, the engine speaks {protocol}")):
-        SubprocessAdapter([sys.executable, str(script)], timeout=2)
+        SubprocessAdapter(_shaking_hands(tmp_path, protocol, "[]"), timeout=2)
 
 
 def test_an_engine_that_cannot_start_is_unusable(tmp_path: Path) -> None:
