@@ -70,10 +70,26 @@ def _hand(snapshot: Json, seat: str) -> Any:
 Comparison = Callable[[Any, Json, list[Json]], list[tuple[str, Any, Any]]]
 
 
+def same(expected: Any, observed: Any) -> bool:
+    """Equal as JSON values: ``true`` is not ``1`` nor ``false`` ``0``, as they are in Python; ``1`` and
+    ``1.0`` are one JSON number."""
+    return bool(expected == observed) and _same_kinds(expected, observed)
+
+
+def _same_kinds(expected: Any, observed: Any) -> bool:  # of two values already equal in Python
+    if isinstance(expected, bool) or isinstance(observed, bool):
+        return type(expected) is type(observed)
+    if isinstance(expected, dict):
+        return all(_same_kinds(value, observed[key]) for key, value in expected.items())
+    if isinstance(expected, list):
+        return all(_same_kinds(e, o) for e, o in zip(expected, observed, strict=True))
+    return True
+
+
 def _equal(key: str) -> Comparison:
     def comparison(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
         observed = _field(snapshot, key)
-        return [] if observed == expected else [(key, expected, observed)]
+        return [] if same(expected, observed) else [(key, expected, observed)]
 
     return comparison
 
@@ -85,7 +101,7 @@ def _partial(key: str) -> Comparison:
         out = []
         for sub, value in expected.items():
             observed = _field(snapshot, f"{key}.{sub}")
-            if observed != value:
+            if not same(value, observed):
                 out.append((f"{key}.{sub}", value, observed))
         return out
 
@@ -146,7 +162,7 @@ def _dead(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, A
 
 def _trick(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
     cards = _cards_played(_field(snapshot, "trick"))
-    return [] if cards == expected else [("trick", expected, cards)]
+    return [] if same(expected, cards) else [("trick", expected, cards)]
 
 
 def _last_trick(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
@@ -158,9 +174,9 @@ def _last_trick(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[
         observed = last.get(key, _MISSING)
         if key == "cards":
             cards = _cards_played(observed)
-            if cards != value:
+            if not same(value, cards):
                 out.append(("last_trick.cards", value, cards))
-        elif observed != value:
+        elif not same(value, observed):
             out.append((f"last_trick.{key}", value, observed))
     return out
 
@@ -184,7 +200,7 @@ def _snapshot_paths(expected: Any, snapshot: Json, legal: list[Json]) -> list[tu
     out = []
     for path, value in expected.items():
         observed = _field(snapshot, path)
-        if observed != value:
+        if not same(value, observed):
             out.append((path, value, observed))
     return out
 

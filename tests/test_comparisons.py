@@ -43,3 +43,22 @@ def test_what_a_pile_or_the_dead_cards_miss_is_named(expect: dict[str, Any], fou
 
 def test_dead_cards_not_reported_at_all_lack_nothing() -> None:
     assert differences({"dead": {"lacks": ["AH"]}}, {"piles": SNAPSHOT["piles"]}) == [("dead lacks", ["AH"], "<missing>")]
+
+
+@pytest.mark.parametrize(
+    ("expect", "snapshot"),
+    [
+        ({"to_act": 1}, {"to_act": True}),
+        ({"lone": True}, {"lone": 1}),
+        ({"result": {"tie": False}}, {"result": {"tie": 0}}),
+        ({"totals": [0, 1]}, {"totals": [False, True]}),
+        ({"snapshot": {"last_trick.winner": 1}}, {"last_trick": {"winner": True}}),
+    ],
+    ids=["true for 1", "1 for true", "0 for false", "booleans in a list", "by path"],
+)
+def test_a_boolean_is_not_a_number_as_it_is_in_python(expect: dict[str, Any], snapshot: dict[str, Any]) -> None:
+    assert len(compare(expect, snapshot, [], 0, 1)) == 1
+
+
+def test_one_json_number_is_one_whether_written_1_or_1_0() -> None:
+    assert compare({"to_act": 1, "totals": [0, 60]}, {"to_act": 1.0, "totals": [0.0, 60]}, [], 0, 1) == []
