@@ -138,7 +138,7 @@ def _work(settings: Settings, link: Connection) -> None:
     """A worker process: its own engine, batches until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
     # SIGTERM is the parent's abandon (its trap, inherited, raises Interrupted here): the engine is
-    # closed on the way out, and there is nothing to say.
+    # ended on the way out (_serve), and there is nothing to say.
     with contextlib.suppress(interrupt.Interrupted):
         _serve(settings, link)
 
@@ -285,8 +285,10 @@ def _run(
         except (KeyboardInterrupt, interrupt.Interrupted) as stop:  # stopped by hand: what was done is kept and reported
             if isinstance(stop, interrupt.Interrupted):  # a signal stops the whole command: its engines are ended at once
                 engine_process.end_all()
+                campaign.interrupted = stop.signal.name
+            else:
+                campaign.interrupted = "SIGINT"
             engines.abandon()  # what the workers are doing is not waited for
-            campaign.interrupted = stop.signal.name if isinstance(stop, interrupt.Interrupted) else "SIGINT"
             campaign.seconds = time.perf_counter() - started
             log.finish(campaign.seconds, interrupted=campaign.interrupted)
     finally:
