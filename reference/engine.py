@@ -21,6 +21,7 @@ from reference.refusals import Precedence
 from reference.rules import Events, Rules, Stage, built
 from reference.snapshot import snapshot, view
 from reference.state import Deal, Phase
+from specreader import roots
 from specreader.jsontypes import Json
 from specreader.spec import load_spec_precedence, variant_ids
 from specreader.spec import variant as load_variant
@@ -143,8 +144,12 @@ def _accepts(stages: list[Stage], index: ActionIndex) -> dict[Phase, frozenset[i
     return accepts
 
 
-@cache
 def _compiled(variant_id: str) -> Rules:
+    return _compiled_with(roots.spec_setting(), variant_id)
+
+
+@cache  # by the house spec folders too: another club's folder may give the same id another variant
+def _compiled_with(house: str, variant_id: str) -> Rules:
     try:
         resolved = load_variant(variant_id)
     except KeyError:

@@ -49,6 +49,12 @@ def current() -> Roots:
     return Roots(_folders(SPEC_VARIABLE), _folders(SCENARIOS_VARIABLE))
 
 
+def spec_setting() -> str:
+    """The house spec folders as the environment names them: a cheap key for what a variant id
+    means now (``current().spec`` is the same, read into paths)."""
+    return os.environ.get(SPEC_VARIABLE, "")
+
+
 def _folders(variable: str) -> tuple[Path, ...]:
     return tuple(Path(p) for p in os.environ.get(variable, "").split(os.pathsep) if p)
 

@@ -98,8 +98,8 @@ def run_here(line: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, s
 def test_the_reference_plays_the_house_rule_from_the_data(house: Path) -> None:
     """Without the house's one parameter the club's variant is the kit's over-60 game: verify and pytest fail.
 
-    Run in processes of their own: the reference compiles a variant once per process by its id, and
-    this one changes what the id means, which a later run of the same process would not see."""
+    Run in processes of their own: a process reads a spec folder once, and this test changes a file
+    in one, which a later run of the same process would not see."""
     variant = house / "spec" / "albastini" / "variants" / "baobab-4p.yaml"
     variant.write_text(variant.read_text(encoding="utf-8").replace("    double: 3\n", "    double: 2\n"), encoding="utf-8")
     verify, pytest_line = (line for line in readme_commands() if " verify " in line or line.startswith("pytest"))
@@ -107,6 +107,21 @@ def test_the_reference_plays_the_house_rule_from_the_data(house: Path) -> None:
     assert failed.returncode == 1, failed.stdout + failed.stderr
     assert "FAIL baobab/over-90/ninety-one-wins-three" in failed.stdout
     assert run_line(pytest_line, house).returncode == 1
+
+
+def test_one_process_plays_each_club_s_variant_of_one_id(in_house: Path, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Two clubs' folders give one id two variants: verify in one process plays each as its folder
+    says, before and after the other (the suite's in-process runs meet many house folders)."""
+    other = tmp_path / "other-club"
+    shutil.copytree(in_house, other)
+    variant = other / "spec" / "albastini" / "variants" / "baobab-4p.yaml"
+    variant.write_text(variant.read_text(encoding="utf-8").replace("    double: 3\n", "    double: 2\n"), encoding="utf-8")
+    lasts = []
+    for club in (in_house, other, in_house):
+        status, out, _ = run_here(f"trickspec verify --spec {club / 'spec'} --scenarios {club / 'scenarios'}", capsys)
+        lasts.append((status, out.rstrip().splitlines()[-1]))
+    assert lasts == [(0, "3 passed, 0 failed"), (1, "1 passed, 2 failed"), (0, "3 passed, 0 failed")]
 
 
 def test_the_run_log_records_the_house_folders_and_pins_their_data(in_house: Path,
