@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import reprlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,11 +35,26 @@ _MISSING = "<missing>"
 
 
 def action_text(action: Any) -> str:
-    """The compact form of an action used by legal-action expectations: '1 play 9D'."""
+    """The compact form of an action used by legal-action expectations: '1 play 9D'. The seat is
+    written as a JSON value, so the seat ``"1"`` (a string) is not seat 1, while ``1.0`` is."""
     if not isinstance(action, dict):  # an engine's malformed entry, shown as it came
-        return repr(action)
-    text = f"{action.get('seat')} {action.get('type')}"
-    return f"{text} {action['card']}" if action.get("card") else text
+        return reprlib.repr(action)
+    text = f"{_json_text(action.get('seat'))} {_word(action.get('type'))}"
+    return f"{text} {_word(action['card'])}" if action.get("card") else text
+
+
+def _word(value: Any) -> str:
+    """A type or card: a string as it is; anything else, which no expectation names, as JSON."""
+    return value if isinstance(value, str) else _json_text(value)
+
+
+def _json_text(value: Any) -> str:
+    if type(value) is float and value.is_integer():
+        value = int(value)  # one JSON number, as in same()
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):  # not JSON: an in-process engine's own object
+        return reprlib.repr(value)
 
 
 def _field(snapshot: Json, dotted: str) -> Any:

@@ -62,3 +62,27 @@ def test_a_boolean_is_not_a_number_as_it_is_in_python(expect: dict[str, Any], sn
 
 def test_one_json_number_is_one_whether_written_1_or_1_0() -> None:
     assert compare({"to_act": 1, "totals": [0, 60]}, {"to_act": 1.0, "totals": [0.0, 60]}, [], 0, 1) == []
+
+
+def legal_differences(seat: Any, card: Any = "9D") -> list[tuple[str, Any, Any]]:
+    legal = [{"seat": seat, "type": "play", "card": card}]
+    return [(m.what, m.expected, m.observed) for m in compare({"legal": {"exactly": ["1 play 9D"]}}, {}, legal, 0, 1)]
+
+
+def test_a_legal_action_s_seat_is_one_json_number_whether_written_1_or_1_0() -> None:
+    assert legal_differences(1) == legal_differences(1.0) == []
+
+
+@pytest.mark.parametrize(
+    ("seat", "card", "written"),
+    [
+        ("1", "9D", '"1" play 9D'),
+        (True, "9D", "true play 9D"),
+        (None, "9D", "null play 9D"),
+        (1, ["9D"], '1 play ["9D"]'),
+        ({1}, "9D", "{1} play 9D"),  # no JSON value: an in-process engine's own object
+    ],
+    ids=["a string", "a boolean", "no seat", "a card in a list", "a set"],
+)
+def test_a_legal_action_that_is_not_the_expected_json_is_not_taken_for_it(seat: Any, card: Any, written: str) -> None:
+    assert legal_differences(seat, card) == [("legal actions (exactly)", ["1 play 9D"], [written])]
