@@ -26,6 +26,7 @@ from specreader.problems import DataError
 EXAMPLES_PLACEHOLDER = rulesite.EXAMPLES_INDEX
 
 _data: rulesite.SiteData | None = None
+_fragments: rulesite.Fragments | None = None  # the HTML fragments of the generated pages (on_files)
 
 
 def _load(config: MkDocsConfig) -> rulesite.SiteData:
@@ -101,9 +102,11 @@ def conformance_report(chosen: Sequence[Scenario] | None = None) -> str:
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
+    global _fragments
     data = _data or _load(config)
     try:
-        generated = rulesite.pages(data)
+        with rulesite.fragments_kept() as _fragments:
+            generated = rulesite.pages(data)
         generated[REPORT_PAGE] = conformance_report(data.scenarios)
         generated[IMPLEMENTATIONS_PAGE] = implementations_page(data, Path(config.docs_dir) / "implementations")
         generated[CONTRIBUTING_PAGE] = (Path(config.config_file_path).resolve().parent / "CONTRIBUTING.md").read_text(
@@ -121,6 +124,11 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     if changelog is not None:  # for the footer's link
         config.extra[VERSION_KEY]["changelog"] = changelog.url
     return files
+
+
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    """The page's HTML with the fragments the generated Markdown held as markers (on_files)."""
+    return _fragments.expand(html) if _fragments is not None else html
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:

@@ -12,6 +12,17 @@ from rulesite.paths import EXAMPLES_INDEX
 from rulesite.shortcodes import expand_shortcodes
 from rulesite.site import pages
 from rulesite.sitedata import SiteData, load_site_data
+from rulesite.templating import Fragments, fragments_kept
 from rulesite.variant_pages import rules_nav
 
-__all__ = ["EXAMPLES_INDEX", "SiteData", "example_nav", "expand_shortcodes", "load_site_data", "pages", "rules_nav"]
+__all__ = [
+    "EXAMPLES_INDEX",
+    "Fragments",
+    "SiteData",
+    "example_nav",
+    "expand_shortcodes",
+    "fragments_kept",
+    "load_site_data",
+    "pages",
+    "rules_nav",
+]

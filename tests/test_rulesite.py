@@ -198,6 +198,49 @@ def test_cards_are_text_with_the_text_presentation_selector() -> None:
     assert "<b>" not in card("<b>")
 
 
+def test_a_kept_fragment_is_written_in_again_whole_and_nested() -> None:
+    with templating.fragments_kept() as kept:
+        card = templating.macro("cards.html.j2", "card")("TD")
+        row = templating.macro("cards.html.j2", "row")(["TD", "QS"])
+    assert "<span" not in card and row.count("<span") == 1  # each card a marker, in the row's own span
+    assert kept.expand(f"<p>{row}</p>") == f"<p>{templating.macro('cards.html.j2', 'row')(['TD', 'QS'])}</p>"
+    nested = kept.keep(f"<b>{card}</b>")
+    assert kept.expand(nested) == f"<b>{kept.expand(card)}</b>"
+    assert kept.keep(f"<b>{card}</b>") == nested  # one fragment, however often it is drawn
+
+
+def test_a_marker_is_only_this_build_s_own() -> None:
+    """Markers carry a random key: text in the data that looks like one is written as it stands."""
+    with templating.fragments_kept() as kept:
+        marker = templating.macro("cards.html.j2", "card")("TD")
+    with templating.fragments_kept() as other:
+        other.keep("<i>another build's</i>")
+    forged = re.sub(r"[0-9a-f]{16}", "0" * 16, str(marker))
+    assert other.expand(marker) == marker
+    assert kept.expand(forged) == forged
+
+
+def test_pages_with_their_fragments_kept_are_the_pages_once_written_in(
+    site_data: rulesite.SiteData, site_pages: dict[str, str]
+) -> None:
+    """What docs/hooks.py hands MkDocs: the pages with markers for the cards and deals, which make up most
+    of the worked examples, and the same pages once the fragments are written in."""
+    with templating.fragments_kept() as kept:
+        marked = rulesite.pages(site_data)
+    assert {path: kept.expand(page) for path, page in marked.items()} == site_pages
+    examples = [path for path in marked if path.startswith("examples/")]
+    assert sum(len(marked[p]) for p in examples) < sum(len(site_pages[p]) for p in examples) / 2
+    assert not any('class="card card--' in marked[p] for p in examples)
+
+
+def test_the_built_pages_have_their_fragments_written_in(built_site: Path) -> None:
+    pages = list(built_site.rglob("*.html"))
+    assert len(pages) > 100
+    assert not [p for p in pages if "\ue000" in p.read_text(encoding="utf-8")]
+    example = (built_site / "examples" / "albastini" / "play" / "trick-winner.html").read_text(encoding="utf-8")
+    assert 'class="card card--' in example and '<figure class="deal" data-search-exclude><div class="deal__row">' in example
+
+
 def test_shortcodes_draw_cards_and_refuse_typos(site_data: rulesite.SiteData) -> None:
     out = rulesite.expand_shortcodes("Anna leads [[cards: AH]] and [[show: Boris:3S]]\n\n[[values: albastini-base]]", site_data)
     assert out.count('class="card card--') == 2 + 9
