@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from conformance.breaker import GIVE_UP_AFTER, Breaker
 from conformance.messages import Answer, ErrorReport, Observation, Rejection, Request
+from conformance.untrusted import Unreadable, as_json
 from conformance.vocabulary import EngineError, ErrorKind
 from specreader.jsontypes import Json
 
@@ -57,9 +58,20 @@ class InProcessAdapter:
     """
 
     def __init__(
-        self, factory: Any, info: Json, variants: list[str], *, timeout: float | None = None, give_up_after: int = GIVE_UP_AFTER
+        self,
+        factory: Any,
+        info: Json,
+        variants: list[str],
+        *,
+        timeout: float | None = None,
+        give_up_after: int = GIVE_UP_AFTER,
+        read_as_json: bool = True,
     ) -> None:
         self._factory = factory
+        # Each snapshot and list of legal actions read as a served engine's would be (untrusted.as_json);
+        # off only for the reference, whose observations are JSON by construction (and checked against
+        # the schemas by its tests): reading them again would cost it a third of its speed.
+        self._read_as_json = read_as_json
         self._info = info
         self._variants = variants
         self.timeout = timeout
@@ -93,8 +105,13 @@ class InProcessAdapter:
         wanted = set(request.get("observe", range(len(actions) + 1)))
         try:
             engine = self._factory(request["variant"], request["setup"])
-            observations = [self._observe(engine, None, 0 in wanted)]
         except Exception as err:  # an engine's own failure is reported, never raised
+            return {"id": rid, "error": setup_error(err)}
+        try:
+            observations = [self._observe(engine, None, 0 in wanted)]
+        except Unreadable as err:  # it failed as a served engine fails that sends a line it cannot
+            return {"id": rid, "error": {"kind": ErrorKind.CRASH, "message": f"at the start: {err}"}}
+        except Exception as err:  # no first snapshot: the deal was not set up
             return {"id": rid, "error": setup_error(err)}
         for index, action in enumerate(actions, start=1):
             try:
@@ -102,6 +119,9 @@ class InProcessAdapter:
                 code = getattr(applied, "code", None)
                 rejected: Rejection | None = {"code": code, "message": getattr(applied, "message", "")} if code else None
                 observations.append(self._observe(engine, rejected, index in wanted))
+            except Unreadable as err:
+                error: ErrorReport = {"kind": ErrorKind.CRASH, "message": f"after {action}: {err}"}
+                return {"id": rid, "observations": observations, "error": error}
             except Exception as err:
                 return {
                     "id": rid,
@@ -110,11 +130,14 @@ class InProcessAdapter:
                 }
         return {"id": rid, "observations": observations}
 
-    @staticmethod
-    def _observe(engine: PythonEngine, rejected: Rejection | None, full: bool) -> Observation:
+    def _observe(self, engine: PythonEngine, rejected: Rejection | None, full: bool) -> Observation:
         if not full:  # the kit does not read this one: skip building what nobody compares
             return {"rejected": rejected, "snapshot": None, "legal": None}
-        return {"rejected": rejected, "snapshot": engine.snapshot(), "legal": engine.legal_actions()}
+        snapshot, legal = engine.snapshot(), engine.legal_actions()
+        if self._read_as_json:
+            snapshot = _read("snapshot", snapshot)
+            legal = _read("legal actions", legal)
+        return {"rejected": rejected, "snapshot": snapshot, "legal": legal}
 
     def close(self) -> None:
         if self._worker is not None:
@@ -167,6 +190,13 @@ class _Worker:
             self._answered.release()
 
 
+def _read(what: str, value: Any) -> Any:
+    try:
+        return as_json(value)
+    except Unreadable as err:
+        raise Unreadable(f"the {what} the engine reported: {err}") from None
+
+
 def setup_error(err: BaseException) -> ErrorReport:
     """A setup the engine refused, as the protocol's setup error: with the refusal code when the
     exception carries one as a ``code`` string (the reference's SetupError does)."""
@@ -178,8 +208,13 @@ def setup_error(err: BaseException) -> ErrorReport:
 
 
 def describe_error(err: BaseException) -> str:
-    """An exception as one line for a report: ``KeyError: 'x'``."""
-    return f"{type(err).__name__}: {err}"
+    """An exception as one line for a report: ``KeyError: 'x'``; never raises, whatever the exception's
+    ``__str__`` does (the worker thread reports with it, and must answer)."""
+    try:
+        said = str(err)
+    except BaseException as inner:  # an engine's exception is data, even one whose message fails
+        said = f"(its message could not be read: {type(inner).__name__})"
+    return f"{type(err).__name__}: {said}"
 
 
 def reference_adapter(*, timeout: float | None = None, give_up_after: int = GIVE_UP_AFTER) -> InProcessAdapter:
@@ -189,7 +224,8 @@ def reference_adapter(*, timeout: float | None = None, give_up_after: int = GIVE
     from specreader import spec
 
     info = {"name": "trickspec-reference", "version": kit_version(), "language": "python", "homepage": kit_homepage()}
-    return InProcessAdapter(Engine.new, info, spec.variant_ids(), timeout=timeout, give_up_after=give_up_after)
+    variants = spec.variant_ids()
+    return InProcessAdapter(Engine.new, info, variants, timeout=timeout, give_up_after=give_up_after, read_as_json=False)
 
 
 def load_engine(target: str, *, timeout: float | None = None, give_up_after: int = GIVE_UP_AFTER) -> EngineAdapter:

@@ -270,7 +270,8 @@ def _play(result: MutantResult, mine: list[scenarios.Scenario], build: Builder, 
     except ValueError as err:  # the engine refuses such a variant outright: nothing to catch
         result.unbuildable = str(err)
         return
-    adapter = InProcessAdapter(factory, {"name": mutant.name}, [mutant.variant])
+    # The reference's own engine with one rule changed: its observations are JSON as the reference's are.
+    adapter = InProcessAdapter(factory, {"name": mutant.name}, [mutant.variant], read_as_json=False)
     for scenario in mine:
         verdict = runner.run(adapter, scenario)
         if verdict.outcome is Outcome.PASS:

@@ -56,16 +56,18 @@ def data(value: Any, cap: int = CAP) -> Any:
         return text(repr(value)[: cap * 2], cap)
     if size > cap or jsonio.too_deep(value, KEPT_DEPTH):
         return text(json.dumps(value, ensure_ascii=False, default=repr), cap)
-    return _strings_made_safe(value, cap)
+    return strings_made_safe(value, cap)
 
 
-def _strings_made_safe(value: Any, cap: int) -> Any:
+def strings_made_safe(value: Any, cap: int = CAP) -> Any:
+    """A JSON value with every string (keys too) made safe text, each cut at ``cap``: for values
+    read back from a file anyone may have written (a run log), whatever their size."""
     if isinstance(value, str):
         return text(value, cap)
     if isinstance(value, dict):
-        return {text(k, cap): _strings_made_safe(v, cap) for k, v in value.items()}
+        return {text(k, cap): strings_made_safe(v, cap) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_strings_made_safe(v, cap) for v in value]
+        return [strings_made_safe(v, cap) for v in value]
     return value
 
 
@@ -114,6 +116,25 @@ def json_line(raw: bytes, max_depth: int = MAX_DEPTH) -> Any:
         column = len(raw[: at.start()].decode("utf-8")) + 1 if at else 1
         raise Unreadable(f"expected Unicode text, found the lone surrogate {escape} in a string (RFC 8259, section 8.2)", column)
     return value
+
+
+def as_json(value: Any) -> Any:
+    """An in-process engine's value read as a served engine's line would be (``json_line``): encoded
+    as JSON and read back. What no JSON line can carry (a set, bytes, an object, NaN, a cycle, a
+    number beyond the kit's limits, a nesting too deep) is ``Unreadable``, and what is kept is plain
+    JSON, which the kit's comparisons and writers can hold whatever the engine's objects do."""
+    try:
+        line = json.dumps(value, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError) as err:
+        raise Unreadable(f"expected a JSON value, found what JSON cannot hold ({text(_message(err), 200)})") from None
+    return json_line(line.encode("ascii"))
+
+
+def _message(err: BaseException) -> str:
+    try:
+        return str(err)
+    except Exception:  # a message that cannot even be read (an int of more digits than str() takes)
+        return type(err).__name__
 
 
 # A lone surrogate can only come from a \u escape (UTF-8 cannot encode one), so a line with none

@@ -9,11 +9,14 @@ pids in ``tmp_path / "pids"``, so a test can check that nothing is left running.
 
 from __future__ import annotations
 
+import enum
 import os
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from conformance import scenarios
 from conformance.scenarios import Scenario
@@ -194,3 +197,91 @@ class ExitsOnSetup:
     @classmethod
     def new(cls, variant_id: str, setup: dict[str, object]) -> object:
         sys.exit(5)
+
+
+class _Unreadable(Exception):
+    def __str__(self) -> str:
+        raise _Unreadable()
+
+
+class _RaisingEq:
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("an engine's __eq__")
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _RaisingItems(dict):  # type: ignore[type-arg]
+    def items(self):  # type: ignore[no-untyped-def]
+        raise RuntimeError("an engine's items()")
+
+
+def _cycle() -> list[object]:
+    loop: list[object] = []
+    loop.append(loop)
+    return loop
+
+
+def _nested(depth: int) -> list[object]:
+    value: list[object] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+# What an in-process engine's snapshot may hold in place of to_act that no JSON line can carry.
+NOT_JSON: dict[str, Callable[[], object]] = {
+    "a set": lambda: {1},
+    "bytes": lambda: b"1",
+    "an object": object,
+    "an Enum member": lambda: enum.Enum("Seat", "ONE").ONE,
+    "NaN": lambda: float("nan"),
+    "an int too long for str()": lambda: 10**5000,
+    "an int beyond the kit's limit": lambda: 10**16,
+    "an __eq__ that raises": _RaisingEq,
+    "a cycle": _cycle,
+    "a nesting deeper than any line's": lambda: _nested(200),
+    "a nesting deeper than the recursion limit": lambda: _nested(200_000),
+    "a mapping whose items() raises": lambda: _RaisingItems(seat=1),
+}
+
+
+class ReportsOddly:
+    """The reference engine, except that its snapshot's to_act is ``ReportsOddly.value()`` (NOT_JSON)."""
+
+    value: Callable[[], object] = staticmethod(lambda: 1)
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+
+    @classmethod
+    def new(cls, variant_id: str, setup: dict[str, object]) -> ReportsOddly:
+        from reference import Engine
+
+        return cls(Engine.new(variant_id, setup))
+
+    def legal_actions(self) -> list[dict[str, object]]:
+        return list(self.engine.legal_actions())
+
+    def apply(self, action: dict[str, object]) -> object:
+        return self.engine.apply(action)
+
+    def snapshot(self) -> dict[str, object]:
+        return {**self.engine.snapshot(), "to_act": type(self).value()}
+
+
+class RaisesUnreadably:
+    """An in-process engine whose apply raises an exception whose message itself raises."""
+
+    @classmethod
+    def new(cls, variant_id: str, setup: dict[str, object]) -> RaisesUnreadably:
+        return cls()
+
+    def legal_actions(self) -> list[dict[str, object]]:
+        return []
+
+    def snapshot(self) -> dict[str, object]:
+        return {}
+
+    def apply(self, action: dict[str, object]) -> object:
+        raise _Unreadable()

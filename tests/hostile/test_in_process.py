@@ -4,12 +4,15 @@ the run goes on (or gives up after a few in a row), and the stuck thread never h
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
+import pytest
 from conftest import BackgroundRuns, first_three_player_scenario
-from hostile_engines import ExitsOnSetup, HangsAlways
+from hostile_engines import NOT_JSON, ExitsOnSetup, HangsAlways, RaisesUnreadably, ReportsOddly
 
 from conformance import runlog, runner, scenarios
 from conformance.adapter import InProcessAdapter, open_engine
+from conformance.verify import verify
 from conformance.vocabulary import ErrorKind, Outcome
 
 
@@ -57,3 +60,35 @@ def test_a_stuck_thread_does_not_hold_up_the_end_of_verify(background: Backgroun
     assert f"TIMEOUT {first_three_player_scenario()}" in out and out.strip().endswith("0 passed, 1 failed")
     footer = runlog.read(run.folder / "reports" / "run.jsonl").footer
     assert footer is not None and footer["seconds"] < 5
+
+
+@pytest.mark.parametrize("what", list(NOT_JSON))
+def test_a_value_no_json_line_can_carry_is_a_crash_for_its_scenario(
+    what: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Read as a served engine's line would be: the scenario is an error, the run log is written, and
+    the report reads it back; never a traceback from the kit's own comparisons or writers."""
+    monkeypatch.setattr(ReportsOddly, "value", staticmethod(NOT_JSON[what]))
+    adapter = InProcessAdapter(ReportsOddly.new, {"name": "odd"}, ["albastini-2p"])
+    scenario = chosen()[0]
+    verdict = runner.run(adapter, scenario)
+    assert verdict.outcome is Outcome.ERROR, verdict
+    assert verdict.error is not None and verdict.error.kind is ErrorKind.CRASH
+    raising = what == "a mapping whose items() raises"
+    said = "RuntimeError: an engine's items()" if raising else "the snapshot the engine reported: "
+    assert said in verdict.error.message, verdict.error.message
+    path = tmp_path / "run.jsonl"
+    with path.open("w", encoding="utf-8") as stream:
+        verify(adapter, [scenario], stream=stream)
+    (line,) = runlog.read(path).scenarios
+    assert line["outcome"] == "error" and line["error"] == f"crash: {verdict.error.message}"
+
+
+def test_an_exception_whose_message_raises_is_a_crash_at_once() -> None:
+    adapter = InProcessAdapter(RaisesUnreadably.new, {"name": "unreadable"}, ["albastini-2p"], timeout=5.0)
+    began = time.monotonic()
+    verdict = runner.run(adapter, chosen()[0])
+    assert verdict.outcome is Outcome.ERROR and verdict.error is not None
+    assert verdict.error.kind is ErrorKind.CRASH
+    assert "_Unreadable: (its message could not be read: _Unreadable)" in verdict.error.message
+    assert time.monotonic() - began < 1
