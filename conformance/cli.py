@@ -13,7 +13,18 @@ from pathlib import Path
 from typing import Any
 
 from conformance import adapter as adapters
-from conformance import coverage, engine_process, expectations, interrupt, outputs, reports, runlog, scenarios, selfcheck
+from conformance import (
+    coverage,
+    durations,
+    engine_process,
+    expectations,
+    interrupt,
+    outputs,
+    reports,
+    runlog,
+    scenarios,
+    selfcheck,
+)
 from conformance.breaker import GIVE_UP_AFTER
 from conformance.field_coverage import field_report
 from conformance.protocol import BadCommand
@@ -260,16 +271,6 @@ def cmd_smoke(args: argparse.Namespace) -> int:
     return EXIT_OK if passed == len(trials) else EXIT_ENGINE
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0:  # also refuses nan
-        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, found {text!r}")
-    return value
-
-
 def _whole_number(least: int, words: str) -> Callable[[str], int]:
     """An argparse type: a whole number of at least ``least`` (``words`` say so in the error)."""
 
@@ -471,12 +472,12 @@ COMMANDS: tuple[Command, ...] = (
         (
             Option(("--engine",), "'reference' (the default) or module:name of a Python engine class or adapter factory"),
             Option(("--engine-cmd",), "an engine program speaking the protocol (docs/protocol.md), e.g. 'node engine.js'"),
-            Option(("--timeout",), "seconds an engine may take per scenario (default 10)", type=_seconds, default=10.0),
+            Option(("--timeout",), "seconds an engine may take per scenario (default 10)", type=durations.timeout, default=10.0),
             Option(
                 ("--startup-timeout",),
                 "seconds an engine command may take to start and answer the handshake (default: --timeout)",
                 metavar="SECONDS",
-                type=_seconds,
+                type=durations.timeout,
             ),
             Option(
                 ("--give-up-after",),
@@ -504,10 +505,10 @@ COMMANDS: tuple[Command, ...] = (
         (
             Option(("--engine",), "'reference' (the default) or module:name of a Python engine class or adapter factory"),
             Option(("--engine-cmd",), "an engine program speaking the protocol (docs/protocol.md), e.g. 'node engine.js'"),
-            Option(("--timeout",), "seconds an engine may take per deal (default 10)", type=_seconds, default=10.0),
+            Option(("--timeout",), "seconds an engine may take per deal (default 10)", type=durations.timeout, default=10.0),
             Option(("--variant",), "only this variant (repeatable; default: every variant the engine declares)", action="append"),
             Option(("--deals",), f"deals in the campaign, over all shards (default {FUZZ_DEALS:,})", type=_count, metavar="N"),
-            Option(("--time",), "run for this many seconds instead of a number of deals", type=_seconds, metavar="S"),
+            Option(("--time",), "run for this many seconds instead of a number of deals", type=durations.seconds, metavar="S"),
             Option(("--seed",), "the same seed plays the same deals (default 0)", type=_seed, default=0, metavar="S"),
             Option(("--jobs",), "engine processes run in parallel (default 1)", type=_count, default=1, metavar="J"),
             Option(("--shard",), "run slice K of N of the deals (CI matrix); report merges the logs", type=_shard, metavar="K/N"),
@@ -545,7 +546,7 @@ COMMANDS: tuple[Command, ...] = (
         cmd_smoke,
         (
             Option(("--engine-cmd",), "the engine program, e.g. 'node engine.js'", required=True),
-            Option(("--timeout",), "seconds the engine may take per answer (default 10)", type=_seconds, default=10.0),
+            Option(("--timeout",), "seconds the engine may take per answer (default 10)", type=durations.timeout, default=10.0),
         ),
     ),
     Command(

@@ -6,9 +6,10 @@ import html
 import json
 import re
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 from xml.etree import ElementTree as ET
 
+from conformance import untrusted
 from conformance.runlog import Log, ScenarioLine
 from conformance.vocabulary import FAILING, RAN, Outcome
 from specreader.jsontypes import Json
@@ -52,6 +53,12 @@ def _detail(line: ScenarioLine) -> str:
 
 
 def summary(log: Log) -> Json:
+    """The counts and failures of a run log, every string in them safe text (a log is a file anyone may
+    have written: its names reach the terminal, Markdown and XML)."""
+    return cast(Json, untrusted.strings_made_safe(_summary(log)))
+
+
+def _summary(log: Log) -> Json:
     lines = log.scenarios
     stopped_early = log.stopped_early
     return {
@@ -124,14 +131,24 @@ def markdown_text(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=False)).replace("\n", " ")
 
 
+def markdown_code(text: str) -> str:
+    """Text as a Markdown code span that no backtick in it can close, fit for a table cell."""
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    padded = f" {text} " if text.startswith("`") or text.endswith("`") else text
+    return f"{fence}{padded}{fence}".replace("|", "\\|")
+
+
+_EARLY = "the run stopped early"
+
+
 def render_md(data: Json) -> str:
     engine = data["engine"]
     who = markdown_text(f"{engine.get('name', '?')} {engine.get('version', '')}".rstrip())
     out = [
         f"# Conformance report: {who}",
         "",
-        f"Kit {data['kit'].get('version', '?')}, spec `{data['spec_version']}`."
-        + ("" if data["complete"] else f" **The counts are partial: {data.get('stopped_early', 'the run stopped early')}.**"),
+        f"Kit {markdown_text(str(data['kit'].get('version', '?')))}, spec {markdown_code(str(data['spec_version']))}."
+        + ("" if data["complete"] else f" **The counts are partial: {markdown_text(data.get('stopped_early', _EARLY))}.**"),
         "",
         f"**{closing_line(data['counts'])}**",
         "",
@@ -142,14 +159,15 @@ def render_md(data: Json) -> str:
         out.append(f"| {title} | " + " | ".join(columns) + " |")
         out.append("|---|" + "---:|" * len(columns))
         for name, counts in groups.items():
-            out.append(f"| `{name}` | " + " | ".join(str(counts.get(c, 0)) for c in columns) + " |")
+            out.append(f"| {markdown_code(name)} | " + " | ".join(str(counts.get(c, 0)) for c in columns) + " |")
         out.append("")
     if data["failures"]:
         out.append("## Failures")
         out.append("")
         for f in data["failures"]:
             detail = markdown_text(f["detail"])
-            out.append(f"- **{f['outcome']}** `{f['id']}` ({f['where']}; {', '.join(f['clauses'])}): {detail}")
+            where = markdown_text(f"{f['where']}; {', '.join(f['clauses'])}")
+            out.append(f"- **{markdown_text(f['outcome'])}** {markdown_code(f['id'])} ({where}): {detail}")
         out.append("")
     return "\n".join(out)
 
@@ -158,6 +176,8 @@ def render_junit(log: Log) -> str:
     suites = ET.Element("testsuites", name="trickspec")
     by_game: dict[str, list[ScenarioLine]] = {}
     for line in log.scenarios:
+        # Every string safe text: XML holds no control character, and a log is a file anyone may have written.
+        line = cast(ScenarioLine, untrusted.strings_made_safe(line))
         by_game.setdefault(line["game"], []).append(line)
     for game, lines in sorted(by_game.items()):
         counts = Counter(line["outcome"] for line in lines)

@@ -22,6 +22,8 @@ from specreader.spec import variant
 
 SERVE = f"{sys.executable} -m conformance.serve"
 
+pytest_plugins = ["pytester"]  # pytest's own --engine-timeout, read in this process
+
 
 class PlantedBug:
     """The reference engine with the queen ranked above the jack in every Albastini variant."""
@@ -253,3 +255,77 @@ def test_dumped_expectations_read_back_unchanged(tmp_path: Path) -> None:
     path = tmp_path / "expect.yaml"
     path.write_text(expectations.dump(written), encoding="utf-8")
     assert expectations.load(path) == written
+
+
+def _shard(reports: Path, tmp_path: Path, name: str, scenario_id: str, interrupted: str | None) -> Path:
+    """A log of one scenario, with the header of the shared run: finished, or stopped by ``interrupted``."""
+    header, line, *_ = (reports / "run.jsonl").read_text(encoding="utf-8").splitlines()
+    outcome = json.loads(line)["outcome"]
+    footer = {"type": "footer", "counts": {outcome: 1}, "seconds": 0.1, "finished": "2026-12-01T00:00:00+00:00"}
+    if interrupted:
+        footer["interrupted"] = interrupted
+    path = tmp_path / name
+    lines = [header, json.dumps({**json.loads(line), "id": scenario_id}), json.dumps(footer)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_shards_merged_are_incomplete_when_one_was_interrupted(reports: Path, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    done = _shard(reports, tmp_path, "done.jsonl", "a/1", None)
+    stopped = _shard(reports, tmp_path, "stopped.jsonl", "a/2", "SIGTERM")
+    code, out, _ = run(capsys, "report", str(done), str(stopped), "--format", "json")
+    assert code == 0 and json.loads(out)["complete"] is False
+    assert "interrupted by SIGTERM" in run(capsys, "report", str(done), str(stopped), "--format", "md")[1]
+    assert json.loads(run(capsys, "report", str(done), str(done), "--format", "json")[1])["complete"] is True
+
+
+def test_ids_with_long_runs_of_digits_are_ordered_without_a_limit(reports: Path, tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    long = _shard(reports, tmp_path, "long.jsonl", "a/" + "9" * 5000, None)
+    short = _shard(reports, tmp_path, "short.jsonl", "a/10", None)
+    code, out, err = run(capsys, "report", str(long), str(short), "--format", "json")
+    assert code == 0, err
+    assert sum(json.loads(out)["counts"].values()) == 2
+    assert runlog._natural("a/10") < runlog._natural("a/" + "9" * 5000) < runlog._natural("a/1" + "0" * 5000)
+
+
+@pytest.mark.parametrize("given", ["0", "-5", "nan", "inf", "1e308", "86401", "soon"])
+def test_a_time_limit_beyond_reason_is_a_usage_error_for_verify_and_pytest(
+    given: str, capsys: pytest.CaptureFixture[str], pytester: pytest.Pytester
+) -> None:
+    """Both commands read --timeout (pytest: --engine-timeout) alike; none is taken and then blamed on the engine."""
+    with pytest.raises(SystemExit) as usage:  # argparse's usage error
+        main(["verify", "--timeout", given, "--scenario", "albastini/cards/five"])
+    err = capsys.readouterr().err
+    assert usage.value.code == 2 and "--timeout: expected a" in err and repr(given) in err
+    result = pytester.runpytest_inprocess("--engine", "reference", "--engine-timeout", given)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert any("--engine-timeout: expected a" in line for line in result.errlines)
+
+
+def test_a_day_is_the_longest_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "verify", "--timeout", "86400", "--scenario", "albastini/cards/five-beats-four-2p")
+    assert code == 0 and out.rstrip().endswith("1 passed, 0 failed")
+
+
+HOSTILE = "x`<img src=x onerror=alert(1)>|\x1b]0;pwned\x07\x1b[2J"
+
+
+def test_a_hand_made_log_s_names_reach_no_report_as_markup_or_control(reports: Path, tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    header, line, footer = _shard(reports, tmp_path, "raw.jsonl", "a/1", None).read_text(encoding="utf-8").splitlines()
+    scenario = {**json.loads(line), "outcome": "fail", "file": HOSTILE, "clauses": [HOSTILE], "note": HOSTILE, "id": HOSTILE}
+    engine = {**json.loads(header)["engine"], "name": HOSTILE}
+    log = tmp_path / "hostile.jsonl"
+    log.write_text("\n".join([json.dumps({**json.loads(header), "engine": engine, "spec_version": HOSTILE}),
+                              json.dumps(scenario), footer.replace('"pass"', '"fail"')]) + "\n", encoding="utf-8")
+    outputs = {fmt: run(capsys, "report", str(log), "--format", fmt)[1] for fmt in ("md", "junit", "json")}
+    merged = run(capsys, "report", str(log), str(reports / "run.jsonl"))[2]  # the notes name both engines
+    for text in [*outputs.values(), merged]:
+        assert "\x1b" not in text and "\x07" not in text
+    ET.fromstring(outputs["junit"].split("\n", 1)[1])  # well-formed
+    md = outputs["md"]
+    assert "<img" not in md.replace("``x`<img", "")  # markup only inside its code span, literal there
+    assert "``x`<img src=x onerror=alert(1)>\\|\\x1b]0;pwned\\x07\\x1b[2J``" in md
+    assert "&lt;img" in md  # the note, as text

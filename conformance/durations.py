@@ -1,0 +1,28 @@
+"""Times given on a command line (``--timeout``, ``--time``, pytest's ``--engine-timeout``), read once for all."""
+
+from __future__ import annotations
+
+import argparse
+
+# The longest time limit taken: a day. Any longer is no limit a run means, and the lock an answer is
+# waited on refuses a time the platform cannot represent (``inf``, ``1e308``).
+MAX_TIMEOUT = 86_400.0
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a number of seconds above 0 (nan refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, found {text!r}")
+    return value
+
+
+def timeout(text: str) -> float:
+    """An argparse type: a time limit, in seconds above 0 and at most a day."""
+    value = seconds(text)
+    if value > MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"expected a time limit of at most {MAX_TIMEOUT:g} seconds (a day), found {text!r}")
+    return value
