@@ -187,7 +187,7 @@ def run_all(adapter: EngineAdapter, chosen: Iterable[Scenario], supported: set[s
             except StopIteration:
                 broken = EngineError(ErrorKind.ADAPTER, "it gave fewer answers than it was sent requests")
                 yield _failed(scenario, EngineError(ErrorKind.ADAPTER, f"no answer: {broken.message}"))
-            except Exception as err:  # a misbehaving adapter is reported, never a traceback
+            except (Exception, SystemExit) as err:  # a misbehaving adapter is reported, never a traceback
                 broken = EngineError(ErrorKind.ADAPTER, describe_error(err))
                 yield _failed(scenario, broken)
             else:
@@ -201,6 +201,6 @@ def run(adapter: EngineAdapter, scenario: Scenario, supported: set[str] | None =
         return unsupported
     try:
         answer = adapter.run(request_for(scenario))
-    except Exception as err:  # a misbehaving engine is reported, never a traceback
+    except (Exception, SystemExit) as err:  # a misbehaving engine is reported, never a traceback; its sys.exit too
         return _failed(scenario, EngineError(ErrorKind.ADAPTER, describe_error(err)))
     return judge(scenario, answer)

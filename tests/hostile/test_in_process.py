@@ -92,3 +92,22 @@ def test_an_exception_whose_message_raises_is_a_crash_at_once() -> None:
     assert verdict.error.kind is ErrorKind.CRASH
     assert "_Unreadable: (its message could not be read: _Unreadable)" in verdict.error.message
     assert time.monotonic() - began < 1
+
+
+class _ExitsInRun:
+    """A Python adapter (``--engine module:factory``) whose run calls sys.exit."""
+
+    def hello(self) -> dict[str, object]:
+        return {"name": "exits", "variants": ["albastini-2p"]}
+
+    def run(self, request: object) -> object:
+        raise SystemExit(9)
+
+    def close(self) -> None:
+        pass
+
+
+def test_sys_exit_in_a_python_adapter_is_reported_against_each_scenario() -> None:
+    verdicts = list(runner.run_all(_ExitsInRun(), chosen()[:1] + chosen()[2:]))  # type: ignore[arg-type]
+    assert [(v.outcome, v.error.kind if v.error else None) for v in verdicts] == [(Outcome.ERROR, ErrorKind.ADAPTER)] * 2
+    assert verdicts[0].reason == "adapter: SystemExit: 9"
