@@ -129,7 +129,9 @@ def generated(schema: Json, registry: Registry = REGISTRY) -> Json:
     defs.update({f"component_{name}": component_block(name, rules) for name, rules in registry.items()})
     complete["properties"]["components"] = {
         "required": [name for name in REQUIRED if name in registry],
-        "properties": {name: {"required": ["rule"]} for name in registry},
+        # Once inherited, each component names its rule, so its block holds it to that rule's parameters:
+        # a file may state a parameter and inherit the rule it belongs to from its parent.
+        "properties": {name: {"required": ["rule"], "$ref": f"#/$defs/component_{name}"} for name in registry},
     }
     complete["allOf"] = [
         entry

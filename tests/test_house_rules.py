@@ -165,6 +165,21 @@ def test_a_house_variant_may_not_take_a_kit_variant_s_id(house: Path, capsys: py
     assert f"{variant}:2:5: $.id: {taken}" in err
 
 
+def test_a_parameter_of_another_rule_than_the_inherited_one_is_located(
+    house: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The club's score block states a parameter and inherits its rule (over-threshold), which has no such
+    parameter: validate names the line, and fuzz stops before it runs, as for any house problem."""
+    variant = house / "spec" / "albastini" / "variants" / "baobab-4p.yaml"
+    variant.write_text(variant.read_text(encoding="utf-8") + "    line_per_member: 20\n", encoding="utf-8")
+    line = len(variant.read_text(encoding="utf-8").splitlines())
+    status, err = validate_house(house, capsys)
+    assert status == cli.EXIT_BAD_DATA
+    assert f"{variant}:{line}:5: $.components.score.line_per_member: after inheritance: unknown key 'line_per_member'" in err[0]
+    fuzz = cli.main(["fuzz", "--spec", str(house / "spec"), "--variant", HOUSE_VARIANT, "--deals", "5"])
+    assert fuzz == cli.EXIT_BAD_DATA and f"{variant}:{line}:5:" in capsys.readouterr().err
+
+
 def test_house_clauses_and_sections_may_not_repeat_the_kit_s(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
     clauses = house / "spec" / "albastini" / "clauses.yaml"
     text = clauses.read_text(encoding="utf-8").replace("  - id: baobab\n", "  - id: score\n")
