@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from conformance.breaker import GIVE_UP_AFTER, Breaker
 from conformance.messages import Answer, ErrorReport, Observation, Rejection, Request
-from conformance.untrusted import Unreadable, as_json
+from conformance.untrusted import Unreadable, as_json, text
 from conformance.vocabulary import EngineError, ErrorKind
 from specreader.jsontypes import Json
 
@@ -208,13 +208,13 @@ def setup_error(err: BaseException) -> ErrorReport:
 
 
 def describe_error(err: BaseException) -> str:
-    """An exception as one line for a report: ``KeyError: 'x'``; never raises, whatever the exception's
-    ``__str__`` does (the worker thread reports with it, and must answer)."""
+    """An exception as one line of safe text for a report: ``KeyError: 'x'``; never raises, whatever the
+    exception's ``__str__`` does (the worker thread reports with it, and must answer)."""
     try:
         said = str(err)
     except BaseException as inner:  # an engine's exception is data, even one whose message fails
         said = f"(its message could not be read: {type(inner).__name__})"
-    return f"{type(err).__name__}: {said}"
+    return text(f"{type(err).__name__}: {said}")  # made safe here, where an engine's words enter the kit
 
 
 def reference_adapter(*, timeout: float | None = None, give_up_after: int = GIVE_UP_AFTER) -> InProcessAdapter:

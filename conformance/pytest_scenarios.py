@@ -236,4 +236,4 @@ def describe(verdict: runner.Verdict, note: str | None = None) -> str:
         lines.append(f"  step {m.step} ({s.file}:{m.line}): {m.what}")
         lines.append(f"    - expected: {m.expected!r}")
         lines.append(f"    + observed: {m.observed!r}")
-    return "\n".join(lines)
+    return "\n".join(untrusted.text(line) for line in lines)  # house titles and clause texts are data too

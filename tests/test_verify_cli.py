@@ -329,3 +329,15 @@ def test_a_hand_made_log_s_names_reach_no_report_as_markup_or_control(reports: P
     assert "<img" not in md.replace("``x`<img", "")  # markup only inside its code span, literal there
     assert "``x`<img src=x onerror=alert(1)>\\|\\x1b]0;pwned\\x07\\x1b[2J``" in md
     assert "&lt;img" in md  # the note, as text
+
+
+def test_an_engine_s_words_are_escaped_when_it_cannot_even_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], pytester: pytest.Pytester
+) -> None:
+    (tmp_path / "loud_engine.py").write_text('raise RuntimeError("hello \\x1b[31mboom\\x07")\n', encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, _, err = run(capsys, "verify", "--engine", "loud_engine:Engine")
+    assert code == 3 and "engine unusable: RuntimeError: hello \\x1b[31mboom\\x07" in err and "\x1b" not in err
+    result = pytester.runpytest_inprocess("--engine", "loud_engine:Engine")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "\x1b" not in "\n".join(result.errlines) and any("\\x1b[31mboom" in line for line in result.errlines)
