@@ -13,6 +13,7 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 
+from conformance import untrusted
 from specreader import kitdata
 from specreader.jsontypes import JsonPath
 from specreader.problems import Problem
@@ -121,7 +122,10 @@ def _kind(value: Any) -> str:
 
 
 def _found(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False)
+    if value is None:
+        return "found null"
+    # Control and format characters escaped: a bidi override in a value would reorder the message.
+    text = untrusted.text(json.dumps(value, ensure_ascii=False))
     if len(text) > 60:
         text = text[:57] + "..."
     return f"found {_kind(value)} {text}"

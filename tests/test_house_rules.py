@@ -229,6 +229,22 @@ def test_a_spec_folder_that_cannot_be_used_is_named(
     assert f"{folder}:0:0: $: {message}" in capsys.readouterr().err.splitlines()
 
 
+@pytest.mark.parametrize(
+    ("written", "shown"), [('"x\\u202e\\e[31m"', 'found string "x\\u202e\\u001b[31m"'), ("null", "found null")]
+)
+def test_a_refused_value_is_shown_escaped_and_once(
+    house: Path, capsys: pytest.CaptureFixture[str], written: str, shown: str
+) -> None:
+    """A bidi override or an escape in a value would reorder or recolour the problem's line."""
+    variant = house / "spec" / "albastini" / "variants" / "baobab-4p.yaml"
+    text = variant.read_text(encoding="utf-8")
+    variant.write_text(text.replace("    double: 3\n", f"    double: {written}\n"), encoding="utf-8")
+    status, err = validate_house(house, capsys)
+    assert status == cli.EXIT_BAD_DATA
+    assert any(line.endswith(f"$.components.score.double: expected integer, {shown}") for line in err), err
+    assert "\u202e" not in "\n".join(err) and "\x1b" not in "\n".join(err)
+
+
 def test_a_house_spec_folder_holds_no_error_codes(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
     errors = house / "spec" / "errors.yaml"
     shutil.copy(kitdata.spec_dir() / "errors.yaml", errors)
