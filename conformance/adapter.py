@@ -70,7 +70,7 @@ class InProcessAdapter:
         self._factory = factory
         # Each snapshot and list of legal actions read as a served engine's would be (untrusted.as_json);
         # off only for the reference, whose observations are JSON by construction (and checked against
-        # the schemas by its tests): reading them again would cost it a third of its speed.
+        # the schemas by its tests): read again, every scenario in process runs at about 0.45x the rate.
         self._read_as_json = read_as_json
         self._info = info
         self._variants = variants
