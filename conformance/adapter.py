@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from conformance import engine_output
 from conformance.breaker import GIVE_UP_AFTER, Breaker
 from conformance.messages import Answer, ErrorReport, Observation, Rejection, Request
 from conformance.untrusted import Unreadable, as_json, text
@@ -65,13 +66,15 @@ class InProcessAdapter:
         *,
         timeout: float | None = None,
         give_up_after: int = GIVE_UP_AFTER,
-        read_as_json: bool = True,
+        trusted: bool = False,
     ) -> None:
         self._factory = factory
-        # Each snapshot and list of legal actions read as a served engine's would be (untrusted.as_json);
-        # off only for the reference, whose observations are JSON by construction (and checked against
-        # the schemas by its tests): read again, every scenario in process runs at about 0.45x the rate.
-        self._read_as_json = read_as_json
+        # An engine the kit did not write has each snapshot and list of legal actions read as a served
+        # engine's would be (untrusted.as_json), and what it prints kept (conformance/engine_output.py).
+        # ``trusted`` is for the kit's own engines (the reference, selfcheck's mutants of it): their
+        # observations are JSON by construction (checked against the schemas by the kit's tests) and they
+        # print nothing; read again, every scenario in process runs at about 0.45x the rate.
+        self._trusted = trusted
         self._info = info
         self._variants = variants
         self.timeout = timeout
@@ -82,36 +85,51 @@ class InProcessAdapter:
         return {**self._info, "variants": list(self._variants)}
 
     def run(self, request: Request) -> Answer | EngineError:
+        printed = engine_output.Printed()
         if self.timeout is None:
-            return self.answer(request)
+            return self.answer(request, printed)
         unavailable = self._breaker.open
         if unavailable is not None:
             return unavailable
-        worker = self._worker = self._worker or _Worker(self.answer)
-        answer = worker.run(request, self.timeout)
+        worker = self._worker = self._worker or _Worker()
+        answer = worker.run(request, lambda: self.answer(request, printed), self.timeout)
         if answer is None:
             self._worker = None  # still busy with this request, for good perhaps: the next one gets another
+            printed.abandoned = True
             left_running = "the engine's thread is left running: Python cannot stop it"
-            error = EngineError(ErrorKind.TIMEOUT, f"no answer within {self.timeout:g} s ({left_running})")
+            error = EngineError(ErrorKind.TIMEOUT, f"no answer within {self.timeout:g} s ({left_running}){printed.tail()}")
             self._breaker.stall(str(error))
             return error
         self._breaker.answered()
         return answer
 
-    def answer(self, request: Request) -> Answer:
-        """The engine's answer, worked out on the calling thread with no time limit."""
+    def answer(self, request: Request, printed: engine_output.Printed | None = None) -> Answer:
+        """The engine's answer, worked out on the calling thread with no time limit; what an engine the
+        kit did not write prints goes to ``printed``, and its last lines with a crash."""
+        if self._trusted:
+            return self._answer(request)
+        printed = printed or engine_output.Printed()
+        with engine_output.kept(printed):
+            answer = self._answer(request)
+        error = answer.get("error")
+        if error is not None and error["kind"] == ErrorKind.CRASH:
+            error["message"] += printed.tail()
+        return answer
+
+    def _answer(self, request: Request) -> Answer:
         rid = request.get("id")
         actions = request["actions"]
         wanted = set(request.get("observe", range(len(actions) + 1)))
+        # An engine's own failure is reported, never raised: its sys.exit too, but not Ctrl-C.
         try:
             engine = self._factory(request["variant"], request["setup"])
-        except Exception as err:  # an engine's own failure is reported, never raised
+        except (Exception, SystemExit) as err:
             return {"id": rid, "error": setup_error(err)}
         try:
             observations = [self._observe(engine, None, 0 in wanted)]
         except Unreadable as err:  # it failed as a served engine fails that sends a line it cannot
             return {"id": rid, "error": {"kind": ErrorKind.CRASH, "message": f"at the start: {err}"}}
-        except Exception as err:  # no first snapshot: the deal was not set up
+        except (Exception, SystemExit) as err:  # no first snapshot: the deal was not set up
             return {"id": rid, "error": setup_error(err)}
         for index, action in enumerate(actions, start=1):
             try:
@@ -122,7 +140,7 @@ class InProcessAdapter:
             except Unreadable as err:
                 error: ErrorReport = {"kind": ErrorKind.CRASH, "message": f"after {action}: {err}"}
                 return {"id": rid, "observations": observations, "error": error}
-            except Exception as err:
+            except (Exception, SystemExit) as err:
                 return {
                     "id": rid,
                     "observations": observations,
@@ -134,7 +152,7 @@ class InProcessAdapter:
         if not full:  # the kit does not read this one: skip building what nobody compares
             return {"rejected": rejected, "snapshot": None, "legal": None}
         snapshot, legal = engine.snapshot(), engine.legal_actions()
-        if self._read_as_json:
+        if not self._trusted:
             snapshot = _read("snapshot", snapshot)
             legal = _read("legal actions", legal)
         return {"rejected": rejected, "snapshot": snapshot, "legal": legal}
@@ -152,9 +170,9 @@ class _Worker:
     the engine itself takes a few hundred microseconds a scenario.
     """
 
-    def __init__(self, answer: Callable[[Request], Answer]) -> None:
-        self._answer = answer
+    def __init__(self) -> None:
         self._request: Request | None = None  # None once retired
+        self._job: Callable[[], Answer] | None = None
         self._result: Answer | None = None
         self._given = threading.Lock()  # released when a request is there to take
         self._given.acquire()
@@ -162,9 +180,10 @@ class _Worker:
         self._answered.acquire()
         threading.Thread(target=self._serve, daemon=True).start()
 
-    def run(self, request: Request, timeout: float) -> Answer | None:
-        """The answer, or None if it took longer than ``timeout`` (the worker then retires when it is done)."""
-        self._request = request
+    def run(self, request: Request, job: Callable[[], Answer], timeout: float) -> Answer | None:
+        """``job``'s answer to ``request``, or None if it took longer than ``timeout`` (the worker then
+        retires when it is done)."""
+        self._request, self._job = request, job
         self._given.release()
         if self._answered.acquire(timeout=timeout):
             return self._result
@@ -180,11 +199,11 @@ class _Worker:
     def _serve(self) -> None:
         while True:
             self._given.acquire()
-            request = self._request
-            if request is None:
+            request, job = self._request, self._job
+            if request is None or job is None:
                 return
             try:
-                self._result = self._answer(request)
+                self._result = job()
             except BaseException as err:  # even SystemExit: on this thread it would vanish, and the kit wait in vain
                 self._result = {"id": request.get("id"), "error": {"kind": ErrorKind.CRASH, "message": describe_error(err)}}
             self._answered.release()
@@ -225,7 +244,7 @@ def reference_adapter(*, timeout: float | None = None, give_up_after: int = GIVE
 
     info = {"name": "trickspec-reference", "version": kit_version(), "language": "python", "homepage": kit_homepage()}
     variants = spec.variant_ids()
-    return InProcessAdapter(Engine.new, info, variants, timeout=timeout, give_up_after=give_up_after, read_as_json=False)
+    return InProcessAdapter(Engine.new, info, variants, timeout=timeout, give_up_after=give_up_after, trusted=True)
 
 
 def load_engine(target: str, *, timeout: float | None = None, give_up_after: int = GIVE_UP_AFTER) -> EngineAdapter:

@@ -18,10 +18,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, NotRequired, TypedDict, cast
 
-from conformance import schemas, untrusted
+from conformance import json_positions, schemas, untrusted
 from conformance.vocabulary import FAILING
 from specreader import files, kitdata, limits, roots
-from specreader.jsontypes import Json
+from specreader.jsontypes import Json, JsonPath
 from specreader.problems import DataError, Problem
 
 
@@ -206,15 +206,16 @@ class Log:
 
 def read(path: Path) -> Log:
     """Read and check a run log; bad lines are located problems. A last line cut short (the run was
-    killed while writing it) is left out and named in ``Log.cut_line``."""
+    killed while writing it) is left out and named in ``Log.cut_line``.
+
+    Beyond each line's schema, the log must be in order: one header first, each scenario once, and
+    nothing after the footer, so no report counts a line twice or takes one header for another.
+    """
     problems: list[Problem] = []
-    header: Header | None = None
-    scenarios: list[ScenarioLine] = []
-    footer: Footer | None = None
     name = str(path)
     data = files.read_bytes(path, limits.MAX_RUN_LOG_BYTES, "run log")
     raw_lines = data.split(b"\n")
-    cut_line: int | None = None
+    order = _Order(name)
     for number, raw in enumerate(raw_lines, start=1):
         if not raw.strip():
             continue
@@ -222,32 +223,75 @@ def read(path: Path) -> Log:
             line = untrusted.json_line(raw, limits.MAX_DEPTH)
         except untrusted.Unreadable as err:
             if number == len(raw_lines):  # no newline after it: written in part
-                cut_line = number
+                order.cut_line = number
             else:
-                problems.append(Problem(name, number, err.column, (), str(err)))
+                problems.append(Problem(name, number, err.column, err.path, str(err)))
             continue
         except ValueError as err:  # a number or a nesting beyond the limits
             problems.append(Problem(name, number, 1, (), str(err)))
             continue
         kind = line.get("type") if isinstance(line, dict) else None
         if kind not in ("header", "scenario", "footer"):
-            problems.append(Problem(name, number, 1, ("type",), f"expected type header, scenario or footer, found {kind!r}"))
+            at = ("type",) if isinstance(line, dict) else ()
+            problems.append(_located(name, number, raw, at, f"expected type header, scenario or footer, found {kind!r}"))
             continue
-        for at, message, _ in schemas.explain("run-log", line, f"/$defs/{kind}"):
-            problems.append(Problem(name, number, 1, at, message))
-        if kind == "header":
-            header = cast(Header, line)
-        elif kind == "scenario":
-            scenarios.append(cast(ScenarioLine, line))
-        elif kind == "footer":
-            footer = cast(Footer, line)
-    if header is None:
-        found = "" if data.strip() else ", found an empty file"
-        problems.append(Problem(name, 1, 1, (), f"expected a header line first{found}"))
+        found = [_located(name, number, raw, at, message, about_key=about_key)
+                 for at, message, about_key in schemas.explain("run-log", line, f"/$defs/{kind}")]
+        problems += found or order.take(number, raw, line)
+    if order.header is None and not any(p.message.startswith(_HEADER_FIRST) for p in problems):
+        empty = "" if data.strip() else ", found an empty file"
+        problems.append(Problem(name, 1, 1, (), f"{_HEADER_FIRST}{empty}"))
     if problems:
         raise DataError(problems)
-    assert header is not None
-    return Log(header, scenarios, footer, cut_line)
+    assert order.header is not None
+    return Log(order.header, order.scenarios, order.footer, order.cut_line)
+
+
+_HEADER_FIRST = "expected a header line first"
+
+
+@dataclass
+class _Order:
+    """The lines of a log read so far, and the problems of their order."""
+
+    name: str
+    header: Header | None = None
+    scenarios: list[ScenarioLine] = field(default_factory=list)
+    footer: Footer | None = None
+    cut_line: int | None = None
+    _lines: dict[str, int] = field(default_factory=dict)  # the line of each kind and scenario id taken
+
+    def take(self, number: int, raw: bytes, line: Json) -> list[Problem]:
+        """Keep a line that meets its schema, or say why its place in the log is wrong."""
+        kind = line["type"]
+        key = f"scenario {line['id']}" if kind == "scenario" else kind
+        seen = self._lines
+        if kind == "header" and "header" in seen:
+            return [self._at(number, raw, (), f"expected one header line, found another (the first is line {seen['header']})")]
+        if kind != "header" and "header" not in seen:
+            return [self._at(number, raw, (), f"{_HEADER_FIRST}, found a {kind} line")]
+        if "footer" in seen:
+            return [self._at(number, raw, (), f"expected nothing after the footer (line {seen['footer']}), found a {kind} line")]
+        if key in seen:
+            again = f"expected each scenario once, found {_shown(line['id'])} again (first at line {seen[key]})"
+            return [self._at(number, raw, ("id",), again)]
+        self._lines[key] = number
+        if kind == "header":
+            self.header = cast(Header, line)
+        elif kind == "scenario":
+            self.scenarios.append(cast(ScenarioLine, line))
+        else:
+            self.footer = cast(Footer, line)
+        return []
+
+    def _at(self, number: int, raw: bytes, at: JsonPath, message: str) -> Problem:
+        return _located(self.name, number, raw, at, message)
+
+
+def _located(name: str, number: int, raw: bytes, at: JsonPath, message: str, *, about_key: bool = False) -> Problem:
+    """A problem of a line that json read, at the column of the value (or key) it is about."""
+    column = json_positions.positions(raw.decode("utf-8")).column(at, at_key=about_key)
+    return Problem(name, number, column, at, message)
 
 
 def _natural(text: str) -> tuple[Any, ...]:

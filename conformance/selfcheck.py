@@ -271,7 +271,7 @@ def _play(result: MutantResult, mine: list[scenarios.Scenario], build: Builder, 
         result.unbuildable = str(err)
         return
     # The reference's own engine with one rule changed: its observations are JSON as the reference's are.
-    adapter = InProcessAdapter(factory, {"name": mutant.name}, [mutant.variant], read_as_json=False)
+    adapter = InProcessAdapter(factory, {"name": mutant.name}, [mutant.variant], trusted=True)
     for scenario in mine:
         verdict = runner.run(adapter, scenario)
         if verdict.outcome is Outcome.PASS:

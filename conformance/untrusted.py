@@ -5,7 +5,7 @@ through here before it reaches a verdict, so the terminal, the run log, Markdown
 all receive one line of printable text of bounded size: no escape sequence can recolour a
 terminal or forge a closing line, no control character can break XML, and a 200 MB message
 costs a report 4 KiB. Every JSON line an engine sends is read by ``json_line``: strict UTF-8,
-and a bounded nesting depth, so no answer can exhaust the kit's stack.
+each key once in an object, and a bounded nesting depth, so no answer can exhaust the kit's stack.
 """
 
 from __future__ import annotations
@@ -14,7 +14,10 @@ import json
 import re
 from typing import Any
 
+from conformance import json_positions
 from specreader import jsonio, limits
+from specreader.jsontypes import JsonPath
+from specreader.problems import format_path
 
 # Levels of nesting a JSON line may have: the protocol's messages need about ten; the kit's own
 # code walks values recursively, so a line nested much deeper is refused before it is used.
@@ -88,15 +91,30 @@ def identity(hello: object) -> dict[str, Any]:
 class Unreadable(ValueError):
     """A line that is not one JSON value the kit can use: the message says why, for a report."""
 
-    def __init__(self, message: str, column: int = 1) -> None:
+    def __init__(self, message: str, column: int = 1, path: JsonPath = ()) -> None:
         super().__init__(message)
         self.column = column  # where in the line, counting from 1
+        self.path = path  # what in the line, when the line is JSON
+
+
+class _RepeatedKey(Exception):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    made = dict(pairs)
+    if len(made) != len(pairs):
+        raise _RepeatedKey
+    return made
 
 
 def json_line(raw: bytes, max_depth: int = MAX_DEPTH) -> Any:
-    """One line of JSON (UTF-8), nested at most ``max_depth`` levels deep; ``Unreadable`` otherwise.
+    """One line of JSON (UTF-8), each key once in an object, nested at most ``max_depth`` levels
+    deep; ``Unreadable`` otherwise.
 
-    The depth is checked before parsing, so a deep line costs no more than a shallow one.
+    The depth is checked before parsing, so a deep line costs no more than a shallow one. A key
+    twice is refused as I-JSON (RFC 7493, section 2.3) refuses it: readers disagree on which one
+    counts, so the kit would judge a value the engine's own reader might not take.
     """
     try:
         line = raw.decode("utf-8")
@@ -105,7 +123,11 @@ def json_line(raw: bytes, max_depth: int = MAX_DEPTH) -> Any:
     if _nested_deeper(raw, max_depth):
         raise Unreadable(limits.depth_problem(max_depth))
     try:
-        value = json.loads(line, **jsonio.number_hooks(line))
+        value = json.loads(line, object_pairs_hook=_unique_keys, **jsonio.number_hooks(line))
+    except _RepeatedKey:
+        path, column = json_positions.positions(line).repeated or ((), 1)
+        twice = f"expected each key once in an object, found {text(format_path(path), 200)} twice"
+        raise Unreadable(twice, column, path) from None
     except json.JSONDecodeError as err:
         raise Unreadable(f"expected a JSON object per line, found {text(line, 80)!r} ({err.msg})", err.colno) from None
     except ValueError as err:  # a number beyond the kit's limits

@@ -341,3 +341,68 @@ def test_an_engine_s_words_are_escaped_when_it_cannot_even_load(
     result = pytester.runpytest_inprocess("--engine", "loud_engine:Engine")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "\x1b" not in "\n".join(result.errlines) and any("\\x1b[31mboom" in line for line in result.errlines)
+
+
+def _log_lines(reports: Path) -> tuple[str, str, str]:
+    """The shared run's header, first scenario line and footer, as written."""
+    header, scenario, *_, footer = (reports / "run.jsonl").read_text(encoding="utf-8").splitlines()
+    return header, scenario, footer
+
+
+@pytest.mark.parametrize(
+    ("order", "problem"),
+    [
+        ("FHS", "1:1: $: expected a header line first, found a footer line"),
+        ("HSHF", "3:1: $: expected one header line, found another (the first is line 1)"),
+        ("HSFS", "4:1: $: expected nothing after the footer (line 3), found a scenario line"),
+        ("HSFF", "4:1: $: expected nothing after the footer (line 3), found a footer line"),
+        ("HSSF", "3:{column}: $.id: expected each scenario once, found {id} again (first at line 2)"),
+    ],
+)
+def test_a_log_out_of_order_is_refused_at_the_line_that_breaks_it(
+    reports: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], order: str, problem: str
+) -> None:
+    header, scenario, footer = _log_lines(reports)
+    log = tmp_path / "run.jsonl"
+    log.write_text("\n".join({"H": header, "S": scenario, "F": footer}[kind] for kind in order) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "report", str(log))
+    assert code == 2 and out == ""
+    scenario_id = json.loads(scenario)["id"]
+    column = scenario.index(json.dumps(scenario_id)) + 1  # of the id's value
+    assert err.splitlines() == [f"{log}:{problem.format(column=column, id=scenario_id)}", "1 problem(s)"]
+
+
+def test_a_key_twice_in_a_log_line_is_refused_at_the_second(reports: Path, tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    header, scenario, footer = _log_lines(reports)
+    twice = scenario.replace('"outcome":"pass"', '"outcome":"fail","outcome":"pass"')
+    log = tmp_path / "run.jsonl"
+    log.write_text("\n".join([header, twice, footer]) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "report", str(log))
+    column = twice.index('"outcome":"pass"') + 1
+    assert code == 2
+    assert f"{log}:2:{column}: $.outcome: expected each key once in an object, found $.outcome twice" in err
+
+
+@pytest.mark.parametrize(
+    ("edit", "path", "message"),
+    [
+        (lambda line: line.replace('"seconds":', '"seconds":"slow","was":'), "$.seconds", "expected number, found string"),
+        (lambda line: line.replace('"mismatches":', '"colour":"red","mismatches":'), "$.colour", "unknown key 'colour'"),
+        (lambda line: line.replace('"clauses":["', '"clauses":[7,"'), "$.clauses[0]", "expected string, found integer 7"),
+    ],
+)
+def test_a_log_line_s_schema_problem_is_at_the_column_of_its_value(
+    reports: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: Any, path: str, message: str
+) -> None:
+    header, scenario, footer = _log_lines(reports)
+    broken = edit(scenario)
+    log = tmp_path / "run.jsonl"
+    log.write_text("\n".join([header, broken, footer]) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "report", str(log))
+    located = err.splitlines()[0]
+    column = int(located.split(":")[2])
+    assert code == 2 and f": {path}: {message}" in located
+    key = path.rsplit(".", 1)[-1].split("[")[0]
+    assert column > 1 and broken[column - 1:].startswith(
+        {"$.seconds": '"slow"', "$.colour": f'"{key}"', "$.clauses[0]": "7"}[path])

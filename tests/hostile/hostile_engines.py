@@ -116,6 +116,9 @@ for raw in sys.stdin.buffer:
         send(benign, times=2)
     elif MODE == "lone-surrogate":  # json.dumps writes it as the escape \ud800
         send({"id": rid, "error": {"kind": "setup", "message": "half a pair: \ud800"}})
+    elif MODE == "key-twice":  # which error counts? readers disagree
+        out.write(('{"id": "%s", "error": {"kind": "setup", "message": "benign"}, "error": null}\n' % rid).encode())
+        out.flush()
 '''
 
 
@@ -197,6 +200,28 @@ class ExitsOnSetup:
     @classmethod
     def new(cls, variant_id: str, setup: dict[str, object]) -> object:
         sys.exit(5)
+
+
+class ExitsOnPlay:
+    """An in-process engine (the reference's) that calls sys.exit when asked to apply an action."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+
+    @classmethod
+    def new(cls, variant_id: str, setup: dict[str, object]) -> ExitsOnPlay:
+        from reference import Engine
+
+        return cls(Engine.new(variant_id, setup))
+
+    def legal_actions(self) -> list[dict[str, object]]:
+        return self.engine.legal_actions()  # type: ignore[no-any-return]
+
+    def snapshot(self) -> dict[str, object]:
+        return self.engine.snapshot()  # type: ignore[no-any-return]
+
+    def apply(self, action: dict[str, object]) -> object:
+        sys.exit(6)
 
 
 class _Unreadable(Exception):
@@ -285,3 +310,43 @@ class RaisesUnreadably:
 
     def apply(self, action: dict[str, object]) -> object:
         raise _Unreadable()
+
+
+LOUD = "\x1b[2J\x1b]0;pwned\x07loud"  # what Loud prints: it would clear a terminal and retitle it
+
+
+class Loud:
+    """The reference engine, printing ``LOUD`` to both streams at every call; at its first action it
+    closes ``sys.stdout``, puts something else in ``sys.stderr``'s place, prints again and raises.
+    With ``hang_after`` set it sleeps that many seconds at its first action instead, then raises."""
+
+    hang_after: float = 0.0
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+
+    @classmethod
+    def new(cls, variant_id: str, setup: dict[str, object]) -> Loud:
+        from reference import Engine
+
+        print(LOUD, "in new")
+        sys.stderr.write(f"{LOUD} on stderr\n")
+        return cls(Engine.new(variant_id, setup))
+
+    def legal_actions(self) -> list[dict[str, object]]:
+        print(LOUD, "in legal_actions")
+        return self.engine.legal_actions()  # type: ignore[no-any-return]
+
+    def snapshot(self) -> dict[str, object]:
+        print(LOUD, "in snapshot", flush=True)
+        return self.engine.snapshot()  # type: ignore[no-any-return]
+
+    def apply(self, action: dict[str, object]) -> object:
+        print(f"{LOUD} about to apply")
+        if self.hang_after:  # and then fail quietly: the kit waits no more, and its streams may be pytest's again
+            time.sleep(self.hang_after)
+            raise RuntimeError("too late")
+        sys.stdout.close()
+        sys.stderr = None
+        print("last words")  # print() with sys.stdout closed: what the kit must survive
+        raise RuntimeError("loud and broken")

@@ -97,6 +97,13 @@ def test_a_lone_surrogate_is_malformed_for_its_scenario_alone(tmp_path: Path) ->
     assert_nothing_left(tmp_path)
 
 
+def test_a_key_twice_in_an_answer_is_malformed_for_its_scenario_alone(tmp_path: Path) -> None:
+    """JSON readers disagree on which of two same-named members counts; the kit takes neither."""
+    verdicts, _ = run(tmp_path, "key-twice", [1])
+    assert_only(verdicts, [1], ErrorKind.MALFORMED, "expected each key once in an object, found $.error twice")
+    assert_nothing_left(tmp_path)
+
+
 def test_stderr_that_is_not_utf8_is_kept_decoded_and_never_stops_the_reader(tmp_path: Path) -> None:
     # 400 KB of it before the handshake: were the reader dead, the engine would block on a full pipe
     verdicts, seconds = run(tmp_path, "stderr-not-utf8", [], count=6, timeout=2.0)

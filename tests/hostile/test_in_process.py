@@ -1,17 +1,22 @@
 """In-process Python engines run under the timeout too: a stuck call is a timeout for its scenario,
-the run goes on (or gives up after a few in a row), and the stuck thread never holds up the kit's end."""
+the run goes on (or gives up after a few in a row), and the stuck thread never holds up the kit's end.
+What such an engine returns is read as a served engine's line is, and what it prints is kept from
+the kit's own output."""
 
 from __future__ import annotations
 
+import io
+import json
 import time
 from pathlib import Path
 
 import pytest
 from conftest import BackgroundRuns, first_three_player_scenario
-from hostile_engines import NOT_JSON, ExitsOnSetup, HangsAlways, RaisesUnreadably, ReportsOddly
+from hostile_engines import LOUD, NOT_JSON, ExitsOnPlay, ExitsOnSetup, HangsAlways, Loud, RaisesUnreadably, ReportsOddly
 
-from conformance import runlog, runner, scenarios
+from conformance import runlog, runner, scenarios, serve
 from conformance.adapter import InProcessAdapter, open_engine
+from conformance.cli import main
 from conformance.verify import verify
 from conformance.vocabulary import ErrorKind, Outcome
 
@@ -44,12 +49,18 @@ def test_an_in_process_engine_that_hangs_on_everything_is_given_up_on() -> None:
     assert time.monotonic() - began < 2
 
 
-def test_sys_exit_in_an_engine_is_a_crash_not_a_hang() -> None:
-    adapter = InProcessAdapter(ExitsOnSetup.new, {"name": "exits"}, ["albastini-2p"], timeout=5.0)
+@pytest.mark.parametrize("timeout", [5.0, None])
+def test_sys_exit_in_an_engine_is_a_failure_of_its_step_not_a_hang(timeout: float | None) -> None:
+    """As the adapter guide says of any exception: in ``new`` a setup error, in ``apply`` a crash."""
+    scenario = next(s for s in chosen() if s.actions())
     began = time.monotonic()
-    verdict = runner.run(adapter, chosen()[0])
-    assert verdict.outcome is Outcome.ERROR and verdict.reason == "crash: SystemExit: 5"
-    assert time.monotonic() - began < 1
+    on_setup = runner.run(InProcessAdapter(ExitsOnSetup.new, {"name": "exits"}, ["albastini-2p"], timeout=timeout), scenario)
+    on_play = runner.run(InProcessAdapter(ExitsOnPlay.new, {"name": "exits"}, ["albastini-2p"], timeout=timeout), scenario)
+    assert on_setup.outcome is Outcome.ERROR and on_setup.error is not None
+    assert on_setup.error.kind is ErrorKind.SETUP and on_setup.error.message == "SystemExit: 5"
+    assert on_play.outcome is Outcome.ERROR and on_play.error is not None and on_play.error.kind is ErrorKind.CRASH
+    assert on_play.error.message == f"on {scenario.actions()[0]}: SystemExit: 6"
+    assert time.monotonic() - began < 2
 
 
 def test_a_stuck_thread_does_not_hold_up_the_end_of_verify(background: BackgroundRuns) -> None:
@@ -111,3 +122,59 @@ def test_sys_exit_in_a_python_adapter_is_reported_against_each_scenario() -> Non
     verdicts = list(runner.run_all(_ExitsInRun(), chosen()[:1] + chosen()[2:]))  # type: ignore[arg-type]
     assert [(v.outcome, v.error.kind if v.error else None) for v in verdicts] == [(Outcome.ERROR, ErrorKind.ADAPTER)] * 2
     assert verdicts[0].reason == "adapter: SystemExit: 9"
+
+
+def _a_scenario_with_actions() -> scenarios.Scenario:
+    return next(s for s in chosen() if s.actions())
+
+
+@pytest.mark.parametrize("timeout", [5.0, None])
+def test_what_an_in_process_engine_prints_goes_with_its_crash_not_to_the_terminal(
+    timeout: float | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    adapter = InProcessAdapter(Loud.new, {"name": "loud"}, ["albastini-2p"], timeout=timeout)
+    verdict = runner.run(adapter, _a_scenario_with_actions())
+    out, err = capsys.readouterr()
+    assert out == err == ""
+    assert verdict.error is not None and verdict.error.kind is ErrorKind.CRASH
+    shown = "\\x1b[2J\\x1b]0;pwned\\x07loud"
+    said, _, printed = verdict.error.message.partition("; it printed: ")
+    assert said.endswith("RuntimeError: loud and broken")
+    assert printed.startswith(f"{shown} in new | {shown} on stderr | ")
+    assert printed.endswith(f"{shown} about to apply | last words")
+    assert "\x1b" not in verdict.error.message
+
+
+def test_an_engine_that_closes_the_kit_s_streams_leaves_verify_its_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["verify", "--engine", "hostile_engines:Loud", "--scenario", _a_scenario_with_actions().id,
+                 "--report-dir", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert code == 1 and out.rstrip().endswith("0 passed, 1 failed")
+    assert LOUD not in out + err and "\x1b" not in out + err
+    assert out.count("last words") == 1 and "about to apply | last words\n" in out  # in the crash's reason alone
+    (line,) = runlog.read(tmp_path / "run.jsonl").scenarios
+    assert line["error"] is not None and line["error"].endswith("about to apply | last words")
+
+
+def test_a_timeout_says_what_the_engine_printed_before_it_stalled(monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(Loud, "hang_after", 2.0)
+    adapter = InProcessAdapter(Loud.new, {"name": "loud"}, ["albastini-2p"], timeout=0.3)
+    verdict = runner.run(adapter, _a_scenario_with_actions())
+    assert verdict.error is not None and verdict.error.kind is ErrorKind.TIMEOUT
+    assert verdict.error.message.endswith("about to apply")
+    print("the kit's own line")  # the stalled thread still runs: the kit's writes pass
+    assert capsys.readouterr().out == "the kit's own line\n"
+
+
+def test_an_engine_served_from_python_keeps_its_prints_off_the_protocol() -> None:
+    scenario = _a_scenario_with_actions()
+    requests = [{"cmd": "start", "protocol": 1}, {"cmd": "run", **runner.request_for(scenario)}, {"cmd": "stop"}]
+    out = io.StringIO()
+    serve.serve(io.StringIO("".join(json.dumps(r) + "\n" for r in requests)), out,
+                InProcessAdapter(Loud.new, {"name": "loud"}, ["albastini-2p"]))
+    started, answer = (json.loads(line) for line in out.getvalue().splitlines())
+    assert started["started"] is True and answer["id"] == scenario.id
+    assert answer["error"]["kind"] == "crash" and "it printed: " in answer["error"]["message"]
