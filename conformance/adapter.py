@@ -85,7 +85,7 @@ class InProcessAdapter:
         return {**self._info, "variants": list(self._variants)}
 
     def run(self, request: Request) -> Answer | EngineError:
-        printed = engine_output.Printed()
+        printed = None if self._trusted else engine_output.Printed()
         if self.timeout is None:
             return self.answer(request, printed)
         unavailable = self._breaker.open
@@ -95,9 +95,11 @@ class InProcessAdapter:
         answer = worker.run(request, lambda: self.answer(request, printed), self.timeout)
         if answer is None:
             self._worker = None  # still busy with this request, for good perhaps: the next one gets another
-            printed.abandoned = True
             left_running = "the engine's thread is left running: Python cannot stop it"
-            error = EngineError(ErrorKind.TIMEOUT, f"no answer within {self.timeout:g} s ({left_running}){printed.tail()}")
+            said = ""
+            if printed is not None:
+                printed.abandoned, said = True, printed.tail()
+            error = EngineError(ErrorKind.TIMEOUT, f"no answer within {self.timeout:g} s ({left_running}){said}")
             self._breaker.stall(str(error))
             return error
         self._breaker.answered()
@@ -259,13 +261,36 @@ def load_engine(target: str, *, timeout: float | None = None, give_up_after: int
     if hasattr(obj, "new"):
         info = {"name": target, "version": "unknown", "language": "python"}
         return InProcessAdapter(obj.new, info, spec.variant_ids(), timeout=timeout, give_up_after=give_up_after)
-    made = obj()
+    with engine_output.kept(engine_output.Printed()):
+        made = obj()
     if not all(hasattr(made, name) for name in ("hello", "run", "close")):
         raise ValueError(f"{target} returned {type(made).__name__}: expected an object with hello, run and close")
-    hello = made.hello()
+    adapter = _PrintsKept(made)
+    hello = adapter.hello()
     if not isinstance(hello, dict) or not isinstance(hello.get("variants", []), list):
         raise ValueError(f"{target}: expected hello() to return a mapping with a list of variants, found {hello!r}")
-    return made  # type: ignore[no-any-return]
+    return adapter
+
+
+class _PrintsKept:
+    """A Python adapter (``--engine module:factory``) whose prints are kept from the kit's output, as an
+    in-process engine's are (conformance/engine_output.py); they are dropped, as the adapter reports
+    its failures itself."""
+
+    def __init__(self, adapter: Any) -> None:
+        self._adapter = adapter
+
+    def hello(self) -> Json:
+        with engine_output.kept(engine_output.Printed()):
+            return self._adapter.hello()  # type: ignore[no-any-return]
+
+    def run(self, request: Request) -> Mapping[str, Any] | EngineError:
+        with engine_output.kept(engine_output.Printed()):
+            return self._adapter.run(request)  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        with engine_output.kept(engine_output.Printed()):
+            self._adapter.close()
 
 
 def open_engine(

@@ -83,11 +83,15 @@ def kept(printed: Printed) -> Iterator[None]:
     routers = tuple(stream if isinstance(stream, _Routed) else _Routed(stream) for stream in saved)
     sys.stdout, sys.stderr = routers
     thread = threading.get_ident()
+    outer = _answering.get(thread)  # a Python adapter around an in-process engine: the inner one keeps
     _answering[thread] = printed
     try:
         yield
     finally:
-        del _answering[thread]
+        if outer is None:
+            del _answering[thread]
+        else:
+            _answering[thread] = outer
         # A thread that timed out ends when it ends, and leaves the streams to whoever has them now;
         # while it still runs, the routers stay for it.
         if not printed.abandoned:

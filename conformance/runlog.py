@@ -273,7 +273,7 @@ class _Order:
         if "footer" in seen:
             return [self._at(number, raw, (), f"expected nothing after the footer (line {seen['footer']}), found a {kind} line")]
         if key in seen:
-            again = f"expected each scenario once, found {_shown(line['id'])} again (first at line {seen[key]})"
+            again = f"expected each scenario once, found {shown(line['id'])} again (first at line {seen[key]})"
             return [self._at(number, raw, ("id",), again)]
         self._lines[key] = number
         if kind == "header":
@@ -332,7 +332,7 @@ def merge_notes(logs: list[Log]) -> list[str]:
     """What a reader of merged logs should know: they come from different engines or specs, or overlap."""
     notes = []
     for what, key in (("spec versions", "spec_version"), ("engines", "engine")):
-        seen = sorted({_shown(log.header[key]) for log in logs})  # type: ignore[literal-required]
+        seen = sorted({shown(log.header[key]) for log in logs})  # type: ignore[literal-required]
         if len(seen) > 1:
             notes.append(f"the logs come from different {what}: {', '.join(seen)}")
     ids = Counter(line["id"] for log in logs for line in log.scenarios)
@@ -342,6 +342,9 @@ def merge_notes(logs: list[Log]) -> list[str]:
     return notes
 
 
-def _shown(value: Any) -> str:
-    shown = f"{value.get('name')} {value.get('version')}" if isinstance(value, dict) else str(value)
-    return untrusted.text(shown, 200)  # a log's names reach the terminal
+def shown(value: Any) -> str:
+    """A name from a log (an engine's handshake: its name and version, those it gave) as safe text:
+    a log's names reach the terminal."""
+    if not isinstance(value, dict):
+        return untrusted.text(str(value), 200)
+    return untrusted.text(" ".join(str(value[key]) for key in ("name", "version") if value.get(key) is not None), 200)

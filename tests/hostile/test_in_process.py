@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 from conftest import BackgroundRuns, first_three_player_scenario
 from hostile_engines import LOUD, NOT_JSON, ExitsOnPlay, ExitsOnSetup, HangsAlways, Loud, RaisesUnreadably, ReportsOddly
 
-from conformance import runlog, runner, scenarios, serve
+from conformance import engine_output, runlog, runner, scenarios, serve
 from conformance.adapter import InProcessAdapter, open_engine
 from conformance.cli import main
 from conformance.verify import verify
@@ -178,3 +179,41 @@ def test_an_engine_served_from_python_keeps_its_prints_off_the_protocol() -> Non
     started, answer = (json.loads(line) for line in out.getvalue().splitlines())
     assert started["started"] is True and answer["id"] == scenario.id
     assert answer["error"]["kind"] == "crash" and "it printed: " in answer["error"]["message"]
+
+
+class _LoudAdapter:
+    """A Python adapter (``--engine module:factory``) that prints as it works."""
+
+    def hello(self) -> dict[str, object]:
+        print(LOUD, "hello")
+        return {"name": "loud adapter", "variants": ["albastini-2p"]}
+
+    def run(self, request: dict[str, object]) -> object:
+        sys.stderr.write(f"{LOUD} run\n")
+        return {"id": request["id"], "error": {"kind": "setup", "message": "not today"}}
+
+    def close(self) -> None:
+        print(LOUD, "close")
+
+
+def test_what_a_python_adapter_prints_stays_out_of_the_kit_s_output(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["verify", "--engine", f"{__name__}:_LoudAdapter", "--scenario", _a_scenario_with_actions().id])
+    out, err = capsys.readouterr()
+    assert code == 1 and out.rstrip().endswith("0 passed, 1 failed") and "setup: not today" in out
+    assert LOUD not in out + err and "\x1b" not in out + err
+    assert "\nengine: loud adapter · spec " in out  # no version given, none shown
+
+
+def test_output_kept_within_output_kept_goes_to_the_inner_block_then_the_outer_again(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A Python adapter driving an in-process engine on the same thread: each keeps its own lines."""
+    outer, inner = engine_output.Printed(), engine_output.Printed()
+    with engine_output.kept(outer):
+        print("a")
+        with engine_output.kept(inner):
+            print("b", file=sys.stderr)
+        print("c")
+    print("the kit")
+    assert (outer.tail(), inner.tail()) == ("; it printed: a | c", "; it printed: b")
+    assert capsys.readouterr().out == "the kit\n"  # (a stalled thread of an earlier test may keep the routers in place)
