@@ -85,32 +85,42 @@ class InProcessAdapter:
         return {**self._info, "variants": list(self._variants)}
 
     def run(self, request: Request) -> Answer | EngineError:
-        printed = None if self._trusted else engine_output.Printed()
+        if self._trusted:
+            return self._run(request, None)
+        with engine_output.routed():
+            return self._run(request, engine_output.Printed())
+
+    def _run(self, request: Request, printed: engine_output.Printed | None) -> Answer | EngineError:
         if self.timeout is None:
-            return self.answer(request, printed)
+            return self._answer_kept(request, printed)
         unavailable = self._breaker.open
         if unavailable is not None:
             return unavailable
         worker = self._worker = self._worker or _Worker()
-        answer = worker.run(request, lambda: self.answer(request, printed), self.timeout)
+        answer = worker.run(request, lambda: self._answer_kept(request, printed), self.timeout)
         if answer is None:
             self._worker = None  # still busy with this request, for good perhaps: the next one gets another
             left_running = "the engine's thread is left running: Python cannot stop it"
-            said = ""
-            if printed is not None:
-                printed.abandoned, said = True, printed.tail()
+            said = printed.tail() if printed is not None else ""
             error = EngineError(ErrorKind.TIMEOUT, f"no answer within {self.timeout:g} s ({left_running}){said}")
             self._breaker.stall(str(error))
             return error
         self._breaker.answered()
         return answer
 
-    def answer(self, request: Request, printed: engine_output.Printed | None = None) -> Answer:
-        """The engine's answer, worked out on the calling thread with no time limit; what an engine the
-        kit did not write prints goes to ``printed``, and its last lines with a crash."""
+    def answer(self, request: Request) -> Answer:
+        """The engine's answer, worked out on the calling thread with no time limit (what an engine
+        the kit did not write prints is kept, and its last lines go with a crash)."""
         if self._trusted:
             return self._answer(request)
-        printed = printed or engine_output.Printed()
+        with engine_output.routed():
+            return self._answer_kept(request, engine_output.Printed())
+
+    def _answer_kept(self, request: Request, printed: engine_output.Printed | None) -> Answer:
+        """The answer, on the thread that works it out; what the engine prints meanwhile goes to
+        ``printed`` (None: the kit's own engine, which prints nothing)."""
+        if printed is None:
+            return self._answer(request)
         with engine_output.kept(printed):
             answer = self._answer(request)
         error = answer.get("error")
@@ -162,7 +172,10 @@ class InProcessAdapter:
     def close(self) -> None:
         if self._worker is not None:
             self._worker.retire()
+            self._worker.finish(0.5)
             self._worker = None
+        if not self._trusted:
+            engine_output.unrouted()
 
 
 class _Worker:
@@ -180,7 +193,8 @@ class _Worker:
         self._given.acquire()
         self._answered = threading.Lock()  # released when its answer is there
         self._answered.acquire()
-        threading.Thread(target=self._serve, daemon=True).start()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
 
     def run(self, request: Request, job: Callable[[], Answer], timeout: float) -> Answer | None:
         """``job``'s answer to ``request``, or None if it took longer than ``timeout`` (the worker then
@@ -197,6 +211,10 @@ class _Worker:
         self._request = None
         with contextlib.suppress(RuntimeError):  # not yet taken: the thread finds no request, and ends
             self._given.release()
+
+    def finish(self, seconds: float) -> None:
+        """Wait up to ``seconds`` for a retired worker's thread to end (an idle one ends at once)."""
+        self._thread.join(seconds)
 
     def _serve(self) -> None:
         while True:
@@ -261,7 +279,7 @@ def load_engine(target: str, *, timeout: float | None = None, give_up_after: int
     if hasattr(obj, "new"):
         info = {"name": target, "version": "unknown", "language": "python"}
         return InProcessAdapter(obj.new, info, spec.variant_ids(), timeout=timeout, give_up_after=give_up_after)
-    with engine_output.kept(engine_output.Printed()):
+    with engine_output.routed(), engine_output.kept(engine_output.Printed()):
         made = obj()
     if not all(hasattr(made, name) for name in ("hello", "run", "close")):
         raise ValueError(f"{target} returned {type(made).__name__}: expected an object with hello, run and close")
@@ -281,16 +299,17 @@ class _PrintsKept:
         self._adapter = adapter
 
     def hello(self) -> Json:
-        with engine_output.kept(engine_output.Printed()):
+        with engine_output.routed(), engine_output.kept(engine_output.Printed()):
             return self._adapter.hello()  # type: ignore[no-any-return]
 
     def run(self, request: Request) -> Mapping[str, Any] | EngineError:
-        with engine_output.kept(engine_output.Printed()):
+        with engine_output.routed(), engine_output.kept(engine_output.Printed()):
             return self._adapter.run(request)  # type: ignore[no-any-return]
 
     def close(self) -> None:
-        with engine_output.kept(engine_output.Printed()):
+        with engine_output.routed(), engine_output.kept(engine_output.Printed()):
             self._adapter.close()
+        engine_output.unrouted()
 
 
 def open_engine(

@@ -1,15 +1,20 @@
 """What an in-process engine prints: kept out of the kit's own output, and shown with its failures.
 
 A served engine has standard output and error of its own; an engine run in the kit's process
-shares the kit's. So while an in-process adapter answers a request, what the answering thread
-writes to ``sys.stdout`` or ``sys.stderr`` goes to a small buffer of that request's, not to the
-terminal or pytest's report, and the last lines of it go with the request's crash or timeout, as
-a served engine's standard error does. A thread that never finishes (it timed out) stays routed
-to its buffer, which keeps only its last few KiB. The kit's own writes pass through. Whatever the
-engine does to ``sys.stdout`` (closes it, replaces it), the kit's stream is put back once it
-answers (while a thread that timed out still runs, the routers stay, passing the kit's writes
-through). Out of reach: what the engine writes to the file descriptors themselves (``os.write``,
-``sys.stdout.buffer``, a C library): serve such an engine over the protocol.
+shares the kit's. So from an in-process adapter's first request (``routed``, on the kit's thread)
+to its close, ``sys.stdout`` and ``sys.stderr`` are routers: the kit's thread writes through them, and
+every other thread's writes (the answering worker's, threads the engine starts, a thread that
+timed out) go to the buffer of the request being answered (``kept``, on the answering thread),
+which keeps its last few KiB; its last lines go with the request's crash or timeout, as a served
+engine's standard error does. When an engine answers on the kit's own thread (no timeout), that
+thread's writes are kept too while it answers. Whatever the engine does to ``sys.stdout`` (closes
+it, replaces it), the kit's thread puts its routers back when the request ends, answered or not.
+A stream put in their place since (pytest's capture, between tests) is routed at the next request.
+
+Out of reach: what the engine writes to the file descriptors themselves (``os.write``,
+``sys.stdout.buffer``, a C library) or through a stream it took before the kit routed them (a
+``logging`` handler made at import): serve such an engine over the protocol
+(conformance/serve.py sends its answers on a descriptor of its own).
 """
 
 from __future__ import annotations
@@ -28,36 +33,50 @@ KEPT_CHARACTERS = 4096
 SHOWN_LINES = 5
 
 _answering: dict[int, Printed] = {}  # the threads answering a request now, and what each printed
+_latest: list[Printed] = []  # the request answered last: where the engine's other threads' writes go
+_threads_before: set[int | None] = set()  # the threads alive when the routers went in: none of them the engine's
 
 
 class Printed:
-    """What one request's engine code has printed: its last ``KEPT_CHARACTERS``."""
+    """What one request's engine code has printed: its last ``KEPT_CHARACTERS`` or so."""
 
     def __init__(self) -> None:
-        self._text = ""
-        self.abandoned = False  # its request timed out: the kit no longer waits for its thread
+        self._chunks: list[str] = []
+        self._size = 0
 
     def write(self, text: str) -> None:
-        self._text = (self._text + text)[-KEPT_CHARACTERS:]
+        self._chunks.append(text)
+        self._size += len(text)
+        if self._size > 2 * KEPT_CHARACTERS:  # joined only now and then: a write costs the same, however many
+            kept = "".join(self._chunks)[-KEPT_CHARACTERS:]
+            self._chunks, self._size = [kept], len(kept)
 
     def tail(self) -> str:
         """The last lines printed, as a clause for an error message ("" when nothing was)."""
-        lines = [line for line in self._text.splitlines() if line.strip()][-SHOWN_LINES:]
+        text = "".join(self._chunks)[-KEPT_CHARACTERS:]
+        lines = [line for line in text.splitlines() if line.strip()][-SHOWN_LINES:]
         return "; it printed: " + untrusted.text(" | ".join(lines), 1024) if lines else ""
 
 
-class _Routed:
-    """``sys.stdout`` or ``sys.stderr`` while an in-process engine may run: the answering threads'
-    writes go to their ``Printed``, everyone else's to the kit's stream."""
+class _Router:
+    """``sys.stdout`` or ``sys.stderr`` while an in-process engine may run: the kit's thread writes
+    to the kit's stream; an answering thread, or any other, to its request's ``Printed``."""
 
-    def __init__(self, kit: TextIO) -> None:
+    def __init__(self, kit: TextIO, kit_thread: int) -> None:
         self.kit = kit
+        self.kit_thread = kit_thread
 
     def write(self, text: str) -> int:
-        printed = _answering.get(threading.get_ident())
-        if printed is None:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        thread = threading.get_ident()
+        printed = _answering.get(thread)
+        if printed is None and thread == self.kit_thread:
             return self.kit.write(text)
-        printed.write(str(text))
+        if printed is None and _latest:
+            printed = _latest[-1]
+        if printed is not None:
+            printed.write(text)
         return len(text)
 
     def writelines(self, lines: Any) -> None:
@@ -65,7 +84,7 @@ class _Routed:
             self.write(line)
 
     def flush(self) -> None:
-        if threading.get_ident() not in _answering:
+        if threading.get_ident() == self.kit_thread and threading.get_ident() not in _answering:
             self.kit.flush()
 
     def close(self) -> None:
@@ -75,16 +94,48 @@ class _Routed:
         return getattr(self.kit, name)
 
 
+def _router(stream: Any, thread: int) -> Any:
+    if stream is None or isinstance(stream, _Router):  # None: print() writes nothing, as it would
+        return stream
+    return _Router(stream, thread)
+
+
+@contextmanager
+def routed() -> Iterator[None]:
+    """On the kit's thread, around one request to an in-process engine: ``sys.stdout`` and
+    ``sys.stderr`` are routers from now on, and are again when it ends, whatever the engine put in
+    their place (a thread the engine started may print at any time); ``unrouted`` ends that."""
+    thread = threading.get_ident()
+    if not isinstance(sys.stdout, _Router):
+        _threads_before.clear()
+        _threads_before.update(t.ident for t in threading.enumerate())
+    routers = _router(sys.stdout, thread), _router(sys.stderr, thread)
+    sys.stdout, sys.stderr = routers
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = routers
+
+
+def unrouted() -> None:
+    """The kit's streams back in place of the routers (the in-process engine is closed), unless a
+    thread started since they went in still runs: the engine's, it may print yet."""
+    if any(t.ident not in _threads_before for t in threading.enumerate()):
+        return
+    if isinstance(sys.stdout, _Router):
+        sys.stdout = sys.stdout.kit
+    if isinstance(sys.stderr, _Router):
+        sys.stderr = sys.stderr.kit
+
+
 @contextmanager
 def kept(printed: Printed) -> Iterator[None]:
-    """Route what this thread prints to ``printed`` until the block ends (if it ever does); then
-    put ``sys.stdout`` and ``sys.stderr`` back as they were, whatever the engine did to them."""
-    saved = sys.stdout, sys.stderr
-    routers = tuple(stream if isinstance(stream, _Routed) else _Routed(stream) for stream in saved)
-    sys.stdout, sys.stderr = routers
+    """On the thread answering a request: what it prints goes to ``printed`` until the block ends
+    (if it ever does), as does what the engine's other threads print meanwhile."""
     thread = threading.get_ident()
     outer = _answering.get(thread)  # a Python adapter around an in-process engine: the inner one keeps
     _answering[thread] = printed
+    _latest[:] = [printed]
     try:
         yield
     finally:
@@ -92,7 +143,3 @@ def kept(printed: Printed) -> Iterator[None]:
             del _answering[thread]
         else:
             _answering[thread] = outer
-        # A thread that timed out ends when it ends, and leaves the streams to whoever has them now;
-        # while it still runs, the routers stay for it.
-        if not printed.abandoned:
-            sys.stdout, sys.stderr = routers if _answering else saved

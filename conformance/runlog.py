@@ -222,7 +222,7 @@ def read(path: Path) -> Log:
         try:
             line = untrusted.json_line(raw, limits.MAX_DEPTH)
         except untrusted.Unreadable as err:
-            if number == len(raw_lines):  # no newline after it: written in part
+            if number == len(raw_lines) and err.ends_early:  # no newline after it, and cut inside a value: written in part
                 order.cut_line = number
             else:
                 problems.append(Problem(name, number, err.column, err.path, str(err)))
@@ -233,7 +233,8 @@ def read(path: Path) -> Log:
         kind = line.get("type") if isinstance(line, dict) else None
         if kind not in ("header", "scenario", "footer"):
             at = ("type",) if isinstance(line, dict) else ()
-            problems.append(_located(name, number, raw, at, f"expected type header, scenario or footer, found {kind!r}"))
+            wrong = f"expected type header, scenario or footer, found {untrusted.text(repr(kind), 200)}"
+            problems.append(_located(name, number, raw, at, wrong))
             continue
         found = [_located(name, number, raw, at, message, about_key=about_key)
                  for at, message, about_key in schemas.explain("run-log", line, f"/$defs/{kind}")]

@@ -9,8 +9,10 @@ in-process adapter, so another Python engine (a mutant in the kit's tests) is se
 from __future__ import annotations
 
 import json
+import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import IO, Any, cast
 
 from conformance.adapter import InProcessAdapter, reference_adapter
@@ -21,8 +23,34 @@ VERSION = 1
 
 def serve(stdin: IO[str], stdout: IO[str], adapter: InProcessAdapter | None = None) -> int:
     """Answer the protocol's messages with ``adapter``'s engine (default: the reference engine)."""
-    adapter = adapter or reference_adapter()
+    with _channel(stdout) as answers:
+        return _serve(stdin, answers, adapter or reference_adapter())
 
+
+@contextmanager
+def _channel(stdout: IO[str]) -> Iterator[IO[str]]:
+    """Where the answers go. Served on the process's own standard output, they get a descriptor of
+    their own, and descriptor 1 becomes standard error for the rest of the run: whatever else
+    writes to it (an engine's print from a thread it started or from ``__del__``, a logging handler
+    made at import, a C library) reaches the kit as the engine's standard error, never as a line of
+    the protocol."""
+    try:
+        own = stdout is sys.stdout and stdout.fileno() == 1
+    except (AttributeError, OSError, ValueError):  # not a file: a test's buffer
+        own = False
+    if not own:
+        yield stdout
+        return
+    stdout.flush()
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8", closefd=True)
+    os.dup2(2, 1)
+    try:
+        yield answers
+    finally:
+        answers.close()
+
+
+def _serve(stdin: IO[str], stdout: IO[str], adapter: InProcessAdapter) -> int:
     def send(message: Mapping[str, Any]) -> None:
         stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
         stdout.flush()

@@ -91,10 +91,11 @@ def identity(hello: object) -> dict[str, Any]:
 class Unreadable(ValueError):
     """A line that is not one JSON value the kit can use: the message says why, for a report."""
 
-    def __init__(self, message: str, column: int = 1, path: JsonPath = ()) -> None:
+    def __init__(self, message: str, column: int = 1, path: JsonPath = (), *, ends_early: bool = False) -> None:
         super().__init__(message)
         self.column = column  # where in the line, counting from 1
         self.path = path  # what in the line, when the line is JSON
+        self.ends_early = ends_early  # the text stops inside a value: what a line written in part looks like
 
 
 class _RepeatedKey(Exception):
@@ -119,7 +120,10 @@ def json_line(raw: bytes, max_depth: int = MAX_DEPTH) -> Any:
     try:
         line = raw.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise Unreadable(f"expected UTF-8, found byte 0x{raw[err.start]:02x} at position {err.start}", err.start + 1) from None
+        column = len(raw[: err.start].decode("utf-8", "replace")) + 1  # in characters, as JSON errors count
+        cut = err.end == len(raw) and err.reason == "unexpected end of data"
+        found = f"expected UTF-8, found byte 0x{raw[err.start]:02x} at position {err.start}"
+        raise Unreadable(found, column, ends_early=cut) from None
     if _nested_deeper(raw, max_depth):
         raise Unreadable(limits.depth_problem(max_depth))
     try:
@@ -129,7 +133,9 @@ def json_line(raw: bytes, max_depth: int = MAX_DEPTH) -> Any:
         twice = f"expected each key once in an object, found {text(format_path(path), 200)} twice"
         raise Unreadable(twice, column, path) from None
     except json.JSONDecodeError as err:
-        raise Unreadable(f"expected a JSON object per line, found {text(line, 80)!r} ({err.msg})", err.colno) from None
+        cut = err.pos >= len(line.rstrip()) or err.msg.startswith("Unterminated string")  # it wanted more text
+        found = f"expected a JSON object per line, found {text(line, 80)!r} ({err.msg})"
+        raise Unreadable(found, err.colno, ends_early=cut) from None
     except ValueError as err:  # a number beyond the kit's limits
         raise Unreadable(str(err)) from None
     if _SURROGATE_ESCAPE.search(raw) and (lone := _lone_surrogate(value)) is not None:

@@ -406,3 +406,36 @@ def test_a_log_line_s_schema_problem_is_at_the_column_of_its_value(
     key = path.rsplit(".", 1)[-1].split("[")[0]
     assert column > 1 and broken[column - 1:].startswith(
         {"$.seconds": '"slow"', "$.colour": f'"{key}"', "$.clauses[0]": "7"}[path])
+
+
+@pytest.mark.parametrize(
+    ("edit", "column", "message"),
+    [
+        (lambda footer: footer.replace('"seconds":', '"seconds":1,"seconds":'), '"seconds":', "expected each key once"),
+        (lambda footer: footer + "}}}", "}}}", "(Extra data)"),
+    ],
+    ids=["a key twice", "more after the object"],
+)
+def test_a_whole_last_line_that_is_wrong_is_refused_not_taken_for_one_cut_short(
+    reports: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: Any, column: str, message: str
+) -> None:
+    """Only a last line that stops inside its value is one a killed run wrote in part."""
+    header, scenario, footer = _log_lines(reports)
+    wrong = edit(footer)
+    log = tmp_path / "run.jsonl"
+    log.write_text("\n".join([header, scenario, wrong]), encoding="utf-8")  # no newline after it
+    code, _, err = run(capsys, "report", str(log))
+    assert code == 2 and f"{log}:3:{wrong.rindex(column) + 1}: " in err and message in err
+    log.write_text("\n".join([header, scenario, footer[:-9]]), encoding="utf-8")  # cut short: a partial run
+    code, out, err = run(capsys, "report", str(log), "--format", "json")
+    assert code == 0 and json.loads(out)["complete"] is False and "the last line is cut short" in err
+
+
+def test_a_line_of_the_wrong_type_is_named_in_a_few_hundred_characters(reports: Path, tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    header, _, footer = _log_lines(reports)
+    log = tmp_path / "run.jsonl"
+    log.write_text("\n".join([header, json.dumps({"type": "x" * 100_000}), footer]) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "report", str(log))
+    assert code == 2 and f"{log}:2:10: $.type: expected type header, scenario or footer, found 'xxx" in err
+    assert len(err) < 1000

@@ -13,6 +13,7 @@ import enum
 import os
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -350,3 +351,44 @@ class Loud:
         sys.stderr = None
         print("last words")  # print() with sys.stdout closed: what the kit must survive
         raise RuntimeError("loud and broken")
+
+
+class _Raiser:
+    """A stream whose every use fails."""
+
+    def write(self, text: str) -> int:
+        raise OSError("the engine's stream is broken")
+
+    def flush(self) -> None:
+        raise OSError("the engine's stream is broken")
+
+
+class Replaces(Loud):
+    """Loud, but at its first action it puts ``Replaces.stream()`` in place of both of the kit's
+    streams and then stalls for ``hang_after`` seconds: the kit waits no more, and must still speak."""
+
+    stream: Callable[[], object] = staticmethod(_Raiser)
+    hang_after = 2.0
+
+    def apply(self, action: dict[str, object]) -> object:
+        sys.stdout = sys.stderr = self.stream()  # type: ignore[assignment]
+        time.sleep(self.hang_after)
+        raise RuntimeError("too late")
+
+
+class Chatty(Loud):
+    """Loud, with a thread of its own that prints ``LOUD`` twenty times over the next second."""
+
+    @classmethod
+    def new(cls, variant_id: str, setup: dict[str, object]) -> Loud:
+        def chatter() -> None:
+            for _ in range(20):
+                print(LOUD, "from the engine's own thread")
+                time.sleep(0.05)
+
+        threading.Thread(target=chatter, daemon=True).start()
+        return super().new(variant_id, setup)
+
+    def apply(self, action: dict[str, object]) -> object:
+        time.sleep(0.1)
+        raise RuntimeError("chatty and broken")

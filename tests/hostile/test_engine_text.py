@@ -125,3 +125,10 @@ def test_a_line_with_a_lone_surrogate_is_unreadable_where_it_is() -> None:
 )
 def test_a_surrogate_pair_and_an_escaped_backslash_are_read(line: str, value: object) -> None:
     assert untrusted.json_line(line.encode()) == value
+
+
+def test_a_byte_that_is_not_utf8_is_located_in_characters() -> None:
+    """Columns count characters, as the JSON parser's own do: é is two bytes and one column."""
+    with pytest.raises(untrusted.Unreadable) as unreadable:
+        untrusted.json_line('{"é":"'.encode() + b'\xff"}')
+    assert unreadable.value.column == 7 and "found byte 0xff at position 7" in str(unreadable.value)

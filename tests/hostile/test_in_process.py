@@ -7,13 +7,18 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
+import hostile_engines
 import pytest
 from conftest import BackgroundRuns, first_three_player_scenario
-from hostile_engines import LOUD, NOT_JSON, ExitsOnPlay, ExitsOnSetup, HangsAlways, Loud, RaisesUnreadably, ReportsOddly
+from hostile_engines import LOUD, NOT_JSON, ExitsOnPlay, ExitsOnSetup, HangsAlways, Loud, RaisesUnreadably, Replaces, ReportsOddly
 
 from conformance import engine_output, runlog, runner, scenarios, serve
 from conformance.adapter import InProcessAdapter, open_engine
@@ -209,11 +214,72 @@ def test_output_kept_within_output_kept_goes_to_the_inner_block_then_the_outer_a
 ) -> None:
     """A Python adapter driving an in-process engine on the same thread: each keeps its own lines."""
     outer, inner = engine_output.Printed(), engine_output.Printed()
-    with engine_output.kept(outer):
+    with engine_output.routed(), engine_output.kept(outer):
         print("a")
         with engine_output.kept(inner):
             print("b", file=sys.stderr)
         print("c")
+        with pytest.raises(TypeError, match="write\\(\\) argument must be str, not bytes"):
+            sys.stdout.write(b"d")  # type: ignore[arg-type]  # as a text stream refuses it, keeping nothing
     print("the kit")
+    engine_output.unrouted()
     assert (outer.tail(), inner.tail()) == ("; it printed: a | c", "; it printed: b")
-    assert capsys.readouterr().out == "the kit\n"  # (a stalled thread of an earlier test may keep the routers in place)
+    assert capsys.readouterr().out == "the kit\n"
+
+
+@pytest.mark.parametrize("stream", [hostile_engines._Raiser, lambda: None], ids=["a stream that raises", "None"])
+def test_an_engine_that_replaces_the_kit_s_streams_and_stalls_leaves_verify_its_output_and_reports(
+    stream: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(Replaces, "stream", staticmethod(stream))
+    code = main(["verify", "--engine", "hostile_engines:Replaces", "--timeout", "0.3",
+                 "--scenario", _a_scenario_with_actions().id, "--report-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 1 and out.rstrip().endswith("0 passed, 1 failed") and f"TIMEOUT {_a_scenario_with_actions().id}" in out
+    assert {p.name for p in tmp_path.iterdir()} >= {"run.jsonl", "report.md", "junit.xml", "summary.json", "badge.json"}
+
+
+def test_the_kit_with_no_standard_output_runs_an_engine_that_stalls(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``trickspec verify >&-``: Python's sys.stdout is None, and print() writes nothing."""
+    monkeypatch.setattr(sys, "stdout", None)
+    monkeypatch.setattr(Loud, "hang_after", 1.0)
+    code = main(["verify", "--engine", "hostile_engines:Loud", "--timeout", "0.3",
+                 "--scenario", _a_scenario_with_actions().id, "--report-dir", str(tmp_path)])
+    assert code == 1 and runlog.read(tmp_path / "run.jsonl").scenarios[0]["outcome"] == "timeout"
+
+
+def test_what_an_engine_s_own_threads_print_stays_out_of_the_kit_s_output(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["verify", "--engine", "hostile_engines:Chatty", "--scenario", _a_scenario_with_actions().id])
+    time.sleep(1.2)  # the engine's thread has printed all it will
+    print("the kit, after")
+    out, err = capsys.readouterr()
+    assert code == 1 and "chatty and broken" in out and "from the engine's own thread" in out  # in the crash's tail
+    assert LOUD not in out + err and out.endswith("the kit, after\n")
+
+
+def test_a_served_python_engine_s_stray_prints_go_to_standard_error_not_the_protocol(tmp_path: Path) -> None:
+    """Prints from a thread the engine started, and from a logging handler made at import, which hold
+    the process's own standard output rather than the kit's routers."""
+    script = tmp_path / "serve_chatty.py"
+    script.write_text(textwrap.dedent("""
+        import logging, sys
+        logging.basicConfig(stream=sys.stdout, level=logging.INFO, format="%(message)s")
+        from hostile_engines import Chatty
+        from conformance.adapter import InProcessAdapter
+        from conformance.serve import serve
+
+        class Logged(Chatty):
+            def apply(self, action):
+                logging.info("logged by the engine")
+                return super().apply(action)
+
+        serve(sys.stdin, sys.stdout, InProcessAdapter(Logged.new, {"name": "chatty"}, ["albastini-2p"]))
+    """), encoding="utf-8")
+    scenario = _a_scenario_with_actions()
+    requests = [{"cmd": "start", "protocol": 1}, {"cmd": "run", **runner.request_for(scenario)}]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}
+    ran = subprocess.run([sys.executable, str(script)], input="".join(json.dumps(r) + "\n" for r in requests),
+                         capture_output=True, text=True, timeout=60, env=env)
+    lines = ran.stdout.splitlines()
+    assert [json.loads(line).get("id") for line in lines] == [None, scenario.id], ran.stdout
+    assert "logged by the engine" in ran.stderr
