@@ -16,19 +16,31 @@ from typing import Any
 from specreader.jsontypes import JsonPath
 
 _SPACE = re.compile(r"[ \t\n\r]*")
-# Numbers are read as text: only their end matters here, and a 5,000-digit one must not reach int().
-_DECODER = json.JSONDecoder(parse_int=str, parse_float=str, parse_constant=str)
+
+
+class Number(str):
+    """A number as the line writes it (NaN and Infinity too, which Python's json reads): never
+    converted, as a 5,000-digit one must not reach int()."""
+
+
+_DECODER = json.JSONDecoder(parse_int=Number, parse_float=Number, parse_constant=Number)
 _SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]  # made by __init__, not typed
 
 
 @dataclass
 class Positions:
     """The column of each value and each key of a line, by JSON path (the first, if a key is there
-    twice), and the first key found twice in one object."""
+    twice), the first key found twice in one object, and every key, string and number in the order
+    the line has them."""
 
     values: dict[JsonPath, int] = field(default_factory=dict)
     keys: dict[JsonPath, int] = field(default_factory=dict)
     repeated: tuple[JsonPath, int] | None = None  # its path and the column of its second occurrence
+    scalars: list[tuple[JsonPath, int, str]] = field(default_factory=list)  # a key's path is its member's
+
+    def first(self, wrong: Callable[[str], bool]) -> tuple[JsonPath, int] | None:
+        """The path and column of the first key, string or number (a ``Number``) that is ``wrong``."""
+        return next(((path, column) for path, column, text in self.scalars if wrong(text)), None)
 
     def column(self, path: JsonPath, *, at_key: bool = False) -> int:
         """The column of ``path``'s key (``at_key``) or value; of the nearest enclosing value it has
@@ -59,7 +71,10 @@ def _value(line: str, at: int, path: JsonPath, found: Positions) -> int:
         return _members(line, _skip(line, at + 1), path, found)
     if opening == "[":
         return _items(line, _skip(line, at + 1), path, found)
-    return _SCAN(line, at)[1]
+    value, end = _SCAN(line, at)
+    if isinstance(value, str):
+        found.scalars.append((path, at + 1, value))
+    return end
 
 
 def _members(line: str, at: int, path: JsonPath, found: Positions) -> int:
@@ -71,6 +86,7 @@ def _members(line: str, at: int, path: JsonPath, found: Positions) -> int:
             found.repeated = (member, at + 1)
         seen.add(key)
         found.keys.setdefault(member, at + 1)
+        found.scalars.append((member, at + 1, key))
         at = _skip(line, _skip(line, after) + 1)  # past the colon
         at = _skip(line, _value(line, at, member, found))
         if line[at] == ",":

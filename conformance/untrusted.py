@@ -137,13 +137,45 @@ def json_line(raw: bytes, max_depth: int = MAX_DEPTH) -> Any:
         found = f"expected a JSON object per line, found {text(line, 80)!r} ({err.msg})"
         raise Unreadable(found, err.colno, ends_early=cut) from None
     except ValueError as err:  # a number beyond the kit's limits
-        raise Unreadable(str(err)) from None
+        path, column = json_positions.positions(line).first(_number_out_of_limits) or ((), 1)
+        raise Unreadable(str(err), column, path) from None
     if _SURROGATE_ESCAPE.search(raw) and (lone := _lone_surrogate(value)) is not None:
-        escape = f"\\u{ord(lone):04x}"
-        at = re.search(re.escape(escape).encode(), raw, re.IGNORECASE)
-        column = len(raw[: at.start()].decode("utf-8")) + 1 if at else 1
-        raise Unreadable(f"expected Unicode text, found the lone surrogate {escape} in a string (RFC 8259, section 8.2)", column)
+        path, column = json_positions.positions(line).first(_holds_lone_surrogate) or ((), 1)
+        at = _lone_escape(line, column - 1)
+        escape = line[at : at + 6].lower() if line.startswith("\\u", at) else f"\\u{ord(lone):04x}"
+        column = at + 1
+        found = f"expected Unicode text, found the lone surrogate {escape} in a string (RFC 8259, section 8.2)"
+        raise Unreadable(found, column, path)
     return value
+
+
+def _number_out_of_limits(text: str) -> bool:
+    return isinstance(text, json_positions.Number) and jsonio.number_problem(text) is not None
+
+
+def _holds_lone_surrogate(text: str) -> bool:
+    return not isinstance(text, json_positions.Number) and _SURROGATE.search(text) is not None
+
+
+_ESCAPE = re.compile(r'\\(?:u([0-9a-fA-F]{4})|.)|"')
+
+
+def _lone_escape(line: str, quote: int) -> int:
+    """Where, in the string whose opening quote is at ``quote``, its first lone surrogate's escape is."""
+    high = None  # where a high surrogate waits for its low half
+    for escape in _ESCAPE.finditer(line, quote + 1):
+        if escape.group() == '"':
+            break
+        code = int(escape.group(1), 16) if escape.group(1) else -1
+        if high is not None and not 0xDC00 <= code <= 0xDFFF:
+            return high
+        if 0xD800 <= code <= 0xDBFF and high is None:
+            high = escape.start()
+        elif 0xDC00 <= code <= 0xDFFF and high is None:
+            return escape.start()
+        else:
+            high = None
+    return quote if high is None else high
 
 
 def as_json(value: Any) -> Any:

@@ -55,6 +55,14 @@ def number_hooks(text: str) -> dict[str, Any]:
     return NUMBER_HOOKS if _LONG_RUN in digits else _FRACTIONS_ONLY
 
 
+def number_problem(text: str) -> str | None:
+    """What the kit's limits find wrong with a number as JSON text writes it (or as Python's json
+    reads NaN and Infinity), or None: what the hooks refuse, for a reader locating it."""
+    if text in ("NaN", "Infinity", "-Infinity"):
+        return f"expected a finite number, found {text}"
+    return limits.float_problem(text) if any(mark in text for mark in ".eE") else limits.integer_problem(text)
+
+
 def _refuse(problem: str | None) -> None:
     if problem is not None:
         raise ValueError(problem)

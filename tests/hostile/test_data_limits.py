@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance import outputs
+from conformance import outputs, untrusted
 from conformance.cli import main
 from specreader import jsonio, kitdata, limits
 from specreader.problems import DataError
@@ -164,7 +164,22 @@ def test_a_run_log_line_with_a_huge_number_is_located(tmp_path: Path, capsys: py
     log.write_text('{"type": "footer", "seconds": ' + HUGE + "}\n", encoding="utf-8")
     result = run(capsys, "report", str(log))
     assert result.code == 2
-    assert f"{log}:1:1: $: expected an integer between -10^15 and 10^15" in result.text
+    assert f"{log}:1:31: $.seconds: expected an integer between -10^15 and 10^15" in result.text  # at the number
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "path", "message"),
+    [
+        ('{"a": [1, {"b": NaN}]}', 17, ("a", 1, "b"), "expected a finite number, found NaN"),
+        ('{"a": -Infinity}', 7, ("a",), "expected a finite number, found -Infinity"),
+        ('{"é": 1e999}', 7, ("é",), "expected a number between -10^15 and 10^15, found 1e999"),
+        ('{"ok": 2, "b": 3' + "0" * 20 + "}", 16, ("b",), "expected an integer between -10^15 and 10^15"),
+    ],
+)
+def test_a_number_beyond_the_limits_is_located_at_itself(line: str, column: int, path: tuple[object, ...], message: str) -> None:
+    with pytest.raises(untrusted.Unreadable, match=re.escape(message)) as refused:
+        untrusted.json_line(line.encode())
+    assert (refused.value.column, refused.value.path) == (column, path)
 
 
 # ---------------------------------------------------------------- nesting

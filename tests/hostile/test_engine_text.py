@@ -4,6 +4,7 @@ as one safe line of bounded size (conformance/untrusted.py)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -132,3 +133,18 @@ def test_a_byte_that_is_not_utf8_is_located_in_characters() -> None:
     with pytest.raises(untrusted.Unreadable) as unreadable:
         untrusted.json_line('{"é":"'.encode() + b'\xff"}')
     assert unreadable.value.column == 7 and "found byte 0xff at position 7" in str(unreadable.value)
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "escape"),
+    [
+        (r'{"x":"\ud83d\ude00\ud83d"}', 19, r"\ud83d"),  # a pair, then a high half alone
+        (r'{"x":"\\ud800","y":"\ud800"}', 21, r"\ud800"),  # an escaped backslash first: text, not an escape
+        (r'{"v":"\udc00","\ud800":1}', 7, r"\udc00"),  # a value before a key: the line's order
+        (r'{"a":"\ud800\ud800\udc00"}', 7, r"\ud800"),  # a high half, then a whole pair
+    ],
+)
+def test_a_lone_surrogate_is_located_at_its_own_escape(line: str, column: int, escape: str) -> None:
+    with pytest.raises(untrusted.Unreadable, match=re.escape(f"found the lone surrogate {escape} in a string")) as refused:
+        untrusted.json_line(line.encode())
+    assert refused.value.column == column
