@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Protocol
 
 from conformance import engine_output
@@ -87,17 +87,21 @@ class InProcessAdapter:
     def run(self, request: Request) -> Answer | EngineError:
         if self._trusted:
             return self._run(request, None)
-        with engine_output.routed():
+        routers = engine_output.route()
+        try:
             return self._run(request, engine_output.Printed())
+        finally:
+            engine_output.put_back(routers)
 
     def _run(self, request: Request, printed: engine_output.Printed | None) -> Answer | EngineError:
+        """The answer, within the timeout if there is one; ``printed`` is None for the kit's own engines."""
         if self.timeout is None:
             return self._answer_kept(request, printed)
         unavailable = self._breaker.open
         if unavailable is not None:
             return unavailable
         worker = self._worker = self._worker or _Worker()
-        answer = worker.run(request, lambda: self._answer_kept(request, printed), self.timeout)
+        answer = worker.run(lambda: self._answer_kept(request, printed), request.get("id"), self.timeout)
         if answer is None:
             self._worker = None  # still busy with this request, for good perhaps: the next one gets another
             left_running = "the engine's thread is left running: Python cannot stop it"
@@ -109,16 +113,19 @@ class InProcessAdapter:
         return answer
 
     def answer(self, request: Request) -> Answer:
-        """The engine's answer, worked out on the calling thread with no time limit (what an engine
-        the kit did not write prints is kept, and its last lines go with a crash)."""
+        """The engine's answer, worked out on the calling thread with no time limit (how the
+        protocol's server, conformance/serve.py, asks)."""
         if self._trusted:
             return self._answer(request)
-        with engine_output.routed():
+        routers = engine_output.route()
+        try:
             return self._answer_kept(request, engine_output.Printed())
+        finally:
+            engine_output.put_back(routers)
 
     def _answer_kept(self, request: Request, printed: engine_output.Printed | None) -> Answer:
         """The answer, on the thread that works it out; what the engine prints meanwhile goes to
-        ``printed`` (None: the kit's own engine, which prints nothing)."""
+        ``printed``, and its last lines with a crash."""
         if printed is None:
             return self._answer(request)
         with engine_output.kept(printed):
@@ -172,10 +179,12 @@ class InProcessAdapter:
     def close(self) -> None:
         if self._worker is not None:
             self._worker.retire()
+            # An idle worker ends at once: waited for, it is not taken for a thread of the engine's,
+            # which would keep the streams routed (engine_output.unroute).
             self._worker.finish(0.5)
             self._worker = None
         if not self._trusted:
-            engine_output.unrouted()
+            engine_output.unroute()
 
 
 class _Worker:
@@ -186,20 +195,20 @@ class _Worker:
     """
 
     def __init__(self) -> None:
-        self._request: Request | None = None  # None once retired
-        self._job: Callable[[], Answer] | None = None
+        self._job: Callable[[], Answer] | None = None  # None once retired
+        self._request_id: Any = None
         self._result: Answer | None = None
-        self._given = threading.Lock()  # released when a request is there to take
+        self._given = threading.Lock()  # released when a job is there to take
         self._given.acquire()
         self._answered = threading.Lock()  # released when its answer is there
         self._answered.acquire()
         self._thread = threading.Thread(target=self._serve, daemon=True)
         self._thread.start()
 
-    def run(self, request: Request, job: Callable[[], Answer], timeout: float) -> Answer | None:
-        """``job``'s answer to ``request``, or None if it took longer than ``timeout`` (the worker then
-        retires when it is done)."""
-        self._request, self._job = request, job
+    def run(self, job: Callable[[], Answer], request_id: Any, timeout: float) -> Answer | None:
+        """``job``'s answer (to the request ``request_id``), or None if it took longer than ``timeout``
+        (the worker then retires when it is done)."""
+        self._job, self._request_id = job, request_id
         self._given.release()
         if self._answered.acquire(timeout=timeout):
             return self._result
@@ -208,8 +217,8 @@ class _Worker:
 
     def retire(self) -> None:
         """Let the thread end once it is idle; it may still be busy with a request that timed out."""
-        self._request = None
-        with contextlib.suppress(RuntimeError):  # not yet taken: the thread finds no request, and ends
+        self._job = None
+        with contextlib.suppress(RuntimeError):  # not yet taken: the thread finds no job, and ends
             self._given.release()
 
     def finish(self, seconds: float) -> None:
@@ -219,13 +228,13 @@ class _Worker:
     def _serve(self) -> None:
         while True:
             self._given.acquire()
-            request, job = self._request, self._job
-            if request is None or job is None:
+            job = self._job
+            if job is None:
                 return
             try:
                 self._result = job()
             except BaseException as err:  # even SystemExit: on this thread it would vanish, and the kit wait in vain
-                self._result = {"id": request.get("id"), "error": {"kind": ErrorKind.CRASH, "message": describe_error(err)}}
+                self._result = {"id": self._request_id, "error": {"kind": ErrorKind.CRASH, "message": describe_error(err)}}
             self._answered.release()
 
 
@@ -279,37 +288,48 @@ def load_engine(target: str, *, timeout: float | None = None, give_up_after: int
     if hasattr(obj, "new"):
         info = {"name": target, "version": "unknown", "language": "python"}
         return InProcessAdapter(obj.new, info, spec.variant_ids(), timeout=timeout, give_up_after=give_up_after)
-    with engine_output.routed(), engine_output.kept(engine_output.Printed()):
+    with _quiet():
         made = obj()
     if not all(hasattr(made, name) for name in ("hello", "run", "close")):
         raise ValueError(f"{target} returned {type(made).__name__}: expected an object with hello, run and close")
-    adapter = _PrintsKept(made)
+    adapter = _PrintsDropped(made)
     hello = adapter.hello()
     if not isinstance(hello, dict) or not isinstance(hello.get("variants", []), list):
         raise ValueError(f"{target}: expected hello() to return a mapping with a list of variants, found {hello!r}")
     return adapter
 
 
-class _PrintsKept:
-    """A Python adapter (``--engine module:factory``) whose prints are kept from the kit's output, as an
-    in-process engine's are (conformance/engine_output.py); they are dropped, as the adapter reports
-    its failures itself."""
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """Python adapter code runs here: what it prints never reaches the kit's output, and is dropped."""
+    routers = engine_output.route()
+    try:
+        with engine_output.kept(engine_output.Printed()):
+            yield
+    finally:
+        engine_output.put_back(routers)
+
+
+class _PrintsDropped:
+    """A Python adapter (``--engine module:factory``) whose prints never reach the kit's output, as an
+    in-process engine's do not (conformance/engine_output.py); they go with no failure, as the
+    adapter reports its failures itself."""
 
     def __init__(self, adapter: Any) -> None:
         self._adapter = adapter
 
     def hello(self) -> Json:
-        with engine_output.routed(), engine_output.kept(engine_output.Printed()):
+        with _quiet():
             return self._adapter.hello()  # type: ignore[no-any-return]
 
     def run(self, request: Request) -> Mapping[str, Any] | EngineError:
-        with engine_output.routed(), engine_output.kept(engine_output.Printed()):
+        with _quiet():
             return self._adapter.run(request)  # type: ignore[no-any-return]
 
     def close(self) -> None:
-        with engine_output.routed(), engine_output.kept(engine_output.Printed()):
+        with _quiet():
             self._adapter.close()
-        engine_output.unrouted()
+        engine_output.unroute()
 
 
 def open_engine(

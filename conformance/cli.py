@@ -156,7 +156,7 @@ def _report(args: argparse.Namespace, log: Log, report_dir: Path | None, log_pat
     seconds = log.footer["seconds"] if log.footer else 0.0
     rate = len(log.scenarios) / seconds if seconds else 0.0
     print(
-        f"engine: {runlog.shown(hello)} · spec {log.header['spec_version']} · "
+        f"engine: {runlog.safe_name(hello)} · spec {log.header['spec_version']} · "
         f"{len(log.scenarios)} scenarios in {seconds:.2f}s ({rate:.0f}/s)"
     )
     if report_dir is not None and log_path is not None:

@@ -1,82 +1,116 @@
-"""What an in-process engine prints: kept out of the kit's own output, and shown with its failures.
+"""What an in-process engine prints: never the kit's output, and shown with its failures.
 
 A served engine has standard output and error of its own; an engine run in the kit's process
-shares the kit's. So from an in-process adapter's first request (``routed``, on the kit's thread)
-to its close, ``sys.stdout`` and ``sys.stderr`` are routers: the kit's thread writes through them, and
-every other thread's writes (the answering worker's, threads the engine starts, a thread that
-timed out) go to the buffer of the request being answered (``kept``, on the answering thread),
-which keeps its last few KiB; its last lines go with the request's crash or timeout, as a served
-engine's standard error does. When an engine answers on the kit's own thread (no timeout), that
-thread's writes are kept too while it answers. Whatever the engine does to ``sys.stdout`` (closes
-it, replaces it), the kit's thread puts its routers back when the request ends, answered or not.
-A stream put in their place since (pytest's capture, between tests) is routed at the next request.
+shares the kit's. So from an in-process adapter's first request (``route``) to its close
+(``unroute``), ``sys.stdout`` and ``sys.stderr`` are routers that tell the kit's writes from the
+engine's by thread:
 
-Out of reach: what the engine writes to the file descriptors themselves (``os.write``,
-``sys.stdout.buffer``, a C library) or through a stream it took before the kit routed them (a
-``logging`` handler made at import): serve such an engine over the protocol
-(conformance/serve.py sends its answers on a descriptor of its own).
+- a thread answering a request (``kept``) writes to that request's ``Printed``: the worker
+  answering it, the kit's own thread when there is no timeout, and a worker that timed out, to the
+  request it never finished;
+- any thread that was not running when the routers went in (one the engine started) writes to the
+  ``Printed`` of the request answered last;
+- the rest (the kit's threads, a program's that calls the kit) write to the streams that were there.
+
+The last lines of a request's ``Printed`` go with its crash or timeout, made safe, as a served
+engine's standard error does (``untrusted.tail``). Whatever the engine does to ``sys.stdout`` or
+``sys.stderr`` (closes, replaces, deletes them) while a request is out, the routers are put back
+when it ends, answered or not (``put_back``). A stream put in their place between requests (pytest's
+capture, from one test to the next) is routed at the next request.
+
+Out of reach in process: what an engine writes to the file descriptors themselves (``os.write``,
+``sys.stdout.buffer``, a library in C), through a stream it took before the routers went in (a
+``logging`` handler made at import), or into ``sys.stdout`` from its own thread between requests.
+Served over the protocol (conformance/serve.py), all of that reaches the kit as standard error.
 """
 
 from __future__ import annotations
 
+import gc
 import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from conformance import untrusted
 
 # What is kept of one request's output: its last characters, enough for a few lines of a traceback.
 KEPT_CHARACTERS = 4096
-# Its last lines shown with a failure, as a served engine's standard error is (conformance/protocol.py).
-SHOWN_LINES = 5
-
-_answering: dict[int, Printed] = {}  # the threads answering a request now, and what each printed
-_latest: list[Printed] = []  # the request answered last: where the engine's other threads' writes go
-_threads_before: set[int | None] = set()  # the threads alive when the routers went in: none of them the engine's
 
 
 class Printed:
-    """What one request's engine code has printed: its last ``KEPT_CHARACTERS`` or so."""
+    """What the engine printed while one request was out: about its last ``KEPT_CHARACTERS``."""
 
     def __init__(self) -> None:
         self._chunks: list[str] = []
         self._size = 0
+        self._lock = threading.Lock()  # the engine's threads may print at once
 
     def write(self, text: str) -> None:
-        self._chunks.append(text)
-        self._size += len(text)
-        if self._size > 2 * KEPT_CHARACTERS:  # joined only now and then: a write costs the same, however many
-            kept = "".join(self._chunks)[-KEPT_CHARACTERS:]
-            self._chunks, self._size = [kept], len(kept)
+        with self._lock:
+            self._chunks.append(text)
+            self._size += len(text)
+            if self._size > 2 * KEPT_CHARACTERS:  # joined only now and then: each write costs the same
+                last = "".join(self._chunks)[-KEPT_CHARACTERS:]
+                self._chunks, self._size = [last], len(last)
 
     def tail(self) -> str:
-        """The last lines printed, as a clause for an error message ("" when nothing was)."""
-        text = "".join(self._chunks)[-KEPT_CHARACTERS:]
-        lines = [line for line in text.splitlines() if line.strip()][-SHOWN_LINES:]
-        return "; it printed: " + untrusted.text(" | ".join(lines), 1024) if lines else ""
+        """Its last lines, as a clause for an error message (``; it printed: a | b``, or "")."""
+        with self._lock:
+            printed = "".join(self._chunks)[-KEPT_CHARACTERS:]
+        return untrusted.tail("it printed", printed.splitlines())
+
+
+_answering: dict[int, Printed] = {}  # the threads answering a request, and what each has printed
+_latest: Printed | None = None  # the request answered last: where the engine's own threads print
+
+
+def _threads() -> set[int]:
+    """Every thread running now, those started with ``_thread`` or from C too (``threading`` lists
+    only its own)."""
+    return set(sys._current_frames())
+
+
+@dataclass
+class _Routing:
+    """While the routers are in: the threads running when they went in (none of them the engine's)
+    and the routers themselves, over the streams that were there."""
+
+    before: set[int]
+    routers: tuple[Any, Any]
+
+
+_routing: _Routing | None = None
+
+# What an engine's thread may ask of a router: what it tells about the stream. Anything else
+# (detach, reconfigure, buffer) would act on the kit's own stream, so it is not there for the engine.
+_TELLS = frozenset({"encoding", "errors", "newlines", "name", "mode", "closed", "line_buffering", "write_through"})
 
 
 class _Router:
-    """``sys.stdout`` or ``sys.stderr`` while an in-process engine may run: the kit's thread writes
-    to the kit's stream; an answering thread, or any other, to its request's ``Printed``."""
+    """``sys.stdout`` or ``sys.stderr`` while an in-process engine may print: each write goes where
+    its thread's writes go (the module's docstring says where)."""
 
-    def __init__(self, kit: TextIO, kit_thread: int) -> None:
-        self.kit = kit
-        self.kit_thread = kit_thread
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream  # what was there before: the kit's
+
+    def _printed(self) -> Printed | None:
+        """Where this thread's writes are kept, or None: the stream's."""
+        thread = threading.get_ident()
+        printed = _answering.get(thread)
+        if printed is None and _routing is not None and thread not in _routing.before:
+            return _latest or Printed()  # an engine's thread before any request: nobody reads it
+        return printed
 
     def write(self, text: str) -> int:
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        thread = threading.get_ident()
-        printed = _answering.get(thread)
-        if printed is None and thread == self.kit_thread:
-            return self.kit.write(text)
-        if printed is None and _latest:
-            printed = _latest[-1]
-        if printed is not None:
-            printed.write(text)
+        printed = self._printed()
+        if printed is None:
+            return self.stream.write(text)
+        printed.write(text)
         return len(text)
 
     def writelines(self, lines: Any) -> None:
@@ -84,58 +118,71 @@ class _Router:
             self.write(line)
 
     def flush(self) -> None:
-        if threading.get_ident() == self.kit_thread and threading.get_ident() not in _answering:
-            self.kit.flush()
+        if self._printed() is None:
+            self.stream.flush()
 
     def close(self) -> None:
         """An engine closing ``sys.stdout`` closes nothing of the kit's."""
 
-    def __getattr__(self, name: str) -> Any:  # isatty, encoding, fileno...: the kit's stream's
-        return getattr(self.kit, name)
+    def isatty(self) -> bool:
+        """To the engine, never a terminal: its prompt would reach the screen, and its reads the keyboard."""
+        return self._printed() is None and self.stream.isatty()
+
+    def __getattr__(self, name: str) -> Any:  # fileno, encoding...: the stream's, for the kit
+        if name in _TELLS or self._printed() is None:
+            return getattr(self.stream, name)
+        raise AttributeError(f"{name!r}: not for an engine run in the kit's process (conformance/engine_output.py)")
 
 
-def _router(stream: Any, thread: int) -> Any:
-    if stream is None or isinstance(stream, _Router):  # None: print() writes nothing, as it would
+def _router(stream: Any) -> Any:
+    if stream is None or isinstance(stream, _Router):  # None (no stream at all): print() writes nothing
         return stream
-    return _Router(stream, thread)
+    return _Router(stream)
 
 
-@contextmanager
-def routed() -> Iterator[None]:
-    """On the kit's thread, around one request to an in-process engine: ``sys.stdout`` and
-    ``sys.stderr`` are routers from now on, and are again when it ends, whatever the engine put in
-    their place (a thread the engine started may print at any time); ``unrouted`` ends that."""
-    thread = threading.get_ident()
-    if not isinstance(sys.stdout, _Router):
-        _threads_before.clear()
-        _threads_before.update(t.ident for t in threading.enumerate())
-    routers = _router(sys.stdout, thread), _router(sys.stderr, thread)
-    sys.stdout, sys.stderr = routers
-    try:
-        yield
-    finally:
+def route() -> tuple[Any, Any]:
+    """Make ``sys.stdout`` and ``sys.stderr`` routers, on the kit's thread as a request to an
+    in-process engine begins; the two, for ``put_back`` as it ends."""
+    global _routing
+    sys.stdout, sys.stderr = routers = _router(sys.stdout), _router(sys.stderr)
+    if _routing is None:
+        _routing = _Routing(_threads(), routers)
+    else:  # new streams since the last request (pytest's capture of the next test) are now the kit's
+        _routing.routers = routers
+    return routers
+
+
+def put_back(routers: tuple[Any, Any]) -> None:
+    """The routers ``route`` made in place again, whatever the engine put there (or took away) meanwhile."""
+    if _routing is not None:  # not unrouted meanwhile (a Python adapter closing its in-process engine)
         sys.stdout, sys.stderr = routers
 
 
-def unrouted() -> None:
-    """The kit's streams back in place of the routers (the in-process engine is closed), unless a
-    thread started since they went in still runs: the engine's, it may print yet."""
-    if any(t.ident not in _threads_before for t in threading.enumerate()):
+def unroute() -> None:
+    """The streams the routers went in over, back (the in-process engine is closed): in place of the
+    routers, or of whatever an engine's thread put there; or, while a thread started since they
+    went in still runs (the engine's, which may print yet), the routers themselves."""
+    global _routing
+    if _routing is None:
         return
-    if isinstance(sys.stdout, _Router):
-        sys.stdout = sys.stdout.kit
-    if isinstance(sys.stderr, _Router):
-        sys.stderr = sys.stderr.kit
+    printed = Printed()
+    with kept(printed):  # what the engine left in cycles goes now, its __del__ printing where it should
+        gc.collect()
+    if _threads() - _routing.before:
+        sys.stdout, sys.stderr = _routing.routers
+        return
+    sys.stdout, sys.stderr = (getattr(stream, "stream", stream) for stream in _routing.routers)
+    _routing = None
 
 
 @contextmanager
 def kept(printed: Printed) -> Iterator[None]:
     """On the thread answering a request: what it prints goes to ``printed`` until the block ends
-    (if it ever does), as does what the engine's other threads print meanwhile."""
+    (if it ever does), and what the engine's own threads print meanwhile."""
+    global _latest
     thread = threading.get_ident()
-    outer = _answering.get(thread)  # a Python adapter around an in-process engine: the inner one keeps
-    _answering[thread] = printed
-    _latest[:] = [printed]
+    outer = _answering.get(thread)  # a Python adapter around an in-process engine: the inner one keeps it
+    _answering[thread] = _latest = printed
     try:
         yield
     finally:

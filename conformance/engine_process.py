@@ -177,12 +177,12 @@ class EngineProcess:
         except subprocess.TimeoutExpired:
             return None
 
-    def stderr_tail(self, lines: int = 5, settle: float = 0.0) -> list[str]:
-        """The last lines of standard error, after waiting up to ``settle`` seconds for the rest of it
-        (worth it once the engine has ended: what it wrote last is the likeliest to explain why)."""
+    def stderr_lines(self, settle: float = 0.0) -> list[str]:
+        """The last lines of standard error kept, after waiting up to ``settle`` seconds for the rest of
+        it (worth it once the engine has ended: what it wrote last is the likeliest to explain why)."""
         if settle:
             self._stderr_reader.join(settle)
-        return list(self._stderr)[-lines:]
+        return list(self._stderr)
 
     # -- the end ------------------------------------------------------------------------------
     def stop(self, message: bytes, grace: float) -> None:

@@ -285,8 +285,7 @@ class SubprocessAdapter:
 
 def _tail(process: EngineProcess, *, ended: bool = False) -> str:
     """The last lines of the engine's standard error, for a message (waiting a moment for them once it is ended)."""
-    lines = process.stderr_tail(settle=0.2 if ended else 0.0)
-    return ("; stderr: " + " | ".join(lines)) if lines else ""
+    return untrusted.tail("stderr", process.stderr_lines(settle=0.2 if ended else 0.0))
 
 
 def _size(count: int) -> str:

@@ -215,7 +215,7 @@ def read(path: Path) -> Log:
     name = str(path)
     data = files.read_bytes(path, limits.MAX_RUN_LOG_BYTES, "run log")
     raw_lines = data.split(b"\n")
-    order = _Order(name)
+    order = _Order()
     for number, raw in enumerate(raw_lines, start=1):
         if not raw.strip():
             continue
@@ -227,69 +227,83 @@ def read(path: Path) -> Log:
             else:
                 problems.append(Problem(name, number, err.column, err.path, str(err)))
             continue
+        at = _Line(name, number, raw)
         kind = line.get("type") if isinstance(line, dict) else None
         if kind not in ("header", "scenario", "footer"):
-            at = ("type",) if isinstance(line, dict) else ()
             wrong = f"expected type header, scenario or footer, found {untrusted.text(repr(kind), 200)}"
-            problems.append(_located(name, number, raw, at, wrong))
+            problems.append(at.problem(("type",) if isinstance(line, dict) else (), wrong))
             continue
-        found = [_located(name, number, raw, at, message, about_key=about_key)
-                 for at, message, about_key in schemas.explain("run-log", line, f"/$defs/{kind}")]
-        problems += found or order.take(number, raw, line)
-    if order.header is None and not any(p.message.startswith(_HEADER_FIRST) for p in problems):
+        found = [at.problem(path, message, about_key=about_key)
+                 for path, message, about_key in schemas.explain("run-log", line, f"/$defs/{kind}")]
+        problems += found + order.place(at, kind, line, sound=not found)
+    if order.first_line("header") is None and not order.said_header_first:
         empty = "" if data.strip() else ", found an empty file"
-        problems.append(Problem(name, 1, 1, (), f"{_HEADER_FIRST}{empty}"))
+        problems.append(Problem(name, 1, 1, (), f"expected a header line first{empty}"))
     if problems:
         raise DataError(problems)
     assert order.header is not None
     return Log(order.header, order.scenarios, order.footer, order.cut_line)
 
 
-_HEADER_FIRST = "expected a header line first"
+@dataclass
+class _Line:
+    """One line of a log, as json read it: where it is, and where in it a problem is (the line is
+    walked for columns once, when a first problem needs them)."""
+
+    file: str
+    number: int
+    raw: bytes
+    _positions: json_positions.Positions | None = None
+
+    def problem(self, path: JsonPath, message: str, *, about_key: bool = False) -> Problem:
+        """A problem of this line, at the column of the value (or key) at ``path``."""
+        if self._positions is None:
+            self._positions = json_positions.positions(self.raw.decode("utf-8"))
+        return Problem(self.file, self.number, self._positions.column(path, at_key=about_key), path, message)
 
 
 @dataclass
 class _Order:
-    """The lines of a log read so far, and the problems of their order."""
+    """The lines of a log taken so far, and the problems of where lines stand."""
 
-    name: str
     header: Header | None = None
     scenarios: list[ScenarioLine] = field(default_factory=list)
     footer: Footer | None = None
     cut_line: int | None = None
-    _lines: dict[str, int] = field(default_factory=dict)  # the line of each kind and scenario id taken
+    said_header_first: bool = False  # said once: every line before a header would say it again
+    _lines: dict[str, int] = field(default_factory=dict)  # the first line of each kind and of each scenario id
 
-    def take(self, number: int, raw: bytes, line: Json) -> list[Problem]:
-        """Keep a line that meets its schema, or say why its place in the log is wrong."""
-        kind = line["type"]
-        key = f"scenario {line['id']}" if kind == "scenario" else kind
+    def first_line(self, key: str) -> int | None:
+        return self._lines.get(key)
+
+    def place(self, at: _Line, kind: str, line: Json, *, sound: bool) -> list[Problem]:
+        """Take a line where it stands, or say why it cannot stand there. A line that breaks its schema
+        (not ``sound``, its problems said already) is not taken, but counts for the order: one bad
+        header is one problem, not one on every line after it."""
         seen = self._lines
+        scenario_id = line.get("id") if kind == "scenario" else None
+        key = f"scenario {scenario_id}" if isinstance(scenario_id, str) else kind
         if kind == "header" and "header" in seen:
-            return [self._at(number, raw, (), f"expected one header line, found another (the first is line {seen['header']})")]
+            return [at.problem((), f"expected one header line, found another (the first is line {seen['header']})")]
         if kind != "header" and "header" not in seen:
-            return [self._at(number, raw, (), f"{_HEADER_FIRST}, found a {kind} line")]
+            if self.said_header_first:
+                return []
+            self.said_header_first = True
+            return [at.problem((), f"expected a header line first, found a {kind} line")]
         if "footer" in seen:
-            return [self._at(number, raw, (), f"expected nothing after the footer (line {seen['footer']}), found a {kind} line")]
-        if key in seen:
-            again = f"expected each scenario once, found {shown(line['id'])} again (first at line {seen[key]})"
-            return [self._at(number, raw, ("id",), again)]
-        self._lines[key] = number
-        if kind == "header":
-            self.header = cast(Header, line)
-        elif kind == "scenario":
-            self.scenarios.append(cast(ScenarioLine, line))
-        else:
-            self.footer = cast(Footer, line)
+            return [at.problem((), f"expected nothing after the footer (line {seen['footer']}), found a {kind} line")]
+        if key in seen and kind == "scenario":
+            again = f"expected each scenario once, found {safe_name(scenario_id)} again (first at line {seen[key]})"
+            return [at.problem(("id",), again)]
+        seen.setdefault(key, at.number)
+        if sound:
+            if kind == "header":
+                self.header = cast(Header, line)
+            elif kind == "scenario":
+                self.scenarios.append(cast(ScenarioLine, line))
+            else:
+                self.footer = cast(Footer, line)
         return []
-
-    def _at(self, number: int, raw: bytes, at: JsonPath, message: str) -> Problem:
-        return _located(self.name, number, raw, at, message)
-
-
-def _located(name: str, number: int, raw: bytes, at: JsonPath, message: str, *, about_key: bool = False) -> Problem:
-    """A problem of a line that json read, at the column of the value (or key) it is about."""
-    column = json_positions.positions(raw.decode("utf-8")).column(at, at_key=about_key)
-    return Problem(name, number, column, at, message)
 
 
 def _natural(text: str) -> tuple[Any, ...]:
@@ -330,7 +344,7 @@ def merge_notes(logs: list[Log]) -> list[str]:
     """What a reader of merged logs should know: they come from different engines or specs, or overlap."""
     notes = []
     for what, key in (("spec versions", "spec_version"), ("engines", "engine")):
-        seen = sorted({shown(log.header[key]) for log in logs})  # type: ignore[literal-required]
+        seen = sorted({safe_name(log.header[key]) for log in logs})  # type: ignore[literal-required]
         if len(seen) > 1:
             notes.append(f"the logs come from different {what}: {', '.join(seen)}")
     ids = Counter(line["id"] for log in logs for line in log.scenarios)
@@ -340,9 +354,9 @@ def merge_notes(logs: list[Log]) -> list[str]:
     return notes
 
 
-def shown(value: Any) -> str:
-    """A name from a log (an engine's handshake: its name and version, those it gave) as safe text:
-    a log's names reach the terminal."""
+def safe_name(value: Any) -> str:
+    """A name from a log (a scenario id, a spec version, an engine's handshake: its name and version,
+    those it gave) as safe text: a log's names reach the terminal."""
     if not isinstance(value, dict):
         return untrusted.text(str(value), 200)
     return untrusted.text(" ".join(str(value[key]) for key in ("name", "version") if value.get(key) is not None), 200)

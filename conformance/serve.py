@@ -23,31 +23,52 @@ VERSION = 1
 
 def serve(stdin: IO[str], stdout: IO[str], adapter: InProcessAdapter | None = None) -> int:
     """Answer the protocol's messages with ``adapter``'s engine (default: the reference engine)."""
-    with _channel(stdout) as answers:
-        return _serve(stdin, answers, adapter or reference_adapter())
+    with _requests(stdin) as requests, _answers(stdout) as answers:
+        return _serve(requests, answers, adapter or reference_adapter())
+
+
+def _is_process_own(stream: IO[str], standard: IO[str], descriptor: int) -> bool:
+    try:
+        return stream is standard and stream.fileno() == descriptor
+    except (AttributeError, OSError, ValueError):  # not a file: a test's buffer
+        return False
 
 
 @contextmanager
-def _channel(stdout: IO[str]) -> Iterator[IO[str]]:
+def _answers(stdout: IO[str]) -> Iterator[IO[str]]:
     """Where the answers go. Served on the process's own standard output, they get a descriptor of
     their own, and descriptor 1 becomes standard error for the rest of the run: whatever else
     writes to it (an engine's print from a thread it started or from ``__del__``, a logging handler
     made at import, a C library) reaches the kit as the engine's standard error, never as a line of
     the protocol."""
-    try:
-        own = stdout is sys.stdout and stdout.fileno() == 1
-    except (AttributeError, OSError, ValueError):  # not a file: a test's buffer
-        own = False
-    if not own:
+    if not _is_process_own(stdout, sys.stdout, 1):
         yield stdout
         return
     stdout.flush()
-    answers = os.fdopen(os.dup(1), "w", encoding="utf-8", closefd=True)
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
     try:
         yield answers
     finally:
         answers.close()
+
+
+@contextmanager
+def _requests(stdin: IO[str]) -> Iterator[IO[str]]:
+    """Where the requests come from. Read from the process's own standard input, they get a
+    descriptor of their own, and descriptor 0 reads nothing (/dev/null): an engine that reads its
+    input (``input()``) meets its end, and takes no request meant for the server."""
+    if not _is_process_own(stdin, sys.stdin, 0):
+        yield stdin
+        return
+    requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    nothing = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(nothing, 0)
+    os.close(nothing)
+    try:
+        yield requests
+    finally:
+        requests.close()
 
 
 def _serve(stdin: IO[str], stdout: IO[str], adapter: InProcessAdapter) -> int:

@@ -50,6 +50,17 @@ def text(value: object, cap: int = CAP) -> str:
     return safe[:cap] + f" [cut: {len(raw)} characters in all]"
 
 
+# Lines of what an engine wrote on the side (a served engine's standard error, an in-process engine's
+# prints) that go with its failure: the last few, the likeliest to say why.
+TAIL_LINES = 5
+
+
+def tail(label: str, lines: list[str]) -> str:
+    """The last ``TAIL_LINES`` of ``lines`` as a clause for an error message, ``; label: a | b``, or ""."""
+    said = [line for line in lines if line.strip()][-TAIL_LINES:]
+    return f"; {label}: " + text(" | ".join(said), 1024) if said else ""
+
+
 def data(value: Any, cap: int = CAP) -> Any:
     """A JSON value an engine sent, with every string made safe; too large a value becomes its
     safe, cut text (so a report never carries more than about ``cap`` characters of it)."""
@@ -128,17 +139,8 @@ def json_line(raw: bytes, max_depth: int = MAX_DEPTH) -> Any:
         raise Unreadable(limits.depth_problem(max_depth))
     try:
         value = json.loads(line, object_pairs_hook=_unique_keys, **jsonio.number_hooks(line))
-    except _RepeatedKey:
-        path, column = json_positions.positions(line).repeated or ((), 1)
-        twice = f"expected each key once in an object, found {text(format_path(path), 200)} twice"
-        raise Unreadable(twice, column, path) from None
-    except json.JSONDecodeError as err:
-        cut = err.pos >= len(line.rstrip()) or err.msg.startswith("Unterminated string")  # it wanted more text
-        found = f"expected a JSON object per line, found {text(line, 80)!r} ({err.msg})"
-        raise Unreadable(found, err.colno, ends_early=cut) from None
-    except ValueError as err:  # a number beyond the kit's limits
-        path, column = json_positions.positions(line).first(_number_out_of_limits) or ((), 1)
-        raise Unreadable(str(err), column, path) from None
+    except (_RepeatedKey, ValueError) as err:  # json.JSONDecodeError is a ValueError
+        raise _refused(line, err) from None
     if _SURROGATE_ESCAPE.search(raw) and (lone := _lone_surrogate(value)) is not None:
         path, column = json_positions.positions(line).first(_holds_lone_surrogate) or ((), 1)
         at = _lone_escape(line, column - 1)
@@ -147,6 +149,48 @@ def json_line(raw: bytes, max_depth: int = MAX_DEPTH) -> Any:
         found = f"expected Unicode text, found the lone surrogate {escape} in a string (RFC 8259, section 8.2)"
         raise Unreadable(found, column, path)
     return value
+
+
+def _refused(line: str, err: Exception) -> Unreadable:
+    """Why json refused ``line``, located: its syntax first (the hooks refuse what they meet before the
+    parser reaches a later fault), then a key twice or a number beyond the kit's limits."""
+    syntax = err if isinstance(err, json.JSONDecodeError) else _syntax_error(line)
+    if syntax is not None:
+        found = f"expected a JSON object per line, found {text(line, 80)!r} ({syntax.msg})"
+        return Unreadable(found, syntax.colno, ends_early=_stops_inside_a_value(line, syntax))
+    where = json_positions.positions(line)
+    if isinstance(err, _RepeatedKey):
+        path, column = where.repeated or ((), 1)
+        return Unreadable(f"expected each key once in an object, found {text(format_path(path), 200)} twice", column, path)
+    path, column = where.first(_number_out_of_limits) or ((), 1)
+    return Unreadable(str(err), column, path)
+
+
+def _syntax_error(line: str) -> json.JSONDecodeError | None:
+    try:
+        json.loads(line, parse_int=str, parse_float=str, parse_constant=str)  # the syntax alone
+    except json.JSONDecodeError as err:
+        return err
+    return None
+
+
+# The start of a value that the text ends inside: a string, a number, or a literal, unfinished.
+_UNFINISHED = re.compile(
+    r'"(?:[^"\\]|\\.)*\\?(?:u[0-9a-fA-F]{0,3})?'
+    r"|-?\d*(?:\.\d*)?(?:[eE][-+]?\d*)?"
+    r"|n(?:u(?:ll?)?)?|t(?:r(?:ue?)?)?|f(?:a(?:l(?:se?)?)?)?"
+)
+
+
+def _stops_inside_a_value(line: str, err: json.JSONDecodeError) -> bool:
+    """Whether ``line`` is the first part of a JSON text (what a writer stopped mid-line leaves): the
+    parser ran out of text, or stopped at an unfinished value that runs to the end."""
+    if err.msg.startswith("Invalid \\uXXXX escape"):  # located before the escape's start: look at the end
+        return _ESCAPE_UNFINISHED.search(line) is not None
+    return err.msg != "Extra data" and _UNFINISHED.fullmatch(line[err.pos :].rstrip()) is not None
+
+
+_ESCAPE_UNFINISHED = re.compile(r"\\u[0-9a-fA-F]{0,4}(?:\\(?:u[0-9a-fA-F]{0,3})?)?\Z")  # a pair's second half may be cut too
 
 
 def _number_out_of_limits(text: str) -> bool:

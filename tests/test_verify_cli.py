@@ -439,3 +439,17 @@ def test_a_line_of_the_wrong_type_is_named_in_a_few_hundred_characters(reports: 
     code, _, err = run(capsys, "report", str(log))
     assert code == 2 and f"{log}:2:10: $.type: expected type header, scenario or footer, found 'xxx" in err
     assert len(err) < 1000
+
+
+def test_one_bad_header_is_one_problem_not_one_a_line(reports: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    header, scenario, footer = _log_lines(reports)
+    log = tmp_path / "run.jsonl"
+    bad_header = json.dumps({**json.loads(header), "scenarios": "many"})
+    log.write_text("\n".join([bad_header, scenario, footer]) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "report", str(log))
+    assert code == 2 and err.splitlines()[1:] == ["1 problem(s)"] and ":1:" in err and "$.scenarios: expected integer" in err
+    log.write_text("\n".join([scenario, json.dumps({**json.loads(scenario), "id": "a/2"}), footer]) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "report", str(log))
+    first = f"{log}:1:1: $: expected a header line first, found a scenario line"
+    assert code == 2 and err.splitlines() == [first, "1 problem(s)"]

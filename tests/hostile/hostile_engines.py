@@ -9,6 +9,7 @@ pids in ``tmp_path / "pids"``, so a test can check that nothing is left running.
 
 from __future__ import annotations
 
+import _thread
 import enum
 import os
 import sys
@@ -379,6 +380,9 @@ class Replaces(Loud):
 class Chatty(Loud):
     """Loud, with a thread of its own that prints ``LOUD`` twenty times over the next second."""
 
+    start_thread: Callable[[Callable[[], None]], object] = staticmethod(
+        lambda chatter: threading.Thread(target=chatter, daemon=True).start())
+
     @classmethod
     def new(cls, variant_id: str, setup: dict[str, object]) -> Loud:
         def chatter() -> None:
@@ -386,9 +390,36 @@ class Chatty(Loud):
                 print(LOUD, "from the engine's own thread")
                 time.sleep(0.05)
 
-        threading.Thread(target=chatter, daemon=True).start()
+        cls.start_thread(chatter)
         return super().new(variant_id, setup)
 
     def apply(self, action: dict[str, object]) -> object:
         time.sleep(0.1)
         raise RuntimeError("chatty and broken")
+
+
+class Reconfigures(Loud):
+    """Loud, asking at its first action to re-encode ``sys.stdout`` as ASCII (a common way to force an
+    encoding), then to take its buffer: both would act on the kit's own stream."""
+
+    def apply(self, action: dict[str, object]) -> object:
+        for ask in (lambda: sys.stdout.reconfigure(encoding="ascii"), lambda: sys.stdout.detach()):  # type: ignore[attr-defined]
+            try:
+                ask()
+            except AttributeError as refused:
+                print(f"refused: {refused}")
+        raise RuntimeError("could not re-encode")
+
+
+class RawChatty(Chatty):
+    """Chatty, its thread started with ``_thread``, which ``threading`` does not list."""
+
+    start_thread = staticmethod(lambda chatter: _thread.start_new_thread(chatter, ()))
+
+
+class ReadsInput(Loud):
+    """Loud, reading a line of its standard input at each action: served, that is the protocol's channel."""
+
+    def apply(self, action: dict[str, object]) -> object:
+        print(f"read {sys.stdin.readline()!r}")
+        return self.engine.apply(action)

@@ -148,3 +148,37 @@ def test_a_lone_surrogate_is_located_at_its_own_escape(line: str, column: int, e
     with pytest.raises(untrusted.Unreadable, match=re.escape(f"found the lone surrogate {escape} in a string")) as refused:
         untrusted.json_line(line.encode())
     assert refused.value.column == column
+
+
+CUT_LINES = [
+    '{"type":"scenario","id":"a/b","seconds":0.25,"error":null,"ok":true,"no":false,"n":-12e+3,"t":[1,[2,{"x":[]}],{}]}',
+    json.dumps({"é": "中 \U0001f600 \\u \"quoted\"", "s": "\x1b", "f": 1.5e-07}, ensure_ascii=False),
+    json.dumps({"é": "中 \U0001f600", "s": "\x1b"}),  # escaped: \u00e9, a surrogate pair, \u001b
+]
+
+
+@pytest.mark.parametrize("line", CUT_LINES)
+def test_every_first_part_of_a_line_is_one_that_ends_early(line: str) -> None:
+    """What a writer stopped mid-line leaves (a run log's last line, when the run was killed), byte by byte."""
+    raw = line.encode()
+    for end in range(1, len(raw)):
+        with pytest.raises(untrusted.Unreadable) as refused:
+            untrusted.json_line(raw[:end])
+        assert refused.value.ends_early, (raw[:end], str(refused.value))
+
+
+@pytest.mark.parametrize(
+    "line",
+    ['{"a":1}}', '{"a":1} {"b":2}', '{"a": x', '{"a":1,"a":2}', '{"a":{"b":1,"b":2}, oops', '{"a":"\\ud800"}', '{"a":NaN}'],
+)
+def test_a_line_wrong_in_itself_does_not_end_early(line: str) -> None:
+    with pytest.raises(untrusted.Unreadable) as refused:
+        untrusted.json_line(line.encode())
+    assert not refused.value.ends_early, str(refused.value)
+
+
+@pytest.mark.parametrize("line", ['{"a":{"b":1,"b":2}', '{"a":{"b":1,"b":2}, oops', '{"a":' + "9" * 5000])
+def test_a_key_twice_or_a_long_number_before_a_fault_of_syntax_is_that_fault(line: str) -> None:
+    """The parser meets the key or the number first; what is wrong with the line as text is said first."""
+    with pytest.raises(untrusted.Unreadable, match=r"expected a JSON object per line"):
+        untrusted.json_line(line.encode())

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -175,11 +176,14 @@ def test_a_timeout_says_what_the_engine_printed_before_it_stalled(monkeypatch: p
     assert capsys.readouterr().out == "the kit's own line\n"
 
 
-def test_an_engine_served_from_python_keeps_its_prints_off_the_protocol() -> None:
+def test_an_engine_served_from_python_keeps_its_prints_off_the_protocol(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Served on ``sys.stdout`` itself, as a script serving its engine does: what the engine prints there
+    would be lines of the protocol."""
     scenario = _a_scenario_with_actions()
     requests = [{"cmd": "start", "protocol": 1}, {"cmd": "run", **runner.request_for(scenario)}, {"cmd": "stop"}]
     out = io.StringIO()
-    serve.serve(io.StringIO("".join(json.dumps(r) + "\n" for r in requests)), out,
+    monkeypatch.setattr(sys, "stdout", out)
+    serve.serve(io.StringIO("".join(json.dumps(r) + "\n" for r in requests)), sys.stdout,
                 InProcessAdapter(Loud.new, {"name": "loud"}, ["albastini-2p"]))
     started, answer = (json.loads(line) for line in out.getvalue().splitlines())
     assert started["started"] is True and answer["id"] == scenario.id
@@ -214,7 +218,8 @@ def test_output_kept_within_output_kept_goes_to_the_inner_block_then_the_outer_a
 ) -> None:
     """A Python adapter driving an in-process engine on the same thread: each keeps its own lines."""
     outer, inner = engine_output.Printed(), engine_output.Printed()
-    with engine_output.routed(), engine_output.kept(outer):
+    engine_output.route()
+    with engine_output.kept(outer):
         print("a")
         with engine_output.kept(inner):
             print("b", file=sys.stderr)
@@ -222,7 +227,7 @@ def test_output_kept_within_output_kept_goes_to_the_inner_block_then_the_outer_a
         with pytest.raises(TypeError, match="write\\(\\) argument must be str, not bytes"):
             sys.stdout.write(b"d")  # type: ignore[arg-type]  # as a text stream refuses it, keeping nothing
     print("the kit")
-    engine_output.unrouted()
+    engine_output.unroute()
     assert (outer.tail(), inner.tail()) == ("; it printed: a | c", "; it printed: b")
     assert capsys.readouterr().out == "the kit\n"
 
@@ -258,8 +263,8 @@ def test_what_an_engine_s_own_threads_print_stays_out_of_the_kit_s_output(capsys
 
 
 def test_a_served_python_engine_s_stray_prints_go_to_standard_error_not_the_protocol(tmp_path: Path) -> None:
-    """Prints from a thread the engine started, and from a logging handler made at import, which hold
-    the process's own standard output rather than the kit's routers."""
+    """Prints from a thread the engine started go to the routers; a logging handler made at import holds
+    the process's own standard output, which serve has pointed at standard error."""
     script = tmp_path / "serve_chatty.py"
     script.write_text(textwrap.dedent("""
         import logging, sys
@@ -283,3 +288,80 @@ def test_a_served_python_engine_s_stray_prints_go_to_standard_error_not_the_prot
     lines = ran.stdout.splitlines()
     assert [json.loads(line).get("id") for line in lines] == [None, scenario.id], ran.stdout
     assert "logged by the engine" in ran.stderr
+
+
+def test_an_engine_cannot_re_encode_or_take_the_kit_s_stream(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["verify", "--engine", "hostile_engines:Reconfigures", "--scenario", _a_scenario_with_actions().id])
+    out = capsys.readouterr().out
+    assert code == 1 and out.rstrip().endswith("0 passed, 1 failed") and "· spec " in out  # the kit's own line, intact
+    assert "refused: 'reconfigure': not for an engine run in the kit's process" in out  # in the crash's tail
+    assert "refused: 'detach': not for an engine" in out
+
+
+def test_closing_the_engine_takes_the_kit_s_streams_back_from_an_engine_s_thread() -> None:
+    """An engine's thread that silences ``sys.stdout`` (``redirect_stdout``) past the end of the run
+    would silence the kit's summary."""
+    saved, kit = (sys.stdout, sys.stderr), io.StringIO()
+    sys.stdout = kit
+    try:
+        engine_output.route()
+        still_running = threading.Event()
+        engine_thread = threading.Thread(target=still_running.wait, daemon=True)
+        engine_thread.start()
+        sys.stdout = io.StringIO()  # what the engine's thread put there
+        engine_output.unroute()
+        print("the kit, routed")
+        still_running.set()
+        engine_thread.join()
+        engine_output.unroute()  # (the routers may stay: another test's engine thread may still run)
+        print("the kit, after")
+    finally:
+        sys.stdout, sys.stderr = saved
+    assert kit.getvalue() == "the kit, routed\nthe kit, after\n"
+
+
+def test_what_a_thread_started_below_threading_prints_stays_out_too(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["verify", "--engine", "hostile_engines:RawChatty", "--scenario", _a_scenario_with_actions().id])
+    time.sleep(1.2)  # the engine's thread has printed all it will
+    out, err = capsys.readouterr()
+    assert code == 1 and LOUD not in out + err
+
+
+def test_to_an_engine_the_kit_s_terminal_is_no_terminal() -> None:
+    """So ``input()`` neither writes its prompt to the screen nor reads the keyboard itself."""
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    saved = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = Terminal()
+    try:
+        engine_output.route()
+        kit_sees = sys.stdout.isatty()
+        with engine_output.kept(engine_output.Printed()):
+            engine_sees = sys.stdout.isatty()
+        engine_output.unroute()
+    finally:
+        sys.stdout, sys.stderr = saved
+    assert (kit_sees, engine_sees) == (True, False)
+
+
+def test_a_served_engine_reading_its_input_takes_no_request(tmp_path: Path) -> None:
+    """The kit sends requests ahead; one an engine read would shift every answer after it."""
+    script = tmp_path / "serve_reader.py"
+    script.write_text(textwrap.dedent("""
+        import sys
+        from hostile_engines import ReadsInput
+        from conformance.adapter import InProcessAdapter
+        from conformance.serve import serve
+
+        serve(sys.stdin, sys.stdout, InProcessAdapter(ReadsInput.new, {"name": "reader"}, ["albastini-2p"]))
+    """), encoding="utf-8")
+    chosen = [s for s in scenarios.kit_scenarios() if s.variant == "albastini-2p" and s.actions()][:3]
+    requests = [{"cmd": "start", "protocol": 1}] + [{"cmd": "run", **runner.request_for(s)} for s in chosen]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}
+    ran = subprocess.run([sys.executable, str(script)], input="".join(json.dumps(r) + "\n" for r in requests),
+                         capture_output=True, text=True, timeout=60, env=env)
+    answers = [json.loads(line) for line in ran.stdout.splitlines()][1:]
+    assert [a["id"] for a in answers] == [s.id for s in chosen] and not any("error" in a for a in answers), ran.stdout
