@@ -12,7 +12,7 @@ from pathlib import Path
 from xml.etree import ElementTree as ET
 
 import pytest
-from conftest import BackgroundRuns
+from conftest import TRICKSPEC, BackgroundRuns
 from hostile_engines import assert_nothing_left
 
 from conformance import interrupt, runlog, schemas
@@ -96,25 +96,30 @@ def test_a_signal_stops_a_fuzz_campaign_at_once_and_quietly(tmp_path: Path, how:
     import os
     import shlex
     import subprocess
-    import sys
 
     from hostile_engines import engine, started
 
     reports = tmp_path / "reports"
-    argv = [sys.executable, "-m", "conformance.cli", "fuzz", "--engine-cmd", shlex.join(engine(tmp_path, "hang-all")),
+    # As conftest's TRICKSPEC: with SIGINT as Python sets it, even if the suite runs as a background job.
+    argv = [*TRICKSPEC, "fuzz", "--engine-cmd", shlex.join(engine(tmp_path, "hang-all")),
             "--variant", "albastini-2p", "--deals", "50", "--jobs", str(jobs), "--timeout", "600", "--report-dir", str(reports)]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}
     process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and len(started(tmp_path)["engine"]) < jobs:  # every job's engine is up
-        time.sleep(0.05)
-    time.sleep(0.5)  # and each has a deal it will never answer
-    began = time.monotonic()
-    if how == "Ctrl-C":
-        os.killpg(process.pid, signal.SIGINT)  # what a terminal sends: to the whole foreground group
-    else:
-        process.send_signal(signal.SIGTERM)
-    out, err = process.communicate(timeout=60)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(started(tmp_path)["engine"]) < jobs:  # every job's engine is up
+            time.sleep(0.05)
+        time.sleep(0.5)  # and each has a deal it will never answer
+        began = time.monotonic()
+        if how == "Ctrl-C":
+            os.killpg(process.pid, signal.SIGINT)  # what a terminal sends: to the whole foreground group
+        else:
+            process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=60)
+    finally:  # a run the signal did not end is no run to leave behind
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
     assert time.monotonic() - began < 5, (out, err)  # not each engine's 2 s to stop, nor each worker's 10 s to close
     assert process.returncode == (130 if how == "Ctrl-C" else 143), (out, err)
     assert "Traceback" not in out + err, err
