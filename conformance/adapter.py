@@ -80,6 +80,8 @@ class InProcessAdapter:
         self.timeout = timeout
         self._breaker = Breaker(give_up_after)
         self._worker: _Worker | None = None
+        # Routed while it is open (conformance/engine_output.py): until closed, or, left open, collected.
+        self._closed = engine_output.opened_for(self) if not trusted else None
 
     def hello(self) -> Json:
         return {**self._info, "variants": list(self._variants)}
@@ -87,21 +89,18 @@ class InProcessAdapter:
     def run(self, request: Request) -> Answer | EngineError:
         if self._trusted:
             return self._run(request, None)
-        routers = engine_output.route()
-        try:
+        with engine_output.request():
             return self._run(request, engine_output.Printed())
-        finally:
-            engine_output.put_back(routers)
 
     def _run(self, request: Request, printed: engine_output.Printed | None) -> Answer | EngineError:
         """The answer, within the timeout if there is one; ``printed`` is None for the kit's own engines."""
         if self.timeout is None:
-            return self._answer_kept(request, printed)
+            return self._answer_printing(request, printed)
         unavailable = self._breaker.open
         if unavailable is not None:
             return unavailable
         worker = self._worker = self._worker or _Worker()
-        answer = worker.run(lambda: self._answer_kept(request, printed), request.get("id"), self.timeout)
+        answer = worker.run(lambda: self._answer_printing(request, printed), request.get("id"), self.timeout)
         if answer is None:
             self._worker = None  # still busy with this request, for good perhaps: the next one gets another
             left_running = "the engine's thread is left running: Python cannot stop it"
@@ -117,18 +116,15 @@ class InProcessAdapter:
         protocol's server, conformance/serve.py, asks)."""
         if self._trusted:
             return self._answer(request)
-        routers = engine_output.route()
-        try:
-            return self._answer_kept(request, engine_output.Printed())
-        finally:
-            engine_output.put_back(routers)
+        with engine_output.request():
+            return self._answer_printing(request, engine_output.Printed())
 
-    def _answer_kept(self, request: Request, printed: engine_output.Printed | None) -> Answer:
+    def _answer_printing(self, request: Request, printed: engine_output.Printed | None) -> Answer:
         """The answer, on the thread that works it out; what the engine prints meanwhile goes to
         ``printed``, and its last lines with a crash."""
         if printed is None:
             return self._answer(request)
-        with engine_output.kept(printed):
+        with engine_output.prints_to(printed):
             answer = self._answer(request)
         error = answer.get("error")
         if error is not None and error["kind"] == ErrorKind.CRASH:
@@ -180,11 +176,11 @@ class InProcessAdapter:
         if self._worker is not None:
             self._worker.retire()
             # An idle worker ends at once: waited for, it is not taken for a thread of the engine's,
-            # which would keep the streams routed (engine_output.unroute).
+            # which would keep the streams routed (engine_output.closed).
             self._worker.finish(0.5)
             self._worker = None
-        if not self._trusted:
-            engine_output.unroute()
+        if self._closed is not None:
+            self._closed()
 
 
 class _Worker:
@@ -195,7 +191,8 @@ class _Worker:
     """
 
     def __init__(self) -> None:
-        self._job: Callable[[], Answer] | None = None  # None once retired
+        self._job: Callable[[], Answer] | None = None  # the one to run; None once it ran
+        self._retired = False
         self._request_id: Any = None
         self._result: Answer | None = None
         self._given = threading.Lock()  # released when a job is there to take
@@ -217,7 +214,7 @@ class _Worker:
 
     def retire(self) -> None:
         """Let the thread end once it is idle; it may still be busy with a request that timed out."""
-        self._job = None
+        self._retired = True
         with contextlib.suppress(RuntimeError):  # not yet taken: the thread finds no job, and ends
             self._given.release()
 
@@ -228,8 +225,8 @@ class _Worker:
     def _serve(self) -> None:
         while True:
             self._given.acquire()
-            job = self._job
-            if job is None:
+            job, self._job = self._job, None  # held no longer than it runs: an adapter left open can be collected
+            if self._retired or job is None:
                 return
             try:
                 self._result = job()
@@ -249,9 +246,9 @@ def setup_error(err: BaseException) -> ErrorReport:
     """A setup the engine refused, as the protocol's setup error: with the refusal code when the
     exception carries one as a ``code`` string (the reference's SetupError does)."""
     report: ErrorReport = {"kind": ErrorKind.SETUP, "message": describe_error(err)}
-    code = getattr(err, "code", None)
+    code = None if isinstance(err, SystemExit) else getattr(err, "code", None)  # SystemExit's is its exit status
     if isinstance(code, str):
-        report["code"] = code
+        report["code"] = text(code, 200)
     return report
 
 
@@ -284,39 +281,40 @@ def load_engine(target: str, *, timeout: float | None = None, give_up_after: int
     module_name, _, attr = target.partition(":")
     if not module_name or not attr:
         raise ValueError(f"expected module:name, found {target!r}")
-    obj = getattr(importlib.import_module(module_name), attr)
-    if hasattr(obj, "new"):
-        info = {"name": target, "version": "unknown", "language": "python"}
-        return InProcessAdapter(obj.new, info, spec.variant_ids(), timeout=timeout, give_up_after=give_up_after)
-    with _quiet():
-        made = obj()
-    if not all(hasattr(made, name) for name in ("hello", "run", "close")):
-        raise ValueError(f"{target} returned {type(made).__name__}: expected an object with hello, run and close")
-    adapter = _PrintsDropped(made)
-    hello = adapter.hello()
-    if not isinstance(hello, dict) or not isinstance(hello.get("variants", []), list):
-        raise ValueError(f"{target}: expected hello() to return a mapping with a list of variants, found {hello!r}")
-    return adapter
+    engine_output.opened()  # before the import: a thread the module starts is the engine's
+    try:
+        with engine_output.request(), engine_output.prints_to(engine_output.Printed()):
+            obj = getattr(importlib.import_module(module_name), attr)
+            if hasattr(obj, "new"):
+                info = {"name": target, "version": "unknown", "language": "python"}
+                return InProcessAdapter(obj.new, info, spec.variant_ids(), timeout=timeout, give_up_after=give_up_after)
+            made = obj()
+        if not all(hasattr(made, name) for name in ("hello", "run", "close")):
+            raise ValueError(f"{target} returned {type(made).__name__}: expected an object with hello, run and close")
+        adapter = _PrintsDropped(made)
+        hello = adapter.hello()
+        if not isinstance(hello, dict) or not isinstance(hello.get("variants", []), list):
+            raise ValueError(f"{target}: expected hello() to return a mapping with a list of variants, found {hello!r}")
+        return adapter
+    finally:
+        engine_output.closed()  # the adapter made holds the streams routed on its own
 
 
 @contextlib.contextmanager
 def _quiet() -> Iterator[None]:
     """Python adapter code runs here: what it prints never reaches the kit's output, and is dropped."""
-    routers = engine_output.route()
-    try:
-        with engine_output.kept(engine_output.Printed()):
-            yield
-    finally:
-        engine_output.put_back(routers)
+    with engine_output.request(), engine_output.prints_to(engine_output.Printed()):
+        yield
 
 
 class _PrintsDropped:
     """A Python adapter (``--engine module:factory``) whose prints never reach the kit's output, as an
     in-process engine's do not (conformance/engine_output.py); they go with no failure, as the
-    adapter reports its failures itself."""
+    adapter reports its failures itself. Its ``run_many``, if it has one, is its own too."""
 
     def __init__(self, adapter: Any) -> None:
         self._adapter = adapter
+        self._closed = engine_output.opened_for(self)
 
     def hello(self) -> Json:
         with _quiet():
@@ -326,10 +324,30 @@ class _PrintsDropped:
         with _quiet():
             return self._adapter.run(request)  # type: ignore[no-any-return]
 
-    def close(self) -> None:
+    def __getattr__(self, name: str) -> Any:
+        if name == "run_many" and hasattr(self._adapter, "run_many"):
+            return self._run_many
+        raise AttributeError(name)
+
+    def _run_many(self, *args: Any, **options: Any) -> Iterator[Any]:
         with _quiet():
-            self._adapter.close()
-        engine_output.unroute()
+            answers = iter(self._adapter.run_many(*args, **options))
+        while True:
+            with _quiet():
+                answer = next(answers, _DONE)
+            if answer is _DONE:
+                return
+            yield answer
+
+    def close(self) -> None:
+        try:
+            with _quiet():
+                self._adapter.close()
+        finally:
+            self._closed()
+
+
+_DONE = object()
 
 
 def open_engine(

@@ -29,9 +29,10 @@ from __future__ import annotations
 import gc
 import sys
 import threading
-from collections.abc import Iterator
+import weakref
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from conformance import untrusted
@@ -64,7 +65,7 @@ class Printed:
 
 
 _answering: dict[int, Printed] = {}  # the threads answering a request, and what each has printed
-_latest: Printed | None = None  # the request answered last: where the engine's own threads print
+_latest: Printed | None = None  # the request begun last: where the engine's own threads print
 
 
 def _threads() -> set[int]:
@@ -75,41 +76,63 @@ def _threads() -> set[int]:
 
 @dataclass
 class _Routing:
-    """While the routers are in: the threads running when they went in (none of them the engine's)
-    and the routers themselves, over the streams that were there."""
+    """While the routers are in: the threads taken for the kit's (or the program's that calls it),
+    the threads known to be an engine's (still running when its engine was closed), the routers
+    themselves, over the streams that were there, and how many in-process engines are open."""
 
     before: set[int]
-    routers: tuple[Any, Any]
+    routers: tuple[Any, Any, Any]
+    engine_threads: set[int] = field(default_factory=set)
+    engines: int = 0
 
 
 _routing: _Routing | None = None
 
-# What an engine's thread may ask of a router: what it tells about the stream. Anything else
-# (detach, reconfigure, buffer) would act on the kit's own stream, so it is not there for the engine.
-_TELLS = frozenset({"encoding", "errors", "newlines", "name", "mode", "closed", "line_buffering", "write_through"})
+
+def _printed() -> Printed | None:
+    """Where the calling thread's writes go, or None: to the kit's streams."""
+    thread = threading.get_ident()
+    printed = _answering.get(thread)
+    if printed is not None or _routing is None:
+        return printed
+    started_by_an_engine = _routing.engines > 0 and thread not in _routing.before
+    if started_by_an_engine or thread in _routing.engine_threads:
+        return _latest or Printed()  # an engine's thread before any request: nobody reads it
+    return None
+
+
+class _Bytes:
+    """``buffer``, or what ``detach()`` gives, to an engine: bytes written go to its ``Printed``."""
+
+    def __init__(self, printed: Printed) -> None:
+        self._printed = printed
+
+    def write(self, data: bytes) -> int:
+        self._printed.write(bytes(data).decode("utf-8", "replace"))
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def writable(self) -> bool:
+        return True
 
 
 class _Router:
     """``sys.stdout`` or ``sys.stderr`` while an in-process engine may print: each write goes where
-    its thread's writes go (the module's docstring says where)."""
+    its thread's writes go (the module's docstring says where). To an engine's thread it is no
+    terminal, its ``buffer`` (or what ``detach`` gives) takes bytes into the same ``Printed``, and
+    ``reconfigure`` changes nothing: the kit's own stream is never the engine's to change."""
 
     def __init__(self, stream: TextIO) -> None:
-        self.stream = stream  # what was there before: the kit's
-
-    def _printed(self) -> Printed | None:
-        """Where this thread's writes are kept, or None: the stream's."""
-        thread = threading.get_ident()
-        printed = _answering.get(thread)
-        if printed is None and _routing is not None and thread not in _routing.before:
-            return _latest or Printed()  # an engine's thread before any request: nobody reads it
-        return printed
+        self._stream = stream  # what was there before: the kit's
 
     def write(self, text: str) -> int:
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        printed = self._printed()
+        printed = _printed()
         if printed is None:
-            return self.stream.write(text)
+            return self._stream.write(text)
         printed.write(text)
         return len(text)
 
@@ -118,33 +141,69 @@ class _Router:
             self.write(line)
 
     def flush(self) -> None:
-        if self._printed() is None:
-            self.stream.flush()
+        if _printed() is None:
+            self._stream.flush()
 
     def close(self) -> None:
         """An engine closing ``sys.stdout`` closes nothing of the kit's."""
 
     def isatty(self) -> bool:
-        """To the engine, never a terminal: its prompt would reach the screen, and its reads the keyboard."""
-        return self._printed() is None and self.stream.isatty()
+        return _printed() is None and self._stream.isatty()
 
-    def __getattr__(self, name: str) -> Any:  # fileno, encoding...: the stream's, for the kit
-        if name in _TELLS or self._printed() is None:
-            return getattr(self.stream, name)
-        raise AttributeError(f"{name!r}: not for an engine run in the kit's process (conformance/engine_output.py)")
+    def reconfigure(self, **options: Any) -> None:
+        if _printed() is None:
+            self._stream.reconfigure(**options)  # type: ignore[attr-defined]
+
+    def detach(self) -> Any:
+        printed = _printed()
+        return self._stream.detach() if printed is None else _Bytes(printed)  # type: ignore[attr-defined]
+
+    @property
+    def buffer(self) -> Any:
+        printed = _printed()
+        return self._stream.buffer if printed is None else _Bytes(printed)
+
+    def __getattr__(self, name: str) -> Any:  # fileno, encoding, writable...: the stream's
+        return getattr(self._stream, name)
 
 
-def _router(stream: Any) -> Any:
-    if stream is None or isinstance(stream, _Router):  # None (no stream at all): print() writes nothing
+class _Input:
+    """``sys.stdin`` while an in-process engine may run: to an engine's thread, at its end at once
+    (``input()`` raises EOFError), so it neither waits on the kit's terminal nor takes what was
+    meant for the kit; to the kit's threads, the stream that was there."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def read(self, size: int = -1) -> str:
+        return self._stream.read(size) if _printed() is None else ""
+
+    def readline(self, size: int = -1) -> str:
+        return self._stream.readline(size) if _printed() is None else ""
+
+    def readlines(self, hint: int = -1) -> list[str]:
+        return self._stream.readlines(hint) if _printed() is None else []
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._stream) if _printed() is None else iter(())
+
+    def isatty(self) -> bool:
+        return _printed() is None and self._stream.isatty()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _router(stream: Any, kind: type) -> Any:
+    if stream is None or isinstance(stream, kind):  # None (no stream at all): print() writes nothing
         return stream
-    return _Router(stream)
+    return kind(stream)
 
 
-def route() -> tuple[Any, Any]:
-    """Make ``sys.stdout`` and ``sys.stderr`` routers, on the kit's thread as a request to an
-    in-process engine begins; the two, for ``put_back`` as it ends."""
+def _route() -> tuple[Any, Any, Any]:
     global _routing
-    sys.stdout, sys.stderr = routers = _router(sys.stdout), _router(sys.stderr)
+    sys.stdout, sys.stderr, sys.stdin = routers = (
+        _router(sys.stdout, _Router), _router(sys.stderr, _Router), _router(sys.stdin, _Input))
     if _routing is None:
         _routing = _Routing(_threads(), routers)
     else:  # new streams since the last request (pytest's capture of the next test) are now the kit's
@@ -152,31 +211,61 @@ def route() -> tuple[Any, Any]:
     return routers
 
 
-def put_back(routers: tuple[Any, Any]) -> None:
-    """The routers ``route`` made in place again, whatever the engine put there (or took away) meanwhile."""
-    if _routing is not None:  # not unrouted meanwhile (a Python adapter closing its in-process engine)
-        sys.stdout, sys.stderr = routers
+@contextmanager
+def request() -> Iterator[None]:
+    """On the kit's thread, around one request to an in-process engine (or one call of a Python
+    adapter): the standard streams are routers from its start, and again at its end, whatever the
+    engine put in their place (or took away) meanwhile. They stay routers after it, until ``closed``."""
+    routers = _route()
+    try:
+        yield
+    finally:
+        if _routing is not None:  # not unrouted meanwhile (a Python adapter closing its in-process engine)
+            sys.stdout, sys.stderr, sys.stdin = routers
 
 
-def unroute() -> None:
-    """The streams the routers went in over, back (the in-process engine is closed): in place of the
-    routers, or of whatever an engine's thread put there; or, while a thread started since they
-    went in still runs (the engine's, which may print yet), the routers themselves."""
+def opened_for(owner: object) -> Callable[[], None]:
+    """``opened``, for ``owner`` (an adapter); the ``closed`` to call when it closes, called once, and
+    by itself if the owner is collected unclosed (a test's adapter, dropped)."""
+    opened()
+    return weakref.finalize(owner, closed)
+
+
+def opened() -> None:
+    """An in-process engine the kit did not write is being opened (before its module is imported,
+    so that threads it starts then are known for its): the streams are routed until it is closed."""
+    _route()
+    assert _routing is not None
+    if _routing.engines == 0:  # the threads started since the last engine closed are the program's
+        _routing.before = _threads() - _routing.engine_threads
+    _routing.engines += 1
+
+
+def closed() -> None:
+    """An engine ``opened`` is closed. Once none is open, the streams the routers went in over are
+    back, in place of the routers or of whatever an engine's thread put there; unless a thread an
+    engine started still runs, which may print yet: then the routers stay, for its threads alone."""
     global _routing
     if _routing is None:
         return
-    printed = Printed()
-    with kept(printed):  # what the engine left in cycles goes now, its __del__ printing where it should
-        gc.collect()
-    if _threads() - _routing.before:
-        sys.stdout, sys.stderr = _routing.routers
+    _routing.engines -= 1
+    if _routing.engines > 0:
         return
-    sys.stdout, sys.stderr = (getattr(stream, "stream", stream) for stream in _routing.routers)
+    # What the engine left in cycles goes now, its __del__ printing where it should (and, this once,
+    # what the kit's own collection would print with it).
+    with prints_to(Printed()):
+        gc.collect()
+    running = _threads()
+    _routing.engine_threads = (_routing.engine_threads | (running - _routing.before)) & running
+    if _routing.engine_threads:
+        sys.stdout, sys.stderr, sys.stdin = _routing.routers
+        return
+    sys.stdout, sys.stderr, sys.stdin = (getattr(stream, "_stream", stream) for stream in _routing.routers)
     _routing = None
 
 
 @contextmanager
-def kept(printed: Printed) -> Iterator[None]:
+def prints_to(printed: Printed) -> Iterator[None]:
     """On the thread answering a request: what it prints goes to ``printed`` until the block ends
     (if it ever does), and what the engine's own threads print meanwhile."""
     global _latest

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import IO, Any, cast
 
@@ -21,15 +21,18 @@ from conformance.messages import Request
 VERSION = 1
 
 
-def serve(stdin: IO[str], stdout: IO[str], adapter: InProcessAdapter | None = None) -> int:
-    """Answer the protocol's messages with ``adapter``'s engine (default: the reference engine)."""
+def serve(stdin: IO[str], stdout: IO[str], adapter: InProcessAdapter | Callable[[], InProcessAdapter] | None = None) -> int:
+    """Answer the protocol's messages with ``adapter``'s engine (default: the reference engine). Given
+    as a function that makes the adapter, it is made once the protocol has its descriptors, so what
+    the engine's module prints as it is imported in that function reaches only standard error."""
     with _requests(stdin) as requests, _answers(stdout) as answers:
-        return _serve(requests, answers, adapter or reference_adapter())
+        made = adapter() if callable(adapter) else adapter
+        return _serve(requests, answers, made or reference_adapter())
 
 
-def _is_process_own(stream: IO[str], standard: IO[str], descriptor: int) -> bool:
+def _is_process_own(stream: IO[str], descriptor: int) -> bool:
     try:
-        return stream is standard and stream.fileno() == descriptor
+        return stream.fileno() == descriptor
     except (AttributeError, OSError, ValueError):  # not a file: a test's buffer
         return False
 
@@ -41,7 +44,7 @@ def _answers(stdout: IO[str]) -> Iterator[IO[str]]:
     writes to it (an engine's print from a thread it started or from ``__del__``, a logging handler
     made at import, a C library) reaches the kit as the engine's standard error, never as a line of
     the protocol."""
-    if not _is_process_own(stdout, sys.stdout, 1):
+    if not _is_process_own(stdout, 1):
         yield stdout
         return
     stdout.flush()
@@ -58,7 +61,7 @@ def _requests(stdin: IO[str]) -> Iterator[IO[str]]:
     """Where the requests come from. Read from the process's own standard input, they get a
     descriptor of their own, and descriptor 0 reads nothing (/dev/null): an engine that reads its
     input (``input()``) meets its end, and takes no request meant for the server."""
-    if not _is_process_own(stdin, sys.stdin, 0):
+    if not _is_process_own(stdin, 0):
         yield stdin
         return
     requests = os.fdopen(os.dup(0), "r", encoding="utf-8")

@@ -56,7 +56,8 @@ TAIL_LINES = 5
 
 
 def tail(label: str, lines: list[str]) -> str:
-    """The last ``TAIL_LINES`` of ``lines`` as a clause for an error message, ``; label: a | b``, or ""."""
+    """The last ``TAIL_LINES`` of ``lines`` that are not blank, as a clause for an error message
+    (``; label: a | b``, at most 1,024 characters made safe), or "" when there are none."""
     said = [line for line in lines if line.strip()][-TAIL_LINES:]
     return f"; {label}: " + text(" | ".join(said), 1024) if said else ""
 
@@ -120,25 +121,26 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return made
 
 
-def json_line(raw: bytes, max_depth: int = MAX_DEPTH) -> Any:
+def json_line(raw: bytes, max_depth: int = MAX_DEPTH, *, keys_once: bool = True) -> Any:
     """One line of JSON (UTF-8), each key once in an object, nested at most ``max_depth`` levels
     deep; ``Unreadable`` otherwise.
 
     The depth is checked before parsing, so a deep line costs no more than a shallow one. A key
     twice is refused as I-JSON (RFC 7493, section 2.3) refuses it: readers disagree on which one
-    counts, so the kit would judge a value the engine's own reader might not take.
+    counts, so the kit would judge a value the engine's own reader might not take. ``keys_once``
+    off skips that check, for text the kit wrote from mappings (``as_json``), and the cost of it.
     """
     try:
         line = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         column = len(raw[: err.start].decode("utf-8", "replace")) + 1  # in characters, as JSON errors count
-        cut = err.end == len(raw) and err.reason == "unexpected end of data"
+        cut = err.reason == "unexpected end of data" and err.end == len(raw) and is_json_prefix(raw[: err.start].decode())
         found = f"expected UTF-8, found byte 0x{raw[err.start]:02x} at position {err.start}"
         raise Unreadable(found, column, ends_early=cut) from None
     if _nested_deeper(raw, max_depth):
         raise Unreadable(limits.depth_problem(max_depth))
     try:
-        value = json.loads(line, object_pairs_hook=_unique_keys, **jsonio.number_hooks(line))
+        value = json.loads(line, object_pairs_hook=_unique_keys if keys_once else None, **jsonio.number_hooks(line))
     except (_RepeatedKey, ValueError) as err:  # json.JSONDecodeError is a ValueError
         raise _refused(line, err) from None
     if _SURROGATE_ESCAPE.search(raw) and (lone := _lone_surrogate(value)) is not None:
@@ -174,23 +176,54 @@ def _syntax_error(line: str) -> json.JSONDecodeError | None:
     return None
 
 
-# The start of a value that the text ends inside: a string, a number, or a literal, unfinished.
-_UNFINISHED = re.compile(
-    r'"(?:[^"\\]|\\.)*\\?(?:u[0-9a-fA-F]{0,3})?'
-    r"|-?\d*(?:\.\d*)?(?:[eE][-+]?\d*)?"
-    r"|n(?:u(?:ll?)?)?|t(?:r(?:ue?)?)?|f(?:a(?:l(?:se?)?)?)?"
-)
-
-
 def _stops_inside_a_value(line: str, err: json.JSONDecodeError) -> bool:
-    """Whether ``line`` is the first part of a JSON text (what a writer stopped mid-line leaves): the
-    parser ran out of text, or stopped at an unfinished value that runs to the end."""
-    if err.msg.startswith("Invalid \\uXXXX escape"):  # located before the escape's start: look at the end
-        return _ESCAPE_UNFINISHED.search(line) is not None
-    return err.msg != "Extra data" and _UNFINISHED.fullmatch(line[err.pos :].rstrip()) is not None
+    """Whether ``line`` is the first part of a JSON text: what a writer stopped mid-line leaves."""
+    return err.msg != "Extra data" and is_json_prefix(line)
 
 
-_ESCAPE_UNFINISHED = re.compile(r"\\u[0-9a-fA-F]{0,4}(?:\\(?:u[0-9a-fA-F]{0,3})?)?\Z")  # a pair's second half may be cut too
+# What may finish the value a first part of JSON text stops in (a string, its escape, a number, a
+# literal), then what may finish the member or item it stops in; its brackets are closed after.
+_VALUE_ENDS = ("", '"', '""', '0"', '00"', '000"', '0000"', "0", "ull", "ll", "l", "rue", "ue", "e", "alse", "lse", "se")
+_MEMBER_ENDS = ("", "0", ":0", '"k":0')
+
+
+def is_json_prefix(text: str) -> bool:
+    """Whether some text after ``text`` makes it one JSON value (strict JSON: no NaN or Infinity).
+
+    Finishing a first part takes at most finishing the token it stops in, then the member or item,
+    then closing its brackets; each way is tried (on a line being refused: a few dozen parses)."""
+    closers = _closers(text)
+    if closers is None:
+        return False
+    for value_end in _VALUE_ENDS:
+        for member_end in _MEMBER_ENDS:
+            try:
+                json.loads(text + value_end + member_end + closers, parse_constant=_not_strict)
+            except ValueError:
+                continue
+            return True
+    return False
+
+
+def _not_strict(name: str) -> Any:
+    raise ValueError(name)
+
+
+def _closers(text: str) -> str | None:
+    """The brackets that close what ``text`` opens (outside its strings), innermost first; None if
+    it closes one it never opened."""
+    opened: list[str] = []
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            opened.append("]" if char == "[" else "}")
+        elif char in "]}" and (not opened or opened.pop() != char):
+            return None
+    return "".join(reversed(opened))
 
 
 def _number_out_of_limits(text: str) -> bool:
@@ -231,7 +264,7 @@ def as_json(value: Any) -> Any:
         line = json.dumps(value, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError) as err:
         raise Unreadable(f"expected a JSON value, found what JSON cannot hold ({text(_message(err), 200)})") from None
-    return json_line(line.encode("ascii"))
+    return json_line(line.encode("ascii"), keys_once=False)  # a mapping's keys are there once each already
 
 
 def _message(err: BaseException) -> str:

@@ -453,3 +453,15 @@ def test_one_bad_header_is_one_problem_not_one_a_line(reports: Path, tmp_path: P
     code, _, err = run(capsys, "report", str(log))
     first = f"{log}:1:1: $: expected a header line first, found a scenario line"
     assert code == 2 and err.splitlines() == [first, "1 problem(s)"]
+
+
+def test_scenario_lines_without_a_string_id_are_no_scenario_twice(reports: Path, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    header, scenario, footer = _log_lines(reports)
+    no_id = {k: v for k, v in json.loads(scenario).items() if k != "id"}
+    log = tmp_path / "run.jsonl"
+    lines = [header, json.dumps(no_id), json.dumps({**no_id, "id": 7}), json.dumps({**no_id, "id": 8}), footer]
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "report", str(log))
+    assert code == 2 and "again" not in err
+    assert err.count("missing required key 'id'") == 1 and err.count("$.id: expected string") == 2

@@ -399,16 +399,16 @@ class Chatty(Loud):
 
 
 class Reconfigures(Loud):
-    """Loud, asking at its first action to re-encode ``sys.stdout`` as ASCII (a common way to force an
-    encoding), then to take its buffer: both would act on the kit's own stream."""
+    """Loud, at its first action re-encoding ``sys.stdout`` as ASCII (a common way to force an
+    encoding), then writing bytes to its buffer and to what ``detach`` gives: all of which would act
+    on the kit's own stream."""
 
     def apply(self, action: dict[str, object]) -> object:
-        for ask in (lambda: sys.stdout.reconfigure(encoding="ascii"), lambda: sys.stdout.detach()):  # type: ignore[attr-defined]
-            try:
-                ask()
-            except AttributeError as refused:
-                print(f"refused: {refused}")
-        raise RuntimeError("could not re-encode")
+        sys.stdout.reconfigure(encoding="ascii")  # type: ignore[attr-defined]
+        print("é, after reconfigure")
+        sys.stdout.buffer.write("é, to the buffer\n".encode())  # type: ignore[attr-defined]
+        sys.stdout.detach().write("é, detached\n".encode())  # type: ignore[attr-defined]
+        raise RuntimeError("re-encoded")
 
 
 class RawChatty(Chatty):
@@ -423,3 +423,11 @@ class ReadsInput(Loud):
     def apply(self, action: dict[str, object]) -> object:
         print(f"read {sys.stdin.readline()!r}")
         return self.engine.apply(action)
+
+
+class ExitsWithText:
+    """An in-process engine that calls ``sys.exit`` with a message in ``new``: the message is no refusal code."""
+
+    @classmethod
+    def new(cls, variant_id: str, setup: dict[str, object]) -> object:
+        sys.exit("invalid_setup")

@@ -182,3 +182,16 @@ def test_a_key_twice_or_a_long_number_before_a_fault_of_syntax_is_that_fault(lin
     """The parser meets the key or the number first; what is wrong with the line as text is said first."""
     with pytest.raises(untrusted.Unreadable, match=r"expected a JSON object per line"):
         untrusted.json_line(line.encode())
+
+
+@pytest.mark.parametrize(
+    "line", ['{"a":0 1', "[1 2", "{t", '{"a":1.5.', '{"a":00', '{"a":"x" "y', "{1", '{"a":Na', '{"a":1e5e'],
+)
+def test_text_no_completion_could_make_json_does_not_end_early(line: str) -> None:
+    """Each of these stops at its end, but was wrong before it: no killed writer leaves it."""
+    with pytest.raises(untrusted.Unreadable) as refused:
+        untrusted.json_line(line.encode())
+    assert not refused.value.ends_early, str(refused.value)
+    with pytest.raises(untrusted.Unreadable) as refused:
+        untrusted.json_line(line.encode() + "é".encode()[:1])  # and a character cut after it
+    assert not refused.value.ends_early, str(refused.value)

@@ -14,12 +14,23 @@ import textwrap
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import hostile_engines
 import pytest
 from conftest import BackgroundRuns, first_three_player_scenario
-from hostile_engines import LOUD, NOT_JSON, ExitsOnPlay, ExitsOnSetup, HangsAlways, Loud, RaisesUnreadably, Replaces, ReportsOddly
+from hostile_engines import (
+    LOUD,
+    NOT_JSON,
+    ExitsOnPlay,
+    ExitsOnSetup,
+    ExitsWithText,
+    HangsAlways,
+    Loud,
+    RaisesUnreadably,
+    Replaces,
+    ReportsOddly,
+)
 
 from conformance import engine_output, runlog, runner, scenarios, serve
 from conformance.adapter import InProcessAdapter, open_engine
@@ -59,7 +70,7 @@ def test_an_in_process_engine_that_hangs_on_everything_is_given_up_on() -> None:
 @pytest.mark.parametrize("timeout", [5.0, None])
 def test_sys_exit_in_an_engine_is_a_failure_of_its_step_not_a_hang(timeout: float | None) -> None:
     """As the adapter guide says of any exception: in ``new`` a setup error, in ``apply`` a crash."""
-    scenario = next(s for s in chosen() if s.actions())
+    scenario = _a_scenario_with_actions()
     began = time.monotonic()
     on_setup = runner.run(InProcessAdapter(ExitsOnSetup.new, {"name": "exits"}, ["albastini-2p"], timeout=timeout), scenario)
     on_play = runner.run(InProcessAdapter(ExitsOnPlay.new, {"name": "exits"}, ["albastini-2p"], timeout=timeout), scenario)
@@ -213,21 +224,27 @@ def test_what_a_python_adapter_prints_stays_out_of_the_kit_s_output(capsys: pyte
     assert "\nengine: loud adapter · spec " in out  # no version given, none shown
 
 
+@pytest.fixture
+def no_engine_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The routing as if no in-process engine were open: other tests' may be, left to the collector or stuck."""
+    monkeypatch.setattr(engine_output, "_routing", None)
+
+
 def test_output_kept_within_output_kept_goes_to_the_inner_block_then_the_outer_again(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], no_engine_open: None
 ) -> None:
     """A Python adapter driving an in-process engine on the same thread: each keeps its own lines."""
     outer, inner = engine_output.Printed(), engine_output.Printed()
-    engine_output.route()
-    with engine_output.kept(outer):
+    engine_output.opened()
+    with engine_output.request(), engine_output.prints_to(outer):
         print("a")
-        with engine_output.kept(inner):
+        with engine_output.prints_to(inner):
             print("b", file=sys.stderr)
         print("c")
         with pytest.raises(TypeError, match="write\\(\\) argument must be str, not bytes"):
             sys.stdout.write(b"d")  # type: ignore[arg-type]  # as a text stream refuses it, keeping nothing
     print("the kit")
-    engine_output.unroute()
+    engine_output.closed()
     assert (outer.tail(), inner.tail()) == ("; it printed: a | c", "; it printed: b")
     assert capsys.readouterr().out == "the kit\n"
 
@@ -281,10 +298,7 @@ def test_a_served_python_engine_s_stray_prints_go_to_standard_error_not_the_prot
         serve(sys.stdin, sys.stdout, InProcessAdapter(Logged.new, {"name": "chatty"}, ["albastini-2p"]))
     """), encoding="utf-8")
     scenario = _a_scenario_with_actions()
-    requests = [{"cmd": "start", "protocol": 1}, {"cmd": "run", **runner.request_for(scenario)}]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}
-    ran = subprocess.run([sys.executable, str(script)], input="".join(json.dumps(r) + "\n" for r in requests),
-                         capture_output=True, text=True, timeout=60, env=env)
+    ran = _serve_script(script, [{"cmd": "start", "protocol": 1}, {"cmd": "run", **runner.request_for(scenario)}])
     lines = ran.stdout.splitlines()
     assert [json.loads(line).get("id") for line in lines] == [None, scenario.id], ran.stdout
     assert "logged by the engine" in ran.stderr
@@ -294,30 +308,30 @@ def test_an_engine_cannot_re_encode_or_take_the_kit_s_stream(capsys: pytest.Capt
     code = main(["verify", "--engine", "hostile_engines:Reconfigures", "--scenario", _a_scenario_with_actions().id])
     out = capsys.readouterr().out
     assert code == 1 and out.rstrip().endswith("0 passed, 1 failed") and "· spec " in out  # the kit's own line, intact
-    assert "refused: 'reconfigure': not for an engine run in the kit's process" in out  # in the crash's tail
-    assert "refused: 'detach': not for an engine" in out
+    assert "| é, after reconfigure | é, to the buffer | é, detached\n" in out  # the crash's tail
 
 
-def test_closing_the_engine_takes_the_kit_s_streams_back_from_an_engine_s_thread() -> None:
+def test_closing_the_engine_takes_the_kit_s_streams_back_from_an_engine_s_thread(no_engine_open: None) -> None:
     """An engine's thread that silences ``sys.stdout`` (``redirect_stdout``) past the end of the run
-    would silence the kit's summary."""
-    saved, kit = (sys.stdout, sys.stderr), io.StringIO()
+    would silence the kit's summary; once it has ended, the kit's own stream is back."""
+    saved, kit = (sys.stdout, sys.stderr, sys.stdin), io.StringIO()
     sys.stdout = kit
     try:
-        engine_output.route()
+        engine_output.opened()
         still_running = threading.Event()
         engine_thread = threading.Thread(target=still_running.wait, daemon=True)
         engine_thread.start()
         sys.stdout = io.StringIO()  # what the engine's thread put there
-        engine_output.unroute()
-        print("the kit, routed")
+        engine_output.closed()
+        print("the kit, its engine's thread running")
         still_running.set()
         engine_thread.join()
-        engine_output.unroute()  # (the routers may stay: another test's engine thread may still run)
+        engine_output.opened()
+        engine_output.closed()
         print("the kit, after")
     finally:
-        sys.stdout, sys.stderr = saved
-    assert kit.getvalue() == "the kit, routed\nthe kit, after\n"
+        sys.stdout, sys.stderr, sys.stdin = saved
+    assert kit.getvalue() == "the kit, its engine's thread running\nthe kit, after\n"
 
 
 def test_what_a_thread_started_below_threading_prints_stays_out_too(capsys: pytest.CaptureFixture[str]) -> None:
@@ -327,24 +341,30 @@ def test_what_a_thread_started_below_threading_prints_stays_out_too(capsys: pyte
     assert code == 1 and LOUD not in out + err
 
 
-def test_to_an_engine_the_kit_s_terminal_is_no_terminal() -> None:
-    """So ``input()`` neither writes its prompt to the screen nor reads the keyboard itself."""
+def test_to_an_engine_the_kit_s_terminal_is_no_terminal(no_engine_open: None) -> None:
+    """Nor is its standard input anything but at its end: ``input()`` neither waits on the keyboard nor
+    takes what was meant for the kit."""
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
             return True
 
-    saved = sys.stdout, sys.stderr
+    saved = sys.stdout, sys.stderr, sys.stdin
     sys.stdout = sys.stderr = Terminal()
+    sys.stdin = Terminal("the kit's own line\n")
     try:
-        engine_output.route()
-        kit_sees = sys.stdout.isatty()
-        with engine_output.kept(engine_output.Printed()):
-            engine_sees = sys.stdout.isatty()
-        engine_output.unroute()
+        engine_output.opened()
+        with engine_output.request():
+            kit_sees = sys.stdout.isatty(), sys.stdin.isatty()
+            with engine_output.prints_to(engine_output.Printed()):
+                engine_sees = sys.stdout.isatty(), sys.stdin.isatty()
+                with pytest.raises(EOFError):
+                    input("a prompt nobody sees> ")
+            kit_reads = sys.stdin.readline()
+        engine_output.closed()
     finally:
-        sys.stdout, sys.stderr = saved
-    assert (kit_sees, engine_sees) == (True, False)
+        sys.stdout, sys.stderr, sys.stdin = saved
+    assert (kit_sees, engine_sees, kit_reads) == ((True, True), (False, False), "the kit's own line\n")
 
 
 def test_a_served_engine_reading_its_input_takes_no_request(tmp_path: Path) -> None:
@@ -359,9 +379,105 @@ def test_a_served_engine_reading_its_input_takes_no_request(tmp_path: Path) -> N
         serve(sys.stdin, sys.stdout, InProcessAdapter(ReadsInput.new, {"name": "reader"}, ["albastini-2p"]))
     """), encoding="utf-8")
     chosen = [s for s in scenarios.kit_scenarios() if s.variant == "albastini-2p" and s.actions()][:3]
-    requests = [{"cmd": "start", "protocol": 1}] + [{"cmd": "run", **runner.request_for(s)} for s in chosen]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}
-    ran = subprocess.run([sys.executable, str(script)], input="".join(json.dumps(r) + "\n" for r in requests),
-                         capture_output=True, text=True, timeout=60, env=env)
+    ran = _serve_script(script, [{"cmd": "start", "protocol": 1}] + [{"cmd": "run", **runner.request_for(s)} for s in chosen])
     answers = [json.loads(line) for line in ran.stdout.splitlines()][1:]
     assert [a["id"] for a in answers] == [s.id for s in chosen] and not any("error" in a for a in answers), ran.stdout
+
+
+def test_sys_exit_with_a_message_in_new_is_a_setup_error_without_a_code() -> None:
+    """``SystemExit.code`` is its exit status, not a refusal code a scenario might expect."""
+    verdict = runner.run(InProcessAdapter(ExitsWithText.new, {"name": "exits"}, ["albastini-2p"]), chosen()[0])
+    assert verdict.error is not None and verdict.error.kind is ErrorKind.SETUP
+    assert verdict.error.code is None and verdict.error.message == "SystemExit: invalid_setup"
+
+
+class _Pipelined:
+    """A Python adapter that answers many requests at once (``run_many``), as a served engine's does."""
+
+    calls: ClassVar[list[str]] = []
+
+    def hello(self) -> dict[str, object]:
+        return {"name": "pipelined", "variants": ["albastini-2p"]}
+
+    def run(self, request: dict[str, object]) -> object:
+        _Pipelined.calls.append("run")
+        return {"id": request["id"], "error": {"kind": "setup", "message": "one at a time"}}
+
+    def run_many(self, requests: Any, window: int = 16) -> Any:
+        for request in requests:
+            _Pipelined.calls.append("run_many")
+            print(LOUD, "in run_many")
+            yield {"id": request["id"], "error": {"kind": "setup", "message": "all at once"}}
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_python_adapter_s_run_many_is_still_used_and_its_prints_dropped(capsys: pytest.CaptureFixture[str]) -> None:
+    _Pipelined.calls.clear()
+    code = main(["verify", "--engine", f"{__name__}:_Pipelined", "--variant", "albastini-2p"])
+    out, err = capsys.readouterr()
+    assert code == 1 and "setup: all at once" in out and "one at a time" not in out
+    assert set(_Pipelined.calls) == {"run_many"} and LOUD not in out + err
+
+
+def test_a_thread_an_engine_s_module_starts_as_it_is_imported_is_the_engine_s(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "chatty_at_import.py").write_text(textwrap.dedent("""
+        import threading, time
+        from hostile_engines import Loud
+
+        def chatter():
+            for _ in range(20):
+                print("\\x1b[2J from a thread started at import")
+                time.sleep(0.05)
+
+        threading.Thread(target=chatter, daemon=True).start()
+        Engine = Loud
+    """), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code = main(["verify", "--engine", "chatty_at_import:Engine", "--scenario", _a_scenario_with_actions().id])
+    time.sleep(1.2)  # the thread has printed all it will
+    out, err = capsys.readouterr()
+    assert code == 1 and "started at import" not in out + err
+
+
+def test_a_program_s_own_threads_print_after_the_kit_returns_though_an_engine_s_still_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], no_engine_open: None
+) -> None:
+    """A program that calls the kit: its threads started after the run are its own, not the engine's."""
+    monkeypatch.setattr(Loud, "hang_after", 2.0)  # its thread, timed out, still runs when the kit returns
+    code = main(["verify", "--engine", "hostile_engines:Loud", "--timeout", "0.3", "--scenario", _a_scenario_with_actions().id])
+    program = threading.Thread(target=lambda: print("the program's own thread"))
+    program.start()
+    program.join()
+    assert code == 1 and capsys.readouterr().out.endswith("0 passed, 1 failed\nthe program's own thread\n")
+
+
+def test_a_served_engine_made_by_a_function_prints_at_import_to_standard_error(tmp_path: Path) -> None:
+    (tmp_path / "noisy_engine.py").write_text('print("imported, noisily")\nfrom hostile_engines import Loud as Engine\n')
+    script = tmp_path / "serve_noisy.py"
+    script.write_text(textwrap.dedent("""
+        import sys
+        from conformance.adapter import InProcessAdapter
+        from conformance.serve import serve
+
+        def adapter():
+            from noisy_engine import Engine
+            return InProcessAdapter(Engine.new, {"name": "noisy"}, ["albastini-2p"])
+
+        serve(sys.stdin, sys.stdout, adapter)
+    """), encoding="utf-8")
+    scenario = _a_scenario_with_actions()
+    ran = _serve_script(script, [{"cmd": "start", "protocol": 1}, {"cmd": "run", **runner.request_for(scenario)}])
+    assert [json.loads(line).get("id") for line in ran.stdout.splitlines()] == [None, scenario.id], ran.stdout
+    assert "imported, noisily" in ran.stderr
+
+
+def _serve_script(script: Path, requests: list[dict[str, Any]]) -> subprocess.CompletedProcess[str]:
+    """Run a script that serves an engine over the protocol, its requests sent at once; the hostile
+    engines and the script's own folder importable."""
+    path = [str(Path(__file__).parent), str(script.parent), os.environ.get("PYTHONPATH", "")]
+    return subprocess.run([sys.executable, str(script)], input="".join(json.dumps(r) + "\n" for r in requests),
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": os.pathsep.join(path)})
