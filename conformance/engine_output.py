@@ -1,27 +1,31 @@
 """What an in-process engine prints: never the kit's output, and shown with its failures.
 
 A served engine has standard output and error of its own; an engine run in the kit's process
-shares the kit's. So from an in-process adapter's first request (``route``) to its close
-(``unroute``), ``sys.stdout`` and ``sys.stderr`` are routers that tell the kit's writes from the
-engine's by thread:
+shares the kit's. So from the moment an in-process engine the kit did not write is loaded
+(``opened``, before its module is imported) to its close (``closed``), ``sys.stdout``,
+``sys.stderr`` and ``sys.stdin`` are routers that tell the kit's threads from the engine's:
 
-- a thread answering a request (``kept``) writes to that request's ``Printed``: the worker
+- a thread answering a request (``prints_to``) writes to that request's ``Printed``: the worker
   answering it, the kit's own thread when there is no timeout, and a worker that timed out, to the
   request it never finished;
-- any thread that was not running when the routers went in (one the engine started) writes to the
-  ``Printed`` of the request answered last;
+- any thread that was not running when the engine was loaded (one the engine started, at import
+  or since) writes to the ``Printed`` of the request begun last;
 - the rest (the kit's threads, a program's that calls the kit) write to the streams that were there.
 
-The last lines of a request's ``Printed`` go with its crash or timeout, made safe, as a served
-engine's standard error does (``untrusted.tail``). Whatever the engine does to ``sys.stdout`` or
-``sys.stderr`` (closes, replaces, deletes them) while a request is out, the routers are put back
-when it ends, answered or not (``put_back``). A stream put in their place between requests (pytest's
-capture, from one test to the next) is routed at the next request.
+To the engine's threads the streams are no terminal, ``reconfigure`` changes nothing, ``buffer``
+and ``detach()`` take bytes into the same ``Printed``, and standard input is at its end. The last
+lines of a request's ``Printed`` go with its crash or timeout, made safe, as a served engine's
+standard error does (``untrusted.tail``). Whatever the engine does to the streams (closes,
+replaces, deletes them) while a request is out, the routers are back when it ends, answered or not
+(``request``). A stream put in their place between requests (pytest's capture, from one test to
+the next) is taken for the kit's and routed at the next request. Once every engine is closed the
+kit's streams are back, unless a thread an engine started still runs: then the routers stay, for
+its threads alone.
 
 Out of reach in process: what an engine writes to the file descriptors themselves (``os.write``,
-``sys.stdout.buffer``, a library in C), through a stream it took before the routers went in (a
-``logging`` handler made at import), or into ``sys.stdout`` from its own thread between requests.
-Served over the protocol (conformance/serve.py), all of that reaches the kit as standard error.
+a library in C), to ``sys.__stdout__``, through a stream it took before it was loaded, or into
+``sys.stdout``'s place from its own thread between requests. Served over the protocol
+(conformance/serve.py), all of that reaches the kit as standard error.
 """
 
 from __future__ import annotations
