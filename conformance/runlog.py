@@ -281,8 +281,6 @@ class _Order:
         (not ``sound``, its problems said already) is not taken, but counts for the order: one bad
         header is one problem, not one on every line after it."""
         seen = self._lines
-        scenario_id = line.get("id") if kind == "scenario" else None
-        key = f"scenario {scenario_id}" if isinstance(scenario_id, str) else None if kind == "scenario" else kind
         if kind == "header" and "header" in seen:
             return [at.problem((), f"expected one header line, found another (the first is line {seen['header']})")]
         if kind != "header" and "header" not in seen:
@@ -292,12 +290,16 @@ class _Order:
             return [at.problem((), f"expected a header line first, found a {kind} line")]
         if "footer" in seen:
             return [at.problem((), f"expected nothing after the footer (line {seen['footer']}), found a {kind} line")]
-        if key is None:  # an id that is no string: its schema problem is said, and it is no id to compare
-            return []
-        if key in seen and kind == "scenario":
-            again = f"expected each scenario once, found {safe_name(scenario_id)} again (first at line {seen[key]})"
-            return [at.problem(("id",), again)]
-        seen.setdefault(key, at.number)
+        key = kind
+        if kind == "scenario":
+            scenario_id = line.get("id")
+            if not isinstance(scenario_id, str):  # its schema problem is said already, and it is no id to compare
+                return []
+            key = f"scenario {scenario_id}"
+            if key in seen:
+                again = f"expected each scenario once, found {safe_name(scenario_id)} again (first at line {seen[key]})"
+                return [at.problem(("id",), again)]
+        seen[key] = at.number
         if sound:
             if kind == "header":
                 self.header = cast(Header, line)

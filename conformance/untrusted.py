@@ -134,7 +134,8 @@ def json_line(raw: bytes, max_depth: int = MAX_DEPTH, *, keys_once: bool = True)
         line = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         column = len(raw[: err.start].decode("utf-8", "replace")) + 1  # in characters, as JSON errors count
-        cut = err.reason == "unexpected end of data" and err.end == len(raw) and is_json_prefix(raw[: err.start].decode())
+        # A character cut in two: a first part if that character, whole ("x" for it: only a string holds either), is.
+        cut = err.reason == "unexpected end of data" and err.end == len(raw) and is_json_prefix(raw[: err.start].decode() + "x")
         found = f"expected UTF-8, found byte 0x{raw[err.start]:02x} at position {err.start}"
         raise Unreadable(found, column, ends_early=cut) from None
     if _nested_deeper(raw, max_depth):
@@ -159,7 +160,7 @@ def _refused(line: str, err: Exception) -> Unreadable:
     syntax = err if isinstance(err, json.JSONDecodeError) else _syntax_error(line)
     if syntax is not None:
         found = f"expected a JSON object per line, found {text(line, 80)!r} ({syntax.msg})"
-        return Unreadable(found, syntax.colno, ends_early=_stops_inside_a_value(line, syntax))
+        return Unreadable(found, syntax.colno, ends_early=is_json_prefix(line))  # what a writer stopped mid-line leaves
     where = json_positions.positions(line)
     if isinstance(err, _RepeatedKey):
         path, column = where.repeated or ((), 1)
@@ -174,11 +175,6 @@ def _syntax_error(line: str) -> json.JSONDecodeError | None:
     except json.JSONDecodeError as err:
         return err
     return None
-
-
-def _stops_inside_a_value(line: str, err: json.JSONDecodeError) -> bool:
-    """Whether ``line`` is the first part of a JSON text: what a writer stopped mid-line leaves."""
-    return err.msg != "Extra data" and is_json_prefix(line)
 
 
 # What may finish the value a first part of JSON text stops in (a string, its escape, a number, a

@@ -195,3 +195,10 @@ def test_text_no_completion_could_make_json_does_not_end_early(line: str) -> Non
     with pytest.raises(untrusted.Unreadable) as refused:
         untrusted.json_line(line.encode() + "é".encode()[:1])  # and a character cut after it
     assert not refused.value.ends_early, str(refused.value)
+
+
+@pytest.mark.parametrize(("raw", "cut"), [(b'{"a":"\xc3', True), (b'{"a":1}\xc3', False), (b'{"a":1,\xc3', False)])
+def test_a_character_cut_in_two_is_a_first_part_only_inside_a_string(raw: bytes, cut: bool) -> None:
+    with pytest.raises(untrusted.Unreadable) as refused:
+        untrusted.json_line(raw)
+    assert refused.value.ends_early is cut
