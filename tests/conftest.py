@@ -109,6 +109,13 @@ def _site_built_early(request: pytest.FixtureRequest, tmp_path_factory: pytest.T
         yield
         return
     # The run's folder is made here, not in the thread: pytest makes it on first use, and not thread-safely.
+    # What the thread imports is imported here too (reading the installed packages imports more): an import
+    # beside a test can break what iterates sys.modules, as Hypothesis does (tests/json_strategies.py).
+    import filelock  # noqa: F401
+
+    import site_build
+
+    site_build.inputs_digest()
     thread = threading.Thread(target=_shared_site, args=(request.config, _site_folder(tmp_path_factory)), daemon=True)
     thread.start()
     yield

@@ -22,6 +22,7 @@ from conformance.protocol import EngineUnusable, SubprocessAdapter
 from conformance.vocabulary import EngineError, ErrorKind, Outcome
 
 from depth import cases
+from json_strategies import json_values
 
 SERVE = [sys.executable, "-m", "conformance.serve"]
 
@@ -318,9 +319,10 @@ def test_an_adapter_failing_mid_run_is_named_for_every_scenario_left(adapter: _D
 
 
 _KEYS = st.sampled_from(["0", "1", "card", "seat", "type", "code"])
-_JSON = st.recursive(
+_JSON = json_values(
     st.none() | st.booleans() | st.integers(-2, 60) | st.sampled_from(["AH", "7C", "play", "0", "", "x"]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_KEYS, inner, max_size=3),
+    _KEYS,
+    width=3,
     max_leaves=8,
 )
 _SNAPSHOT = st.dictionaries(
