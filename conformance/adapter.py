@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Protocol
@@ -148,9 +149,7 @@ class InProcessAdapter:
             return {"id": rid, "error": setup_error(err)}
         for index, action in enumerate(actions, start=1):
             try:
-                applied = engine.apply(dict(action))
-                code = getattr(applied, "code", None)
-                rejected: Rejection | None = {"code": code, "message": getattr(applied, "message", "")} if code else None
+                rejected = self._rejection(engine.apply(dict(action)))
                 observations.append(self._observe(engine, rejected, index in wanted))
             except Unreadable as err:
                 error: ErrorReport = {"kind": ErrorKind.CRASH, "message": f"after {action}: {err}"}
@@ -162,6 +161,14 @@ class InProcessAdapter:
                     "error": {"kind": ErrorKind.CRASH, "message": f"on {action}: {describe_error(err)}"},
                 }
         return {"id": rid, "observations": observations}
+
+    def _rejection(self, applied: Any) -> Rejection | None:
+        """The refusal ``apply`` returned (an object with a ``code``), or None: the action was taken."""
+        code = getattr(applied, "code", None)
+        if not code:
+            return None
+        rejected: Rejection = {"code": code, "message": getattr(applied, "message", "")}
+        return rejected if self._trusted else _read("refusal", rejected)  # an Enum for a code is no JSON
 
     def _observe(self, engine: PythonEngine, rejected: Rejection | None, full: bool) -> Observation:
         if not full:  # the kit does not read this one: skip building what nobody compares
@@ -275,12 +282,23 @@ def reference_adapter(*, timeout: float | None = None, give_up_after: int = GIVE
 
 def load_engine(target: str, *, timeout: float | None = None, give_up_after: int = GIVE_UP_AFTER) -> EngineAdapter:
     """``module:name``: a Python engine class with ``new(variant_id, setup)`` (the reference's API),
-    or a zero-argument callable returning an EngineAdapter (which keeps its own time, if any)."""
-    from specreader import spec
+    or a zero-argument callable returning an EngineAdapter (which keeps its own time, if any).
+    An engine that exits while it is loaded (``sys.exit`` at import, say) is an ``EngineUnusable``:
+    the kit says so, rather than end with the status the engine chose."""
+    from conformance.protocol import EngineUnusable
 
     module_name, _, attr = target.partition(":")
     if not module_name or not attr:
         raise ValueError(f"expected module:name, found {target!r}")
+    try:
+        return _loaded(target, module_name, attr, timeout, give_up_after)
+    except SystemExit as err:
+        raise EngineUnusable(f"it exited while it was loaded ({describe_error(err)})") from None
+
+
+def _loaded(target: str, module_name: str, attr: str, timeout: float | None, give_up_after: int) -> EngineAdapter:
+    from specreader import spec
+
     engine_output.opened()  # before the import: a thread the module starts is the engine's
     try:
         with engine_output.request(), engine_output.prints_to(engine_output.Printed()):
@@ -343,6 +361,8 @@ class _PrintsDropped:
         try:
             with _quiet():
                 self._adapter.close()
+        except (Exception, SystemExit) as err:  # the run is over and judged: its reports are still written
+            print(f"note: the adapter's close failed: {describe_error(err)}", file=sys.stderr)
         finally:
             self._closed()
 

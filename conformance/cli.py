@@ -105,13 +105,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     expected = expectations.load(Path(args.expect)) if args.expect else expectations.Expectations()
     if args.expect:
         _note_stale(args.expect, expected)
-    report_dir = Path(args.report_dir) if args.report_dir else None
-    log_path = report_dir / "run.jsonl" if report_dir else None
+    log_path = Path(args.report_dir) / "run.jsonl" if args.report_dir else None  # opened before the run
     # Outputs are checked before the run, so a long run never ends in a path that cannot be written.
-    if report_dir is not None:
-        outputs.make_folder(report_dir)
+    if args.report_dir:
+        outputs.make_folder(Path(args.report_dir))
     if args.save_expectations and (problems := outputs.unwritable(Path(args.save_expectations))):
         return _print_problems(problems)
+    report_dir, expectations_path = _output(args.report_dir), _output(args.save_expectations)
     try:
         engine = adapters.open_engine(
             args.engine,
@@ -137,10 +137,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
             engine_process.end_all()  # no time for a goodbye
         engine.close()
     with interrupt.deferred():  # a signal now waits until every report is written
-        return _report(args, log, report_dir, log_path)
+        return _report(args, log, report_dir, expectations_path)
 
 
-def _report(args: argparse.Namespace, log: Log, report_dir: Path | None, log_path: Path | None) -> int:
+def _report(args: argparse.Namespace, log: Log, report_dir: Path | None, expectations_path: Path | None) -> int:
     """Print the run's summary, write its reports and expectations; the exit status."""
     if log.interrupted and sys.stderr.isatty():
         print(file=sys.stderr)  # after the progress bar
@@ -159,14 +159,13 @@ def _report(args: argparse.Namespace, log: Log, report_dir: Path | None, log_pat
         f"engine: {runlog.safe_name(hello)} · spec {log.header['spec_version']} · "
         f"{len(log.scenarios)} scenarios in {seconds:.2f}s ({rate:.0f}/s)"
     )
-    if report_dir is not None and log_path is not None:
-        _write_reports(log, report_dir)
-        print(f"reports: {log_path} and {', '.join(str(report_dir / n) for n in REPORT_FILES.values())}")
-    if args.save_expectations and log.interrupted:
+    if report_dir is not None:
+        _write_reports(log, report_dir, args.report_dir)
+    if expectations_path is not None and log.interrupted:
         print(f"expectations: not written to {args.save_expectations}: the run did not finish", file=sys.stderr)
-    elif args.save_expectations:
+    elif expectations_path is not None:
         saved = expectations.from_run(log.scenarios, str(hello.get("name", "")))
-        outputs.write_text(Path(args.save_expectations), expectations.dump(saved))
+        outputs.write_text(expectations_path, expectations.dump(saved))
         print(f"expectations: {len(saved.entries)} written to {args.save_expectations}")
     if log.interrupted:
         print(f"{log.stopped_early}; the log and reports hold those", file=sys.stderr)
@@ -194,11 +193,10 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
     if args.deals is not None and args.time is not None:
         return _print_problems([Problem("--deals/--time", 0, 0, (), "give a number of deals or a time, not both")])
-    report_dir = Path(args.report_dir) if args.report_dir else None
-    out = Path(args.out) if args.out else None
-    for folder in (report_dir, out):  # made before the run, so it never ends unwritable
-        if folder is not None:
-            outputs.make_folder(folder)
+    for folder in (args.report_dir, args.out):  # made before the run, so it never ends unwritable
+        if folder:
+            outputs.make_folder(Path(folder))
+    report_dir, out = _output(args.report_dir), _output(args.out)
     deals = args.deals if args.deals is not None or args.time is not None else FUZZ_DEALS
     plan = fuzzing.Plan(
         variants=tuple(args.variant) if args.variant else None,
@@ -212,7 +210,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     # the seed always, even 0: it is what replays the campaign
     given = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v is not None and v is not False and v != []}
     options = {"command": "fuzz", **given}
-    log_path = report_dir / "run.jsonl" if report_dir else None
+    log_path = Path(args.report_dir) / "run.jsonl" if args.report_dir else None  # opened before the run
     progress = fuzzing.FuzzProgress(plan.planned or None, plan.seconds)
     try:
         with contextlib.ExitStack() as stack:
@@ -226,17 +224,24 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     finally:
         progress.end()
     print(fuzz_summary.render(done, seed=args.seed, shard=plan.shard, jobs=plan.jobs))
-    if report_dir is not None and log_path is not None:
-        _write_reports(done.log, report_dir)
-        print(f"reports: {log_path} and {', '.join(str(report_dir / n) for n in REPORT_FILES.values())}")
+    if report_dir is not None:
+        _write_reports(done.log, report_dir, args.report_dir)
     if done.interrupted:
         return interrupt.exit_status(done.interrupted)
     return EXIT_FAILED if done.log.failed else EXIT_OK
 
 
-def _write_reports(log: runlog.Log, report_dir: Path) -> None:
+def _output(given: str | None) -> Path | None:
+    """An output path, made absolute before the run: an in-process engine may change the working folder."""
+    return Path(given).absolute() if given else None
+
+
+def _write_reports(log: runlog.Log, report_dir: Path, given: str) -> None:
+    """Write the run log's reports beside it and say where, naming the folder as it was ``given``."""
     for fmt, name in REPORT_FILES.items():
         outputs.write_text(report_dir / name, reports.render(log, fmt))
+    shown = Path(given)
+    print(f"reports: {shown / 'run.jsonl'} and {', '.join(str(shown / n) for n in REPORT_FILES.values())}")
 
 
 def cmd_report(args: argparse.Namespace) -> int:

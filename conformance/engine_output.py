@@ -122,6 +122,25 @@ class _Bytes:
         return True
 
 
+class _NoBytes:
+    """Standard input's ``buffer``, or what ``detach()`` gives, to an engine: bytes at their end."""
+
+    def read(self, size: int = -1) -> bytes:
+        return b""
+
+    def readline(self, size: int = -1) -> bytes:
+        return b""
+
+    def readlines(self, hint: int = -1) -> list[bytes]:
+        return []
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(())
+
+    def readable(self) -> bool:
+        return True
+
+
 class _Router:
     """``sys.stdout`` or ``sys.stderr`` while an in-process engine may print: each write goes where
     its thread's writes go (the module's docstring says where). To an engine's thread it is no
@@ -188,6 +207,13 @@ class _Input:
     def readlines(self, hint: int = -1) -> list[str]:
         return self._stream.readlines(hint) if _printed() is None else []
 
+    @property
+    def buffer(self) -> Any:
+        return self._stream.buffer if _printed() is None else _NoBytes()
+
+    def detach(self) -> Any:
+        return self._stream.detach() if _printed() is None else _NoBytes()  # type: ignore[attr-defined]
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._stream) if _printed() is None else iter(())
 
@@ -252,15 +278,17 @@ def closed() -> None:
     global _routing
     if _routing is None:
         return
-    _routing.engines -= 1
-    if _routing.engines > 0:
+    if _routing.engines > 1:
+        _routing.engines -= 1
         return
     # What the engine left in cycles goes now, its __del__ printing where it should (and, this once,
-    # what the kit's own collection would print with it).
+    # what the kit's own collection would print with it). Its threads are known for its before the
+    # count falls to none: until then they print as an open engine's, never onto the kit's streams.
     with prints_to(Printed()):
         gc.collect()
     running = _threads()
     _routing.engine_threads = (_routing.engine_threads | (running - _routing.before)) & running
+    _routing.engines = 0
     if _routing.engine_threads:
         sys.stdout, sys.stderr, sys.stdin = _routing.routers
         return
