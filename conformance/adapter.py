@@ -16,10 +16,14 @@ from typing import Any, Protocol
 
 from conformance import engine_output
 from conformance.breaker import GIVE_UP_AFTER, Breaker
+from conformance.interrupt import Interrupted
 from conformance.messages import Answer, ErrorReport, Observation, Rejection, Request
 from conformance.untrusted import Unreadable, as_json, text
 from conformance.vocabulary import EngineError, ErrorKind
 from specreader.jsontypes import Json
+
+# Raised in an engine's call, a stop of the whole run (Ctrl-C, or a signal the kit trapped): never the engine's failure.
+_STOPS = (KeyboardInterrupt, Interrupted)
 
 
 class EngineAdapter(Protocol):
@@ -136,16 +140,21 @@ class InProcessAdapter:
         rid = request.get("id")
         actions = request["actions"]
         wanted = set(request.get("observe", range(len(actions) + 1)))
-        # An engine's own failure is reported, never raised: its sys.exit too, but not Ctrl-C.
+        # An engine's own failure is reported, never raised, whatever it raises (sys.exit too): but for a
+        # stop of the whole run (_STOPS).
         try:
             engine = self._factory(request["variant"], request["setup"])
-        except (Exception, SystemExit) as err:
+        except _STOPS:
+            raise
+        except BaseException as err:
             return {"id": rid, "error": setup_error(err)}
         try:
             observations = [self._observe(engine, None, 0 in wanted)]
         except Unreadable as err:  # it failed as a served engine fails that sends a line it cannot
             return {"id": rid, "error": {"kind": ErrorKind.CRASH, "message": f"at the start: {err}"}}
-        except (Exception, SystemExit) as err:  # no first snapshot: the deal was not set up
+        except _STOPS:
+            raise
+        except BaseException as err:  # no first snapshot: the deal was not set up
             return {"id": rid, "error": setup_error(err)}
         for index, action in enumerate(actions, start=1):
             try:
@@ -154,7 +163,9 @@ class InProcessAdapter:
             except Unreadable as err:
                 error: ErrorReport = {"kind": ErrorKind.CRASH, "message": f"after {action}: {err}"}
                 return {"id": rid, "observations": observations, "error": error}
-            except (Exception, SystemExit) as err:
+            except _STOPS:
+                raise
+            except BaseException as err:
                 return {
                     "id": rid,
                     "observations": observations,
@@ -283,8 +294,9 @@ def reference_adapter(*, timeout: float | None = None, give_up_after: int = GIVE
 def load_engine(target: str, *, timeout: float | None = None, give_up_after: int = GIVE_UP_AFTER) -> EngineAdapter:
     """``module:name``: a Python engine class with ``new(variant_id, setup)`` (the reference's API),
     or a zero-argument callable returning an EngineAdapter (which keeps its own time, if any).
-    An engine that exits while it is loaded (``sys.exit`` at import, say) is an ``EngineUnusable``:
-    the kit says so, rather than end with the status the engine chose."""
+    An engine that exits while it is loaded (``sys.exit`` at import, say), or raises any other
+    BaseException but a stop of the run, is an ``EngineUnusable``: the kit says so, rather than end
+    with the status the engine chose."""
     from conformance.protocol import EngineUnusable
 
     module_name, _, attr = target.partition(":")
@@ -292,8 +304,11 @@ def load_engine(target: str, *, timeout: float | None = None, give_up_after: int
         raise ValueError(f"expected module:name, found {target!r}")
     try:
         return _loaded(target, module_name, attr, timeout, give_up_after)
-    except SystemExit as err:
-        raise EngineUnusable(f"it exited while it was loaded ({describe_error(err)})") from None
+    except (*_STOPS, Exception):
+        raise  # an Exception is the caller's to report, as any engine it cannot use
+    except BaseException as err:  # sys.exit, say: the engine's status would be the kit's
+        did = "exited" if isinstance(err, SystemExit) else "raised"
+        raise EngineUnusable(f"it {did} while it was loaded ({describe_error(err)})") from None
 
 
 def _loaded(target: str, module_name: str, attr: str, timeout: float | None, give_up_after: int) -> EngineAdapter:
@@ -361,7 +376,9 @@ class _PrintsDropped:
         try:
             with _quiet():
                 self._adapter.close()
-        except (Exception, SystemExit) as err:  # the run is over and judged: its reports are still written
+        except _STOPS:
+            raise
+        except BaseException as err:  # the run is over and judged: its reports are still written
             print(f"note: the adapter's close failed: {describe_error(err)}", file=sys.stderr)
         finally:
             self._closed()

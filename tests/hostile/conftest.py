@@ -29,7 +29,7 @@ TRICKSPEC = [
     sys.executable,
     "-c",
     "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-    "from conformance.cli import main; sys.exit(main(sys.argv[1:]))",
+    "from conformance.cli import console; console(sys.argv[1:])",
 ]
 
 
@@ -52,7 +52,8 @@ class BackgroundRuns:
 
     ``SIGINT`` and ``SIGTERM``: an engine that answers two scenarios and then hangs (with no timeout
     to speak of), for a test to interrupt; ``stuck thread``: an in-process engine that never
-    returns from one scenario, under a 0.3 s timeout."""
+    returns from one scenario, under a 0.3 s timeout; ``thread left``: an in-process engine that
+    leaves a thread running for an hour, no daemon."""
 
     def __init__(self, tmp_path_factory: pytest.TempPathFactory) -> None:
         self._tmp_path_factory = tmp_path_factory
@@ -75,6 +76,8 @@ class BackgroundRuns:
         elif name == "stuck thread":
             argv = ["--engine", "hostile_engines:HangsOnThreePlayers", "--timeout", "0.3",
                     "--scenario", first_three_player_scenario()]
+        elif name == "thread left":
+            argv = ["--engine", "hostile_engines:LeavesAThread", "--scenario", first_three_player_scenario()]
         else:
             raise KeyError(name)
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}

@@ -190,6 +190,18 @@ class HangsOnThreePlayers:
         return Engine.new(variant_id, setup)
 
 
+class LeavesAThread:
+    """An in-process engine: the reference engine, except that each deal it sets up starts a thread,
+    no daemon, that sleeps for an hour (Python's exit would wait for it)."""
+
+    @classmethod
+    def new(cls, variant_id: str, setup: dict[str, object]) -> object:
+        from reference import Engine
+
+        threading.Thread(target=time.sleep, args=(3600,), daemon=False).start()  # a daemon by default on a daemon thread
+        return Engine.new(variant_id, setup)
+
+
 class HangsAlways:
     """An in-process engine that never returns from setting up a deal."""
 
@@ -381,20 +393,36 @@ class Replaces(Loud):
 
 
 class Chatty(Loud):
-    """Loud, with a thread of its own that prints ``LOUD`` twenty times over the next second."""
+    """Loud, with a thread of its own that prints ``LOUD`` twenty times over the next second.
+    ``Chatty.chatters`` counts the threads still printing (``wait_for_chatters`` waits for none)."""
 
     start_thread: Callable[[Callable[[], None]], object] = staticmethod(
         lambda chatter: threading.Thread(target=chatter, daemon=True).start())
+    chatters = 0
+    _chatters_changed = threading.Condition()
 
     @classmethod
     def new(cls, variant_id: str, setup: dict[str, object]) -> Loud:
         def chatter() -> None:
-            for _ in range(20):
-                print(LOUD, "from the engine's own thread")
-                time.sleep(0.05)
+            try:
+                for _ in range(20):
+                    print(LOUD, "from the engine's own thread")
+                    time.sleep(0.05)
+            finally:
+                with Chatty._chatters_changed:
+                    Chatty.chatters -= 1
+                    Chatty._chatters_changed.notify_all()
 
+        with Chatty._chatters_changed:
+            Chatty.chatters += 1
         cls.start_thread(chatter)
         return super().new(variant_id, setup)
+
+    @staticmethod
+    def wait_for_chatters(timeout: float = 30.0) -> None:
+        """Until every chatter thread has printed all it will: then nothing more can come from them."""
+        with Chatty._chatters_changed:
+            assert Chatty._chatters_changed.wait_for(lambda: Chatty.chatters == 0, timeout), "a chatter still prints"
 
     def apply(self, action: dict[str, object]) -> object:
         time.sleep(0.1)
@@ -434,3 +462,45 @@ class ExitsWithText:
     @classmethod
     def new(cls, variant_id: str, setup: dict[str, object]) -> object:
         sys.exit("invalid_setup")
+
+
+class _Code(enum.Enum):
+    NOT_YOUR_TURN = "not_your_turn"
+
+
+class _Refusal:
+    def __init__(self, code: object, message: str) -> None:
+        self.code = code
+        self.message = message
+
+
+class RefusesWithEnum(ReportsOddly):
+    """The reference engine, except that it refuses every action with an Enum for its code: no JSON."""
+
+    def apply(self, action: dict[str, object]) -> object:
+        return _Refusal(_Code.NOT_YOUR_TURN, "refused with an Enum")
+
+
+class ChangesDirectory(ReportsOddly):
+    """The reference engine, except that it moves the process to ``ChangesDirectory.to`` as each deal
+    starts: a path the kit was given relative to where it started then points elsewhere."""
+
+    to = Path("/")
+
+    @classmethod
+    def new(cls, variant_id: str, setup: dict[str, object]) -> ReportsOddly:
+        os.chdir(cls.to)
+        return super().new(variant_id, setup)
+
+
+class _BeyondException(BaseException):
+    """What some libraries raise to unwind (gevent's GreenletExit, say): no Exception, no exit either."""
+
+
+class RaisesBeyondException(ReportsOddly):
+    """The reference engine, except that each action prints a line and raises a BaseException that is
+    no Exception."""
+
+    def apply(self, action: dict[str, object]) -> object:
+        print("unwinding")
+        raise _BeyondException("unwound")

@@ -22,11 +22,14 @@ from conftest import BackgroundRuns, first_three_player_scenario
 from hostile_engines import (
     LOUD,
     NOT_JSON,
+    ChangesDirectory,
+    Chatty,
     ExitsOnPlay,
     ExitsOnSetup,
     ExitsWithText,
     HangsAlways,
     Loud,
+    RaisesBeyondException,
     RaisesUnreadably,
     Replaces,
     ReportsOddly,
@@ -34,7 +37,7 @@ from hostile_engines import (
 
 from conformance import engine_output, runlog, runner, scenarios, serve
 from conformance.adapter import InProcessAdapter, open_engine
-from conformance.cli import main
+from conformance.cli import EXIT_ENGINE, main
 from conformance.verify import verify
 from conformance.vocabulary import ErrorKind, Outcome
 
@@ -89,6 +92,14 @@ def test_a_stuck_thread_does_not_hold_up_the_end_of_verify(background: Backgroun
     assert f"TIMEOUT {first_three_player_scenario()}" in out and out.strip().endswith("0 passed, 1 failed")
     footer = runlog.read(run.folder / "reports" / "run.jsonl").footer
     assert footer is not None and footer["seconds"] < 5
+
+
+def test_a_thread_an_engine_leaves_running_does_not_hold_up_the_end_of_the_kit(background: BackgroundRuns) -> None:
+    run = background["thread left"]
+    out, err = run.process.communicate(timeout=30)  # it ends, though its engine's thread, no daemon, sleeps for an hour
+    assert run.process.returncode == 0, out + err
+    assert out.strip().endswith("1 passed, 0 failed") and (run.folder / "reports" / "summary.json").is_file()
+    assert "note: 1 thread(s) the engine started still run; the kit ends without waiting for them" in err
 
 
 @pytest.mark.parametrize("what", list(NOT_JSON))
@@ -272,7 +283,7 @@ def test_the_kit_with_no_standard_output_runs_an_engine_that_stalls(monkeypatch:
 
 def test_what_an_engine_s_own_threads_print_stays_out_of_the_kit_s_output(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["verify", "--engine", "hostile_engines:Chatty", "--scenario", _a_scenario_with_actions().id])
-    time.sleep(1.2)  # the engine's thread has printed all it will
+    Chatty.wait_for_chatters()
     print("the kit, after")
     out, err = capsys.readouterr()
     assert code == 1 and "chatty and broken" in out and "from the engine's own thread" in out  # in the crash's tail
@@ -336,7 +347,7 @@ def test_closing_the_engine_takes_the_kit_s_streams_back_from_an_engine_s_thread
 
 def test_what_a_thread_started_below_threading_prints_stays_out_too(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["verify", "--engine", "hostile_engines:RawChatty", "--scenario", _a_scenario_with_actions().id])
-    time.sleep(1.2)  # the engine's thread has printed all it will
+    Chatty.wait_for_chatters()
     out, err = capsys.readouterr()
     assert code == 1 and LOUD not in out + err
 
@@ -428,17 +439,20 @@ def test_a_thread_an_engine_s_module_starts_as_it_is_imported_is_the_engine_s(
         import threading, time
         from hostile_engines import Loud
 
+        done = threading.Event()
+
         def chatter():
             for _ in range(20):
                 print("\\x1b[2J from a thread started at import")
                 time.sleep(0.05)
+            done.set()
 
         threading.Thread(target=chatter, daemon=True).start()
         Engine = Loud
     """), encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     code = main(["verify", "--engine", "chatty_at_import:Engine", "--scenario", _a_scenario_with_actions().id])
-    time.sleep(1.2)  # the thread has printed all it will
+    assert sys.modules["chatty_at_import"].done.wait(30)  # the thread has printed all it will
     out, err = capsys.readouterr()
     assert code == 1 and "started at import" not in out + err
 
@@ -473,6 +487,96 @@ def test_a_served_engine_made_by_a_function_prints_at_import_to_standard_error(t
     ran = _serve_script(script, [{"cmd": "start", "protocol": 1}, {"cmd": "run", **runner.request_for(scenario)}])
     assert [json.loads(line).get("id") for line in ran.stdout.splitlines()] == [None, scenario.id], ran.stdout
     assert "imported, noisily" in ran.stderr
+
+
+def test_a_refusal_whose_code_is_no_json_is_a_crash_of_its_scenario_alone(tmp_path: Path) -> None:
+    code = main(["verify", "--engine", "hostile_engines:RefusesWithEnum", "--scenario", chosen()[0].id,
+                 "--scenario", chosen()[2].id, "--report-dir", str(tmp_path)])
+    lines = runlog.read(tmp_path / "run.jsonl").scenarios
+    assert code == 1 and [line["outcome"] for line in lines] == ["error", "error"]
+    assert all(line["error"].startswith("crash: ") and "refusal" in line["error"] for line in lines), lines
+
+
+def test_an_engine_that_exits_as_it_is_imported_is_unusable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "exits_at_import.py").write_text("import sys\nsys.exit(4)\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code = main(["verify", "--engine", "exits_at_import:Engine", "--scenario", chosen()[0].id])
+    err = capsys.readouterr().err
+    assert code == EXIT_ENGINE and "it exited while it was loaded (SystemExit: 4)" in err, err
+
+
+def test_to_an_engine_standard_input_s_bytes_are_at_their_end(no_engine_open: None) -> None:
+    """Its ``buffer``, and what ``detach()`` gives, would read the kit's own input (served: its requests)."""
+    saved = sys.stdout, sys.stderr, sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(b"the kit's own line\n"), encoding="utf-8")
+    try:
+        engine_output.opened()
+        with engine_output.request(), engine_output.prints_to(engine_output.Printed()):
+            engine_reads = sys.stdin.buffer.read(), sys.stdin.buffer.readline(), sys.stdin.detach().readline()
+        kit_reads = sys.stdin.buffer.readline()
+        engine_output.closed()
+    finally:
+        sys.stdout, sys.stderr, sys.stdin = saved
+    assert (engine_reads, kit_reads) == ((b"", b"", b""), b"the kit's own line\n")
+
+
+class _ClosesBadly:
+    """A Python adapter whose close fails, once the run is judged."""
+
+    failure: ClassVar[BaseException] = RuntimeError("the engine's connection is gone")
+
+    def hello(self) -> dict[str, object]:
+        return {"name": "closes badly", "variants": ["albastini-2p"]}
+
+    def run(self, request: dict[str, object]) -> object:
+        return {"id": request["id"], "error": {"kind": "setup", "message": "not today"}}
+
+    def close(self) -> None:
+        raise self.failure
+
+
+@pytest.mark.parametrize("failure", [RuntimeError("the engine's connection is gone"), SystemExit(7)])
+def test_a_python_adapter_whose_close_fails_still_has_its_reports_written(
+    failure: BaseException, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(_ClosesBadly, "failure", failure)
+    code = main(["verify", "--engine", f"{__name__}:_ClosesBadly", "--scenario", chosen()[0].id,
+                 "--report-dir", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert code == 1 and out.rstrip().endswith("0 passed, 1 failed")
+    assert f"note: the adapter's close failed: {type(failure).__name__}: " in err, err
+    assert runlog.read(tmp_path / "run.jsonl").footer is not None
+    assert {p.name for p in tmp_path.iterdir()} >= {"run.jsonl", "report.md", "junit.xml", "summary.json"}
+
+
+def test_an_engine_that_changes_directory_leaves_relative_output_paths_where_they_were_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "started").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "started")  # and back to where the tests run, whatever the engine did
+    monkeypatch.setattr(ChangesDirectory, "to", tmp_path / "elsewhere")
+    code = main(["verify", "--engine", "hostile_engines:ChangesDirectory", "--scenario", chosen()[0].id,
+                 "--report-dir", "reports", "--save-expectations", "expected.yaml"])
+    out = capsys.readouterr().out
+    assert code == 0 and "reports: reports/run.jsonl and reports/report.md" in out, out
+    assert (tmp_path / "started" / "reports" / "run.jsonl").is_file()
+    assert (tmp_path / "started" / "expected.yaml").is_file()
+    assert list((tmp_path / "elsewhere").iterdir()) == []
+
+
+@pytest.mark.parametrize("timeout", [5.0, None])
+def test_a_base_exception_from_an_engine_is_a_crash_that_keeps_its_observations_and_prints(
+    timeout: float | None
+) -> None:
+    adapter = InProcessAdapter(RaisesBeyondException.new, {"name": "beyond"}, ["albastini-2p"], timeout=timeout)
+    answer = adapter.run(runner.request_for(_a_scenario_with_actions()))
+    adapter.close()
+    assert isinstance(answer, dict) and len(answer["observations"]) == 1  # the one before the action
+    assert answer["error"]["kind"] == ErrorKind.CRASH
+    assert answer["error"]["message"].endswith("_BeyondException: unwound; it printed: unwinding")
 
 
 def _serve_script(script: Path, requests: list[dict[str, Any]]) -> subprocess.CompletedProcess[str]:
