@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -21,6 +19,7 @@ from conformance import (
     engine_process,
     expectations,
     interrupt,
+    lingering,
     outputs,
     reports,
     runlog,
@@ -602,20 +601,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def console(argv: list[str] | None = None) -> NoReturn:
-    """The ``trickspec`` command: ``main``, then the end of this process. Python's own exit waits for
-    every thread that is no daemon, and the kit starts none: any still running is one an in-process
-    engine started and left, which may never end. The kit then ends without it, all it wrote flushed."""
+    """The ``trickspec`` command: ``main``, then the end of this process, without waiting for any
+    thread an in-process engine left running (conformance/lingering.py). The process is the kit's, and
+    the kit's own threads are all daemons: any other still running is the engine's."""
     status = main(argv)
-    left = [t for t in threading.enumerate() if not t.daemon and t is not threading.main_thread()]
-    if not left:
-        sys.exit(status)
-    print(f"note: {len(left)} thread(s) the engine started still run; the kit ends without waiting for them",
-          file=sys.stderr)
-    engine_process.end_all()  # as atexit would, which os._exit skips
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()
-    os._exit(status)
+    left = lingering.threads_left(only_the_engines=False)
+    if left:
+        lingering.end_now(status, left)
+    sys.exit(status)
 
 
 if __name__ == "__main__":

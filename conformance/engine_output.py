@@ -296,6 +296,11 @@ def closed() -> None:
     _routing = None
 
 
+def engine_threads() -> frozenset[int]:
+    """The threads known to be an engine's, still running when its engine was closed (by ident)."""
+    return frozenset(_routing.engine_threads) if _routing is not None else frozenset()
+
+
 @contextmanager
 def prints_to(printed: Printed) -> Iterator[None]:
     """On the thread answering a request: what it prints goes to ``printed`` until the block ends

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from conformance import adapter as adapters
-from conformance import engine_process, expectations, runlog, runner, scenarios, untrusted
+from conformance import engine_process, expectations, lingering, runlog, runner, scenarios, untrusted
 from conformance.validate import house_problems
 from conformance.vocabulary import Outcome
 from specreader import kitdata, roots, spec
@@ -33,6 +33,7 @@ _EXPECT_KEY = pytest.StashKey[expectations.Expectations]()
 _ROOTS_KEY = pytest.StashKey[contextlib.ExitStack]()
 _SIGTERM_KEY = pytest.StashKey[Callable[[], None]]()  # puts pytest's own SIGTERM handling back
 _BY_FILE_KEY = pytest.StashKey[dict[Path, list[scenarios.Scenario]]]()
+_STATUS_KEY = pytest.StashKey[int]()  # the session's exit status
 
 
 def _marker(name: str) -> str:
@@ -126,10 +127,16 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     return [f"trickspec: engine {engine}, spec {runlog.spec_version()}{house}, scenarios in {folders}"]
 
 
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    session.config.stash[_STATUS_KEY] = int(exitstatus)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     engine = config.stash.get(_ENGINE_KEY, None)
     if engine is not None:
         engine.close()
+        if lingering.threads_left(only_the_engines=True):  # pytest's exit would wait for them, for ever perhaps
+            lingering.end_at_exit_without_engine_threads(config.stash.get(_STATUS_KEY, pytest.ExitCode.INTERNAL_ERROR))
     house = config.stash.get(_ROOTS_KEY, None)
     if house is not None:
         house.close()

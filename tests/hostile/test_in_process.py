@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -40,6 +41,7 @@ from conformance.adapter import InProcessAdapter, open_engine
 from conformance.cli import EXIT_ENGINE, main
 from conformance.verify import verify
 from conformance.vocabulary import ErrorKind, Outcome
+from specreader import kitdata
 
 
 def chosen() -> list[scenarios.Scenario]:
@@ -99,7 +101,33 @@ def test_a_thread_an_engine_leaves_running_does_not_hold_up_the_end_of_the_kit(b
     out, err = run.process.communicate(timeout=30)  # it ends, though its engine's thread, no daemon, sleeps for an hour
     assert run.process.returncode == 0, out + err
     assert out.strip().endswith("1 passed, 0 failed") and (run.folder / "reports" / "summary.json").is_file()
-    assert "note: 1 thread(s) the engine started still run; the kit ends without waiting for them" in err
+    assert "note: 1 thread(s) an engine started still run; the process ends without waiting for them" in err
+
+
+def test_a_thread_an_engine_leaves_running_does_not_hold_up_the_end_of_pytest(tmp_path: Path) -> None:
+    """pytest's process is not the kit's: its status is the session's, and the program's own threads
+    are waited for (one started while the engine is open is given a few seconds)."""
+    (tmp_path / "test_own.py").write_text(textwrap.dedent("""
+        import threading, time
+        from pathlib import Path
+
+        def test_the_program_s_own_thread_is_waited_for():
+            threading.Thread(target=lambda: (time.sleep(0.5), Path("waited for").touch()), daemon=False).start()
+
+        def test_fails():
+            assert False
+    """), encoding="utf-8")
+    scenario = first_three_player_scenario()
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--engine", "hostile_engines:LeavesAThread",
+         "test_own.py", str(kitdata.scenarios_dir()), "-k", f"{scenario.rsplit('/', 1)[1]} or own or fails"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])},
+    )
+    assert ran.returncode == pytest.ExitCode.TESTS_FAILED, ran.stdout + ran.stderr
+    assert re.search(r"^1 failed, [2-9] passed", ran.stdout, re.MULTILINE), ran.stdout
+    assert re.search(r"note: [1-9] thread\(s\) an engine started still run; the process ends without waiting", ran.stderr)
+    assert (tmp_path / "waited for").exists()
 
 
 @pytest.mark.parametrize("what", list(NOT_JSON))
