@@ -49,15 +49,17 @@ def swapped(order: list[str], a: str, b: str) -> list[str]:
     return out
 
 
+@cache
+def _rules_for(order: tuple[str, ...], variant_id: str) -> Rules:
+    """Compiled once per order and variant: several tests share the spec's order and each swapped pair."""
+    return compile_rules(spec.variant(variant_id), order)
+
+
 def engine_with(order: list[str]) -> Callable[[str, dict[str, Any]], Engine]:
     """An engine factory like ``Engine.new``, every variant compiled with this refusal order."""
 
-    @cache
-    def rules_for(variant_id: str) -> Rules:
-        return compile_rules(spec.variant(variant_id), order)
-
     def factory(variant_id: str, setup: dict[str, Any]) -> Engine:
-        return Engine(rules_for(variant_id), setup)
+        return Engine(_rules_for(tuple(order), variant_id), setup)
 
     return factory
 

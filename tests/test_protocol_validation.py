@@ -4,7 +4,6 @@ and a snapshot may leave out what no scenario reads (docs/protocol.md, schemas/s
 from __future__ import annotations
 
 import shlex
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -14,6 +13,8 @@ import pytest
 from conformance import runner, scenarios
 from conformance.protocol import SubprocessAdapter
 from conformance.vocabulary import ErrorKind, Outcome
+
+pytest_plugins = ["pytester"]  # pytest's --validate-protocol, run in this process
 
 ROOT = Path(__file__).resolve().parent.parent
 ANNA_BORIS = "scenarios/albastini/trick/anna-boris.yaml"
@@ -98,10 +99,14 @@ def test_a_snapshot_leaving_out_what_no_scenario_reads_passes(engine_script: Pat
     assert {v.outcome for v in verdicts(engine_script, "lean", validate=True)} == {Outcome.PASS}
 
 
-def test_pytest_reports_the_path_under_validate_protocol(engine_script: Path) -> None:
+def test_pytest_reports_the_path_under_validate_protocol(
+    engine_script: Path, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
     command = shlex.join([sys.executable, str(engine_script), "wrong-type"])
-    pytest_args = ["-p", "no:cacheprovider", "-q", "--validate-protocol", "--engine-cmd", command, ANNA_BORIS]
-    done = subprocess.run([sys.executable, "-m", "pytest", *pytest_args], capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 1, done.stdout
-    assert 'engine error: protocol: the answer breaks the protocol schema: $.observations[2].snapshot.stock_count' in done.stdout
-    assert done.stdout.splitlines()[-1].startswith("2 failed in ")
+    monkeypatch.chdir(ROOT)  # the checkout's ini file, and the scenario path as a user types it
+    args = ("-p", "no:cacheprovider", "-q", "--validate-protocol", "--engine-cmd", command, ANNA_BORIS)
+    done = pytester.runpytest_inprocess(*args)
+    out = str(done.stdout)
+    assert done.ret == pytest.ExitCode.TESTS_FAILED, out
+    assert "engine error: protocol: the answer breaks the protocol schema: $.observations[2].snapshot.stock_count" in out
+    assert done.stdout.lines[-1].startswith("2 failed in "), out

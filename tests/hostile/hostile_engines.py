@@ -393,21 +393,25 @@ class Replaces(Loud):
 
 
 class Chatty(Loud):
-    """Loud, with a thread of its own that prints ``LOUD`` twenty times over the next second.
-    ``Chatty.chatters`` counts the threads still printing (``wait_for_chatters`` waits for none)."""
+    """Loud, with a thread of its own that prints ``LOUD`` every hundredth of a second until
+    ``wait_for_chatters`` is called, once the kit has returned: so it prints both while its engine is
+    open and after the kit has closed it, however slow the machine. ``Chatty.chatters`` counts the
+    threads still printing."""
 
     start_thread: Callable[[Callable[[], None]], object] = staticmethod(
         lambda chatter: threading.Thread(target=chatter, daemon=True).start())
     chatters = 0
     _chatters_changed = threading.Condition()
+    _stop = threading.Event()
 
     @classmethod
     def new(cls, variant_id: str, setup: dict[str, object]) -> Loud:
         def chatter() -> None:
             try:
-                for _ in range(20):
+                for _ in range(3000):  # thirty seconds at most, should no test stop it
                     print(LOUD, "from the engine's own thread")
-                    time.sleep(0.05)
+                    if Chatty._stop.wait(0.01):
+                        break
             finally:
                 with Chatty._chatters_changed:
                     Chatty.chatters -= 1
@@ -420,9 +424,11 @@ class Chatty(Loud):
 
     @staticmethod
     def wait_for_chatters(timeout: float = 30.0) -> None:
-        """Until every chatter thread has printed all it will: then nothing more can come from them."""
+        """Stops every chatter thread and waits until each has printed all it will."""
+        Chatty._stop.set()
         with Chatty._chatters_changed:
             assert Chatty._chatters_changed.wait_for(lambda: Chatty.chatters == 0, timeout), "a chatter still prints"
+        Chatty._stop.clear()
 
     def apply(self, action: dict[str, object]) -> object:
         time.sleep(0.1)

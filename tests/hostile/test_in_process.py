@@ -467,12 +467,13 @@ def test_a_thread_an_engine_s_module_starts_as_it_is_imported_is_the_engine_s(
         import threading, time
         from hostile_engines import Loud
 
-        done = threading.Event()
+        stop, done = threading.Event(), threading.Event()
 
-        def chatter():
-            for _ in range(20):
+        def chatter():  # until the test stops it, once the kit has returned
+            for _ in range(3000):
                 print("\\x1b[2J from a thread started at import")
-                time.sleep(0.05)
+                if stop.wait(0.01):
+                    break
             done.set()
 
         threading.Thread(target=chatter, daemon=True).start()
@@ -480,7 +481,9 @@ def test_a_thread_an_engine_s_module_starts_as_it_is_imported_is_the_engine_s(
     """), encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     code = main(["verify", "--engine", "chatty_at_import:Engine", "--scenario", _a_scenario_with_actions().id])
-    assert sys.modules["chatty_at_import"].done.wait(30)  # the thread has printed all it will
+    chatty = sys.modules["chatty_at_import"]
+    chatty.stop.set()
+    assert chatty.done.wait(30)  # the thread has printed all it will
     out, err = capsys.readouterr()
     assert code == 1 and "started at import" not in out + err
 
