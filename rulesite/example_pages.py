@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +36,20 @@ class Example:
         key = int(index) if isinstance(index, int) or (isinstance(index, str) and index.isdigit()) else -1
         return self.sides[key] if 0 <= key < len(self.sides) else f"side {index}"
 
+    def told(self, text: object) -> str:
+        """An example's title, description or note with each "seat N" and "side N" said as the table names them,
+        the seat kept in brackets for readers checking an engine: "Boris (seat 1)", "East-West"."""
+
+        def seat(m: re.Match[str]) -> str:
+            name = self.name(int(m[2]))
+            return f"{name} ({m[1].lower()} {m[2]})" if not name.startswith("seat ") else m[0]
+
+        def side(m: re.Match[str]) -> str:
+            name = self.side(int(m[1]))
+            return m[0] if name.startswith("side ") else name
+
+        return _SIDE.sub(side, _SEAT.sub(seat, str(text)))
+
     def result(self, value: object) -> str | None:
         """A deal's result as a sentence, when the example states enough of it."""
         if isinstance(value, dict) and "winner" in value and ("totals" in value or "tricks" in value):
@@ -43,6 +58,9 @@ class Example:
 
     variant: Json = field(default_factory=dict)
 
+
+_SEAT = re.compile(r"\b([Ss]eat) (\d+)\b")
+_SIDE = re.compile(r"\b[Ss]ide (\d+)\b")
 
 # A stock longer than this is drawn as a count unless a step of the example looks at it.
 STOCK_DRAWN_UP_TO = 6
@@ -94,10 +112,22 @@ def _words(name: str) -> str:
     return name.replace("-", " ").capitalize()
 
 
+def _in_order_of_play(path: str, data: SiteData) -> tuple[tuple[bool, bool, str], int, str]:
+    """A page's place: its game, then its topic where the game's specification puts that section (deal, trumps,
+    play, scoring, match...), topics with no section of their own after them."""
+    parts = path.removeprefix("examples/").removesuffix(".md").split("/")
+    sections = [str(sec.get("id")) for sec in data.spec.sections(parts[0])]
+    folder = "/".join(parts[1:-1])
+    return (game_order(parts[0]), sections.index(folder) if folder in sections else len(sections), path)
+
+
 def page_labels(data: SiteData) -> dict[str, PageLabel]:
+    """Every page of examples with its label, in the order of play (the order of the index and the nav)."""
     out: dict[str, PageLabel] = {}
     taken: dict[tuple[str, str, str], list[str]] = {}
-    for path, group in data.example_files().items():
+    groups = data.example_files()
+    for path in sorted(groups, key=lambda p: _in_order_of_play(p, data)):
+        group = groups[path]
         parts = path.removeprefix("examples/").removesuffix(".md").split("/")
         game, folder, stem = parts[0], "/".join(parts[1:-1]), parts[-1]
         sections = {str(sec.get("id")): str(sec.get("title", sec.get("id"))) for sec in data.spec.sections(game)}
@@ -107,6 +137,9 @@ def page_labels(data: SiteData) -> dict[str, PageLabel]:
             for cid in s.clauses:
                 if data.clause_game.get(cid) == game:
                     counts[cid] = counts.get(cid, 0) + 1
+        # The rule the page is filed under: of its topic's own clauses, where it checks any.
+        own = {cid: n for cid, n in counts.items() if data.clauses[cid].get("section") == folder}
+        counts = own or counts
         order = list(data.clauses)
         top = max(counts, key=lambda c: (counts[c], -order.index(c))) if counts else None
         label = str(data.clauses[top].get("title", top)) if top else _words(stem)
@@ -116,12 +149,14 @@ def page_labels(data: SiteData) -> dict[str, PageLabel]:
     for (_, _, label), same in taken.items():
         if len(same) < 2:
             continue
-        # Told apart by their table where a page keeps to one no other page here has, else by the file's name.
+        # Told apart by their table where a page keeps to one that no other page of the label keeps to alone,
+        # else by the file's name.
         tables = [{s.variant for s in files[path]} for path in same]
+        alone = [min(t) for t in tables if len(t) == 1]
         for path, table in zip(same, tables, strict=True):
             found = out[path]
             vid = min(table)
-            if len(table) == 1 and sum(1 for t in tables if vid in t) == 1:
+            if len(table) == 1 and alone.count(vid) == 1:
                 suffix = str(data.variants.get(vid, {}).get("title", vid))
             else:
                 suffix = _words(path.removesuffix(".md").rsplit("/", 1)[-1]).lower()
@@ -149,9 +184,9 @@ def examples_index(data: SiteData) -> str:
     """Every page of examples, by game and then by topic."""
     labels = page_labels(data)
     by_game: dict[str, dict[str, list[tuple[str, str, int]]]] = {}
-    for path, group in data.example_files().items():
-        named = labels[path]
-        by_game.setdefault(named.game, {}).setdefault(named.topic, []).append((named.label, path, len(group)))
+    files = data.example_files()
+    for path, named in labels.items():
+        by_game.setdefault(named.game, {}).setdefault(named.topic, []).append((named.label, path, len(files[path])))
     games = [(game, data.game_title(game), list(by_game[game].items())) for game in sorted(by_game, key=game_order)]
     return render(
         "examples_index.md.j2",

@@ -87,7 +87,6 @@ def walkthrough_markdown(script: Json, links: PageLinks) -> str:
         step = script["steps"][i]
         views.append(_moment(i, m, number, walk, str(step.get("title") or f"Step {i + 1}"), links))
     result = walk.moments[-1].result() or {}
-    next_dealer = result.get("next_dealer")
     indicator = next((e.get("card") for m in walk.moments for e in m.events if e.get("type") == "indicator"), None)
     start = table_view(walk.start, walk.variant)
     return render(
@@ -102,7 +101,6 @@ def walkthrough_markdown(script: Json, links: PageLinks) -> str:
         start_events=[e for e in walk.start_events if e.get("type") not in ("played", "drew")],
         moments=views,
         result_sentence=table_words.result_sentence(result, walk.variant),
-        next_dealer=f"{names[next_dealer]} deals next." if isinstance(next_dealer, int) else "",
         links=links,
     )
 

@@ -48,7 +48,11 @@ def players(variant: Json) -> str:
 def direction(variant: Json) -> str:
     d = str(variant.get("direction", ""))
     side = "right" if d == "anticlockwise" else "left"
-    return f"Dealing, bidding, play and drawing go {d}: each player passes to the {side}-hand neighbour."
+    trump = _component(variant, "trump") or {}
+    bidding = trump.get("rule") == "otea" and trump.get("bidders") != "none"
+    steps = ["dealing", *(["bidding"] if bidding else []), "play", *(["drawing"] if _component(variant, "draw") else [])]
+    said = ", ".join(steps[:-1]) + " and " + steps[-1]
+    return f"{said.capitalize()} go {d}: each player passes to the {side}-hand neighbour."
 
 
 def pack(variant: Json) -> str:
@@ -129,13 +133,16 @@ def trump(variant: Json) -> str:
             )
         return (
             "Otea: each of the dealer's opponents may bid a card of a suit nobody has bid. The dealer turns the top card of"
-            " the stock: its suit is trumps. A bid in that suit must be exchanged for the turned card, which goes under"
-            " the stock as the indicator; other bids go back to hand."
+            " the stock: its suit is trumps. Whoever bid that suit must exchange: the bidder takes the turned card, and the"
+            " bid card goes face up under the stock as the indicator. With no bid in that suit, the turned card is the"
+            " indicator. Other bids go back to hand."
         )
     if rule == "turn-up":
         return (
             "The top card of the stock is turned; forehand accepts its suit or refuses, and the stock is turned on until"
-            " another suit shows. Forehand's side become the makers, take the card that made trumps and discard as many."
+            " another suit shows, a Tree counting as a club. Forehand's side become the makers; forehand takes the card"
+            " that made trumps (all four, if the stock is of one suit) and discards as many. The rest of the stock is out"
+            " of play."
         )
     return f"Trumps: {rule}."
 
@@ -151,7 +158,10 @@ def lone(variant: Json) -> str | None:
     c = _component(variant, "lone")
     if c is None:
         return None
-    return "Either maker may go alone; the partner's hand is laid aside for the deal."
+    return (
+        "Either maker may go alone; the partner's hand is laid aside for the deal, and the lone player scores as the"
+        " pair would."
+    )
 
 
 def legality(variant: Json) -> str:
@@ -161,9 +171,17 @@ def legality(variant: Json) -> str:
     if c.get("rule") == "follow-then-trump":
         out = "A player must follow suit if able, else trump if able, else play any card."
         if c.get("top_trump_suit_exception"):
-            out += " The Trees belong to the trump suit, never to clubs."
+            out += (
+                " The Trees belong to the trump suit, not to clubs, with one exception: when an ordinary club is led and"
+                " clubs are not trumps, a player holding an ordinary club may play it or a Tree, and one holding no"
+                " ordinary club but a Tree must play a Tree."
+            )
         return out
     return f"Legal cards: {c.get('rule')}."
+
+
+def lead(variant: Json) -> str:
+    return "The player after the dealer leads the first trick; the winner of each trick leads the next."
 
 
 def trick(variant: Json) -> str:
@@ -214,9 +232,14 @@ def score(variant: Json) -> str:
 def dealer(variant: Json) -> str:
     c = _component(variant, "dealer") or {}
     if c.get("rule") == "deal-winner":
-        out = "The winner of a deal deals the next; after a tie the same dealer deals again."
+        over_line = (_component(variant, "score") or {}).get("rule") == "over-threshold"
+        nobody = "a deal nobody wins (nobody over the line, or a tie)" if over_line else "a tie"
+        out = f"The winner of a deal deals the next; after {nobody} the same dealer deals again."
         if table_words.has_partners(variant):
-            out += " A winning side chooses the partner who dealt least recently."
+            out += (
+                " A winning side names which of its members deals; if none takes the deal, it is the one who dealt"
+                " least recently."
+            )
         return out
     if c.get("rule") == "next-in-play-order":
         return "The deal passes to the next player in the order of play."
@@ -231,7 +254,8 @@ def match(variant: Json) -> str:
             return f"Victory points are added up; the first to {c['target']} wins."
         return "Victory points are added up on a score sheet, deal after deal, for as long as the table likes."
     if rule == "vp-target":
-        return f"The first side to {table_words.plural(whole(c.get('target')), 'victory point')} wins the match."
+        target = table_words.plural(whole(c.get("target")), "victory point")
+        return f"The match is played to a victory-point target agreed before play; here the first side to {target} wins."
     if rule == "rounds":
         rounds = table_words.plural(whole(c.get("rounds_to_win")), "round")
         out = f"A round goes to the first side to {c.get('round_target')} points; {rounds} win the match."
@@ -258,6 +282,7 @@ def facts(variant: Json) -> list[Fact]:
         ("Trumps", trump(variant)),
         ("Partners' look", look(variant)),
         ("Going alone", lone(variant)),
+        ("Lead", lead(variant)),
         ("Play", legality(variant)),
         ("The trick", trick(variant)),
         ("Drawing", draw(variant)),

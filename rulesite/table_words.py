@@ -74,7 +74,17 @@ def _verb(side_name: str, variant: Json) -> str:
 
 
 def result_sentence(result: Json, variant: Json) -> str:
-    """A deal's result as players say it: "North-South win 72 to 48: one victory point"."""
+    """A deal's result as players say it: "North-South win 72 to 48: one victory point. West deals next."
+    Only what the result states is said: no victory points where it leaves them out."""
+    sentence = _outcome(result, variant)
+    next_dealer = result.get("next_dealer")
+    names = seat_names(variant)
+    if isinstance(next_dealer, int) and 0 <= next_dealer < len(names):
+        sentence += f" {names[next_dealer]} deals next."
+    return sentence
+
+
+def _outcome(result: Json, variant: Json) -> str:
     sides = side_names(variant)
 
     def side(i: object) -> str:
@@ -86,9 +96,11 @@ def result_sentence(result: Json, variant: Json) -> str:
         score = " to ".join(str(t) for t in sorted(totals, reverse=True))
         if winner is None:
             return f"Nobody wins the deal ({score}): no victory point is scored."
-        vp = whole(result.get("vp", 0))
+        won = f"{side(winner)} {_verb(side(winner), variant)} {score}"
+        if "vp" not in result:
+            return won + "."
         why = ", doubled" if result.get("double") else ""
-        return f"{side(winner)} {_verb(side(winner), variant)} {score}: {plural(vp, 'victory point')}{why}."
+        return f"{won}: {plural(whole(result['vp']), 'victory point')}{why}."
     if "tricks" in result:
         tricks = [whole(t) for t in result.get("tricks", [])]
         score = " to ".join(str(t) for t in sorted(tricks, reverse=True))
@@ -101,5 +113,7 @@ def result_sentence(result: Json, variant: Json) -> str:
         makers = result.get("makers")
         if isinstance(makers, int) and makers != winner:
             head += f"; {side(makers)} made trumps and lost"
+        if "deal_score" not in result:
+            return head + "."
         return head + (": " + and_list(parts) + "." if parts else ": nobody scores.")
     return "The deal is over."

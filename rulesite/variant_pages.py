@@ -55,7 +55,8 @@ def rules_nav(data: SiteData) -> dict[str, list[dict[str, str]]]:
     """For each game's specification page, the nav entries that put its rulesets beside it."""
     out = {}
     for game in data.games():
-        entries = [{"Specification": paths.rules_page_path(game)}]
-        entries += [{str(v.get("title", vid)): paths.variant_rules_path(vid)} for vid, v in data.playable_variants(game).items()]
+        # The rulesets first, for players; the clause-by-clause specification after them, for engine authors.
+        entries = [{str(v.get("title", vid)): paths.variant_rules_path(vid)} for vid, v in data.playable_variants(game).items()]
+        entries += [{"Specification, for engine authors": paths.rules_page_path(game)}]
         out[paths.rules_page_path(game)] = entries
     return out

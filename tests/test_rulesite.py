@@ -588,6 +588,8 @@ def test_a_ruleset_page_states_its_parameters_in_words_and_only_its_rules(
 ) -> None:
     five, four = site_pages[paths.variant_rules_path("albastini-5p")], site_pages[paths.variant_rules_path("albastini-4p")]
     assert "never drawn" in five and "never drawn" not in four
+    assert "Partners' look" in four and "Partners' look" not in five  # no partners, no look, in the facts or the rules
+    assert "{:" not in four.split("## ", 2)[2].split("\n## ")[0]  # the facts table carries no stray attribute line
     assert rule_words.players(site_data.variants["albastini-4p"]) == (
         "Four players in two pairs, partners sitting opposite (North-South, East-West)."
     )
@@ -602,6 +604,22 @@ def test_a_ruleset_page_states_its_parameters_in_words_and_only_its_rules(
         assert rule in five and rule not in four
 
 
+def test_the_facts_of_a_table_name_only_what_is_played_there(site_data: rulesite.SiteData) -> None:
+    def fact(vid: str, topic: str) -> str:
+        return next(f.words for f in rule_words.facts(site_data.variants[vid]) if f.topic == topic)
+
+    assert fact("altbaumer-standard", "Direction").startswith("Dealing and play go anticlockwise")  # no bids, no drawing
+    assert fact("albastini-4p", "Direction").startswith("Dealing, bidding, play and drawing go anticlockwise")
+    assert fact("briscola-2p", "Direction").startswith("Dealing, play and drawing go")
+    assert "the bidder takes the turned card, and the bid card goes face up under the stock" in fact("albastini-4p", "Trumps")
+    assert "ordinary club is led" in fact("altbaumer-standard", "Play")
+    assert "names which of its members deals" in fact("albastini-4p", "Next dealer")
+    assert "nobody over the line" in fact("albastini-over60-3p", "Next dealer")
+    assert "agreed before play" in fact("albastini-over60", "The match")
+    playable = [vid for vid, v in site_data.variants.items() if not v.get("abstract")]
+    assert all(fact(vid, "Lead").startswith("The player after the dealer leads") for vid in playable)
+
+
 def test_results_read_as_sentences_in_table_language(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
     four = site_data.variants["albastini-4p"]
     assert table_words.result_sentence({"winner": 0, "vp": 1, "double": False, "totals": [72, 48]}, four) == (
@@ -613,6 +631,40 @@ def test_results_read_as_sentences_in_table_language(site_data: rulesite.SiteDat
     example = site_pages["examples/albastini/score/deal-winner.md"]
     assert "North\\-South win 72 to 48: one victory point\\." in example
     assert "deal result: {" not in example and "Seat 0" not in example
+
+
+def test_a_result_says_only_what_it_states_and_who_deals_next(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+    two = site_data.variants["albastini-2p"]
+    assert table_words.result_sentence({"winner": 1, "next_dealer": 1, "totals": [40, 80]}, two) == (
+        "Boris wins 80 to 40. Boris deals next."
+    )
+    with_vp = {"winner": 1, "vp": 1, "next_dealer": 0, "totals": [40, 80]}
+    assert table_words.result_sentence(with_vp, two) == "Boris wins 80 to 40: one victory point. Anna deals next."
+    example = site_pages["examples/albastini/dealer/next-dealer.md"]
+    assert "Boris wins 80 to 40\\. Boris deals next\\." in example
+    assert "no victory points" not in "".join(p for path, p in site_pages.items() if path.startswith("examples/"))
+
+
+def test_an_example_names_the_seats_and_sides_it_speaks_of(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+    from rulesite.example_pages import example
+
+    (scenario,) = [s for s in site_data.scenarios if s.id == "albastini/dealer/two-winner-deals"]
+    ex = example(scenario, site_data.variants[scenario.variant])
+    assert ex.told("Two players: seat 1 wins the deal dealt by Seat 0; side 1 leads") == (
+        "Two players: Boris (seat 1) wins the deal dealt by Anna (seat 0); Boris leads"
+    )
+    assert ex.told("seat 7 and side 9 are no seats of this table") == "seat 7 and side 9 are no seats of this table"
+    assert "Boris \\(seat 1\\) wins the deal dealt by Anna \\(seat 0\\)" in site_pages["examples/albastini/dealer/next-dealer.md"]
+
+
+def test_the_examples_follow_the_order_of_play(site_data: rulesite.SiteData) -> None:
+    from rulesite.example_pages import page_labels
+
+    sections = [str(s.get("id")) for s in site_data.spec.sections("albastini")]
+    folders = [p.split("/")[2] for p in page_labels(site_data) if p.startswith("examples/albastini/")]
+    placed = [sections.index(f) for f in dict.fromkeys(folders) if f in sections]
+    assert placed == sorted(placed) and placed[0] == sections.index("cards")
+    assert folders.index("otea") < folders.index("play") < folders.index("score") < folders.index("match")
 
 
 # ------------------------------------------------------------------ the protocol page's files and fields
