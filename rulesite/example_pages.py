@@ -50,6 +50,35 @@ class Example:
 
         return _SIDE.sub(side, _SEAT.sub(seat, str(text)))
 
+    def match_words(self, value: object) -> str | None:
+        """A match's standing as the table keeps it ("victory points: North-South 3, East-West 4; target 5"),
+        or None for a shape this has no words for, which is then shown as it stands."""
+        if not isinstance(value, dict):
+            return None
+        said = []
+        for key, x in value.items():
+            if key in _PER_SIDE and isinstance(x, list):
+                said.append(f"{_PER_SIDE[key]}: " + ", ".join(f"{self.side(i)} {n}" for i, n in enumerate(x)))
+            elif key == "sheet" and isinstance(x, dict):
+                said.append("score sheet: " + ", ".join(f"{self.name(k)} {n}" for k, n in x.items()))
+            elif key == "target":
+                said.append(f"target {x}" if x is not None else "no target")
+            elif key in ("winner", "round_winner"):
+                what = "the match" if key == "winner" else "the round"
+                verb = "win" if table_words.has_partners(self.variant) else "wins"
+                said.append(f"{self.side(x)} {verb} {what}" if isinstance(x, int) else f"nobody has won {what} yet")
+            elif key == "decider" and isinstance(x, bool):
+                said.append("the deciding deal" if x else "not the deciding deal")
+            else:
+                return None
+        return "; ".join(said)
+
+    def dealers_words(self, value: object) -> str | None:
+        """The earlier dealers of the match, first to last, by their names."""
+        if not isinstance(value, list) or not value:
+            return None
+        return "dealt before, first to last: " + ", ".join(self.name(seat) for seat in value)
+
     def result(self, value: object) -> str | None:
         """A deal's result as a sentence, when the example states enough of it."""
         if isinstance(value, dict) and "winner" in value and ("totals" in value or "tricks" in value):
@@ -59,6 +88,7 @@ class Example:
     variant: Json = field(default_factory=dict)
 
 
+_PER_SIDE = {"vp": "victory points", "scores": "running totals", "rounds": "rounds won"}
 _SEAT = re.compile(r"\b([Ss]eat) (\d+)\b")
 _SIDE = re.compile(r"\b[Ss]ide (\d+)\b")
 

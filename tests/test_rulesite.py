@@ -657,6 +657,24 @@ def test_an_example_names_the_seats_and_sides_it_speaks_of(site_data: rulesite.S
     assert "Boris \\(seat 1\\) wins the deal dealt by Anna \\(seat 0\\)" in site_pages["examples/albastini/dealer/next-dealer.md"]
 
 
+def test_an_example_keeps_the_match_in_the_table_s_words(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+    from rulesite.example_pages import example
+
+    four = next(s for s in site_data.scenarios if s.variant == "albastini-4p")
+    ex = example(four, site_data.variants["albastini-4p"])
+    assert ex.match_words({"vp": [4, 5], "sheet": {"0": 4, "1": 5}, "target": 5, "winner": 1}) == (
+        "victory points: North-South 4, East-West 5; score sheet: South 4, East 5; target 5; East-West win the match"
+    )
+    assert ex.match_words({"scores": [2, 0], "rounds": [0, 1], "round_winner": None, "decider": False}) == (
+        "running totals: North-South 2, East-West 0; rounds won: North-South 0, East-West 1; nobody has won the round"
+        " yet; not the deciding deal"
+    )
+    assert ex.match_words({"vp": [1, 0], "something new": 1}) is None  # shown as it stands rather than half said
+    assert ex.dealers_words([2, 0]) == "dealt before, first to last: North, South"
+    examples = "".join(page for path, page in site_pages.items() if path.startswith("examples/"))
+    assert "match: {" not in examples and "dealer history:" not in examples
+
+
 def test_the_examples_follow_the_order_of_play(site_data: rulesite.SiteData) -> None:
     from rulesite.example_pages import page_labels
 
