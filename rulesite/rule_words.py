@@ -133,9 +133,8 @@ def trump(variant: Json) -> str:
             )
         return (
             "Otea: each of the dealer's opponents may bid a card of a suit nobody has bid. The dealer turns the top card of"
-            " the stock: its suit is trumps. Whoever bid that suit must exchange: the bidder takes the turned card, and the"
-            " bid card goes face up under the stock as the indicator. With no bid in that suit, the turned card is the"
-            " indicator. Other bids go back to hand."
+            " the stock: its suit is trumps. Whoever bid that suit takes the turned card, and the bid card goes face up"
+            " under the stock as the indicator (else the turned card does); other bids go back to hand."
         )
     if rule == "turn-up":
         return (
@@ -180,12 +179,11 @@ def legality(variant: Json) -> str:
     return f"Legal cards: {c.get('rule')}."
 
 
-def lead(variant: Json) -> str:
-    return "The player after the dealer leads the first trick; the winner of each trick leads the next."
-
-
 def trick(variant: Json) -> str:
-    return "The highest trump wins the trick; with no trump in it, the highest card of the suit led."
+    return (
+        "The player after the dealer leads first. The highest trump wins the trick, else the highest card of the suit"
+        " led, and its winner leads the next."
+    )
 
 
 def draw(variant: Json) -> str | None:
@@ -234,13 +232,10 @@ def dealer(variant: Json) -> str:
     if c.get("rule") == "deal-winner":
         over_line = (_component(variant, "score") or {}).get("rule") == "over-threshold"
         nobody = "a deal nobody wins (nobody over the line, or a tie)" if over_line else "a tie"
-        out = f"The winner of a deal deals the next; after {nobody} the same dealer deals again."
+        out = "The winner of a deal deals the next"
         if table_words.has_partners(variant):
-            out += (
-                " A winning side names which of its members deals; if none takes the deal, it is the one who dealt"
-                " least recently."
-            )
-        return out
+            out += " (a winning side names which member; if none, the one who dealt least recently)"
+        return out + f"; after {nobody} the same dealer deals again."
     if c.get("rule") == "next-in-play-order":
         return "The deal passes to the next player in the order of play."
     return f"The next dealer: {c.get('rule')}."
@@ -282,7 +277,6 @@ def facts(variant: Json) -> list[Fact]:
         ("Trumps", trump(variant)),
         ("Partners' look", look(variant)),
         ("Going alone", lone(variant)),
-        ("Lead", lead(variant)),
         ("Play", legality(variant)),
         ("The trick", trick(variant)),
         ("Drawing", draw(variant)),

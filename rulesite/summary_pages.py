@@ -25,7 +25,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Rank and values", ("Rank", "Values")),
     ("The deal", ("The cut", "The deal")),
     ("Trumps", ("Trumps", "Partners' look", "Going alone")),
-    ("Play", ("Lead", "Play", "The trick", "Drawing")),
+    ("Play", ("Play", "The trick", "Drawing")),
     ("Scoring", ("Scoring",)),
     ("The match", ("Next dealer", "The match")),
 )

@@ -611,13 +611,13 @@ def test_the_facts_of_a_table_name_only_what_is_played_there(site_data: rulesite
     assert fact("altbaumer-standard", "Direction").startswith("Dealing and play go anticlockwise")  # no bids, no drawing
     assert fact("albastini-4p", "Direction").startswith("Dealing, bidding, play and drawing go anticlockwise")
     assert fact("briscola-2p", "Direction").startswith("Dealing, play and drawing go")
-    assert "the bidder takes the turned card, and the bid card goes face up under the stock" in fact("albastini-4p", "Trumps")
+    assert "takes the turned card, and the bid card goes face up under the stock" in fact("albastini-4p", "Trumps")
     assert "ordinary club is led" in fact("altbaumer-standard", "Play")
-    assert "names which of its members deals" in fact("albastini-4p", "Next dealer")
+    assert "a winning side names which member" in fact("albastini-4p", "Next dealer")
     assert "nobody over the line" in fact("albastini-over60-3p", "Next dealer")
     assert "agreed before play" in fact("albastini-over60", "The match")
     playable = [vid for vid, v in site_data.variants.items() if not v.get("abstract")]
-    assert all(fact(vid, "Lead").startswith("The player after the dealer leads") for vid in playable)
+    assert all(fact(vid, "The trick").startswith("The player after the dealer leads first.") for vid in playable)
 
 
 def test_results_read_as_sentences_in_table_language(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
