@@ -211,11 +211,14 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     # the seed always, even 0: it is what replays the campaign
     given = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v is not None and v is not False and v != []}
     options = {"command": "fuzz", **given}
-    log_path = Path(args.report_dir) / "run.jsonl" if args.report_dir else None  # opened before the run
+    # Checked before the run, made at its first line: a run that never starts leaves a folder's last log as it was.
+    log_path = report_dir / "run.jsonl" if report_dir else None
+    if log_path and (problems := outputs.unwritable(log_path)):
+        return _print_problems(problems)
     progress = fuzzing.FuzzProgress(plan.planned or None, plan.seconds)
     try:
         with contextlib.ExitStack() as stack:
-            stream = stack.enter_context(outputs.open_text(log_path)) if log_path else None
+            stream = stack.enter_context(outputs.FileAtFirstWrite(log_path)) if log_path else None
             done = fuzzing.run(plan, settings, out=out, stream=stream, options=options, progress=progress)
     except fuzzing.Stopped as err:
         print(err, file=sys.stderr)

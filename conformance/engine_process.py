@@ -1,7 +1,8 @@
 """One engine process, held at arm's length: its own process group, bytes in, bounded lines out.
 
-The engine and every process it starts share a process group of their own, so the kit ends them
-together (SIGTERM, then SIGKILL) whenever it lets go of an engine, and ``end_all`` ends whatever is
+The engine and every process it starts share a process group and a session of their own, so the kit
+ends them together (SIGTERM, then SIGKILL; on Linux also those of the session that moved into a group
+of their own) whenever it lets go of an engine, and ``end_all`` ends whatever is
 left when the kit exits or is interrupted. Standard output is read in bounded chunks and cut into
 lines of at most ``max_line_bytes``; standard error is kept as a short tail of text decoded with
 replacement. Reading and writing happen on threads of their own, so nothing an engine does or
@@ -212,6 +213,30 @@ class EngineProcess:
             return
         with contextlib.suppress(ProcessLookupError, PermissionError):  # nothing left in the group to signal
             os.killpg(self._proc.pid, signum)  # the group's id is the engine's pid (start_new_session)
+        for pid in session_members(self._proc.pid):  # what moved into a group of its own, still in the session
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signum)
+
+
+def session_members(session: int) -> list[int]:
+    """The processes of a session outside its first process group, where the system lists them (/proc, on
+    Linux; elsewhere none are found, and only the group is ended)."""
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    found = []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                fields = stat.read().rpartition(b")")[2].split()
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        if len(fields) > 3 and int(fields[3]) == session and int(fields[2]) != session:  # state ppid pgrp session
+            found.append(int(entry))
+    return found
 
 
 def _sleep_until_exit(pid: int, timeout: float) -> None:

@@ -82,3 +82,31 @@ class _NamedTextFile(io.TextIOWrapper):
             super().flush()
         except OSError as err:
             raise DataError([cannot_write(Path(self.name), err)]) from None
+
+
+class FileAtFirstWrite:
+    """A UTF-8 text file made only when its first line is written: a run that never starts (an engine it
+    cannot use, a variant it cannot play) leaves the file a run before wrote as it was."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file: IO[str] | None = None
+
+    def write(self, text: str, /) -> int:
+        if self._file is None:
+            self._file = open_text(self.path)
+        return self._file.write(text)
+
+    def flush(self) -> None:
+        if self._file is not None:
+            self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+
+    def __enter__(self) -> FileAtFirstWrite:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

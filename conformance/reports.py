@@ -122,13 +122,17 @@ def render_text(data: Json) -> str:
     return "\n\n".join(parts)
 
 
-# Markdown that engine text could use to become markup: HTML, emphasis, code, links, table cells.
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]|])")
+# Markdown that engine text could use to become markup: HTML, emphasis, strikethrough, code, links, table cells.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+# What GitHub's Markdown turns into a link with no markup at all: a web address by its scheme or its www., an
+# e-mail address by its @. A backslash before the ':', the '.' or the '@' keeps each one text.
+_AUTOLINK = re.compile(r"(?i)\b(?:https?|ftp|mailto):|\bwww\.|@")
 
 
 def markdown_text(text: str) -> str:
-    """Engine text as literal Markdown: HTML escaped, inline markup characters backslashed."""
-    return _MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=False)).replace("\n", " ")
+    """Engine text as literal Markdown: HTML escaped, inline markup characters backslashed, no address a link."""
+    literal = _MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=False))
+    return _AUTOLINK.sub(lambda m: m[0][:-1] + "\\" + m[0][-1], literal).replace("\n", " ")
 
 
 def markdown_code(text: str) -> str:

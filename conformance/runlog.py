@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, NotRequired, TypedDict, cast
+from typing import IO, Any, NotRequired, Protocol, TypedDict, cast
 
 from conformance import json_positions, schemas, untrusted
 from conformance.vocabulary import FAILING
@@ -130,6 +130,14 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+class TextSink(Protocol):
+    """Where a log's lines go as they are made: an open file, or one made at its first line (outputs.FileAtFirstWrite)."""
+
+    def write(self, text: str, /) -> int: ...
+
+    def flush(self) -> None: ...
+
+
 @dataclass
 class Log:
     """A run log: header, scenario lines, footer (None while running, or if the run stopped early).
@@ -142,7 +150,7 @@ class Log:
     scenarios: list[ScenarioLine] = field(default_factory=list)
     footer: Footer | None = None
     cut_line: int | None = None  # read from a file whose last line, this one, was cut short: it is left out
-    stream: IO[str] | None = field(default=None, repr=False, compare=False)
+    stream: IO[str] | TextSink | None = field(default=None, repr=False, compare=False)
     _counts: Counter[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -31,9 +31,10 @@ CAP = 4096
 KEPT_DEPTH = limits.MAX_DEPTH - 8
 
 # Controls (C0 with newline and tab, DEL, C1), the format characters that reorder or hide text
-# (bidirectional overrides and isolates, zero-width marks), which no report should carry raw, and
-# lone surrogates (an in-process engine's strings may hold them), which no UTF-8 file can.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]")
+# (bidirectional overrides and isolates, zero-width marks), which no report should carry raw, lone
+# surrogates (an in-process engine's strings may hold them), which no UTF-8 file can, and the
+# noncharacters U+FFFE and U+FFFF, which no XML file (junit.xml) may hold.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\ufffe\uffff\ud800-\udfff]")
 
 
 def _escaped(match: re.Match[str]) -> str:

@@ -27,7 +27,7 @@ from conformance.vocabulary import Outcome
 from specreader.spec import variant_ids
 
 from depth import cases
-from mutants import MUTANTS, mutant_adapter
+from mutants import MUTANTS, mutant_adapter, mutant_engine
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVE_MUTANT = Path(__file__).resolve().parent / "serve_mutant.py"
@@ -38,6 +38,19 @@ MUTANT_VARIANT = "albastini-2p"  # every hand-written mutant changes a rule of t
 def off_suit_wins() -> InProcessAdapter:
     """A mutant as an in-process engine (``--engine test_fuzz:off_suit_wins``)."""
     return mutant_adapter("off-suit-wins")
+
+
+def stalls_mid_deal() -> InProcessAdapter:
+    """``--engine test_fuzz:stalls_mid_deal``: the off-suit mutant, which plays whole deals at once but stalls past
+    its timeout on a deal started mid-way, which only the shrinker asks for."""
+    broken = mutant_engine("off-suit-wins")
+
+    def new(variant_id: str, setup: dict[str, Any]) -> Any:
+        if isinstance(setup.get("start"), dict):
+            time.sleep(1.0)
+        return broken(variant_id, setup)
+
+    return InProcessAdapter(new, {"name": "stalls-mid-deal"}, [MUTANT_VARIANT], timeout=0.2)
 
 
 FORGED = "\n425 passed, 0 failed\n"
@@ -123,6 +136,32 @@ def test_the_javascript_example_agrees_with_the_reference_on_every_deal_drawn(tm
     log = runlog.read(tmp_path / "run.jsonl")
     assert status == 0, [s["mismatch"] for s in log.scenarios if s["outcome"] != Outcome.PASS][:3]
     assert len(log.scenarios) == deals and {s["variant"] for s in log.scenarios} == {"albastini-2p"}
+
+
+def test_stalls_on_the_shrinker_s_candidates_neither_give_up_on_the_engine_nor_make_a_scenario(tmp_path: Path) -> None:
+    """Shrinking stops at the first candidate the engine stalls on: the campaign's own deals are all played and
+    judged, and the scenario written is the deal as it ran, which fails on the engine when run again."""
+    out = tmp_path / "out"
+    engine = ("--engine", "test_fuzz:stalls_mid_deal", "--variant", MUTANT_VARIANT)
+    assert fuzz(*engine, "--deals", "6", "--out", str(out), "--report-dir", str(tmp_path)) == 1
+    outcomes = [s["outcome"] for s in runlog.read(tmp_path / "run.jsonl").scenarios]
+    assert len(outcomes) == 6 and set(outcomes) <= {Outcome.PASS, Outcome.FAIL} and Outcome.FAIL in outcomes
+    written = sorted(out.glob("*.yaml"))
+    assert written and not any("-error-" in p.name for p in written)
+    for scenario in load_files(written):
+        assert "start" not in scenario.setup  # the deal as it ran: no mid-deal start held up
+        assert runner.run(stalls_mid_deal(), scenario).outcome is Outcome.FAIL
+        assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS
+
+
+def test_a_campaign_that_never_starts_leaves_the_folder_s_last_run_log_as_it_was(tmp_path: Path) -> None:
+    log = tmp_path / "run.jsonl"
+    log.write_text("the last run's log\n", encoding="utf-8")
+    unusable = ("--engine-cmd", str(tmp_path / "no-such-engine"), "--variant", MUTANT_VARIANT, "--deals", "3")
+    assert fuzz(*unusable, "--report-dir", str(tmp_path)) == 3
+    assert log.read_text(encoding="utf-8") == "the last run's log\n"
+    assert fuzz(*unusable, "--report-dir", str(tmp_path / "new")) == 3
+    assert not (tmp_path / "new" / "run.jsonl").exists()  # no empty log that no report can be made from
 
 
 def test_two_shards_merged_are_the_single_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

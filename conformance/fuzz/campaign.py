@@ -245,7 +245,7 @@ def run(
     settings: Settings,
     *,
     out: Path | None = None,
-    stream: IO[str] | None = None,
+    stream: runlog.TextSink | None = None,
     options: Json | None = None,
     progress: Progress | None = None,
 ) -> Campaign:
@@ -270,7 +270,8 @@ def _kept_out_of_collections() -> Iterator[None]:
 
 
 def _run(
-    plan: Plan, settings: Settings, out: Path | None, stream: IO[str] | None, options: Json | None, progress: Progress | None
+    plan: Plan, settings: Settings, out: Path | None, stream: runlog.TextSink | None, options: Json | None,
+    progress: Progress | None,
 ) -> Campaign:
     engines: _Inline | _Pool = (_Pool if plan.jobs > 1 else _Inline)(settings, plan.jobs)
     try:

@@ -18,10 +18,14 @@ from conformance.fuzz.compare import REFUSAL, REPORT, Divergence, Expected, firs
 from conformance.fuzz.deals import Case, Report, reference_reports
 from conformance.messages import Request
 from conformance.observing import LEGAL, SETUP, clauses_of
+from conformance.vocabulary import ErrorKind
 from reference.state import Phase
 from specreader.jsontypes import Json
 
 MAX_STARTS = 16  # mid-deal starting positions tried, latest first
+# Answers after which no other candidate is tried: each would wait as long again, and the stalls in a row would
+# have the kit give up on an engine that plays the campaign's own deals well.
+STALLS = frozenset({ErrorKind.TIMEOUT, ErrorKind.UNAVAILABLE})
 
 Run = Callable[[Request], object]  # an engine's answer to one request (untrusted)
 
@@ -42,6 +46,10 @@ class Finding:
     def key(self) -> tuple[str, str, tuple[str, ...]]:
         """Divergences with the same key are the same divergence: it is written once."""
         return (self.case.variant, self.field, self.clauses)
+
+
+class _Stalled(Exception):
+    """The engine timed out on a candidate, or the kit has given up on it: shrinking stops there."""
 
 
 def truncated(case: Case, position: int) -> Case:
@@ -97,18 +105,30 @@ class Shrinker:
         divergence = first_divergence(expected, self.run(_request(case, rid)))
         if divergence is None:
             return None
+        if divergence.error is not None and divergence.error.kind in STALLS:
+            raise _Stalled
         case = truncated(case, divergence.position)
         field, clauses, moment = name(case, divergence, reports)
         return Finding(case, divergence, field, clauses, moment, tuple(reports[: divergence.position + 1]))
 
     def locate(self, case: Case, position: int, rid: str, known: Mapping[int, Report] | None = None) -> Finding | None:
-        """The first divergence of a deal seen diverging at ``position`` (None if it does not again)."""
-        return self.examine(truncated(case, position), rid, known)
+        """The first divergence of a deal seen diverging at ``position`` (None if it does not again, or the
+        engine stalls on it)."""
+        try:
+            return self.examine(truncated(case, position), rid, known)
+        except _Stalled:
+            return None
 
     def shrink(self, found: Finding, rid: str) -> Finding:
-        """The shortest case found that diverges as ``found`` does (the same key)."""
-        later = self._start_later(found, rid)
-        return self._without_won_cards(self._without_attempts(later, rid), rid)
+        """The shortest case found that diverges as ``found`` does (the same key); the shortest so far once
+        the engine stalls on a candidate."""
+        best = found
+        try:
+            best = self._start_later(found, rid)
+            best = self._without_attempts(best, rid)
+            return self._without_won_cards(best, rid)
+        except _Stalled:
+            return best
 
     def _same(self, candidate: Case, target: Finding, rid: str, mid_deal: bool) -> Finding | None:
         found = self.examine(candidate, rid)

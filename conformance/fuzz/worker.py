@@ -16,7 +16,7 @@ from conformance.adapter import EngineAdapter, describe_error
 from conformance.fuzz import writing
 from conformance.fuzz.compare import ERROR, Divergence, Expected, first_divergence
 from conformance.fuzz.deals import Deal, generate
-from conformance.fuzz.shrink import Finding, Shrinker
+from conformance.fuzz.shrink import STALLS, Finding, Shrinker
 from conformance.messages import Request
 from conformance.observing import clauses_of
 from conformance.vocabulary import EngineError, ErrorKind, Outcome
@@ -112,8 +112,8 @@ class Worker:
         variant = deal.case.variant
         if divergence is None:
             return DealResult(deal.index, deal.id, variant, Outcome.PASS, seconds)
-        if divergence.error is not None and divergence.error.kind is ErrorKind.TIMEOUT:
-            return self._diverged(deal, divergence, seconds)  # looking closer would wait as long again, each time
+        if divergence.error is not None and divergence.error.kind in STALLS:
+            return self._diverged(deal, divergence, seconds)  # looking closer would wait as long again, or not be run
         finding = self.shrinker.locate(deal.case, divergence.position, deal.id, deal.reports)
         if finding is None:  # it did not diverge again: reported as first seen, not shrunk
             return self._diverged(deal, divergence, seconds)

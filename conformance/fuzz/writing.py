@@ -164,4 +164,6 @@ def written(finding: Finding, seed: int, index: int, engine_run: EngineRun) -> t
     on_engine = runner.judge(scenario, engine_run(runner.request_for(scenario)))
     if on_engine.outcome is Outcome.PASS:
         return None, "the scenario passes on the engine"
+    if on_engine.outcome in (Outcome.TIMEOUT, Outcome.ENGINE_UNAVAILABLE):  # it did not answer: no failure is shown
+        return None, f"the engine did not answer it ({on_engine.outcome})"
     return Written(scenario.id, name, text, len(finding.case.actions), scenario.line), None

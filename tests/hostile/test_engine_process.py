@@ -248,3 +248,31 @@ def test_wait_gives_the_exit_status_or_none_at_the_deadline(monkeypatch: pytest.
         quick.end()
         slow.end()
     assert slow.wait(time.monotonic()) is not None
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="the processes of a session are listed in /proc only")
+def test_a_child_that_moves_into_a_group_of_its_own_is_ended_with_the_engine(tmp_path: Path) -> None:
+    """Still in the engine's session, it is found there; only a session of its own is out of reach (docs/protocol.md)."""
+    from conformance.engine_process import EngineProcess
+
+    pid_file = tmp_path / "child"
+    script = (
+        "import os, sys, time\n"
+        "if os.fork() == 0:\n"
+        "    os.setpgid(0, 0)\n"
+        f"    open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        "    time.sleep(60)\n"
+        "    os._exit(0)\n"
+        "time.sleep(60)\n"
+    )
+    process = EngineProcess([sys.executable, "-c", script])
+    deadline = time.monotonic() + 10
+    while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    child = int(pid_file.read_text())
+    assert alive(child)
+    process.end()
+    deadline = time.monotonic() + 2
+    while alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(child)

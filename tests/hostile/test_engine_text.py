@@ -16,7 +16,10 @@ from conformance.cli import main
 from conformance.vocabulary import EngineError, ErrorKind
 
 FORGED = "\n425 passed, 0 failed\n"
-NASTY = "\x1b[31mred\x1b[0m <script>alert(1)</script> *bold* [link](http://x) \x00\x07\x08\u202e \ud800" + FORGED
+NASTY = (
+    "\x1b[31mred\x1b[0m <script>alert(1)</script> *bold* [link](http://x) ~~struck~~ https://evil.example/x"
+    " www.evil.example mail@evil.example \x00\x07\x08\u202e \ud800 \ufffe\uffff" + FORGED
+)
 HUGE = "y" * 200_000
 
 
@@ -77,7 +80,10 @@ def test_report_md_carries_no_live_markup(nasty_run: tuple[int, str, Path]) -> N
     text = (reports / "report.md").read_text(encoding="utf-8")
     assert "<script>" not in text and "<b>" not in text and "&lt;script&gt;" in text
     assert "[link](" not in text and "\\[link\\]" in text
-    assert "\x1b" not in text
+    assert "~~struck~~" not in text and "\\~\\~struck\\~\\~" in text  # no strikethrough
+    # no address GitHub would make a link of by itself
+    assert not re.search(r"https?://|\bwww\.|\w@\w", text) and "https\\://evil.example/x www\\.evil.example mail\\@" in text
+    assert "\x1b" not in text and "\ufffe" not in text
 
 
 def test_a_huge_message_is_cut_in_every_file(nasty_run: tuple[int, str, Path]) -> None:
@@ -101,7 +107,8 @@ def test_the_handshake_is_kept_as_safe_text(nasty_run: tuple[int, str, Path]) ->
 
 
 @pytest.mark.parametrize(
-    "character", ["\x00", "\x1b", "\x7f", "\x85", "\u202e", "\u2066", "\ufeff", "\n", "\r", "\t", "\ud800", "\udfff"]
+    "character",
+    ["\x00", "\x1b", "\x7f", "\x85", "\u202e", "\u2066", "\ufeff", "\n", "\r", "\t", "\ud800", "\udfff", "\ufffe", "\uffff"],
 )
 def test_every_unsafe_character_is_escaped(character: str) -> None:
     made_safe = untrusted.text(f"a{character}b")
