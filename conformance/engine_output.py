@@ -268,6 +268,8 @@ def opened() -> None:
     assert _routing is not None
     if _routing.engines == 0:  # the threads started since the last engine closed are the program's
         _routing.before = _threads() - _routing.engine_threads
+    else:  # a program's thread that has ended may lend its ident to one this engine starts: it is not kept
+        _routing.before &= _threads()
     _routing.engines += 1
 
 
@@ -286,6 +288,8 @@ def closed() -> None:
     # count falls to none: until then they print as an open engine's, never onto the kit's streams.
     with prints_to(Printed()):
         gc.collect()
+    if _routing is None:  # closed meanwhile, by a finalizer the collection ran
+        return
     running = _threads()
     _routing.engine_threads = (_routing.engine_threads | (running - _routing.before)) & running
     _routing.engines = 0

@@ -5,6 +5,7 @@ the kit's own output."""
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
@@ -265,7 +266,9 @@ def test_what_a_python_adapter_prints_stays_out_of_the_kit_s_output(capsys: pyte
 
 @pytest.fixture
 def no_engine_open(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The routing as if no in-process engine were open: other tests' may be, left to the collector or stuck."""
+    """The routing as if no in-process engine were open: other tests' may be, left to the collector or stuck. Those
+    left to the collector are closed first, so that none is closed by a collection during the test."""
+    gc.collect()
     monkeypatch.setattr(engine_output, "_routing", None)
 
 
@@ -348,6 +351,27 @@ def test_an_engine_cannot_re_encode_or_take_the_kit_s_stream(capsys: pytest.Capt
     out = capsys.readouterr().out
     assert code == 1 and out.rstrip().endswith("0 passed, 1 failed") and "· spec " in out  # the kit's own line, intact
     assert "| é, after reconfigure | é, to the buffer | é, detached\n" in out  # the crash's tail
+
+
+def test_a_program_thread_that_ended_lends_no_ident_to_an_engine_opened_beside_another(no_engine_open: None) -> None:
+    """Thread idents are reused: an ended thread of the program's, still counted as the program's, would hand
+    that standing to a thread the next engine starts with its ident, whose prints would then reach the kit."""
+    saved = sys.stdout, sys.stderr, sys.stdin
+    try:
+        engine_output.opened()
+        routing = engine_output._routing
+        assert routing is not None
+        ended = threading.Thread(target=lambda: None)
+        ended.start()
+        ended.join()
+        assert ended.ident is not None
+        routing.before.add(ended.ident)  # as if it had run when the first engine opened
+        engine_output.opened()  # a second engine, the first still open
+        assert ended.ident not in routing.before and threading.get_ident() in routing.before
+        engine_output.closed()
+        engine_output.closed()
+    finally:
+        sys.stdout, sys.stderr, sys.stdin = saved
 
 
 def test_closing_the_engine_takes_the_kit_s_streams_back_from_an_engine_s_thread(no_engine_open: None) -> None:
