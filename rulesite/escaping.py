@@ -38,6 +38,12 @@ def rfc_keywords(escaped: Markup) -> Markup:
     return Markup(_RFC.sub(r'<strong class="rfc">\1</strong>', str(escaped)))
 
 
+def said_plainly(text: object) -> str:
+    """A clause's text with its requirement keywords in lower case ("must", "may"), for a page players read: the
+    specification's capitals mark the keywords of RFC 2119 for engine authors."""
+    return _RFC.sub(lambda m: m[1].lower(), str(text))
+
+
 def code(text: object) -> Markup:
     """Inline code for an id or a key, as HTML so no backtick in the text can break out."""
     return Markup("<code>{}</code>").format(text)

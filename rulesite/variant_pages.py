@@ -7,6 +7,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from rulesite import paths, rule_words
+from rulesite.escaping import said_plainly
 from rulesite.links import PageLinks
 from rulesite.sitedata import SiteData
 from rulesite.templating import render
@@ -39,6 +40,7 @@ def variant_page(vid: str, data: SiteData) -> str:
         game_page=paths.rules_page_path(game),
         how_to_play=paths.how_to_play_path(game),
         links=links,
+        said_plainly=said_plainly,
     )
 
 

@@ -589,6 +589,8 @@ def test_a_ruleset_page_states_its_parameters_in_words_and_only_its_rules(
     five, four = site_pages[paths.variant_rules_path("albastini-5p")], site_pages[paths.variant_rules_path("albastini-4p")]
     assert "never drawn" in five and "never drawn" not in four
     assert "Partners' look" in four and "Partners' look" not in five  # no partners, no look, in the facts or the rules
+    # in the words players use: the specification's RFC 2119 capitals are for engine authors
+    assert "MUST" not in four and " must " in four and '<strong class="rfc">MUST</strong>' in site_pages["rules/albastini.md"]
     assert "{:" not in four.split("## ", 2)[2].split("\n## ")[0]  # the facts table carries no stray attribute line
     assert rule_words.players(site_data.variants["albastini-4p"]) == (
         "Four players in two pairs, partners sitting opposite (North-South, East-West)."
