@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -264,7 +265,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.output:
         outputs.write_text(Path(args.output), text)
     else:
-        sys.stdout.write(text)
+        print(text, end="")  # nothing at all when standard output is closed (`>&-`), as print() does
     return EXIT_OK
 
 
@@ -578,11 +579,26 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+@contextlib.contextmanager
+def _standard_error_or_nowhere() -> Iterator[None]:
+    """Standard error closed when the command started (`2>&-`) is None, and print(file=None) would send the notes
+    meant for it to standard output, into a report on its way to a file: they go nowhere instead."""
+    if sys.stderr is not None:
+        yield
+        return
+    with open(os.devnull, "w", encoding="utf-8") as nowhere:
+        sys.stderr = nowhere
+        try:
+            yield
+        finally:
+            sys.stderr = None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     # SIGINT and SIGTERM stop any command without a traceback, ending the engines it started; a run
     # of verify also closes its log saying so, and writes its reports from what was judged.
-    with interrupt.trapped():
+    with interrupt.trapped(), _standard_error_or_nowhere():
         try:
             # house folders are set for the whole command, engines it starts included
             with roots.using(getattr(args, "spec", None) or (), getattr(args, "scenarios", None) or ()):

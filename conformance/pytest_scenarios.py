@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ PLUGIN_NAME = "trickspec-scenarios"
 
 _ENGINE_KEY = pytest.StashKey[adapters.EngineAdapter]()
 _HELLO_KEY = pytest.StashKey[dict[str, Any]]()
+_UNUSABLE_KEY = pytest.StashKey[str]()  # a pytest-xdist worker's engine that would not start: why
 _EXPECT_KEY = pytest.StashKey[expectations.Expectations]()
 _ROOTS_KEY = pytest.StashKey[contextlib.ExitStack]()
 _SIGTERM_KEY = pytest.StashKey[Callable[[], None]]()  # puts pytest's own SIGTERM handling back
@@ -89,8 +90,14 @@ def _configure(config: pytest.Config, given: roots.Roots) -> None:
         )
         config.stash[_HELLO_KEY] = untrusted.identity(engine.hello())
     except Exception as err:  # whatever the engine raised
+        unusable = f"engine unusable: {adapters.describe_error(err)}"
+        if hasattr(config, "workerinput"):  # the controller's engine shook hands, this worker's did not: its
+            config.stash[_UNUSABLE_KEY] = unusable  # scenarios fail saying so, rather than the worker being lost
+            config.stash[_HELLO_KEY] = {"variants": []}
+            _add_kit_scenarios(config)
+            return
         config.stash[_SIGTERM_KEY]()  # this plugin is not registered, so its unconfigure will not run
-        raise pytest.UsageError(f"engine unusable: {adapters.describe_error(err)}") from None
+        raise pytest.UsageError(unusable) from None
     if _hands_tests_to_workers(config):
         engine.close()  # each pytest-xdist worker opens an engine of its own
     else:
@@ -198,12 +205,28 @@ class ScenarioFailure(Exception):
         self.note = note
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A scenario skipped (unsupported) is reported at its own file and line, as a skip the expectation file
+    makes is, not at the line of this module that skipped it (pytest merges skips by location and reason)."""
+    report = yield
+    if isinstance(item, ScenarioItem) and report.skipped and isinstance(report.longrepr, tuple):
+        report.longrepr = (str(item.path), item.scenario.line, report.longrepr[2])
+    return report
+
+
 class ScenarioItem(pytest.Item):
     def __init__(self, *, scenario: scenarios.Scenario, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.scenario = scenario
 
     def runtest(self) -> None:
+        unusable = self.config.stash.get(_UNUSABLE_KEY, None)
+        if unusable is not None:
+            worker = getattr(self.config, "workerinput", {}).get("workerid", "?")
+            pytest.fail(f"{unusable} (in pytest-xdist worker {worker})", pytrace=False)
         engine = self.config.stash[_ENGINE_KEY]
         verdict = runner.run(engine, self.scenario, set(self.config.stash[_HELLO_KEY]["variants"]))
         expected = self.config.stash[_EXPECT_KEY]
@@ -214,7 +237,8 @@ class ScenarioItem(pytest.Item):
         if reported is Outcome.XFAIL and entry is not None:
             pytest.xfail(entry.reason)
         if reported is Outcome.UNSUPPORTED:
-            pytest.skip(f"unsupported: {verdict.reason}" + (f"; {note}" if note else ""))
+            why = str(verdict.error) if verdict.error is not None else f"unsupported: {verdict.not_run}"  # one prefix
+            pytest.skip(why + (f"; {note}" if note else ""))
         raise ScenarioFailure(verdict, note)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:

@@ -42,6 +42,12 @@ def _grouped(lines: list[ScenarioLine], key: Any) -> dict[str, dict[str, int]]:
 
 
 def _detail(line: ScenarioLine) -> str:
+    """What went wrong in a scenario, as one line of safe text cut at ``untrusted.CAP`` (a log is a file anyone may
+    have written: a value of megabytes in it makes no report of megabytes)."""
+    return untrusted.text(_raw_detail(line))
+
+
+def _raw_detail(line: ScenarioLine) -> str:
     if line.get("note"):
         return str(line["note"])
     if line.get("error"):

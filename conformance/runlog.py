@@ -362,7 +362,7 @@ def merge_notes(logs: list[Log]) -> list[str]:
     ids = Counter(line["id"] for log in logs for line in log.scenarios)
     twice = sorted((i for i, n in ids.items() if n > 1), key=_natural)
     if len(logs) > 1 and twice:
-        notes.append(f"{len(twice)} id(s) appear in more than one log, e.g. {twice[0]}: do the shards overlap?")
+        notes.append(f"{len(twice)} id(s) appear in more than one log, e.g. {safe_name(twice[0])}: do the shards overlap?")
     return notes
 
 

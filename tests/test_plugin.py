@@ -8,6 +8,7 @@ or other processes (what importing the plugin loads, pytest-xdist workers) start
 from __future__ import annotations
 
 import contextlib
+import re
 import shlex
 import subprocess
 import sys
@@ -42,6 +43,23 @@ def pytest_run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Ru
         return pytester.runpytest_inprocess(*ARGS, *args)
 
     return _run
+
+
+def two_player_only() -> object:
+    """``--engine test_plugin:two_player_only``: the reference, declaring two-player Albastini alone."""
+    from conformance.adapter import InProcessAdapter
+    from reference import Engine
+
+    return InProcessAdapter(Engine.new, {"name": "two-player-only"}, ["albastini-2p"])
+
+
+def test_an_unsupported_scenario_is_skipped_at_its_own_line_with_one_prefix(pytest_run: Run) -> None:
+    done = pytest_run("--engine", "test_plugin:two_player_only", "-rs", "scenarios/albastini/cards/rank-order-3p.yaml")
+    out = str(done.stdout)
+    skips = re.findall(r"^SKIPPED \[1\] (\S+): (.*)$", out, re.M)
+    assert skips and all(re.search(r"rank-order-3p\.yaml:\d+$", where) for where, _ in skips), out
+    assert {why for _, why in skips} == {"unsupported: the engine does not declare albastini-3p"}, out
+    assert len({where for where, _ in skips}) == len(skips)  # each scenario named, none merged into another
 
 
 def test_inert_without_an_engine(pytest_run: Run) -> None:
@@ -183,6 +201,24 @@ def test_xdist_workers_each_run_an_engine_of_their_own(tmp_path: Path) -> None:
     ran = [s for s in kit_scenarios() if s.file.startswith("scenarios/albastini/trick/")]
     assert done.stdout.splitlines()[-1].startswith(f"{len(ran)} passed in ")
     assert len(list(started.iterdir())) == 3  # the controller's handshake and one engine per worker
+
+
+def test_a_worker_whose_engine_will_not_start_fails_its_scenarios_saying_why(tmp_path: Path) -> None:
+    """The controller's engine shakes hands, the worker's does not (a lock, a port, a licence): each scenario of the
+    worker fails with the reason, no worker is lost to a traceback, and the run does not end as one with no test."""
+    engine = ("import os, sys\n"
+              "if os.environ.get('PYTEST_XDIST_WORKER'):\n"
+              "    sys.stderr.write('cannot start here\\n'); sys.exit(5)\n"
+              "from conformance.serve import main\n"
+              "raise SystemExit(main())\n")
+    script = tmp_path / "engine.py"
+    script.write_text(engine, encoding="utf-8")
+    args = ("-n", "1", "--engine-cmd", shlex.join([sys.executable, str(script)]), ONE)
+    done = subprocess.run([sys.executable, "-m", "pytest", *ARGS, *args], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == pytest.ExitCode.TESTS_FAILED, done.stdout + done.stderr
+    assert "engine unusable: " in done.stdout and "cannot start here" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr and "node down" not in done.stdout
+    assert re.search(r"^[1-9]\d* failed in ", done.stdout.splitlines()[-1]), done.stdout
 
 
 def test_a_broken_scenario_file_is_a_collection_error_at_it_and_the_others_still_run(

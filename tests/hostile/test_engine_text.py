@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -209,3 +210,44 @@ def test_a_character_cut_in_two_is_a_first_part_only_inside_a_string(raw: bytes,
     with pytest.raises(untrusted.Unreadable) as refused:
         untrusted.json_line(raw)
     assert refused.value.ends_early is cut
+
+
+def _log(path: Path, scenario: dict[str, Any]) -> Path:
+    """A run log of one scenario line, as anyone may have written one."""
+    header = {"type": "header", "kit": {"name": "trickspec", "version": "0.1.0"}, "spec_version": "0.1.0+0", "engine":
+              {"name": "e", "version": "1"}, "options": {}, "started": "2026-12-03T11:23:28+00:00", "scenarios": 1}
+    line = {"type": "scenario", "id": "a/b/c", "outcome": "fail", "game": "albastini", "variant": "albastini-2p",
+            "clauses": ["albastini.play.trick-winner"], "file": "f.yaml", "line": 1, "seconds": 0.1, "mismatch": None,
+            "mismatches": [], "error": None, "expected": None, "note": None, **scenario}
+    footer = {"type": "footer", "counts": {"fail": 1}, "seconds": 1.0, "finished": "2026-12-03T11:23:28+00:00"}
+    path.write_text("".join(json.dumps(entry) + "\n" for entry in (header, line, footer)), encoding="utf-8")
+    return path
+
+
+def test_a_failure_s_text_is_cut_in_a_junit_report_made_from_a_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mismatch = {"step": 1, "line": 1, "what": "totals", "expected": ["x"] * 200_000, "observed": [0, 0]}
+    log = _log(tmp_path / "run.jsonl", {"mismatch": mismatch})
+    assert main(["report", "--format", "junit", str(log)]) == 0
+    out = capsys.readouterr().out
+    ET.fromstring(out.encode("utf-8"))
+    assert len(out) < 3 * untrusted.CAP and "[cut: " in out
+
+
+def test_an_id_in_several_logs_is_named_as_safe_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    nasty = {"id": "x/\x1b[31mRED\x1b[0m\x07\u202e"}
+    logs = [str(_log(tmp_path / f"{k}.jsonl", nasty)) for k in "ab"]
+    assert main(["report", *logs]) == 0
+    err = capsys.readouterr().err
+    assert "appear in more than one log" in err and "\x1b" not in err and "\x07" not in err and "\u202e" not in err
+
+
+def test_a_report_with_its_standard_streams_closed_writes_no_traceback_and_no_note_into_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`trickspec report ... >&-` and `2>&- > report.json`: Python's stream is None for a closed one."""
+    logs = [str(_log(tmp_path / f"{k}.jsonl", {"id": "a/b/same"})) for k in "ab"]  # two logs: a note to say
+    monkeypatch.setattr(sys, "stderr", None)
+    assert main(["report", "--format", "json", *logs]) == 0
+    json.loads(capsys.readouterr().out)  # the report alone: the note went nowhere, not into it
+    monkeypatch.setattr(sys, "stdout", None)
+    assert main(["report", *logs]) == 0
