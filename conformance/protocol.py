@@ -78,6 +78,10 @@ class SubprocessAdapter:
         self.max_line_bytes = max_line_bytes
         self.restarts = 0
         self._breaker = Breaker(give_up_after)
+        # The id of the last answer of a batch, released without waiting for a copy; and the ids of answers a copy
+        # of which came only after that, at the next batch (they are the engine's fault, not the next scenario's).
+        self._released: str | None = None
+        self.late_copies: list[str] = []
         self._process: EngineProcess | None = None  # None while there is none running (a failure ends it)
         self._process, self._hello = self._start()
 
@@ -120,6 +124,7 @@ class SubprocessAdapter:
         process.end()
         if self._process is process:
             self._process = None
+            self._released = None  # a new engine sends no copy of the old one's answers
 
     # -- messages ----------------------------------------------------------------------------
     def _check(self, message: Json, definition: str) -> str | None:
@@ -222,6 +227,10 @@ class SubprocessAdapter:
                     held = None
                     continue
                 answer = self._answer(process, event, "result", deadline, self.timeout)
+                late, self._released = self._released, None
+                if late is not None and isinstance(answer, dict) and answer.get("id") == late != head["id"]:
+                    self.late_copies.append(late)  # a copy of the answer the last batch ended with: set aside
+                    continue
                 if held is not None and isinstance(answer, dict) and "id" in answer and answer["id"] == held[0]["id"]:
                     yield EngineError(ErrorKind.EXTRA_ANSWER, f"the engine answered {held[0]['id']!r} twice")
                     held = None
@@ -245,7 +254,9 @@ class SubprocessAdapter:
             else:
                 yield answer  # an error, or an error answer without an id (it answers the request it came after)
         if held is not None:
-            yield self._second_copy_of(held) or held[1]
+            copy = self._second_copy_of(held)
+            self._released = None if copy is not None else held[0]["id"]
+            yield copy or held[1]
 
     def _answer_with_wrong_id(self, process: EngineProcess, head: Request, answer: Json) -> EngineError:
         self._end(process)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import warnings
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
@@ -217,6 +218,10 @@ def pytest_runtest_makereport(
     return report
 
 
+class EngineWarning(UserWarning):
+    """What an engine did wrong that no scenario's verdict can carry any more."""
+
+
 class ScenarioItem(pytest.Item):
     def __init__(self, *, scenario: scenarios.Scenario, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -229,6 +234,10 @@ class ScenarioItem(pytest.Item):
             pytest.fail(f"{unusable} (in pytest-xdist worker {worker})", pytrace=False)
         engine = self.config.stash[_ENGINE_KEY]
         verdict = runner.run(engine, self.scenario, set(self.config.stash[_HELLO_KEY]["variants"]))
+        late: list[str] = getattr(engine, "late_copies", [])
+        while late:  # the scenario before was judged already, one at a time as pytest runs them: said, not hidden
+            warnings.warn(EngineWarning(f"the engine answered {untrusted.text(late.pop(0), 200)!r} twice, the second "
+                                        "time after the kit had judged it (docs/protocol.md)"), stacklevel=1)
         expected = self.config.stash[_EXPECT_KEY]
         reported, note = expected.reported(self.scenario.id, verdict.outcome)  # as verify reports it
         if reported is Outcome.PASS:

@@ -8,6 +8,7 @@ or other processes (what importing the plugin loads, pytest-xdist workers) start
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import shlex
 import subprocess
@@ -214,11 +215,37 @@ def test_a_worker_whose_engine_will_not_start_fails_its_scenarios_saying_why(tmp
     script = tmp_path / "engine.py"
     script.write_text(engine, encoding="utf-8")
     args = ("-n", "1", "--engine-cmd", shlex.join([sys.executable, str(script)]), ONE)
-    done = subprocess.run([sys.executable, "-m", "pytest", *ARGS, *args], capture_output=True, text=True, cwd=ROOT)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST_")}  # this run's own workers' alone
+    done = subprocess.run([sys.executable, "-m", "pytest", *ARGS, *args], capture_output=True, text=True, cwd=ROOT, env=env)
     assert done.returncode == pytest.ExitCode.TESTS_FAILED, done.stdout + done.stderr
     assert "engine unusable: " in done.stdout and "cannot start here" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr and "node down" not in done.stdout
     assert re.search(r"^[1-9]\d* failed in ", done.stdout.splitlines()[-1]), done.stdout
+
+
+def test_an_answer_sent_again_after_its_scenario_was_judged_blames_no_other(pytest_run: Run, tmp_path: Path) -> None:
+    """pytest runs one scenario at a time, so the kit lets go of each answer at once: a copy that comes just after
+    is a warning naming the scenario answered twice, and the next scenario passes on the same engine."""
+    first, second = [s.id for s in kit_scenarios() if s.file == ONE][:2]
+    script = tmp_path / "twice.py"
+    script.write_text(
+        "import json, subprocess, sys, time\n"
+        "served = subprocess.Popen([sys.executable, '-m', 'conformance.serve'], stdin=subprocess.PIPE,\n"
+        "                          stdout=subprocess.PIPE, text=True, bufsize=1)\n"
+        "for line in sys.stdin:\n"
+        "    served.stdin.write(line); served.stdin.flush()\n"
+        "    answer = served.stdout.readline()\n"
+        "    sys.stdout.write(answer); sys.stdout.flush()\n"
+        f"    if json.loads(line).get('id') == {first!r}:\n"
+        "        time.sleep(0.01); sys.stdout.write(answer); sys.stdout.flush()\n"
+        "    if json.loads(line).get('cmd') == 'stop':\n"
+        "        break\n",
+        encoding="utf-8",
+    )
+    done = pytest_run("--engine-cmd", shlex.join([sys.executable, str(script)]), "-p", "no:randomly", ONE)
+    out = str(done.stdout)
+    assert done.ret == pytest.ExitCode.OK, out
+    assert f"PASSED {ONE}::{second}" in out and f"the engine answered {first!r} twice" in out, out
 
 
 def test_a_broken_scenario_file_is_a_collection_error_at_it_and_the_others_still_run(
