@@ -8,6 +8,7 @@ examples/python-subprocess, carries no runner, adapter or report.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -23,10 +24,16 @@ LAYERS = {
 }
 
 
+@functools.cache
+def module_tree(source: Path) -> ast.Module:
+    """A module's syntax tree, parsed once a run: three checks here walk every module of the kit."""
+    return ast.parse(source.read_text(encoding="utf-8"))
+
+
 def imported_packages(source: Path) -> set[str]:
     """The first-party packages a module imports, at any depth of the module (lazy imports count)."""
     found = set()
-    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+    for node in ast.walk(module_tree(source)):
         names = []
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
@@ -76,7 +83,7 @@ def test_hypothesis_stays_optional_for_the_kit() -> None:
         for module in package_modules(package):
             if module == strategies:
                 continue
-            tree = ast.parse(module.read_text(encoding="utf-8"))
+            tree = module_tree(module)
             for node in ast.walk(tree):
                 names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
                 if isinstance(node, ast.ImportFrom) and node.module:
@@ -91,7 +98,7 @@ def test_openspiel_stays_optional_for_the_engine_and_the_kit() -> None:
     bridge = ROOT / "reference" / "openspiel.py"
     for package in LAYERS:
         for module in package_modules(package):
-            tree = ast.parse(module.read_text(encoding="utf-8"))
+            tree = module_tree(module)
             for node in ast.walk(tree):
                 names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
                 if isinstance(node, ast.ImportFrom) and node.module:
