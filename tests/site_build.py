@@ -18,10 +18,12 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import TypeVar
+
+from specreader import roots
 
 T = TypeVar("T")
 
@@ -80,12 +82,18 @@ def cache_folder(config: object, name: str) -> Path | None:
         return None
 
 
+def _without_house_folders(environ: Mapping[str, str]) -> dict[str, str]:
+    """The environment less the house folders (specreader/roots.py): the site is the kit's own, and a build
+    started beside the tests may start while one of them runs the kit on house folders, which it names there."""
+    return {name: value for name, value in environ.items() if name not in (roots.SPEC_VARIABLE, roots.SCENARIOS_VARIABLE)}
+
+
 def build(out: Path) -> str | None:
     """Build the site into ``out`` with ``mkdocs build --strict``: None, or why it failed."""
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
         cwd=ROOT,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        env={**_without_house_folders(os.environ), "NO_MKDOCS_2_WARNING": "1"},
         capture_output=True,
         text=True,
         timeout=600,

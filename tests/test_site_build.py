@@ -151,3 +151,21 @@ def test_the_cache_folder_is_pytest_s_and_none_without_a_cache(tmp_path: Path) -
 
     assert site_build.cache_folder(SimpleNamespace(cache=Cache(writable=False)), "site") is None
     assert site_build.cache_folder(SimpleNamespace(cache=Cache(writable=True)), "site") == tmp_path / "d" / "trickspec-site"
+
+
+def test_the_build_never_reads_the_house_folders_a_test_beside_it_runs_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build starts beside the first tests, one of which may have named house folders in the environment."""
+    seen: list[dict[str, str]] = []
+
+    def run(*args: object, env: dict[str, str], **kwargs: object) -> SimpleNamespace:
+        seen.append(env)
+        return SimpleNamespace(returncode=0, stdout="", stderr="")
+
+    monkeypatch.setattr(site_build.subprocess, "run", run)
+    monkeypatch.setenv("TRICKSPEC_SPEC", str(tmp_path / "house"))
+    monkeypatch.setenv("TRICKSPEC_SCENARIOS", str(tmp_path / "house-scenarios"))
+    monkeypatch.setenv("KEPT", "yes")
+    assert site_build.build(tmp_path / "site") is None
+    assert [("TRICKSPEC_SPEC" in env, "TRICKSPEC_SCENARIOS" in env, env.get("KEPT")) for env in seen] == [(False, False, "yes")]
