@@ -208,7 +208,7 @@ def _expand_rest(setup: Json, variant: Json) -> Json:
     return out
 
 
-def _compile(doc: Document, index: int, raw: Json, default_variant: str | None, spec: Spec) -> Scenario:
+def _compile(doc: Document, shown: str, index: int, raw: Json, default_variant: str | None, spec: Spec) -> Scenario:
     at = ("scenarios", index)
     steps = []
     for j, step in enumerate(raw.get("steps", ())):
@@ -232,7 +232,7 @@ def _compile(doc: Document, index: int, raw: Json, default_variant: str | None, 
         game=str(resolved.get("game", "")),
         setup=expand_setup(raw["setup"], resolved),
         steps=tuple(steps),
-        file=_shown(doc.file),
+        file=shown,
         line=doc.where(at)[0],
         description=raw.get("description", ""),
         raw=raw,
@@ -608,8 +608,8 @@ def load_files(paths: Iterable[Path], spec: Spec | None = None) -> list[Scenario
         raise DataError(problems)
     out = []
     for doc in docs:
-        default_variant = doc.data.get("variant")
-        out += [_compile(doc, i, raw, default_variant, spec) for i, raw in enumerate(doc.data["scenarios"])]
+        default_variant, shown = doc.data.get("variant"), _shown(doc.file)
+        out += [_compile(doc, shown, i, raw, default_variant, spec) for i, raw in enumerate(doc.data["scenarios"])]
     return out
 
 
