@@ -101,6 +101,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=_reads_built_site)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The digest of what the site is made from (tests/site_build.py) is taken before any test module imports
+    the site's code: a file changed while the run goes on then gives the next run another key, and never leaves
+    pages of the code imported before the change kept under the key of the code after it."""
+    import site_build
+
+    site_build.inputs_digest()
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """What collection made (the tests, the scenarios and variants their modules load) lives the whole run, so
     it is moved out of the garbage collector's reach: its full collections, and the kit's own ``gc.collect()``

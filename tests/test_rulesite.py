@@ -619,7 +619,10 @@ def test_the_facts_of_a_table_name_only_what_is_played_there(site_data: rulesite
     assert "nobody over the line" in fact("albastini-over60-3p", "Next dealer")
     assert "agreed before play" in fact("albastini-over60", "The match")
     playable = [vid for vid, v in site_data.variants.items() if not v.get("abstract")]
-    assert all(fact(vid, "The trick").startswith("The player after the dealer leads first.") for vid in playable)
+    alone = [vid for vid in playable if "lone" in site_data.variants[vid].get("components", {})]
+    assert alone and all("laid aside for a partner playing alone, the next player" in fact(vid, "The trick") for vid in alone)
+    others = [vid for vid in playable if vid not in alone]
+    assert all(fact(vid, "The trick").startswith("The player after the dealer leads first.") for vid in others)
 
 
 def test_results_read_as_sentences_in_table_language(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
