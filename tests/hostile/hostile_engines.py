@@ -63,6 +63,7 @@ if MODE == "second-start-slow":
         time.sleep(10)
 
 runs = 0
+copy = None  # copy-after-next: an answer sent again after the next one
 for raw in sys.stdin.buffer:
     message = json.loads(raw)
     if message["cmd"] == "start":
@@ -86,6 +87,9 @@ for raw in sys.stdin.buffer:
         if MODE == "hang-all":
             time.sleep(120)
         send(benign)
+        if copy is not None:
+            send(copy)
+            copy = None
         continue
     if MODE == "stderr-not-utf8":
         sys.stderr.buffer.write(b"\xff\xfe more bytes that are not UTF-8\n")
@@ -116,6 +120,9 @@ for raw in sys.stdin.buffer:
         send({"id": "someone-else", "error": {"kind": "setup", "message": "benign"}})
     elif MODE == "twice":
         send(benign, times=2)
+    elif MODE == "copy-after-next":
+        send(benign)
+        copy = benign
     elif MODE == "lone-surrogate":  # json.dumps writes it as the escape \ud800
         send({"id": rid, "error": {"kind": "setup", "message": "half a pair: \ud800"}})
     elif MODE == "key-twice":  # which error counts? readers disagree

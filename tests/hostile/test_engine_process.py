@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hostile_engines import alive, assert_nothing_left, engine, started, two_player
 
-from conformance import runner
+from conformance import protocol, runner
 from conformance.engine_process import MAX_LINE_BYTES
 from conformance.protocol import EngineUnusable, SubprocessAdapter
 from conformance.runner import Verdict
@@ -164,6 +164,28 @@ def test_an_answer_sent_twice_is_blamed_on_its_own_scenario_one_request_at_a_tim
         adapter.close()
     assert_only(verdicts, [1], ErrorKind.EXTRA_ANSWER, "twice")
     assert_nothing_left(tmp_path)
+
+
+@pytest.mark.parametrize("pipelined", [True, False], ids=["pipelined", "one-request-at-a-time"])
+def test_a_copy_sent_after_the_next_answer_blames_no_scenario(tmp_path: Path, pipelined: bool) -> None:
+    """The copy comes after the kit let go of the answer (at once, one request at a time; after a moment with
+    no copy, pipelined): it is set aside and named, not taken for the next scenario's answer with a wrong id."""
+    chosen = two_player(4)
+    adapter = SubprocessAdapter(engine(tmp_path, "copy-after-next", [chosen[1]]), timeout=1.0, startup_timeout=10.0)
+    try:
+        if pipelined:
+            verdicts = list(runner.run_all(adapter, chosen, {"albastini-2p"}))
+        else:
+            verdicts = [runner.run(adapter, s, {"albastini-2p"}) for s in chosen]
+        late = list(adapter.late_copies)
+    finally:
+        adapter.close()
+    assert_only(verdicts, [], ErrorKind.EXTRA_ANSWER, "")
+    assert late == [chosen[1].id]
+    assert len(started(tmp_path)["engine"]) == 1  # no restart: nothing was blamed on the engine's line discipline
+    assert_nothing_left(tmp_path)
+    protocol_page = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    assert f"the last {protocol._RELEASED_KEPT:,} answers" in " ".join(protocol_page.split())  # as the page says
 
 
 def test_an_engine_that_hangs_on_everything_is_given_up_on(tmp_path: Path) -> None:
