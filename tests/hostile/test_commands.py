@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import xmlschema
-from hostile_engines import assert_nothing_left, engine
+from hostile_engines import assert_nothing_left, engine, two_player
 
 from conformance import outputs, runlog, schemas
 from conformance.cli import main
@@ -101,6 +101,20 @@ def test_a_run_given_up_on_says_so_in_every_report(tmp_path: Path, capsys: pytes
     xmlschema.XMLSchema(str(kitdata.schemas_dir() / "junit.xsd")).validate(str(folder / "junit.xml"))
     assert (folder / "junit.xml").read_text(encoding="utf-8").count('type="engine-unavailable"') == given_up
     assert "| Game | timeout | engine-unavailable |" in (folder / "report.md").read_text(encoding="utf-8")
+    assert_nothing_left(tmp_path)
+
+
+def test_verify_names_an_answer_sent_again_after_its_scenario_was_judged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The copy blames no other scenario (docs/protocol.md), and verify says it, as the pytest plugin warns of it."""
+    first = two_player(1)[0]
+    command = shlex.join(engine(tmp_path, "copy-after-next", [first]))
+    code, out, err = run(capsys, "verify", "--engine-cmd", command, "--variant", "albastini-2p", "--timeout", "2")
+    assert code == 1 and "wrong_id" not in out and "setup: benign" in out  # every answer is the benign error
+    warned = [line for line in err.splitlines() if line.startswith("warning: ")]
+    assert warned == [f"warning: the engine answered {first.id!r} twice, the second time after the kit had judged it "
+                      "(docs/protocol.md)"]
     assert_nothing_left(tmp_path)
 
 
