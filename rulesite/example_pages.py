@@ -142,13 +142,25 @@ def _words(name: str) -> str:
     return name.replace("-", " ").capitalize()
 
 
-def _in_order_of_play(path: str, data: SiteData) -> tuple[tuple[bool, bool, str], int, str]:
+def _in_order_of_play(path: str, data: SiteData) -> tuple[tuple[bool, bool, str], tuple[int, int], str]:
     """A page's place: its game, then its topic where the game's specification puts that section (deal, trumps,
-    play, scoring, match...), topics with no section of their own after them."""
+    play, scoring, match...). A topic with no section of its own (the Anna and Boris trick, the refusals) comes
+    right after the section that more than half of its examples check first; else (every field in one deal) last."""
     parts = path.removeprefix("examples/").removesuffix(".md").split("/")
     sections = [str(sec.get("id")) for sec in data.spec.sections(parts[0])]
     folder = "/".join(parts[1:-1])
-    return (game_order(parts[0]), sections.index(folder) if folder in sections else len(sections), path)
+    if folder in sections:
+        return (game_order(parts[0]), (sections.index(folder), 0), path)
+    firsts = [
+        str(data.clauses[s.clauses[0]].get("section"))
+        for s in data.example_files()[path]
+        if s.clauses and data.clause_game.get(s.clauses[0]) == parts[0]
+    ]
+    votes = [sections.index(section) for section in firsts if section in sections]
+    nearest = max(set(votes), key=lambda at: (votes.count(at), -at)) if votes else len(sections)
+    if votes.count(nearest) * 2 <= len(data.example_files()[path]):  # no section has most of them: a tour of the game
+        nearest = len(sections)
+    return (game_order(parts[0]), (nearest, 1), path)
 
 
 def page_labels(data: SiteData) -> dict[str, PageLabel]:

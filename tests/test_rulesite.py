@@ -688,6 +688,12 @@ def test_the_examples_follow_the_order_of_play(site_data: rulesite.SiteData) -> 
     placed = [sections.index(f) for f in dict.fromkeys(folders) if f in sections]
     assert placed == sorted(placed) and placed[0] == sections.index("cards")
     assert folders.index("otea") < folders.index("play") < folders.index("score") < folders.index("match")
+    # A topic of no section of its own follows the section its examples check first: the Anna and Boris trick
+    # after the play, the refusals' precedence after the bidding.
+    last = {folder: i for i, folder in enumerate(folders)}
+    assert last["play"] < folders.index("trick") <= last["trick"] < folders.index("draw")
+    assert last["otea"] < folders.index("refusals") <= last["refusals"] < folders.index("look")
+    assert folders.index("fields") > last["events"]  # a deal's every field, checking every part of it: last
 
 
 # ------------------------------------------------------------------ the protocol page's files and fields
