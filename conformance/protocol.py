@@ -43,6 +43,10 @@ _RELEASED_KEPT = 1024
 _STOP_GRACE = 2.0
 
 
+# A good answer held back: the request, the answer, and the hash of its line (to know a copy of it later).
+_Held = tuple[Request, Json, int | None]
+
+
 class EngineUnusable(Exception):
     """The engine cannot be started or does not complete the handshake."""
 
@@ -84,7 +88,7 @@ class SubprocessAdapter:
         self._breaker = Breaker(give_up_after)
         # The ids of the last answers let go of (in order, oldest first); and the ids of answers a copy of which came
         # only after that (the engine's fault, not that of the scenario being run), at most _RELEASED_KEPT unread.
-        self._released: dict[str, None] = {}
+        self._released: dict[str, int | None] = {}  # id: the hash of its line
         self.late_copies: list[str] = []
         self._process: EngineProcess | None = None  # None while there is none running (a failure ends it)
         self._process, self._hello = self._start()
@@ -120,6 +124,7 @@ class SubprocessAdapter:
             self.restarts += 1
             try:
                 self._process, _ = self._start()
+                self._released.clear()  # a new engine sends no copy of the old one's answers
             except EngineUnusable as err:
                 self._breaker.stall(f"the engine could not be restarted: {err}")
         return self._process
@@ -128,7 +133,6 @@ class SubprocessAdapter:
         process.end()
         if self._process is process:
             self._process = None
-            self._released.clear()  # a new engine sends no copy of the old one's answers
 
     # -- messages ----------------------------------------------------------------------------
     def _check(self, message: Json, definition: str) -> str | None:
@@ -207,7 +211,7 @@ class SubprocessAdapter:
         """
         waiting: deque[Request] = deque(requests)
         in_flight: deque[Request] = deque()
-        held: tuple[Request, Json] | None = None  # a good answer not yet released
+        held: _Held | None = None  # a good answer not yet released
         while waiting or in_flight:
             if not in_flight:
                 running = self._running()
@@ -236,10 +240,7 @@ class SubprocessAdapter:
                     yield EngineError(ErrorKind.EXTRA_ANSWER, f"the engine answered {held[0]['id']!r} twice")
                     held = None
                     continue
-                late = answer.get("id") if isinstance(answer, dict) else None
-                if isinstance(late, str) and late != head["id"] and late in self._released:
-                    if len(self.late_copies) < _RELEASED_KEPT:  # set aside; said by whoever reads them (the pytest plugin)
-                        self.late_copies.append(late)
+                if self._is_late_copy(event, answer, head, deadline):
                     continue
                 break
             if held is not None:
@@ -256,18 +257,18 @@ class SubprocessAdapter:
                 waiting.extendleft(reversed(in_flight))
                 in_flight.clear()
             if isinstance(answer, dict) and "id" in answer:
-                held = (head, answer)
+                held = (head, answer, hash(event.raw) if isinstance(event, Line) else None)
             else:
                 yield answer  # an error, or an error answer without an id (it answers the request it came after)
         if held is not None:
             copy, released = self._second_copy_of(held), self._release(held)
             yield copy or released
 
-    def _release(self, held: tuple[Request, Json]) -> Json:
-        """A held answer let go of: its id is remembered, so that a copy coming later is known for one."""
+    def _release(self, held: _Held) -> Json:
+        """A held answer let go of: its id and line are remembered, so that a copy coming later is known for one."""
         rid = str(held[0]["id"])
         self._released.pop(rid, None)
-        self._released[rid] = None
+        self._released[rid] = held[2]
         if len(self._released) > _RELEASED_KEPT:
             del self._released[next(iter(self._released))]
         return held[1]
@@ -277,7 +278,21 @@ class SubprocessAdapter:
         message = f"expected id {head['id']!r}, found {untrusted.text(answer.get('id'), 200)!r}"
         return EngineError(ErrorKind.WRONG_ID, message + _tail(process, ended=True))
 
-    def _second_copy_of(self, held: tuple[Request, Json]) -> EngineError | None:
+    def _is_late_copy(self, event: Event | None, answer: Json | EngineError, head: Request, deadline: float) -> bool:
+        """Whether ``answer`` is a copy, byte for byte, of an answer let go of already, come in time: then it is set
+        aside, once for each answer (a further copy is an answer with the wrong id, so no engine keeps the kit
+        reading copies), and named in ``late_copies`` for whoever reads them (verify, the pytest plugin)."""
+        late = answer.get("id") if isinstance(answer, dict) else None
+        if not isinstance(late, str) or late == head["id"] or not isinstance(event, Line) or time.monotonic() >= deadline:
+            return False
+        if late not in self._released or self._released[late] != hash(event.raw):
+            return False
+        del self._released[late]
+        if len(self.late_copies) < _RELEASED_KEPT:
+            self.late_copies.append(late)
+        return True
+
+    def _second_copy_of(self, held: _Held) -> EngineError | None:
         """The last answer of a batch: a second copy already waiting blames it; anything else waits its turn."""
         process = self._process
         if process is None:

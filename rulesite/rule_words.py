@@ -182,11 +182,14 @@ def legality(variant: Json) -> str:
 def trick(variant: Json) -> str:
     lead = "The player after the dealer leads first"
     if _component(variant, "lone") is not None:
-        lead += "; when that player's hand is laid aside for a partner playing alone, the next player in play order does"
+        lead += (
+            "; when that player's hand is laid aside for a partner playing alone, the next player after them in play"
+            " order leads"
+        )
     rule = (_component(variant, "trick") or {}).get("rule")
     if rule == "highest-trump-else-led-suit":
         return f"{lead}. The highest trump wins the trick, else the highest card of the suit led, and its winner leads the next."
-    return f"{lead}. The trick: {rule}; its winner leads the next."
+    return f"{lead}. " + (f"The trick: {rule}; its" if rule else "Each trick's") + " winner leads the next."
 
 
 def draw(variant: Json) -> str | None:

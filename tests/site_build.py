@@ -88,9 +88,10 @@ def _without_house_folders(environ: Mapping[str, str]) -> dict[str, str]:
     return {name: value for name, value in environ.items() if name not in (roots.SPEC_VARIABLE, roots.SCENARIOS_VARIABLE)}
 
 
-def build(out: Path) -> str | None:
-    """Build the site into ``out`` with ``mkdocs build --strict``: None, or why it failed."""
-    done = subprocess.run(
+def build(out: Path, run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run) -> str | None:
+    """Build the site into ``out`` with ``mkdocs build --strict``: None, or why it failed. (``run`` is for the
+    tests, given, never patched in: the build beside the tests must not meet a stand-in.)"""
+    done = run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
         cwd=ROOT,
         env={**_without_house_folders(os.environ), "NO_MKDOCS_2_WARNING": "1"},
@@ -104,11 +105,13 @@ def build(out: Path) -> str | None:
     return None
 
 
-def shared(store: Path, run: Path, key: str) -> tuple[Path, str | None, str]:
+def shared(
+    store: Path, run: Path, key: str, make: Callable[[Path], str | None] = build
+) -> tuple[Path, str | None, str]:
     """The site for the inputs ``key`` names, kept in ``store`` (pytest's cache, or the run's own folder):
-    built by the first process or thread of the run to ask while it holds the lock; the others wait for it
-    and get the same site, or the same failure, which is kept in ``run`` only. Sites of other inputs in
-    ``store`` are removed. Returns the site, the failure, and a line saying how the site came to be."""
+    built (by ``make``) by the first process or thread of the run to ask while it holds the lock; the others
+    wait for it and get the same site, or the same failure, which is kept in ``run`` only. Sites of other
+    inputs in ``store`` are removed. Returns the site, the failure, and a line saying how the site came to be."""
     from filelock import FileLock
 
     store.mkdir(parents=True, exist_ok=True)
@@ -126,7 +129,7 @@ def shared(store: Path, run: Path, key: str) -> tuple[Path, str | None, str]:
                 shutil.rmtree(old, ignore_errors=True)  # other inputs' sites, or what an interrupted build left
         here.mkdir()
         started = time.perf_counter()
-        failure = build(out)
+        failure = make(out)
         if failure is not None:
             shutil.rmtree(here, ignore_errors=True)
             failed.write_text(failure, encoding="utf-8")

@@ -226,3 +226,33 @@ def test_engine_text_never_reaches_the_terminal_or_a_scenario_raw(tmp_path: Path
     assert written and "<script>" not in "".join(p.read_text(encoding="utf-8") for p in written)
     for scenario in load_files(written):
         assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS
+
+
+def test_a_deal_answered_again_after_the_next_one_fails_with_it_and_no_other(tmp_path: Path) -> None:
+    """The served reference, its second deal's answer sent again after the third's: that copy is set aside by the
+    adapter (docs/protocol.md), and the deal it answered fails as answered twice; the next deal passes."""
+    script = tmp_path / "copies.py"
+    script.write_text(
+        "import json, subprocess, sys\n"
+        "served = subprocess.Popen([sys.executable, '-m', 'conformance.serve'], stdin=subprocess.PIPE,\n"
+        "                          stdout=subprocess.PIPE, text=True, bufsize=1)\n"
+        "runs, kept = 0, None\n"
+        "for line in sys.stdin:\n"
+        "    served.stdin.write(line); served.stdin.flush()\n"
+        "    if json.loads(line).get('cmd') == 'stop':\n"
+        "        break\n"
+        "    answer = served.stdout.readline()\n"
+        "    sys.stdout.write(answer)\n"
+        "    runs += json.loads(line).get('cmd') == 'run'\n"
+        "    if runs == 2 and kept is None:\n"
+        "        kept = answer\n"
+        "    elif kept and runs == 3:\n"
+        "        sys.stdout.write(kept); kept = ''\n"
+        "    sys.stdout.flush()\n",
+        encoding="utf-8",
+    )
+    engine = ("--engine-cmd", f"{sys.executable} {script}", "--variant", MUTANT_VARIANT)
+    status = fuzz(*engine, "--deals", "6", "--jobs", "1", "--report-dir", str(tmp_path))
+    deals = runlog.read(tmp_path / "run.jsonl").scenarios
+    assert status == 1 and [s["outcome"] for s in deals] == ["pass", "error", "pass", "pass", "pass", "pass"]
+    assert f"the engine answered {deals[1]['id']!r} twice" in str(deals[1])

@@ -68,10 +68,8 @@ class FakeBuilds:
 
 
 @pytest.fixture
-def builds(monkeypatch: pytest.MonkeyPatch) -> FakeBuilds:
-    fake = FakeBuilds()
-    monkeypatch.setattr(site_build, "build", fake)
-    return fake
+def builds() -> FakeBuilds:
+    return FakeBuilds()  # given to shared(), never patched in: the build beside the tests must not meet it
 
 
 def _runs(tmp_path: Path, n: int) -> list[Path]:
@@ -84,10 +82,10 @@ def _runs(tmp_path: Path, n: int) -> list[Path]:
 def test_a_site_is_built_once_and_reused_by_later_runs(tmp_path: Path, builds: FakeBuilds) -> None:
     store = tmp_path / "cache"
     first_run, second_run = _runs(tmp_path, 2)
-    site, failure, how = site_build.shared(store, first_run, "k1")
+    site, failure, how = site_build.shared(store, first_run, "k1", builds)
     assert failure is None and how.startswith("built in ") and (site / "index.html").read_text() == "1"
-    assert site_build.shared(store, first_run, "k1")[2] == how  # the same run: as it was built
-    again, failure, how = site_build.shared(store, second_run, "k1")
+    assert site_build.shared(store, first_run, "k1", builds)[2] == how  # the same run: as it was built
+    again, failure, how = site_build.shared(store, second_run, "k1", builds)
     assert (again, failure) == (site, None) and how.startswith("reused from pytest's cache")
     assert len(builds.asked) == 1
 
@@ -95,8 +93,8 @@ def test_a_site_is_built_once_and_reused_by_later_runs(tmp_path: Path, builds: F
 def test_other_inputs_build_again_and_replace_the_old_site(tmp_path: Path, builds: FakeBuilds) -> None:
     store = tmp_path / "cache"
     (run,) = _runs(tmp_path, 1)
-    old = site_build.shared(store, run, "k1")[0]
-    new = site_build.shared(store, run, "k2")[0]
+    old = site_build.shared(store, run, "k1", builds)[0]
+    new = site_build.shared(store, run, "k2", builds)[0]
     assert len(builds.asked) == 2 and not old.exists() and (new / "index.html").read_text() == "2"
 
 
@@ -104,12 +102,12 @@ def test_a_failed_build_is_the_run_s_failure_and_is_built_again_next_run(tmp_pat
     store = tmp_path / "cache"
     first_run, second_run = _runs(tmp_path, 2)
     builds.failing = True
-    _, failure, _ = site_build.shared(store, first_run, "k1")
+    _, failure, _ = site_build.shared(store, first_run, "k1", builds)
     assert failure is not None and "broken link" in failure
     builds.failing = False
-    assert site_build.shared(store, first_run, "k1")[1] == failure  # the run's other workers: the same failure
+    assert site_build.shared(store, first_run, "k1", builds)[1] == failure  # the run's other workers: the same failure
     assert len(builds.asked) == 1 and not (store / "k1").exists()  # nothing of it kept
-    _, failure, how = site_build.shared(store, second_run, "k1")
+    _, failure, how = site_build.shared(store, second_run, "k1", builds)
     assert failure is None and how.startswith("built in ") and len(builds.asked) == 2
 
 
@@ -163,9 +161,8 @@ def test_the_build_never_reads_the_house_folders_a_test_beside_it_runs_on(
         seen.append(env)
         return SimpleNamespace(returncode=0, stdout="", stderr="")
 
-    monkeypatch.setattr(site_build.subprocess, "run", run)
     monkeypatch.setenv("TRICKSPEC_SPEC", str(tmp_path / "house"))
     monkeypatch.setenv("TRICKSPEC_SCENARIOS", str(tmp_path / "house-scenarios"))
     monkeypatch.setenv("KEPT", "yes")
-    assert site_build.build(tmp_path / "site") is None
+    assert site_build.build(tmp_path / "site", run) is None
     assert [("TRICKSPEC_SPEC" in env, "TRICKSPEC_SCENARIOS" in env, env.get("KEPT")) for env in seen] == [(False, False, "yes")]

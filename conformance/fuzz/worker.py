@@ -61,6 +61,10 @@ class DealResult:
     found: Found | None = None  # only on the first deal of a divergence a worker meets
 
 
+def _answered_twice(deal_id: str) -> EngineError:
+    return EngineError(ErrorKind.EXTRA_ANSWER, f"the engine answered {deal_id!r} twice")
+
+
 def fields_for(variant_id: str) -> frozenset[str]:
     return clauses_of(variant_id).fields
 
@@ -104,9 +108,26 @@ class Worker:
         judged = []
         for deal, answer in zip(deals, self._answers([d.request() for d in deals]), strict=True):
             expected = Expected(deal.case.refusals, deal.reports, fields_for(deal.case.variant))
-            judged.append((deal, first_divergence(expected, answer)))
+            judged.append((deal, expected, first_divergence(expected, answer)))
+        # A copy of an answer the adapter had let go of, come later in the batch, was set aside (conformance/protocol.py):
+        # the deal it answered fails with it. One of an earlier batch's deal, judged already, is not seen here.
+        twice = self._set_aside()
+        judged = [
+            (deal, expected, divergence if deal.id not in twice else first_divergence(expected, _answered_twice(deal.id)))
+            for deal, expected, divergence in judged
+        ]
         seconds = round((time.perf_counter() - started) / max(1, len(deals)), 6)
-        return [self._result(deal, divergence, seconds) for deal, divergence in judged]
+        return [self._result(deal, divergence, seconds) for deal, _, divergence in judged]
+
+    def _set_aside(self) -> set[str]:
+        """The ids of the answers the adapter has set aside as late copies since it was last asked (its
+        ``late_copies``, which only a served engine's adapter has)."""
+        late: list[str] | None = getattr(self.engine, "late_copies", None)
+        if not late:
+            return set()
+        ids = set(late)
+        late.clear()
+        return ids
 
     def _result(self, deal: Deal, divergence: Divergence | None, seconds: float) -> DealResult:
         variant = deal.case.variant

@@ -78,7 +78,7 @@ for raw in sys.stdin.buffer:
     if message["cmd"] != "run":
         send({"error": {"kind": "unknown_command", "message": "unknown"}})
         continue
-    rid = message["id"]
+    rid, previous = message["id"], locals().get("rid")
     benign = {"id": rid, "error": {"kind": "setup", "message": "benign"}}
     runs += 1
     if MODE == "two-then-hang" and runs > 2:
@@ -89,6 +89,8 @@ for raw in sys.stdin.buffer:
         send(benign)
         if copy is not None:
             send(copy)
+            while MODE == "copies-forever":
+                send(copy)
             copy = None
         continue
     if MODE == "stderr-not-utf8":
@@ -120,7 +122,9 @@ for raw in sys.stdin.buffer:
         send({"id": "someone-else", "error": {"kind": "setup", "message": "benign"}})
     elif MODE == "twice":
         send(benign, times=2)
-    elif MODE == "copy-after-next":
+    elif MODE == "stale-id":  # the id of the answer before, on an answer of its own
+        send({"id": previous, "error": {"kind": "setup", "message": "stale"}})
+    elif MODE in ("copy-after-next", "copies-forever"):
         send(benign)
         copy = benign
     elif MODE == "lone-surrogate":  # json.dumps writes it as the escape \ud800

@@ -168,8 +168,8 @@ def test_an_answer_sent_twice_is_blamed_on_its_own_scenario_one_request_at_a_tim
 
 @pytest.mark.parametrize("pipelined", [True, False], ids=["pipelined", "one-request-at-a-time"])
 def test_a_copy_sent_after_the_next_answer_blames_no_scenario(tmp_path: Path, pipelined: bool) -> None:
-    """The copy comes after the kit let go of the answer (at once, one request at a time; after a moment with
-    no copy, pipelined): it is set aside and named, not taken for the next scenario's answer with a wrong id."""
+    """The copy comes after the kit let go of the answer (at once, one request at a time; pipelined, when the next
+    answer came): it is set aside and named, not taken for the next scenario's answer with a wrong id."""
     chosen = two_player(4)
     adapter = SubprocessAdapter(engine(tmp_path, "copy-after-next", [chosen[1]]), timeout=1.0, startup_timeout=10.0)
     try:
@@ -186,6 +186,39 @@ def test_a_copy_sent_after_the_next_answer_blames_no_scenario(tmp_path: Path, pi
     assert_nothing_left(tmp_path)
     protocol_page = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
     assert f"the last {protocol._RELEASED_KEPT:,} answers" in " ".join(protocol_page.split())  # as the page says
+
+
+def test_the_id_of_an_answer_before_on_another_answer_is_a_wrong_id_at_once(tmp_path: Path) -> None:
+    """Only a copy byte for byte is set aside: another answer with an id already answered is a wrong id. (One
+    request at a time: pipelined, the answer it came after is still held, and it counts as a copy of that one.)"""
+    chosen = two_player(4)
+    adapter = SubprocessAdapter(engine(tmp_path, "stale-id", [chosen[2]]), timeout=1.0, startup_timeout=10.0)
+    began = time.monotonic()
+    try:
+        verdicts = [runner.run(adapter, s, {"albastini-2p"}) for s in chosen]
+    finally:
+        adapter.close()
+    assert time.monotonic() - began < 5  # not the timeout: the engine is not waited for
+    assert_only(verdicts, [2], ErrorKind.WRONG_ID, f"found {chosen[1].id!r}")
+    assert adapter.late_copies == []
+    assert_nothing_left(tmp_path)
+
+
+def test_copies_without_end_are_set_aside_once_and_then_blamed(tmp_path: Path) -> None:
+    """An engine that, after its next answer, sends copies of an answer until it is ended: the first copy is set
+    aside, the second is an answer with the wrong id, and the kit never keeps on reading copies."""
+    chosen = two_player(4)
+    adapter = SubprocessAdapter(engine(tmp_path, "copies-forever", [chosen[1]]), timeout=1.0, startup_timeout=10.0)
+    began = time.monotonic()
+    try:
+        verdicts = [runner.run(adapter, s, {"albastini-2p"}) for s in chosen]
+        late = list(adapter.late_copies)
+    finally:
+        adapter.close()
+    assert time.monotonic() - began < 5
+    assert_only(verdicts, [3], ErrorKind.WRONG_ID, f"found {chosen[1].id!r}")
+    assert late == [chosen[1].id]
+    assert_nothing_left(tmp_path)
 
 
 def test_an_engine_that_hangs_on_everything_is_given_up_on(tmp_path: Path) -> None:

@@ -353,24 +353,27 @@ def test_an_engine_cannot_re_encode_or_take_the_kit_s_stream(capsys: pytest.Capt
     assert "| é, after reconfigure | é, to the buffer | é, detached\n" in out  # the crash's tail
 
 
-def test_a_program_thread_that_ended_lends_no_ident_to_an_engine_opened_beside_another(no_engine_open: None) -> None:
+def test_a_program_thread_that_ended_lends_no_ident_to_an_engine_opened_beside_another(
+    no_engine_open: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Thread idents are reused: an ended thread of the program's, still counted as the program's, would hand
     that standing to a thread the next engine starts with its ident, whose prints would then reach the kit."""
     saved = sys.stdout, sys.stderr, sys.stdin
+    ended = threading.Thread(target=lambda: None)
+    ended.start()
+    ended.join()
+    assert ended.ident is not None
+    # The threads running, as the kit sees them, held still: other tests leave engine threads that start threads,
+    # one of which may take the ended thread's ident meanwhile.
+    running = set(sys._current_frames()) - {ended.ident}
+    monkeypatch.setattr(engine_output, "_threads", lambda: set(running))
     try:
         engine_output.opened()
         routing = engine_output._routing
         assert routing is not None
-        ended = threading.Thread(target=lambda: None)
-        ended.start()
-        ended.join()
-        assert ended.ident is not None
         routing.before.add(ended.ident)  # as if it had run when the first engine opened
         engine_output.opened()  # a second engine, the first still open
-        # Kept only if a thread started since has the ident again (other tests leave engine threads that start
-        # threads, some with _thread, which threading does not list): then it is a running thread's, rightly kept.
-        reused = ended.ident in sys._current_frames()
-        assert (ended.ident in routing.before) == reused and threading.get_ident() in routing.before
+        assert ended.ident not in routing.before and threading.get_ident() in routing.before
         engine_output.closed()
         engine_output.closed()
     finally:
