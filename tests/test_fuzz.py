@@ -256,3 +256,25 @@ def test_a_deal_answered_again_after_the_next_one_fails_with_it_and_no_other(tmp
     deals = runlog.read(tmp_path / "run.jsonl").scenarios
     assert status == 1 and [s["outcome"] for s in deals] == ["pass", "error", "pass", "pass", "pass", "pass"]
     assert f"the engine answered {deals[1]['id']!r} twice" in str(deals[1])
+
+
+def test_a_campaign_freezes_what_exists_and_leaves_a_freeze_of_its_caller_as_it_was() -> None:
+    """Under this suite, what collection made is frozen already (tests/conftest.py): a campaign leaves it so.
+    Run from the command line, it freezes what exists for the campaign and unfreezes it after."""
+    import gc
+
+    from conformance.fuzz.campaign import _kept_out_of_collections
+
+    frozen = gc.get_freeze_count()
+    assert frozen > 0
+    with _kept_out_of_collections():
+        assert gc.get_freeze_count() == frozen
+    assert gc.get_freeze_count() == frozen
+    gc.unfreeze()
+    try:
+        with _kept_out_of_collections():
+            assert gc.get_freeze_count() > 0
+        assert gc.get_freeze_count() == 0
+    finally:
+        gc.collect()  # as tests/conftest.py does: nothing frozen is garbage
+        gc.freeze()
