@@ -237,7 +237,7 @@ class SubprocessAdapter:
                 answer = self._answer(process, event, "result", deadline, self.timeout)
                 if held is not None and isinstance(answer, dict) and "id" in answer and answer["id"] == held[0]["id"]:
                     self._release(held)  # blamed on its own scenario; any copy after this one is set aside
-                    yield EngineError(ErrorKind.EXTRA_ANSWER, f"the engine answered {held[0]['id']!r} twice")
+                    yield answered_twice(str(held[0]["id"]))
                     held = None
                     continue
                 if self._is_late_copy(event, answer, head, deadline):
@@ -304,7 +304,7 @@ class SubprocessAdapter:
             except untrusted.Unreadable:
                 again = None
             if isinstance(again, dict) and again.get("id") == held[0]["id"]:
-                return EngineError(ErrorKind.EXTRA_ANSWER, f"the engine answered {held[0]['id']!r} twice")
+                return answered_twice(str(held[0]["id"]))
         if event is not None:
             process.put_back(event)
         return None
@@ -321,6 +321,11 @@ class SubprocessAdapter:
         process, self._process = self._process, None
         if process is not None:
             process.stop(json.dumps({"cmd": "stop"}).encode() + b"\n", min(self.timeout, _STOP_GRACE))
+
+
+def answered_twice(rid: str) -> EngineError:
+    """The error of a scenario (or a fuzz deal) its engine answered twice."""
+    return EngineError(ErrorKind.EXTRA_ANSWER, f"the engine answered {rid!r} twice")
 
 
 def late_copy_warning(rid: str) -> str:

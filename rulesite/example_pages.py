@@ -151,14 +151,15 @@ def _in_order_of_play(path: str, data: SiteData) -> tuple[tuple[bool, bool, str]
     folder = "/".join(parts[1:-1])
     if folder in sections:
         return (game_order(parts[0]), (sections.index(folder), 0), path)
+    examples = data.example_files()[path]
     firsts = [
         str(data.clauses[s.clauses[0]].get("section"))
-        for s in data.example_files()[path]
+        for s in examples
         if s.clauses and data.clause_game.get(s.clauses[0]) == parts[0]
     ]
     votes = [sections.index(section) for section in firsts if section in sections]
     nearest = max(set(votes), key=lambda at: (votes.count(at), -at)) if votes else len(sections)
-    if votes.count(nearest) * 2 <= len(data.example_files()[path]):  # no section has most of them: a tour of the game
+    if votes.count(nearest) * 2 <= len(examples):  # no section has most of them: a tour of the game
         nearest = len(sections)
     return (game_order(parts[0]), (nearest, 1), path)
 

@@ -19,6 +19,7 @@ from conformance.fuzz.deals import Deal, generate
 from conformance.fuzz.shrink import STALLS, Finding, Shrinker
 from conformance.messages import Request
 from conformance.observing import clauses_of
+from conformance.protocol import answered_twice
 from conformance.vocabulary import EngineError, ErrorKind, Outcome
 from specreader.jsontypes import Json
 
@@ -59,10 +60,6 @@ class DealResult:
     detail: str = ""
     key: Key | None = None
     found: Found | None = None  # only on the first deal of a divergence a worker meets
-
-
-def _answered_twice(deal_id: str) -> EngineError:
-    return EngineError(ErrorKind.EXTRA_ANSWER, f"the engine answered {deal_id!r} twice")
 
 
 def fields_for(variant_id: str) -> frozenset[str]:
@@ -113,7 +110,7 @@ class Worker:
         # the deal it answered fails with it. One of an earlier batch's deal, judged already, is not seen here.
         twice = self._set_aside()
         judged = [
-            (deal, expected, divergence if deal.id not in twice else first_divergence(expected, _answered_twice(deal.id)))
+            (deal, expected, divergence if deal.id not in twice else first_divergence(expected, answered_twice(deal.id)))
             for deal, expected, divergence in judged
         ]
         seconds = round((time.perf_counter() - started) / max(1, len(deals)), 6)
