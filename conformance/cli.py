@@ -29,7 +29,7 @@ from conformance import (
 )
 from conformance.breaker import GIVE_UP_AFTER
 from conformance.field_coverage import field_report
-from conformance.protocol import BadCommand, late_copy_warning
+from conformance.protocol import BadCommand
 from conformance.runlog import Log
 from conformance.smoke import smoke
 from conformance.validate import house_problems, validate
@@ -138,8 +138,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if log is None or log.interrupted:
             engine_process.end_all()  # no time for a goodbye
         engine.close()
-    for late in getattr(engine, "late_copies", []):  # their scenarios were judged already: said, not hidden
-        print(f"warning: {late_copy_warning(late)}", file=sys.stderr)
     with interrupt.deferred():  # a signal now waits until every report is written
         return _report(args, log, report_dir, expectations_path)
 
@@ -150,6 +148,8 @@ def _report(args: argparse.Namespace, log: Log, report_dir: Path | None, expecta
         print(file=sys.stderr)  # after the progress bar
     # The terminal summary and every report are rendered from this one log object.
     hello = log.header["engine"]
+    for late in log.late_copies:  # their scenarios were judged already: said, not hidden
+        print(f"warning: {reports.late_copy_warning(late)}", file=sys.stderr)
     data = reports.summary(log)
     for failure in data["failures"]:
         print(f"{failure['outcome'].upper()} {failure['id']} ({failure['where']}) [{', '.join(failure['clauses'])}]")

@@ -328,12 +328,6 @@ def answered_twice(rid: str) -> EngineError:
     return EngineError(ErrorKind.EXTRA_ANSWER, f"the engine answered {rid!r} twice")
 
 
-def late_copy_warning(rid: str) -> str:
-    """What the kit says of an answer set aside as a late copy (``late_copies``): its scenario was judged already."""
-    said = untrusted.text(rid, 200)
-    return f"the engine answered {said!r} twice, the second time after the kit had judged it (docs/protocol.md)"
-
-
 def _tail(process: EngineProcess, *, ended: bool = False) -> str:
     """The last lines of the engine's standard error, for a message (waiting a moment for them once it is ended)."""
     return untrusted.tail("stderr", process.stderr_lines(settle=0.2 if ended else 0.0))

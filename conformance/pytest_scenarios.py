@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from conformance import adapter as adapters
-from conformance import engine_process, expectations, lingering, protocol, runlog, runner, scenarios, untrusted
+from conformance import engine_process, expectations, lingering, reports, runlog, runner, scenarios, untrusted
 from conformance.validate import house_problems
 from conformance.vocabulary import Outcome
 from specreader import kitdata, roots, spec
@@ -236,7 +236,7 @@ class ScenarioItem(pytest.Item):
         verdict = runner.run(engine, self.scenario, set(self.config.stash[_HELLO_KEY]["variants"]))
         late: list[str] = getattr(engine, "late_copies", [])
         while late:  # the scenario before was judged already, one at a time as pytest runs them: said, not hidden
-            warnings.warn(EngineWarning(protocol.late_copy_warning(late.pop(0))), stacklevel=1)
+            warnings.warn(EngineWarning(reports.late_copy_warning(late.pop(0))), stacklevel=1)
         expected = self.config.stash[_EXPECT_KEY]
         reported, note = expected.reported(self.scenario.id, verdict.outcome)  # as verify reports it
         if reported is Outcome.PASS:

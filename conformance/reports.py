@@ -58,6 +58,12 @@ def _raw_detail(line: ScenarioLine) -> str:
     return ""
 
 
+def late_copy_warning(rid: str) -> str:
+    """What the kit says of an answer set aside as a late copy (``late_copies``): its scenario was judged already."""
+    said = untrusted.text(rid, 200)
+    return f"the engine answered {said!r} twice, the second time after the kit had judged it (docs/protocol.md)"
+
+
 def summary(log: Log) -> Json:
     """The counts and failures of a run log, every string in them safe text (a log is a file anyone may
     have written: its names reach the terminal, Markdown and XML)."""
@@ -73,6 +79,7 @@ def _summary(log: Log) -> Json:
         "engine": log.header.get("engine", {}),
         "complete": log.complete,
         **({"stopped_early": stopped_early} if stopped_early else {}),
+        **({"late_copies": log.late_copies} if log.late_copies else {}),
         "counts": _counts(lines),
         "by_game": _grouped(lines, lambda line: [line["game"]]),
         "by_clause_group": _grouped(lines, lambda line: sorted({".".join(c.split(".")[:2]) for c in line["clauses"]})),
@@ -171,6 +178,16 @@ def render_md(data: Json) -> str:
         for name, counts in groups.items():
             out.append(f"| {markdown_code(name)} | " + " | ".join(str(counts.get(c, 0)) for c in columns) + " |")
         out.append("")
+    if data.get("late_copies"):
+        out.append("## Answered twice")
+        out.append("")
+        out.append(
+            "The engine sent the answer to each of these scenarios a second time, after the kit had judged it. "
+            "The copies were set aside and blame no scenario (docs/protocol.md)."
+        )
+        out.append("")
+        out.extend(f"- {markdown_code(rid)}" for rid in data["late_copies"])
+        out.append("")
     if data["failures"]:
         out.append("## Failures")
         out.append("")
@@ -189,6 +206,7 @@ def render_junit(log: Log) -> str:
         # Every string safe text: XML holds no control character, and a log is a file anyone may have written.
         line = cast(ScenarioLine, untrusted.strings_made_safe(line))
         by_game.setdefault(line["game"], []).append(line)
+    late = set(log.late_copies)
     for game, lines in sorted(by_game.items()):
         counts = Counter(line["outcome"] for line in lines)
         suite = ET.SubElement(
@@ -221,6 +239,8 @@ def render_junit(log: Log) -> str:
             props = ET.SubElement(case, "properties")
             for clause in line["clauses"]:
                 ET.SubElement(props, "property", name="clause", value=clause)
+            if line["id"] in late:
+                ET.SubElement(case, "system-err").text = late_copy_warning(line["id"])
     ET.indent(suites)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 

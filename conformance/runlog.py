@@ -13,6 +13,7 @@ import hashlib
 import json
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -61,13 +62,15 @@ class ScenarioLine(TypedDict):
 
 class Footer(TypedDict):
     """The last line, present only when the run finished or was interrupted: the counts by outcome,
-    and the signal that stopped it (``interrupted``, only on a run that did not finish)."""
+    and the signal that stopped it (``interrupted``, only on a run that did not finish); the scenarios the
+    engine answered again after they were judged (``late_copies``, only when it did: docs/protocol.md)."""
 
     type: str
     counts: dict[str, int]
     seconds: float
     finished: str
     interrupted: NotRequired[str]
+    late_copies: NotRequired[list[str]]
 
 
 def header(engine: Json, options: Json, scenarios: int) -> Header:
@@ -176,6 +179,11 @@ class Log:
         return self.footer.get("interrupted") if self.footer is not None else None
 
     @property
+    def late_copies(self) -> list[str]:
+        """The scenarios, by id, whose answer the engine sent again after the kit had judged them (set aside)."""
+        return list(self.footer.get("late_copies", [])) if self.footer is not None else []
+
+    @property
     def stopped_early(self) -> str | None:
         """Why the log covers only part of the run, as a sentence; None for a run that finished."""
         if self.complete:
@@ -195,11 +203,14 @@ class Log:
         self.scenarios.append(cast(ScenarioLine, self._write(line)))
         self._counts[line["outcome"]] += 1
 
-    def finish(self, seconds: float, interrupted: str | None = None) -> None:
-        """Write the footer: the run finished, or ``interrupted`` names the signal that stopped it."""
+    def finish(self, seconds: float, interrupted: str | None = None, late_copies: Iterable[str] = ()) -> None:
+        """Write the footer: the run finished, or ``interrupted`` names the signal that stopped it; ``late_copies``
+        are the scenarios the engine answered again after they were judged."""
         footer: Footer = {"type": "footer", "counts": dict(self.counts()), "seconds": round(seconds, 3), "finished": now()}
         if interrupted:
             footer["interrupted"] = interrupted
+        if late := list(late_copies):
+            footer["late_copies"] = late
         self.footer = footer
         self._write(footer)
 
@@ -349,6 +360,9 @@ def merge(logs: list[Log]) -> Log:
         stopped = next((log.interrupted for log in logs if log.interrupted), None)
         if stopped:  # one shard stopped by a signal: the merged run did not finish either
             merged.footer["interrupted"] = stopped
+        late = sorted({rid for log in logs for rid in log.late_copies}, key=_natural)
+        if late:
+            merged.footer["late_copies"] = late
     return merged
 
 

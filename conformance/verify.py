@@ -80,11 +80,16 @@ def verify(
             if progress is not None:
                 progress(number, log.counts())
         with interrupt.deferred():
-            log.finish(time.perf_counter() - started)
+            log.finish(time.perf_counter() - started, late_copies=_late_copies(engine))
     except interrupt.Interrupted as stop:
         if log.footer is None:  # else the signal came as the run finished: it stands finished
-            log.finish(time.perf_counter() - started, interrupted=stop.signal.name)
+            log.finish(time.perf_counter() - started, interrupted=stop.signal.name, late_copies=_late_copies(engine))
     return log
+
+
+def _late_copies(engine: EngineAdapter) -> list[str]:
+    """The scenarios the engine answered again after they were judged (only an engine over the protocol can)."""
+    return list(getattr(engine, "late_copies", []))
 
 
 class Progress:

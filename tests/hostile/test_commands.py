@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
+from xml.etree import ElementTree as ET
 
 import pytest
 import xmlschema
@@ -107,15 +108,44 @@ def test_a_run_given_up_on_says_so_in_every_report(tmp_path: Path, capsys: pytes
 def test_verify_names_an_answer_sent_again_after_its_scenario_was_judged(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The copy blames no other scenario (docs/protocol.md), and verify says it, as the pytest plugin warns of it."""
+    """The copy blames no other scenario (docs/protocol.md), and verify says it, as the pytest plugin warns of it;
+    the run log keeps it, so every report says it too, and says it again when rendered from the log."""
     first = two_player(1)[0]
     command = shlex.join(engine(tmp_path, "copy-after-next", [first]))
-    code, out, err = run(capsys, "verify", "--engine-cmd", command, "--variant", "albastini-2p", "--timeout", "2")
+    folder = tmp_path / "reports"
+    code, out, err = run(capsys, "verify", "--engine-cmd", command, "--variant", "albastini-2p", "--timeout", "2",
+                         "--report-dir", str(folder))
     assert code == 1 and "wrong_id" not in out and "setup: benign" in out  # every answer is the benign error
-    warned = [line for line in err.splitlines() if line.startswith("warning: ")]
-    assert warned == [f"warning: the engine answered {first.id!r} twice, the second time after the kit had judged it "
-                      "(docs/protocol.md)"]
+    warning = f"the engine answered {first.id!r} twice, the second time after the kit had judged it (docs/protocol.md)"
+    assert [line for line in err.splitlines() if line.startswith("warning: ")] == [f"warning: {warning}"]
+    log = runlog.read(folder / "run.jsonl")
+    assert log.complete and log.late_copies == [first.id]
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    assert summary["late_copies"] == [first.id] and not list(schemas.validator("summary").iter_errors(summary))
+    report = (folder / "report.md").read_text(encoding="utf-8")
+    assert "## Answered twice\n\nThe engine sent the answer to each of these scenarios a second time" in report
+    assert f"\n- `{first.id}`\n" in report
+    xmlschema.XMLSchema(str(kitdata.schemas_dir() / "junit.xsd")).validate(str(folder / "junit.xml"))
+    cases = ET.parse(folder / "junit.xml").getroot().iter("testcase")
+    assert {case.get("name"): case.findtext("system-err") for case in cases if case.find("system-err") is not None} == {
+        first.id: warning
+    }
+    assert run(capsys, "report", str(folder / "run.jsonl"), "--format", "md")[1] == report  # from the log alone
     assert_nothing_left(tmp_path)
+
+
+def test_late_copies_merge_across_shards_in_id_order(tmp_path: Path) -> None:
+    """Shards merged keep every scenario each engine answered again, once, as the scenario lines are ordered."""
+    shards = []
+    for late in (["albastini.trick.10", "albastini.trick.2"], [], ["albastini.trick.2", "altbaumer.deal.1"]):
+        log = runlog.Log(header=runlog.header({"name": "e", "version": "1", "variants": []}, {}, 0))
+        log.finish(0.1, late_copies=late)
+        shards.append(log)
+    merged = runlog.merge(shards)
+    assert merged.late_copies == ["albastini.trick.2", "albastini.trick.10", "altbaumer.deal.1"]
+    assert merged.footer is not None and not list(schemas.validator("run-log").iter_errors(merged.footer))
+    quiet = runlog.merge(shards[1:2] * 2)
+    assert quiet.footer is not None and "late_copies" not in quiet.footer and quiet.late_copies == []
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ process or child it started outlives the run."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -18,6 +19,7 @@ from conformance.engine_process import MAX_LINE_BYTES
 from conformance.protocol import EngineUnusable, SubprocessAdapter
 from conformance.runner import Verdict
 from conformance.vocabulary import ErrorKind, Outcome
+from specreader import kitdata
 
 BENIGN = "setup: benign"  # what the engines answer to every scenario they do not misbehave on
 
@@ -186,6 +188,8 @@ def test_a_copy_sent_after_the_next_answer_blames_no_scenario(tmp_path: Path, pi
     assert_nothing_left(tmp_path)
     protocol_page = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
     assert f"the last {protocol._RELEASED_KEPT:,} answers" in " ".join(protocol_page.split())  # as the page says
+    footer = json.loads((kitdata.schemas_dir() / "run-log.schema.json").read_text(encoding="utf-8"))["$defs"]["footer"]
+    assert footer["properties"]["late_copies"]["maxItems"] == protocol._RELEASED_KEPT  # all a run log can be given
 
 
 def test_the_id_of_an_answer_before_on_another_answer_is_a_wrong_id_at_once(tmp_path: Path) -> None:
