@@ -54,6 +54,7 @@ class Scenario:
     raw: Json = field(default_factory=dict, repr=False)
     refuse_setup: str | None = None  # the code the setup must be refused with; such a scenario has no steps
     refuse_setup_line: int = 0
+    file_title: str = ""  # the title of the file it is in, if it has one: what its page of examples is named
 
     @property
     def location(self) -> str:
@@ -238,6 +239,7 @@ def _compile(doc: Document, shown: str, index: int, raw: Json, default_variant: 
         raw=raw,
         refuse_setup=raw.get("refuse_setup"),
         refuse_setup_line=doc.where((*at, "refuse_setup"))[0] if "refuse_setup" in raw else 0,
+        file_title=str(doc.data.get("title", "")),
     )
 
 

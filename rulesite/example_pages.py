@@ -136,45 +136,79 @@ class PageLabel:
     game: str
     topic: str
     label: str
+    told_apart: str = ""  # among the pages of the same label: the table it keeps to, else what its file is about
+
+    @property
+    def title(self) -> str:
+        return f"{self.label}: {self.told_apart}" if self.told_apart else self.label
 
 
 def _words(name: str) -> str:
     return name.replace("-", " ").capitalize()
 
 
+def _same_words(a: str, b: str) -> bool:
+    return re.sub(r"\W+", " ", a).strip().lower() == re.sub(r"\W+", " ", b).strip().lower()
+
+
+# The topic of the pages that check the whole game rather than one part of it (every field of a deal).
+_WHOLE_GAME = "Across the game"
+
+
 def _in_order_of_play(path: str, data: SiteData) -> tuple[tuple[bool, bool, str], tuple[int, int], str]:
     """A page's place: its game, then its topic where the game's specification puts that section (deal, trumps,
-    play, scoring, match...). A topic with no section of its own (the Anna and Boris trick, the refusals) comes
-    right after the section that more than half of its examples check first; else (every field in one deal) last."""
-    parts = path.removeprefix("examples/").removesuffix(".md").split("/")
-    sections = [str(sec.get("id")) for sec in data.spec.sections(parts[0])]
-    folder = "/".join(parts[1:-1])
+    play, scoring, match...); a page in a folder of no section comes after the section it belongs with."""
+    game, folder = _game_and_folder(path)
+    sections = [str(sec.get("id")) for sec in data.spec.sections(game)]
     if folder in sections:
-        return (game_order(parts[0]), (sections.index(folder), 0), path)
+        return (game_order(game), (sections.index(folder), 0), path)
+    nearest = _section_it_belongs_with(path, data)
+    return (game_order(game), (len(sections) if nearest is None else nearest, 1), path)
+
+
+def _game_and_folder(path: str) -> tuple[str, str]:
+    parts = path.removeprefix("examples/").removesuffix(".md").split("/")
+    return parts[0], "/".join(parts[1:-1])
+
+
+def _section_it_belongs_with(path: str, data: SiteData) -> int | None:
+    """For a page in a folder of no section (the Anna and Boris trick, the refusals): the index of the section
+    that more than half of its examples check first; None when no section has most of them (a tour of the game)."""
+    game, _ = _game_and_folder(path)
+    sections = [str(sec.get("id")) for sec in data.spec.sections(game)]
     examples = data.example_files()[path]
     firsts = [
         str(data.clauses[s.clauses[0]].get("section"))
         for s in examples
-        if s.clauses and data.clause_game.get(s.clauses[0]) == parts[0]
+        if s.clauses and data.clause_game.get(s.clauses[0]) == game
     ]
     votes = [sections.index(section) for section in firsts if section in sections]
-    nearest = max(set(votes), key=lambda at: (votes.count(at), -at)) if votes else len(sections)
-    if votes.count(nearest) * 2 <= len(examples):  # no section has most of them: a tour of the game
-        nearest = len(sections)
-    return (game_order(parts[0]), (nearest, 1), path)
+    nearest = max(set(votes), key=lambda at: (votes.count(at), -at)) if votes else None
+    return nearest if nearest is not None and votes.count(nearest) * 2 > len(examples) else None
+
+
+def _topic(path: str, data: SiteData) -> str:
+    """The spec section a page is filed under: its folder's, else the one it belongs with, else the whole game."""
+    game, folder = _game_and_folder(path)
+    sections = list(data.spec.sections(game))
+    titles = {str(sec.get("id")): str(sec.get("title", sec.get("id"))) for sec in sections}
+    if folder in titles:
+        return titles[folder]
+    nearest = _section_it_belongs_with(path, data)
+    return _WHOLE_GAME if nearest is None else str(sections[nearest].get("title", sections[nearest].get("id")))
 
 
 def page_labels(data: SiteData) -> dict[str, PageLabel]:
-    """Every page of examples with its label, in the order of play (the order of the index and the nav)."""
+    """Every page of examples with its label, in the order of play (the order of the index and the nav), the pages
+    of one label together."""
     out: dict[str, PageLabel] = {}
     taken: dict[tuple[str, str, str], list[str]] = {}
     groups = data.example_files()
     for path in sorted(groups, key=lambda p: _in_order_of_play(p, data)):
         group = groups[path]
-        parts = path.removeprefix("examples/").removesuffix(".md").split("/")
-        game, folder, stem = parts[0], "/".join(parts[1:-1]), parts[-1]
-        sections = {str(sec.get("id")): str(sec.get("title", sec.get("id"))) for sec in data.spec.sections(game)}
-        topic = sections.get(folder, _words(folder) if folder else "Other")
+        game, folder = _game_and_folder(path)
+        stem = path.removesuffix(".md").rsplit("/", 1)[-1]
+        topic = _topic(path, data)
         counts: dict[str, int] = {}
         for s in group:
             for cid in s.clauses:
@@ -185,7 +219,7 @@ def page_labels(data: SiteData) -> dict[str, PageLabel]:
         counts = own or counts
         order = list(data.clauses)
         top = max(counts, key=lambda c: (counts[c], -order.index(c))) if counts else None
-        label = str(data.clauses[top].get("title", top)) if top else _words(stem)
+        label = group[0].file_title or (str(data.clauses[top].get("title", top)) if top else _words(stem))
         taken.setdefault((game, topic, label), []).append(path)
         out[path] = PageLabel(game, topic, label)
     files = data.example_files()
@@ -199,12 +233,15 @@ def page_labels(data: SiteData) -> dict[str, PageLabel]:
         for path, table in zip(same, tables, strict=True):
             found = out[path]
             vid = min(table)
+            stem = _words(path.removesuffix(".md").rsplit("/", 1)[-1]).lower()
             if len(table) == 1 and alone.count(vid) == 1:
                 suffix = str(data.variants.get(vid, {}).get("title", vid))
+            elif _same_words(stem, label) and len(table) > 1:  # "Rank order: rank order" says nothing
+                suffix = "several tables"
             else:
-                suffix = _words(path.removesuffix(".md").rsplit("/", 1)[-1]).lower()
-            out[path] = PageLabel(found.game, found.topic, f"{label}: {suffix}")
-    return out
+                suffix = stem
+            out[path] = PageLabel(found.game, found.topic, label, suffix)
+    return {path: out[path] for paths in taken.values() for path in paths}  # a label's pages where its first is
 
 
 def example_page(page: str, scenarios: Sequence[Scenario], data: SiteData, labels: dict[str, PageLabel]) -> str:
@@ -216,7 +253,7 @@ def example_page(page: str, scenarios: Sequence[Scenario], data: SiteData, label
     return render(
         "example.md.j2",
         game_title=data.game_title(first.game) if first.game else first.game,
-        topic=f"{named.topic}: {named.label}" if named else page,
+        topic=f"{named.topic}: {named.title}" if named else page,
         source_file="scenarios/" + "/".join(parts) + ".yaml",
         examples=[example(s, data.variants.get(s.variant)) for s in scenarios],
         links=PageLinks(page, data),
@@ -226,11 +263,16 @@ def example_page(page: str, scenarios: Sequence[Scenario], data: SiteData, label
 def examples_index(data: SiteData) -> str:
     """Every page of examples, by game and then by topic."""
     labels = page_labels(data)
-    by_game: dict[str, dict[str, list[tuple[str, str, int]]]] = {}
+    # game: topic: label: its pages (what tells each apart from the others of its label, path, examples)
+    by_game: dict[str, dict[str, dict[str, list[tuple[str, str, int]]]]] = {}
     files = data.example_files()
     for path, named in labels.items():
-        by_game.setdefault(named.game, {}).setdefault(named.topic, []).append((named.label, path, len(files[path])))
-    games = [(game, data.game_title(game), list(by_game[game].items())) for game in sorted(by_game, key=game_order)]
+        pages = by_game.setdefault(named.game, {}).setdefault(named.topic, {}).setdefault(named.label, [])
+        pages.append((named.told_apart, path, len(files[path])))
+    games = [
+        (game, data.game_title(game), [(topic, list(labelled.items())) for topic, labelled in by_game[game].items()])
+        for game in sorted(by_game, key=game_order)
+    ]
     return render(
         "examples_index.md.j2",
         count=len(data.scenarios),
@@ -245,7 +287,7 @@ def example_nav(data: SiteData) -> list[Any]:
     nav: list[Any] = [{"Overview": paths.EXAMPLES_INDEX}]
     games: dict[str, dict[str, list[Any]]] = {}
     for path, named in page_labels(data).items():
-        games.setdefault(named.game, {}).setdefault(named.topic, []).append({named.label: path})
+        games.setdefault(named.game, {}).setdefault(named.topic, []).append({named.title: path})
     for game in sorted(games, key=game_order):
         topics = [{topic: entries} for topic, entries in games[game].items()]
         nav.append({data.game_title(game): topics})

@@ -2,7 +2,8 @@
 
 tests/test_golden_run.py runs them again and compares with tests/golden/<run>/; tests/golden/record.py
 records them. The reference run covers every scenario; the mixed run (tests/golden_engine.py, with
-tests/golden/mixed-expectations.yaml) reaches every outcome and every report section.
+tests/golden/mixed-expectations.yaml) reaches every outcome and every report section but one: the scenarios
+answered twice, which only an engine over the protocol can reach (tests/hostile/test_commands.py).
 """
 
 from __future__ import annotations

@@ -696,6 +696,29 @@ def test_the_examples_follow_the_order_of_play(site_data: rulesite.SiteData) -> 
     assert folders.index("fields") > last["events"]  # a deal's every field, checking every part of it: last
 
 
+def test_each_page_of_examples_is_named_for_a_reader(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+    """A file's own title names its page; a page of a folder that is no section is filed under the section it
+    belongs with; the pages of one rule are listed together under it, each told apart by more than the rule's name."""
+    from rulesite.example_pages import page_labels
+
+    labels = page_labels(site_data)
+    trick = labels["examples/albastini/trick/anna-boris.md"]
+    assert (trick.topic, trick.title) == ("Playing the tricks", "The Anna and Boris trick")
+    assert labels["examples/albastini/refusals/precedence.md"].topic == "Choosing trumps (Otea)"
+    assert labels["examples/albastini/fields/every-field.md"].topic == "Across the game"
+    heading = "# Albastini examples: Playing the tricks: The Anna and Boris trick\n"
+    assert heading in site_pages["examples/albastini/trick/anna-boris.md"]
+    for named in labels.values():
+        assert named.told_apart.lower() != named.label.lower(), named  # never "Rank order: rank order"
+    order = [(n.game, n.topic, n.label) for n in labels.values()]
+    runs = [key for i, key in enumerate(order) if i == 0 or order[i - 1] != key]
+    assert len(runs) == len(set(runs))  # each label's pages in one run
+    albastini = site_pages["examples/index.md"].split("\n## Altbaumer")[0]
+    rank = labels["examples/albastini/cards/rank-order.md"]
+    assert (rank.label, rank.told_apart) == ("Rank order", "several tables")
+    assert albastini.count("\n- Rank order\n") == 1 and "\n    - [several tables](albastini/cards/rank-order.md)" in albastini
+
+
 # ------------------------------------------------------------------ the protocol page's files and fields
 
 # A file of the kit named in running text: `schemas/x.schema.json`, `spec/errors.yaml`, `docs/scenarios.md`.
