@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from conformance import runner, scenarios, untrusted
 from conformance.protocol import EngineUnusable, SubprocessAdapter, split_command
+from conformance.reports import late_copy_warning
 from conformance.vocabulary import EngineError, ErrorKind, engine_error
 
 
@@ -27,7 +28,7 @@ def _first(
 
 
 def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
-    """Handshake, one plain scenario, one rejection, an unknown request: each named and explained.
+    """Handshake, one plain scenario, one rejection, an unknown request, no answer sent twice: each named and explained.
     A command that cannot be split is a ``BadCommand`` (a usage error, not a trial)."""
     trials: list[Trial] = []
     try:
@@ -85,6 +86,8 @@ def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
             error = probed.get("error")
             ok = isinstance(error, dict) and error.get("kind") == ErrorKind.UNKNOWN_COMMAND
             trials.append(Trial("an unknown request", ok, f"answered {json.dumps(probed)[:120]}"))
+        twice = [late_copy_warning(rid) for rid in engine.late_copies]
+        trials.append(Trial("one answer per request", not twice, "; ".join(twice) or "no request answered twice"))
     finally:
         engine.close()
     return trials

@@ -142,7 +142,8 @@ def test_exit_codes_for_bad_usage_and_unusable_engines(tmp_path: Path, capsys: p
 def test_smoke_accepts_the_served_reference(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "smoke", "--engine-cmd", SERVE)
     assert code == 0, out
-    assert out.strip().splitlines()[-1] == "4 passed, 0 failed"
+    assert out.strip().splitlines()[-1] == "5 passed, 0 failed"
+    assert "ok   one answer per request: no request answered twice" in out
 
 
 def test_smoke_explains_a_silent_engine(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -71,7 +71,20 @@ def test_smoke_explains_a_deep_or_undecodable_answer(
     assert lines[0].startswith("ok   handshake: hostile 0 (python)")
     assert [line.split(":")[0] for line in lines[1:3]] == ["FAIL a scenario", "FAIL a rejection"]
     assert all(failure in line for line in lines[1:3]), lines
-    assert lines[3].startswith("ok   an unknown request") and lines[-1] == "2 passed, 2 failed"
+    assert lines[3].startswith("ok   an unknown request") and lines[-1] == "3 passed, 2 failed"
+    assert_nothing_left(tmp_path)
+
+
+def test_smoke_fails_an_engine_that_answers_a_request_twice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A copy of the first scenario's answer, sent after the next one, is set aside wherever it comes (here, before
+    the unknown request's answer), and smoke names it instead of taking it for that answer."""
+    first = next(s for s in two_player(50) if not s.refusals())  # the plain scenario smoke tries first
+    command = shlex.join(engine(tmp_path, "copy-after-next", [first]))
+    code, out, _ = run(capsys, "smoke", "--engine-cmd", command, "--timeout", "2")
+    lines = out.splitlines()
+    assert code == 3 and lines[3].startswith("ok   an unknown request")
+    assert lines[4] == (f"FAIL one answer per request: the engine answered {first.id!r} twice, the second time after the "
+                        "kit had judged it (docs/protocol.md)")
     assert_nothing_left(tmp_path)
 
 
