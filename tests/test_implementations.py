@@ -124,9 +124,13 @@ def test_a_changed_scenario_makes_its_log_stale() -> None:
     first = next(iter(log.header["scenario_digests"]))
     log.header["scenario_digests"][first] = "0" * 16
     del log.header["scenario_digests"][sorted(log.header["scenario_digests"])[-1]]
+    moved = log.scenarios[-1]
+    where = f"{moved['file']}:{moved['line']}"
+    moved["line"] += 1
     reasons = implementations.stale(log, scenarios.kit_scenarios())
     assert f"{first}: changed since the run" in reasons
     assert any(r.endswith("added since the run") for r in reasons)
+    assert f"{moved['id']}: moved to {where} since the run, which logged {moved['file']}:{moved['line']}" in reasons
 
 
 def test_an_unsupported_answer_fails_when_what_it_observed_first_was_wrong() -> None:
