@@ -55,6 +55,7 @@ class Scenario:
     refuse_setup: str | None = None  # the code the setup must be refused with; such a scenario has no steps
     refuse_setup_line: int = 0
     file_title: str = ""  # the title of the file it is in, if it has one: what its page of examples is named
+    file_section: str = ""  # the spec section the file's page is filed under, if it names one
 
     @property
     def location(self) -> str:
@@ -240,6 +241,7 @@ def _compile(doc: Document, shown: str, index: int, raw: Json, default_variant: 
         refuse_setup=raw.get("refuse_setup"),
         refuse_setup_line=doc.where((*at, "refuse_setup"))[0] if "refuse_setup" in raw else 0,
         file_title=str(doc.data.get("title", "")),
+        file_section=str(doc.data.get("section", "")),
     )
 
 
@@ -256,6 +258,7 @@ def _cross_checks(
     then once in all."""
     problems = []
     refused: set[str] = set()
+    checked: set[str] = set()  # what is checked once per file
     default_variant = doc.data.get("variant")
     if default_variant is not None and refs.variants.unknown(default_variant):
         problems.append(doc.problem(("variant",), _unknown_variant(default_variant)))
@@ -285,6 +288,9 @@ def _cross_checks(
         if variant.get("abstract"):
             problems.append(doc.problem(named_at, f"variant {vid!r} is abstract: expected a playable variant"))
         game = variant.get("game")
+        if "section" in doc.data and "section" not in checked and refs.clauses.complete:
+            checked.add("section")  # once per file, against the game of its first scenario checked
+            problems += _section_problems(doc, spec, str(game))
         for j, cid in enumerate(raw.get("clauses", [])):
             if cid not in clauses:
                 if not refs.clauses.complete:
@@ -373,6 +379,15 @@ def _cross_checks(
             if "reject" in step and len(expand_actions(step)) != 1:
                 problems.append(doc.problem((*at, "steps", j), "a step with reject: must hold exactly one action"))
     return problems
+
+
+def _section_problems(doc: Document, spec: Spec, game: str) -> list[Problem]:
+    """A file's ``section`` (where the rules site files its page) must be one of its game's sections."""
+    ids = [str(sec.get("id")) for sec in spec.sections(game)]
+    if doc.data["section"] in ids:
+        return []
+    found = doc.data["section"]  # the schema let through only a word of letters, digits and hyphens
+    return [doc.problem(("section",), f"expected a section of {game}'s clauses: {', '.join(ids)}; found {found!r}")]
 
 
 def _refusal_code_problems(doc: Document, spec: Spec, refs: References, at: JsonPath, code: str) -> list[Problem]:

@@ -151,97 +151,93 @@ def _same_words(a: str, b: str) -> bool:
     return re.sub(r"\W+", " ", a).strip().lower() == re.sub(r"\W+", " ", b).strip().lower()
 
 
-# The topic of the pages that check the whole game rather than one part of it (every field of a deal).
+# The topic of the pages filed under no section: those that check the whole game (every field of a deal).
 _WHOLE_GAME = "Across the game"
 
 
-def _in_order_of_play(path: str, data: SiteData) -> tuple[tuple[bool, bool, str], tuple[int, int], str]:
-    """A page's place: its game, then its topic where the game's specification puts that section (deal, trumps,
-    play, scoring, match...); a page in a folder of no section comes after the section it belongs with."""
-    game, folder = _game_and_folder(path)
-    sections = [str(sec.get("id")) for sec in data.spec.sections(game)]
-    if folder in sections:
-        return (game_order(game), (sections.index(folder), 0), path)
-    nearest = _section_it_belongs_with(path, data)
-    return (game_order(game), (len(sections) if nearest is None else nearest, 1), path)
+@dataclass(frozen=True)
+class _Filed:
+    """Where a page of examples is filed: the section of its game's specification that its folder is, else the one
+    its file names (``section:``), else none (the whole game, after every section); and its place in that order."""
+
+    game: str
+    folder: str
+    stem: str
+    topic: str
+    place: tuple[tuple[bool, bool, str], tuple[int, int], str]
 
 
-def _game_and_folder(path: str) -> tuple[str, str]:
+def _filed(path: str, data: SiteData) -> _Filed:
     parts = path.removeprefix("examples/").removesuffix(".md").split("/")
-    return parts[0], "/".join(parts[1:-1])
+    game, folder, stem = parts[0], "/".join(parts[1:-1]), parts[-1]
+    sections = data.spec.sections(game)
+    ids = [str(sec.get("id")) for sec in sections]
+    named = data.example_files()[path][0].file_section
+    if folder in ids:
+        at, after = ids.index(folder), 0
+    elif named in ids:
+        at, after = ids.index(named), 1  # after the section's own pages
+    else:
+        return _Filed(game, folder, stem, _WHOLE_GAME, (game_order(game), (len(ids), 1), path))
+    return _Filed(game, folder, stem, str(sections[at].get("title", ids[at])), (game_order(game), (at, after), path))
 
 
-def _section_it_belongs_with(path: str, data: SiteData) -> int | None:
-    """For a page in a folder of no section (the Anna and Boris trick, the refusals): the index of the section
-    that more than half of its examples check first; None when no section has most of them (a tour of the game)."""
-    game, _ = _game_and_folder(path)
-    sections = [str(sec.get("id")) for sec in data.spec.sections(game)]
-    examples = data.example_files()[path]
-    firsts = [
-        str(data.clauses[s.clauses[0]].get("section"))
-        for s in examples
-        if s.clauses and data.clause_game.get(s.clauses[0]) == game
-    ]
-    votes = [sections.index(section) for section in firsts if section in sections]
-    nearest = max(set(votes), key=lambda at: (votes.count(at), -at)) if votes else None
-    return nearest if nearest is not None and votes.count(nearest) * 2 > len(examples) else None
+def _rule_of(group: Sequence[Scenario], filed: _Filed, data: SiteData) -> str:
+    """What a page is about: its file's title, else the rule it checks most (of its section's own, where it checks
+    any), else its file's name."""
+    if group[0].file_title:
+        return group[0].file_title
+    counts: dict[str, int] = {}
+    for s in group:
+        for cid in s.clauses:
+            if data.clause_game.get(cid) == filed.game:
+                counts[cid] = counts.get(cid, 0) + 1
+    own = {cid: n for cid, n in counts.items() if data.clauses[cid].get("section") == filed.folder}
+    counts = own or counts
+    if not counts:
+        return _words(filed.stem)
+    order = list(data.clauses)
+    top = max(counts, key=lambda c: (counts[c], -order.index(c)))
+    return str(data.clauses[top].get("title", top))
 
 
-def _topic(path: str, data: SiteData) -> str:
-    """The spec section a page is filed under: its folder's, else the one it belongs with, else the whole game."""
-    game, folder = _game_and_folder(path)
-    sections = list(data.spec.sections(game))
-    titles = {str(sec.get("id")): str(sec.get("title", sec.get("id"))) for sec in sections}
-    if folder in titles:
-        return titles[folder]
-    nearest = _section_it_belongs_with(path, data)
-    return _WHOLE_GAME if nearest is None else str(sections[nearest].get("title", sections[nearest].get("id")))
+def _told_apart(same: list[str], label: str, filed: dict[str, _Filed], data: SiteData) -> dict[str, str]:
+    """How each page of one label is told from the others: by its table where it keeps to one that no other of
+    them keeps to alone, else by its file's name (unless that is the label again); and, where two are still told
+    the same, by their folder too, then by their whole path, which no two pages share."""
+    files = data.example_files()
+    tables = [{s.variant for s in files[path]} for path in same]
+    alone = [min(t) for t in tables if len(t) == 1]
+    told: dict[str, str] = {}
+    for path, table in zip(same, tables, strict=True):
+        vid, stem = min(table), _words(filed[path].stem).lower()
+        if len(table) == 1 and alone.count(vid) == 1:
+            told[path] = str(data.variants.get(vid, {}).get("title", vid))
+        elif not _same_words(stem, label):
+            told[path] = stem
+        elif len(table) > 1:  # "Rank order: rank order" would say nothing
+            told[path] = "several tables"
+        else:
+            told[path] = str(data.variants.get(vid, {}).get("title", vid))
+    for widened in ("folder", "path"):
+        twice = [p for p in same if list(told.values()).count(told[p]) > 1]
+        told.update({p: f"{told[p]} ({_words(filed[p].folder).lower() if widened == 'folder' else p})" for p in twice})
+    return told
 
 
 def page_labels(data: SiteData) -> dict[str, PageLabel]:
     """Every page of examples with its label, in the order of play (the order of the index and the nav), the pages
-    of one label together."""
-    out: dict[str, PageLabel] = {}
-    taken: dict[tuple[str, str, str], list[str]] = {}
+    of one label together, no two with the same title in a topic."""
     groups = data.example_files()
-    for path in sorted(groups, key=lambda p: _in_order_of_play(p, data)):
-        group = groups[path]
-        game, folder = _game_and_folder(path)
-        stem = path.removesuffix(".md").rsplit("/", 1)[-1]
-        topic = _topic(path, data)
-        counts: dict[str, int] = {}
-        for s in group:
-            for cid in s.clauses:
-                if data.clause_game.get(cid) == game:
-                    counts[cid] = counts.get(cid, 0) + 1
-        # The rule the page is filed under: of its topic's own clauses, where it checks any.
-        own = {cid: n for cid, n in counts.items() if data.clauses[cid].get("section") == folder}
-        counts = own or counts
-        order = list(data.clauses)
-        top = max(counts, key=lambda c: (counts[c], -order.index(c))) if counts else None
-        label = group[0].file_title or (str(data.clauses[top].get("title", top)) if top else _words(stem))
-        taken.setdefault((game, topic, label), []).append(path)
-        out[path] = PageLabel(game, topic, label)
-    files = data.example_files()
-    for (_, _, label), same in taken.items():
-        if len(same) < 2:
-            continue
-        # Told apart by their table where a page keeps to one that no other page of the label keeps to alone,
-        # else by the file's name.
-        tables = [{s.variant for s in files[path]} for path in same]
-        alone = [min(t) for t in tables if len(t) == 1]
-        for path, table in zip(same, tables, strict=True):
-            found = out[path]
-            vid = min(table)
-            stem = _words(path.removesuffix(".md").rsplit("/", 1)[-1]).lower()
-            if len(table) == 1 and alone.count(vid) == 1:
-                suffix = str(data.variants.get(vid, {}).get("title", vid))
-            elif _same_words(stem, label) and len(table) > 1:  # "Rank order: rank order" says nothing
-                suffix = "several tables"
-            else:
-                suffix = stem
-            out[path] = PageLabel(found.game, found.topic, label, suffix)
-    return {path: out[path] for paths in taken.values() for path in paths}  # a label's pages where its first is
+    filed = {path: _filed(path, data) for path in groups}
+    by_label: dict[tuple[str, str, str], list[str]] = {}
+    for path in sorted(groups, key=lambda p: filed[p].place):
+        by_label.setdefault((filed[path].game, filed[path].topic, _rule_of(groups[path], filed[path], data)), []).append(path)
+    out: dict[str, PageLabel] = {}
+    for (game, topic, label), same in by_label.items():  # a label's pages where its first is
+        told = _told_apart(same, label, filed, data) if len(same) > 1 else {}
+        out.update({path: PageLabel(game, topic, label, told.get(path, "")) for path in same})
+    return out
 
 
 def example_page(page: str, scenarios: Sequence[Scenario], data: SiteData, labels: dict[str, PageLabel]) -> str:

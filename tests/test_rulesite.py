@@ -6,8 +6,10 @@ import ast
 import copy
 import dataclasses
 import re
+from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 from markupsafe import escape
@@ -697,26 +699,58 @@ def test_the_examples_follow_the_order_of_play(site_data: rulesite.SiteData) -> 
 
 
 def test_each_page_of_examples_is_named_for_a_reader(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
-    """A file's own title names its page; a page of a folder that is no section is filed under the section it
-    belongs with; the pages of one rule are listed together under it, each told apart by more than the rule's name."""
+    """A file's own title names its page; a page of a folder that is no section is filed under the section its file
+    names, else under the whole game; the pages of one rule are listed together under it, each told apart."""
     from rulesite.example_pages import page_labels
 
     labels = page_labels(site_data)
     trick = labels["examples/albastini/trick/anna-boris.md"]
     assert (trick.topic, trick.title) == ("Playing the tricks", "The Anna and Boris trick")
     assert labels["examples/albastini/refusals/precedence.md"].topic == "Choosing trumps (Otea)"
-    assert labels["examples/albastini/fields/every-field.md"].topic == "Across the game"
+    for game in ("albastini", "altbaumer", "bisca", "briscola"):  # whatever the clauses its examples check first
+        assert labels[f"examples/{game}/fields/every-field.md"].topic == "Across the game"
     heading = "# Albastini examples: Playing the tricks: The Anna and Boris trick\n"
     assert heading in site_pages["examples/albastini/trick/anna-boris.md"]
-    for named in labels.values():
-        assert named.told_apart.lower() != named.label.lower(), named  # never "Rank order: rank order"
-    order = [(n.game, n.topic, n.label) for n in labels.values()]
-    runs = [key for i, key in enumerate(order) if i == 0 or order[i - 1] != key]
-    assert len(runs) == len(set(runs))  # each label's pages in one run
+    assert_titles_told_apart(labels)
     albastini = site_pages["examples/index.md"].split("\n## Altbaumer")[0]
     rank = labels["examples/albastini/cards/rank-order.md"]
     assert (rank.label, rank.told_apart) == ("Rank order", "several tables")
     assert albastini.count("\n- Rank order\n") == 1 and "\n    - [several tables](albastini/cards/rank-order.md)" in albastini
+
+
+def test_pages_of_one_rule_in_one_topic_never_share_a_title(site_data: rulesite.SiteData) -> None:
+    """Two files of the same rule and the same name, in two folders filed under one section, are told apart by
+    their folder: the refused setups of the deal, and the same again in a folder of no section that names it."""
+    from rulesite.example_pages import page_labels
+
+    copies = [
+        dataclasses.replace(s, id=s.id + "-again", file=s.file.replace("/deal/", "/dealing/"), file_section="deal")
+        for s in site_data.scenarios
+        if s.file == "scenarios/albastini/deal/refused-setups.yaml"
+    ]
+    assert copies
+    data = rulesite.SiteData(site_data.spec, [*site_data.scenarios, *copies], scenarios_root=site_data.scenarios_root)
+    labels = page_labels(data)
+    first, again = labels["examples/albastini/deal/refused-setups.md"], labels["examples/albastini/dealing/refused-setups.md"]
+    assert (first.topic, first.label) == (again.topic, again.label) == ("The deal", "Five cards each, the rest is the stock")
+    assert (first.told_apart, again.told_apart) == ("refused setups (deal)", "refused setups (dealing)")
+    assert_titles_told_apart(labels)
+
+
+def assert_titles_told_apart(labels: dict[str, Any]) -> None:
+    titles = [(named.game, named.topic, named.title) for named in labels.values()]
+    assert len(titles) == len(set(titles)), "two pages of examples with one title in one topic"
+    grouped = Counter((named.game, named.topic, named.label) for named in labels.values())
+    for named in labels.values():
+        assert bool(named.told_apart) == (grouped[(named.game, named.topic, named.label)] > 1), named
+        assert not _same_words_told(named.told_apart, named.label), named  # never "Rank order: rank order"
+    order = [(n.game, n.topic, n.label) for n in labels.values()]
+    runs = [key for i, key in enumerate(order) if i == 0 or order[i - 1] != key]
+    assert len(runs) == len(set(runs))  # each label's pages in one run
+
+
+def _same_words_told(told: str, label: str) -> bool:
+    return told.strip().lower() == label.strip().lower()
 
 
 # ------------------------------------------------------------------ the protocol page's files and fields

@@ -67,6 +67,18 @@ def test_unknown_keys_wrong_types_and_bad_cards(write: Write, capsys: pytest.Cap
     assert all(LOCATED.match(line) for line in lines)
 
 
+def test_a_scenario_file_files_its_page_under_a_section_of_its_game(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    kit = Path(__file__).resolve().parents[1] / "scenarios" / "albastini" / "trick" / "anna-boris.yaml"
+    good = kit.read_text(encoding="utf-8")
+    assert "\nsection: play\n" in good
+    moved = good.replace("\nsection: play\n", "\nsection: trump\n").replace("/anna-boris-", "/copy-of-anna-boris-")
+    path = write("scenarios/anna-boris.yaml", moved)
+    code, lines = run(capsys, str(path))
+    assert code == 2 and len(lines) == 1
+    assert lines[0].startswith(f"{path}:4:10: $.section: expected a section of albastini's clauses: cards, players, ")
+    assert lines[0].endswith("; found 'trump'")  # Altbaumer's, not Albastini's
+
+
 def test_deck_tables_must_cover_the_deck(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(
         "variants/short.yaml",
