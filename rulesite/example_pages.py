@@ -140,7 +140,7 @@ class PageLabel:
 
     @property
     def title(self) -> str:
-        return f"{self.label}: {self.told_apart}" if self.told_apart else self.label
+        return f"{self.label} ({self.told_apart})" if self.told_apart else self.label
 
 
 def _words(name: str) -> str:
@@ -215,13 +215,13 @@ def _told_apart(same: list[str], label: str, filed: dict[str, _Filed], data: Sit
             told[path] = str(data.variants.get(vid, {}).get("title", vid))
         elif not _same_words(stem, label):
             told[path] = stem
-        elif len(table) > 1:  # "Rank order: rank order" would say nothing
+        elif len(table) > 1:  # "Rank order (rank order)" would say nothing
             told[path] = "several tables"
         else:
             told[path] = str(data.variants.get(vid, {}).get("title", vid))
     for widened in ("folder", "path"):
         twice = [p for p in same if list(told.values()).count(told[p]) > 1]
-        told.update({p: f"{told[p]} ({_words(filed[p].folder).lower() if widened == 'folder' else p})" for p in twice})
+        told.update({p: f"{told[p]}, {_words(filed[p].folder).lower() if widened == 'folder' else p}" for p in twice})
     return told
 
 

@@ -733,7 +733,7 @@ def test_pages_of_one_rule_in_one_topic_never_share_a_title(site_data: rulesite.
     labels = page_labels(data)
     first, again = labels["examples/albastini/deal/refused-setups.md"], labels["examples/albastini/dealing/refused-setups.md"]
     assert (first.topic, first.label) == (again.topic, again.label) == ("The deal", "Five cards each, the rest is the stock")
-    assert (first.told_apart, again.told_apart) == ("refused setups (deal)", "refused setups (dealing)")
+    assert (first.told_apart, again.told_apart) == ("refused setups, deal", "refused setups, dealing")
     assert_titles_told_apart(labels)
 
 
@@ -743,7 +743,7 @@ def assert_titles_told_apart(labels: dict[str, Any]) -> None:
     grouped = Counter((named.game, named.topic, named.label) for named in labels.values())
     for named in labels.values():
         assert bool(named.told_apart) == (grouped[(named.game, named.topic, named.label)] > 1), named
-        assert not _same_words_told(named.told_apart, named.label), named  # never "Rank order: rank order"
+        assert not _same_words_told(named.told_apart, named.label), named  # never "Rank order (rank order)"
     order = [(n.game, n.topic, n.label) for n in labels.values()]
     runs = [key for i, key in enumerate(order) if i == 0 or order[i - 1] != key]
     assert len(runs) == len(set(runs))  # each label's pages in one run
