@@ -116,19 +116,20 @@ def write(log: Log, path: Path) -> None:
 
 
 def stale(log: Log, current: Iterable[Scenario]) -> list[str]:
-    """Why a committed log no longer describes its engine on the current scenarios: a scenario of its
-    variants added, removed, changed or moved in its file since it ran (the site links each failure to its
+    """Why a committed log no longer describes its engine on the current scenarios, one reason a scenario: one of
+    its variants added, removed, changed or moved in its file since it ran (the site links each failure to its
     file and line). Empty when it is up to date."""
     recorded = log.header.get("scenario_digests", {})
     chosen = {s.id: s for s in declared(current, log.header["engine"].get("variants", []))}
     now = {sid: digest(s) for sid, s in chosen.items()}
     reasons = [f"{sid}: added since the run" for sid in sorted(set(now) - set(recorded))]
     reasons += [f"{sid}: no longer a scenario of its variants" for sid in sorted(set(recorded) - set(now))]
-    reasons += [f"{sid}: changed since the run" for sid in sorted(set(now) & set(recorded)) if now[sid] != recorded[sid]]
+    changed = {sid for sid in set(now) & set(recorded) if now[sid] != recorded[sid]}
+    reasons += [f"{sid}: changed since the run" for sid in sorted(changed)]
     logged = {line["id"]: f"{line['file']}:{line['line']}" for line in log.scenarios}
-    reasons += [
+    reasons += [  # one reason a scenario: a changed one has likely moved too
         f"{sid}: moved to {chosen[sid].location} since the run, which logged {logged[sid]}"
-        for sid in sorted(set(logged) & set(chosen))
+        for sid in sorted(set(logged) & set(chosen) - changed)
         if logged[sid] != chosen[sid].location
     ]
     return reasons

@@ -123,6 +123,7 @@ def test_a_changed_scenario_makes_its_log_stale() -> None:
     log = runlog.read(PUBLISHED["libbisca"].log_path(ROOT))
     first = next(iter(log.header["scenario_digests"]))
     log.header["scenario_digests"][first] = "0" * 16
+    next(line for line in log.scenarios if line["id"] == first)["line"] += 1  # moved as well
     del log.header["scenario_digests"][sorted(log.header["scenario_digests"])[-1]]
     moved = log.scenarios[-1]
     where = f"{moved['file']}:{moved['line']}"
@@ -131,6 +132,8 @@ def test_a_changed_scenario_makes_its_log_stale() -> None:
     assert f"{first}: changed since the run" in reasons
     assert any(r.endswith("added since the run") for r in reasons)
     assert f"{moved['id']}: moved to {where} since the run, which logged {moved['file']}:{moved['line']}" in reasons
+    assert not any(r.startswith(f"{first}: moved") for r in reasons)  # changed, and said once
+    assert len(reasons) == len({r.split(": ")[0] for r in reasons})
 
 
 def test_an_unsupported_answer_fails_when_what_it_observed_first_was_wrong() -> None:
