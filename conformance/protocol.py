@@ -33,7 +33,7 @@ _ENDS_THE_ENGINE = frozenset(
 
 # How long an answer is held back, waiting for the engine's next line, before it is released: an
 # answer sent twice is blamed on its own scenario only if the second copy comes in this time.
-_SECOND_ANSWER_WAIT = 0.2
+SECOND_ANSWER_WAIT = 0.2
 
 # How many answers already let go of are remembered, so that a copy of one coming later still is a copy, set
 # aside, and not an answer with the wrong id blamed on the scenario being run: a copy later than this is.
@@ -229,7 +229,7 @@ class SubprocessAdapter:
             head = in_flight[0]
             deadline = time.monotonic() + self.timeout
             while True:
-                event = process.next_event(min(deadline, time.monotonic() + _SECOND_ANSWER_WAIT) if held else deadline)
+                event = process.next_event(min(deadline, time.monotonic() + SECOND_ANSWER_WAIT) if held else deadline)
                 if event is None and held is not None:
                     yield self._release(held)  # no second copy in time: released, and the wait for the head goes on
                     held = None
@@ -320,6 +320,19 @@ class SubprocessAdapter:
             event = running.next_event(deadline)
             if not self._is_late_copy(event, _id_of(event), None, deadline):
                 return self._answer(running, event, "unknown_command", deadline, self.timeout)
+
+    def unasked(self, seconds: float) -> str | None:
+        """A line the engine sends within ``seconds`` while nothing is asked of it, as safe text (smoke's last look
+        for an answer sent twice); None if none comes."""
+        process = self._process
+        if process is None:
+            return None
+        event = process.next_event(time.monotonic() + seconds)
+        if isinstance(event, Line):
+            return untrusted.text(event.raw.decode("utf-8", "replace").rstrip("\r\n"), 200)
+        if event is not None:
+            process.put_back(event)  # an exit or a closed output: for close() to meet
+        return None
 
     def close(self) -> None:
         """Ask the engine to stop; end it (and what it started) if it has not within a short grace."""

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from conformance import runner, scenarios, untrusted
-from conformance.protocol import EngineUnusable, SubprocessAdapter, split_command
+from conformance.protocol import SECOND_ANSWER_WAIT, EngineUnusable, SubprocessAdapter, split_command
 from conformance.reports import late_copy_warning
 from conformance.vocabulary import EngineError, ErrorKind, engine_error
 
@@ -31,6 +31,7 @@ def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
     """Handshake, one plain scenario, one rejection, an unknown request, no answer sent twice: each named and explained.
     A command that cannot be split is a ``BadCommand`` (a usage error, not a trial)."""
     trials: list[Trial] = []
+    twice: list[str] = []  # what says a request was answered twice
     try:
         engine = SubprocessAdapter(split_command(command), timeout=timeout, validate=True)
     except EngineUnusable as err:
@@ -54,6 +55,8 @@ def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
                 trials.append(Trial(name, False, "no scenario of a declared variant to try"))
                 continue
             answer = engine.run(runner.request_for(scenario))
+            if isinstance(answer, EngineError) and answer.kind is ErrorKind.EXTRA_ANSWER:
+                twice.append(answer.message)
             if isinstance(answer, EngineError) or "error" in answer:
                 failure = answer if isinstance(answer, EngineError) else engine_error(answer["error"])
                 trials.append(Trial(name, False, f"{scenario.id}: {failure}"))
@@ -86,7 +89,12 @@ def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
             error = probed.get("error")
             ok = isinstance(error, dict) and error.get("kind") == ErrorKind.UNKNOWN_COMMAND
             trials.append(Trial("an unknown request", ok, f"answered {json.dumps(probed)[:120]}"))
-        twice = [late_copy_warning(rid) for rid in engine.late_copies]
+        # An answer sent twice shows three ways: a copy at once (the trial's extra_answer), a copy later (set aside by
+        # the adapter), or a line after the last answer, when nothing more was asked.
+        twice += [late_copy_warning(rid) for rid in engine.late_copies]
+        unasked = engine.unasked(SECOND_ANSWER_WAIT)
+        if unasked is not None:
+            twice.append(f"after the last answer, the engine sent a line nobody asked for: {unasked}")
         trials.append(Trial("one answer per request", not twice, "; ".join(twice) or "no request answered twice"))
     finally:
         engine.close()

@@ -77,6 +77,8 @@ for raw in sys.stdin.buffer:
         break
     if message["cmd"] != "run":
         send({"error": {"kind": "unknown_command", "message": "unknown"}})
+        if MODE == "unknown-twice":  # the answer to a message that is not a command, twice
+            send({"error": {"kind": "unknown_command", "message": "unknown"}})
         continue
     rid, previous = message["id"], locals().get("rid")
     benign = {"id": rid, "error": {"kind": "setup", "message": "benign"}}

@@ -75,6 +75,24 @@ def test_smoke_explains_a_deep_or_undecodable_answer(
     assert_nothing_left(tmp_path)
 
 
+@pytest.mark.parametrize(
+    ("mode", "hostile", "said"),
+    [
+        ("twice", "first", "FAIL one answer per request: the engine answered {id!r} twice"),  # the copy at once
+        ("unknown-twice", None, 'FAIL one answer per request: after the last answer, the engine sent a line nobody asked'
+                                ' for: {{"error": {{"kind": "unknown_command", "message": "unknown"}}}}'),
+    ],
+)
+def test_smoke_fails_an_answer_sent_twice_however_it_comes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], mode: str, hostile: str | None, said: str
+) -> None:
+    first = next(s for s in two_player(50) if not s.refusals())  # the plain scenario smoke tries first
+    command = shlex.join(engine(tmp_path, mode, [first] if hostile else None))
+    code, out, _ = run(capsys, "smoke", "--engine-cmd", command, "--timeout", "2")
+    assert code == 3 and out.splitlines()[4] == said.format(id=first.id), out
+    assert_nothing_left(tmp_path)
+
+
 def test_smoke_fails_an_engine_that_answers_a_request_twice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A copy of the first scenario's answer, sent after the next one, is set aside wherever it comes (here, before
     the unknown request's answer), and smoke names it instead of taking it for that answer."""
