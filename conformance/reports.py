@@ -206,7 +206,7 @@ def render_junit(log: Log) -> str:
         # Every string safe text: XML holds no control character, and a log is a file anyone may have written.
         line = cast(ScenarioLine, untrusted.strings_made_safe(line))
         by_game.setdefault(line["game"], []).append(line)
-    late = set(log.late_copies)
+    late = set(untrusted.strings_made_safe(log.late_copies))  # as the ids of the lines below are made
     for game, lines in sorted(by_game.items()):
         counts = Counter(line["outcome"] for line in lines)
         suite = ET.SubElement(
