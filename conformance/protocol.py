@@ -298,13 +298,8 @@ class SubprocessAdapter:
         if process is None:
             return None
         event = process.next_event(time.monotonic())
-        if isinstance(event, Line):
-            try:
-                again = untrusted.json_line(event.raw)
-            except untrusted.Unreadable:
-                again = None
-            if isinstance(again, dict) and again.get("id") == held[0]["id"]:
-                return answered_twice(str(held[0]["id"]))
+        if isinstance(event, Line) and _id_of(event) == held[0]["id"]:
+            return answered_twice(str(held[0]["id"]))
         if event is not None:
             process.put_back(event)
         return None
