@@ -230,6 +230,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         return _print_problems([Problem("--variant", 0, 0, (), str(err))])
     finally:
         progress.end()
+    for late in done.log.late_copies:  # deals judged already: said, not hidden
+        print(f"warning: {reports.late_copy_warning(late)}", file=sys.stderr)
     print(fuzz_summary.render(done, seed=args.seed, shard=plan.shard, jobs=plan.jobs))
     if report_dir is not None:
         _write_reports(done.log, report_dir, args.report_dir)

@@ -60,6 +60,10 @@ class ScenarioLine(TypedDict):
     note: str | None
 
 
+# The most scenarios a footer names as answered again after they were judged (schemas/run-log.schema.json).
+LATE_COPIES_KEPT = 1024
+
+
 class Footer(TypedDict):
     """The last line, present only when the run finished or was interrupted: the counts by outcome,
     and the signal that stopped it (``interrupted``, only on a run that did not finish); the scenarios the
@@ -209,7 +213,7 @@ class Log:
         footer: Footer = {"type": "footer", "counts": dict(self.counts()), "seconds": round(seconds, 3), "finished": now()}
         if interrupted:
             footer["interrupted"] = interrupted
-        if late := list(late_copies):
+        if late := list(late_copies)[:LATE_COPIES_KEPT]:
             footer["late_copies"] = late
         self.footer = footer
         self._write(footer)
@@ -360,7 +364,7 @@ def merge(logs: list[Log]) -> Log:
         stopped = next((log.interrupted for log in logs if log.interrupted), None)
         if stopped:  # one shard stopped by a signal: the merged run did not finish either
             merged.footer["interrupted"] = stopped
-        late = sorted({rid for log in logs for rid in log.late_copies}, key=_natural)
+        late = sorted({rid for log in logs for rid in log.late_copies}, key=_natural)[:LATE_COPIES_KEPT]
         if late:
             merged.footer["late_copies"] = late
     return merged

@@ -9,6 +9,7 @@ campaign add up to the single run.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -21,6 +22,7 @@ import pytest
 from conformance import runlog, runner
 from conformance.adapter import InProcessAdapter, reference_adapter
 from conformance.cli import main
+from conformance.fuzz import campaign
 from conformance.fuzz.deals import generate
 from conformance.scenarios import load_files
 from conformance.vocabulary import Outcome
@@ -228,9 +230,8 @@ def test_engine_text_never_reaches_the_terminal_or_a_scenario_raw(tmp_path: Path
         assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS
 
 
-def test_a_deal_answered_again_after_the_next_one_fails_with_it_and_no_other(tmp_path: Path) -> None:
-    """The served reference, its second deal's answer sent again after the third's: that copy is set aside by the
-    adapter (docs/protocol.md), and the deal it answered fails as answered twice; the next deal passes."""
+def copying_engine(tmp_path: Path, kept: int, sent: int) -> tuple[str, ...]:
+    """The served reference, the answer to its ``kept``-th run sent again after that to its ``sent``-th."""
     script = tmp_path / "copies.py"
     script.write_text(
         "import json, subprocess, sys\n"
@@ -244,18 +245,40 @@ def test_a_deal_answered_again_after_the_next_one_fails_with_it_and_no_other(tmp
         "    answer = served.stdout.readline()\n"
         "    sys.stdout.write(answer)\n"
         "    runs += json.loads(line).get('cmd') == 'run'\n"
-        "    if runs == 2 and kept is None:\n"
+        f"    if runs == {kept} and kept is None:\n"
         "        kept = answer\n"
-        "    elif kept and runs == 3:\n"
+        f"    elif kept and runs == {sent}:\n"
         "        sys.stdout.write(kept); kept = ''\n"
         "    sys.stdout.flush()\n",
         encoding="utf-8",
     )
-    engine = ("--engine-cmd", f"{sys.executable} {script}", "--variant", MUTANT_VARIANT)
-    status = fuzz(*engine, "--deals", "6", "--jobs", "1", "--report-dir", str(tmp_path))
-    deals = runlog.read(tmp_path / "run.jsonl").scenarios
+    return ("--engine-cmd", f"{sys.executable} {script}", "--variant", MUTANT_VARIANT)
+
+
+def test_a_deal_answered_again_after_the_next_one_fails_with_it_and_no_other(tmp_path: Path) -> None:
+    """The served reference, its second deal's answer sent again after the third's: that copy is set aside by the
+    adapter (docs/protocol.md), and the deal it answered fails as answered twice; the next deal passes."""
+    status = fuzz(*copying_engine(tmp_path, 2, 3), "--deals", "6", "--jobs", "1", "--report-dir", str(tmp_path))
+    log = runlog.read(tmp_path / "run.jsonl")
+    deals = log.scenarios
     assert status == 1 and [s["outcome"] for s in deals] == ["pass", "error", "pass", "pass", "pass", "pass"]
     assert f"the engine answered {deals[1]['id']!r} twice" in str(deals[1])
+    assert log.late_copies == []  # said by the deal itself
+
+
+def test_a_deal_answered_again_after_its_batch_was_judged_is_named_in_the_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The last deal of the first batch answered again after the first deal of the next: too late to fail it, so
+    every deal passes, and the log, the reports and a warning name it."""
+    first = campaign.FIRST_BATCH
+    status = fuzz(*copying_engine(tmp_path, first, first + 1), "--deals", str(first + 4), "--jobs", "1",
+                  "--report-dir", str(tmp_path))
+    log = runlog.read(tmp_path / "run.jsonl")
+    late = log.scenarios[first - 1]["id"]
+    assert status == 0 and log.counts()["pass"] == first + 4 and log.late_copies == [late]
+    assert f"warning: the engine answered {late!r} twice, the second time after the kit had judged it" in capsys.readouterr().err
+    assert json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))["late_copies"] == [late]
 
 
 def test_a_campaign_freezes_what_exists_and_leaves_a_freeze_of_its_caller_as_it_was() -> None:

@@ -86,6 +86,7 @@ class Campaign:
     deals: int = 0
     seconds: float = 0.0
     interrupted: str | None = None  # the signal that stopped the campaign before its end
+    late_copies: list[str] = field(default_factory=list)  # deals answered again after their batch was judged
 
 
 def choose_variants(asked: tuple[str, ...] | None, hello: Json) -> tuple[str, ...]:
@@ -120,10 +121,10 @@ class _Inline:
     def submit(self, number: int, indices: list[int], variants: tuple[str, ...]) -> None:
         self.waiting.append((number, indices, variants))
 
-    def receive(self) -> tuple[int, list[DealResult]]:
+    def receive(self) -> tuple[int, list[DealResult], list[str]]:
         number, indices, variants = self.waiting.popleft()
         try:
-            return number, self.worker.run(indices, variants)
+            return number, self.worker.run(indices, variants), self.worker.take_late_copies()
         except Exception as err:  # as a worker process would say it
             raise Stopped(f"a fuzz worker failed: {adapters.describe_error(err)}") from None
 
@@ -154,7 +155,8 @@ def _serve(settings: Settings, link: Connection) -> None:
         link.send(("hello", engine.hello()))
         while (task := link.recv()) is not None:
             number, indices, variants = task
-            link.send(("batch", number, worker.run(indices, variants)))
+            results = worker.run(indices, variants)
+            link.send(("batch", number, results, worker.take_late_copies()))
     except Exception as err:  # said to the parent, which reports it
         link.send(("failed", adapters.describe_error(err)))
     except interrupt.Interrupted:  # abandoned mid-deal: the engine is ended, not asked to stop and waited for
@@ -208,7 +210,7 @@ class _Pool:
         self.waiting.append((number, indices, variants))
         self._dispatch()
 
-    def receive(self) -> tuple[int, list[DealResult]]:
+    def receive(self) -> tuple[int, list[DealResult], list[str]]:
         answered = wait([link for link in self.links if self.busy[id(link)]])
         link = next(link for link in self.links if link in answered)
         message = self._next(link)
@@ -216,7 +218,7 @@ class _Pool:
             raise Stopped(f"a fuzz worker failed: {message[-1]}")
         self.busy[id(link)] -= 1
         self._dispatch()
-        return message[1], message[2]
+        return message[1], message[2], message[3]
 
     def abandon(self) -> None:
         """Stop the workers at once: what they are doing is not wanted."""
@@ -291,7 +293,7 @@ def _run(
                 campaign.interrupted = "SIGINT"
             engines.abandon()  # what the workers are doing is not waited for
             campaign.seconds = time.perf_counter() - started
-            log.finish(campaign.seconds, interrupted=campaign.interrupted)
+            log.finish(campaign.seconds, interrupted=campaign.interrupted, late_copies=campaign.late_copies)
     finally:
         engines.close()
     return campaign
@@ -319,8 +321,9 @@ def _drive(plan: Plan, engines: _Inline | _Pool, campaign: Campaign, out: Path |
     while more and submitted < engines.ahead:
         more = submit()
     while logged < submitted:
-        number, results = engines.receive()
+        number, results, late = engines.receive()
         waiting[number] = results
+        campaign.late_copies += late
         while logged in waiting:
             for result in waiting.pop(logged):
                 _record(campaign, result, out)
@@ -335,7 +338,7 @@ def _drive(plan: Plan, engines: _Inline | _Pool, campaign: Campaign, out: Path |
         if more:
             more = submit()
     campaign.seconds = time.perf_counter() - started
-    campaign.log.finish(campaign.seconds)
+    campaign.log.finish(campaign.seconds, late_copies=campaign.late_copies)
 
 
 def _record(campaign: Campaign, result: DealResult, out: Path | None) -> None:

@@ -72,6 +72,7 @@ class Worker:
         self.engine = engine
         self.seen: set[Key] = set()
         self.shrinker = Shrinker(self.run_one, fields_for)
+        self.late_copies: list[str] = []  # answers sent again after their deal's batch was judged: for the log
 
     def run_one(self, request: Request) -> object:
         """The engine's answer to one request; an adapter that raises is an error answer."""
@@ -107,14 +108,20 @@ class Worker:
             expected = Expected(deal.case.refusals, deal.reports, fields_for(deal.case.variant))
             judged.append((deal, expected, first_divergence(expected, answer)))
         # A copy of an answer the adapter had let go of, come later in the batch, was set aside (conformance/protocol.py):
-        # the deal it answered fails with it. One of an earlier batch's deal, judged already, is not seen here.
+        # the deal it answered fails with it. One of an earlier batch's deal, judged already, is kept for the log.
         twice = self._set_aside()
+        self.late_copies += sorted(twice - {deal.id for deal in deals})
         judged = [
             (deal, expected, divergence if deal.id not in twice else first_divergence(expected, answered_twice(deal.id)))
             for deal, expected, divergence in judged
         ]
         seconds = round((time.perf_counter() - started) / max(1, len(deals)), 6)
         return [self._result(deal, divergence, seconds) for deal, _, divergence in judged]
+
+    def take_late_copies(self) -> list[str]:
+        """The ids answered again after their batch was judged, since this was last asked."""
+        taken, self.late_copies = self.late_copies, []
+        return taken
 
     def _set_aside(self) -> set[str]:
         """The ids of the answers the adapter has set aside as late copies since it was last asked (its
