@@ -324,7 +324,7 @@ class SubprocessAdapter:
             return None
         event = process.next_event(time.monotonic() + seconds)
         if isinstance(event, Line):
-            return untrusted.text(event.raw.decode("utf-8", "replace").rstrip("\r\n"), 200)
+            return untrusted.text(event.raw[:800].decode("utf-8", "replace").rstrip("\r\n"), 200)  # of up to 64 MiB
         if event is not None:
             process.put_back(event)  # an exit or a closed output: for close() to meet
         return None
