@@ -199,7 +199,11 @@ def _explain_value(error: ValidationError, path: JsonPath) -> list[tuple[JsonPat
         doubled = [json.dumps(v) for i, v in enumerate(value) if v in value[:i]]
         message = f"expected each item once, found {', '.join(dict.fromkeys(doubled))} more than once"
     elif kind == "not" and isinstance(expected, dict) and list(expected) == ["required"]:
-        message = f"expected only one of {', '.join(map(repr, expected['required']))}, found them together"
+        keys = list(expected["required"])
+        if len(keys) == 1:  # a key this object must not have
+            message = f"expected no key {keys[0]!r} here, found one"
+        else:
+            message = f"expected only one of {', '.join(map(repr, keys))}, found them together"
     else:
         message = error.message + (f" (expected {what.rstrip('.')})" if what else "")
     return [(path, message, False)]

@@ -94,3 +94,10 @@ def test_a_hint_names_its_schema_by_id_or_by_path_from_any_folder(hint: str) -> 
 
     assert hinted_schema(f"{hint}\nid: x\n") == "variant"
     assert hinted_schema(f"id: x\n{hint}\n") is None  # a hint is an opening comment, as editors read it
+
+
+def test_a_key_an_object_must_not_have_is_named_alone() -> None:
+    """``not: {required: [id]}`` (an answer to a message that is no command carries no id) is said as one key,
+    not as "only one of" a list of one; two keys that exclude each other are said as before."""
+    answer = {"id": "albastini/trick/anna-boris-trump-captures", "error": {"kind": "unknown_command", "message": "?"}}
+    assert schemas.explain("protocol", answer, "/$defs/unknown_command") == [((), "expected no key 'id' here, found one", False)]
