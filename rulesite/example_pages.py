@@ -42,7 +42,9 @@ class Example:
 
         def seat(m: re.Match[str]) -> str:
             name = self.name(int(m[2]))
-            return f"{name} ({m[1].lower()} {m[2]})" if not name.startswith("seat ") else m[0]
+            if name.startswith("seat ") or m.string[: m.start()].endswith(f"{name} ("):  # "Anna (seat 0, ...)" as written
+                return m[0]
+            return f"{name} ({m[1].lower()} {m[2]})"
 
         def side(m: re.Match[str]) -> str:
             name = self.side(int(m[1]))

@@ -661,6 +661,7 @@ def test_an_example_names_the_seats_and_sides_it_speaks_of(site_data: rulesite.S
         "Two players: Boris (seat 1) wins the deal dealt by Anna (seat 0); Boris leads"
     )
     assert ex.told("seat 7 and side 9 are no seats of this table") == "seat 7 and side 9 are no seats of this table"
+    assert ex.told("Anna (seat 0, the dealer) and then seat 1") == "Anna (seat 0, the dealer) and then Boris (seat 1)"
     assert "Boris \\(seat 1\\) wins the deal dealt by Anna \\(seat 0\\)" in site_pages["examples/albastini/dealer/next-dealer.md"]
 
 
