@@ -165,6 +165,7 @@ class _Filed:
     game: str
     folder: str
     stem: str
+    section: str  # its id, "" for the whole game
     topic: str
     place: tuple[tuple[bool, bool, str], tuple[int, int], str]
 
@@ -180,8 +181,9 @@ def _filed(path: str, data: SiteData) -> _Filed:
     elif named in ids:
         at, after = ids.index(named), 1  # after the section's own pages
     else:
-        return _Filed(game, folder, stem, _WHOLE_GAME, (game_order(game), (len(ids), 1), path))
-    return _Filed(game, folder, stem, str(sections[at].get("title", ids[at])), (game_order(game), (at, after), path))
+        return _Filed(game, folder, stem, "", _WHOLE_GAME, (game_order(game), (len(ids), 1), path))
+    topic = str(sections[at].get("title", ids[at]))
+    return _Filed(game, folder, stem, ids[at], topic, (game_order(game), (at, after), path))
 
 
 def _rule_of(group: Sequence[Scenario], filed: _Filed, data: SiteData) -> str:
@@ -194,7 +196,7 @@ def _rule_of(group: Sequence[Scenario], filed: _Filed, data: SiteData) -> str:
         for cid in s.clauses:
             if data.clause_game.get(cid) == filed.game:
                 counts[cid] = counts.get(cid, 0) + 1
-    own = {cid: n for cid, n in counts.items() if data.clauses[cid].get("section") == filed.folder}
+    own = {cid: n for cid, n in counts.items() if data.clauses[cid].get("section") == filed.section}
     counts = own or counts
     if not counts:
         return _words(filed.stem)
