@@ -258,7 +258,7 @@ def _cross_checks(
     then once in all."""
     problems = []
     refused: set[str] = set()
-    checked: set[str] = set()  # what is checked once per file
+    section_checked = False  # a file's section is checked once, against the game of its first scenario checked
     default_variant = doc.data.get("variant")
     if default_variant is not None and refs.variants.unknown(default_variant):
         problems.append(doc.problem(("variant",), _unknown_variant(default_variant)))
@@ -288,8 +288,8 @@ def _cross_checks(
         if variant.get("abstract"):
             problems.append(doc.problem(named_at, f"variant {vid!r} is abstract: expected a playable variant"))
         game = variant.get("game")
-        if "section" in doc.data and "section" not in checked and refs.clauses.complete:
-            checked.add("section")  # once per file, against the game of its first scenario checked
+        if "section" in doc.data and not section_checked and refs.clauses.complete:
+            section_checked = True
             problems += _section_problems(doc, spec, str(game))
         for j, cid in enumerate(raw.get("clauses", [])):
             if cid not in clauses:
