@@ -38,12 +38,17 @@ class Example:
 
     def told(self, text: object) -> str:
         """An example's title, description or note with each "seat N" and "side N" said as the table names them,
-        the seat kept in brackets for readers checking an engine: "Boris (seat 1)", "East-West"."""
+        the seat kept in brackets for readers checking an engine: "Boris (seat 1)", "East-West". Inside brackets,
+        or just before them, a seat is its name alone ("the dealer (West)"): brackets never nest, and the drawing
+        of the deal gives each name its seat."""
 
         def seat(m: re.Match[str]) -> str:
             name = self.name(int(m[2]))
-            if name.startswith("seat ") or m.string[: m.start()].endswith(f"{name} ("):  # "Anna (seat 0, ...)" as written
+            before, after = m.string[: m.start()], m.string[m.end() :]
+            if name.startswith("seat ") or before.endswith(f"{name} ("):  # "Anna (seat 0, ...)" as written
                 return m[0]
+            if before.count("(") > before.count(")") or after.lstrip(" ").startswith("("):
+                return name
             return f"{name} ({m[1].lower()} {m[2]})"
 
         def side(m: re.Match[str]) -> str:

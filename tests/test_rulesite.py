@@ -608,6 +608,31 @@ def test_a_ruleset_page_states_its_parameters_in_words_and_only_its_rules(
         assert rule in five and rule not in four
 
 
+def test_a_rule_on_a_ruleset_page_names_the_rulings_that_decide_it(
+    site_data: rulesite.SiteData, site_pages: dict[str, str]
+) -> None:
+    """The table's summary says how the cards are dealt; the rule says the accounts fix no packet size: the
+    ruling that decides it is named beside the rule, so that a player sees why, and every other rule's too."""
+    two = site_pages[paths.variant_rules_path("albastini-2p")]
+    lines = {line.split("**")[1]: line for line in two.splitlines() if line.startswith("**")}
+    clause, ruling = "[<code>albastini.deal.five-each</code>](albastini.md#albastini.deal.five-each)", "[R3](../rulings.md#R3)"
+    assert lines["Five cards each, the rest is the stock."].endswith(f"{clause} · ruling {ruling}</span>")
+    assert "· ruling" not in lines["Two to six players."] and "· rulings" not in lines["Two to six players."]
+    checked = set()
+    for game in site_data.games():
+        for vid in site_data.playable_variants(game):
+            page = site_pages[paths.variant_rules_path(vid)]
+            shown = {line.split("**")[1]: line for line in page.splitlines() if line.startswith("**")}
+            for clause in site_data.game_clauses(game):
+                line = shown.get(md(str(clause.get("title"))) + ".")
+                if line is None:  # a rule of other tables
+                    continue
+                checked.add(clause["id"])
+                named = re.findall(r"\[(R\d+)\]\(\.\./rulings\.md#R\d+\)", line.rsplit('<span class="rule__clause">', 1)[1])
+                assert named == list(clause.get("rulings", [])), (vid, clause["id"])
+    assert checked == set(site_data.clauses)  # every rule is on some table's page, and was looked at there
+
+
 def test_the_facts_of_a_table_name_only_what_is_played_there(site_data: rulesite.SiteData) -> None:
     def fact(vid: str, topic: str) -> str:
         return next(f.words for f in rule_words.facts(site_data.variants[vid]) if f.topic == topic)
@@ -662,6 +687,20 @@ def test_an_example_names_the_seats_and_sides_it_speaks_of(site_data: rulesite.S
     )
     assert ex.told("seat 7 and side 9 are no seats of this table") == "seat 7 and side 9 are no seats of this table"
     assert ex.told("Anna (seat 0, the dealer) and then seat 1") == "Anna (seat 0, the dealer) and then Boris (seat 1)"
+    # inside brackets, or just before them, a seat is its name alone: brackets never nest
+    assert ex.told("the dealer (seat 1), then seat 0 (the leader)") == "the dealer (Boris), then Anna (the leader)"
+    assert ex.told("(seat 0 wins) and seat 1") == "(Anna wins) and Boris (seat 1)"
+
+    def nested(text: str) -> bool:
+        depth = 0
+        for char in text:
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            if depth > 1:
+                return True
+        return False
+
+    told = [example(s, site_data.variants.get(s.variant)).told(t) for s in site_data.scenarios for t in (s.title, s.description)]
+    assert [t for t in told if nested(t) or ") (" in t] == []
     assert "Boris \\(seat 1\\) wins the deal dealt by Anna \\(seat 0\\)" in site_pages["examples/albastini/dealer/next-dealer.md"]
 
 
@@ -843,3 +882,20 @@ def test_a_field_added_to_the_snapshot_schema_shows_in_every_games_reference(sit
     for game in site_data.games():
         section = page.split(f"{{ #fields-{game} }}")[1].split("\n### ")[0]
         assert "| <code>hints</code> | <code>card\\[\\]</code> | A &lt;b&gt;hint&lt;/b&gt; for MR7H\\. |" in section, game
+
+
+def test_a_deal_begun_part_way_says_where_it_stands_in_a_player_s_words(site_data: rulesite.SiteData) -> None:
+    """Each phase the snapshot schema names has its words in the drawing of a deal, and none reads "the play phase"."""
+    from rulesite.example_pages import example
+
+    phases = dict(site_data.schemas)["snapshot.schema.json"]["properties"]["phase"]["enum"]
+    begins = templating.environment().get_template("deal.html.j2").module.begins  # type: ignore[attr-defined]
+    assert sorted(begins) == sorted(phases)
+    draw = templating.macro("deal.html.j2", "deal")
+    (scenario,) = [s for s in site_data.scenarios if s.id == "albastini/cards/seven-beats-king"]
+    for phase in phases:
+        setup = {**scenario.setup, "start": {**scenario.setup.get("start", {}), "phase": phase}}
+        ex = example(dataclasses.replace(scenario, setup=setup), site_data.variants[scenario.variant])
+        with templating.fragments_kept() as kept:
+            drawn = kept.expand(str(draw(ex)))
+        assert f"<li>{escape(begins[phase])}</li>" in drawn and " phase<" not in drawn
