@@ -43,6 +43,14 @@ class EngineAdapter(Protocol):
         """Release the engine."""
 
 
+def take_late_copies(engine: EngineAdapter) -> list[str]:
+    """The ids of the answers the engine sent again after the kit had let go of them, set aside since this was last
+    asked (docs/protocol.md). Only an adapter that reads the engine's answers off a stream sees such a copy, and says
+    so with a ``take_late_copies`` method (protocol.SubprocessAdapter); any other adapter has none to give."""
+    take: Callable[[], list[str]] | None = getattr(engine, "take_late_copies", None)
+    return list(take()) if take is not None else []
+
+
 class PythonEngine(Protocol):
     """A Python engine as the in-process adapter drives it (the reference engine's API)."""
 

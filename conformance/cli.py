@@ -142,14 +142,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return _report(args, log, report_dir, expectations_path)
 
 
+def _warn_of_late_copies(log: Log) -> None:
+    """The scenarios or deals the engine answered again once they were judged: said, not hidden."""
+    for warning in reports.late_copy_warnings(log):
+        print(f"warning: {warning}", file=sys.stderr)
+
+
 def _report(args: argparse.Namespace, log: Log, report_dir: Path | None, expectations_path: Path | None) -> int:
     """Print the run's summary, write its reports and expectations; the exit status."""
     if log.interrupted and sys.stderr.isatty():
         print(file=sys.stderr)  # after the progress bar
     # The terminal summary and every report are rendered from this one log object.
     hello = log.header["engine"]
-    for late in log.late_copies:  # their scenarios were judged already: said, not hidden
-        print(f"warning: {reports.late_copy_warning(late)}", file=sys.stderr)
+    _warn_of_late_copies(log)
     data = reports.summary(log)
     for failure in data["failures"]:
         print(f"{failure['outcome'].upper()} {failure['id']} ({failure['where']}) [{', '.join(failure['clauses'])}]")
@@ -230,8 +235,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         return _print_problems([Problem("--variant", 0, 0, (), str(err))])
     finally:
         progress.end()
-    for late in done.log.late_copies:  # deals judged already: said, not hidden
-        print(f"warning: {reports.late_copy_warning(late)}", file=sys.stderr)
+    _warn_of_late_copies(done.log)
     print(fuzz_summary.render(done, seed=args.seed, shard=plan.shard, jobs=plan.jobs))
     if report_dir is not None:
         _write_reports(done.log, report_dir, args.report_dir)

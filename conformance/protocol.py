@@ -89,7 +89,9 @@ class SubprocessAdapter:
         # The ids of the last answers let go of (in order, oldest first); and the ids of answers a copy of which came
         # only after that (the engine's fault, not that of the scenario being run), at most _RELEASED_KEPT unread.
         self._released: dict[str, int | None] = {}  # id: the hash of its line
-        self.late_copies: list[str] = []
+        # The ids of answers set aside as late copies, until taken (take_late_copies): no more than the requests the
+        # kit sent, as each answer let go of is set aside once at most, so the engine cannot make the list grow.
+        self._late_copies: list[str] = []
         self._process: EngineProcess | None = None  # None while there is none running (a failure ends it)
         self._process, self._hello = self._start()
 
@@ -281,16 +283,20 @@ class SubprocessAdapter:
     def _is_late_copy(self, event: Event | None, late: object, awaited: object, deadline: float) -> bool:
         """Whether ``event``, an answer to ``late``, is a copy, byte for byte, of an answer let go of already, come in
         time while the kit awaits the answer to ``awaited``: then it is set aside, once for each answer (a further copy
-        is an answer with the wrong id, so no engine keeps the kit reading copies), and named in ``late_copies`` for
-        whoever reads them (verify, the pytest plugin, smoke)."""
+        is an answer with the wrong id, so no engine keeps the kit reading copies), and taken by ``take_late_copies`` for
+        whoever reports them (verify, the pytest plugin, fuzz, smoke)."""
         if not isinstance(late, str) or late == awaited or not isinstance(event, Line) or time.monotonic() >= deadline:
             return False
         if late not in self._released or self._released[late] != hash(event.raw):
             return False
         del self._released[late]
-        if len(self.late_copies) < _RELEASED_KEPT:
-            self.late_copies.append(late)
+        self._late_copies.append(late)
         return True
+
+    def take_late_copies(self) -> list[str]:
+        """The ids of the answers set aside as late copies since this was last asked, oldest first."""
+        taken, self._late_copies = self._late_copies, []
+        return taken
 
     def _second_copy_of(self, held: _Held) -> EngineError | None:
         """The last answer of a batch: a second copy already waiting blames it; anything else waits its turn."""

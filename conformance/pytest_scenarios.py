@@ -234,9 +234,8 @@ class ScenarioItem(pytest.Item):
             pytest.fail(f"{unusable} (in pytest-xdist worker {worker})", pytrace=False)
         engine = self.config.stash[_ENGINE_KEY]
         verdict = runner.run(engine, self.scenario, set(self.config.stash[_HELLO_KEY]["variants"]))
-        late: list[str] = getattr(engine, "late_copies", [])
-        while late:  # the scenario before was judged already, one at a time as pytest runs them: said, not hidden
-            warnings.warn(EngineWarning(reports.late_copy_warning(late.pop(0))), stacklevel=1)
+        for late in adapters.take_late_copies(engine):  # a scenario before was judged already (pytest runs one at a time): said
+            warnings.warn(EngineWarning(reports.late_copy_warning(late)), stacklevel=1)
         expected = self.config.stash[_EXPECT_KEY]
         reported, note = expected.reported(self.scenario.id, verdict.outcome)  # as verify reports it
         if reported is Outcome.PASS:

@@ -10,7 +10,7 @@ from typing import Any, cast
 from xml.etree import ElementTree as ET
 
 from conformance import untrusted
-from conformance.runlog import Log, ScenarioLine
+from conformance.runlog import LATE_COPIES_KEPT, Log, ScenarioLine
 from conformance.vocabulary import FAILING, RAN, Outcome
 from specreader.jsontypes import Json
 
@@ -64,6 +64,17 @@ def late_copy_warning(rid: str) -> str:
     return f"the engine answered {said!r} twice, the second time after the kit had judged it (docs/protocol.md)"
 
 
+def late_copies_unnamed_sentence(count: int) -> str:
+    """What the kit says of the scenarios answered twice beyond those a run log names."""
+    return f"{count:,} more answered twice, not named: a run log names the first {LATE_COPIES_KEPT:,}"
+
+
+def late_copy_warnings(log: Log) -> list[str]:
+    """A warning for each scenario the log names as answered twice, and one for those it only counts."""
+    unnamed = [late_copies_unnamed_sentence(log.late_copies_unnamed)] if log.late_copies_unnamed else []
+    return [late_copy_warning(rid) for rid in log.late_copies] + unnamed
+
+
 def summary(log: Log) -> Json:
     """The counts and failures of a run log, every string in them safe text (a log is a file anyone may
     have written: its names reach the terminal, Markdown and XML)."""
@@ -80,6 +91,7 @@ def _summary(log: Log) -> Json:
         "complete": log.complete,
         **({"stopped_early": stopped_early} if stopped_early else {}),
         **({"late_copies": log.late_copies} if log.late_copies else {}),
+        **({"late_copies_unnamed": log.late_copies_unnamed} if log.late_copies_unnamed else {}),
         "counts": _counts(lines),
         "by_game": _grouped(lines, lambda line: [line["game"]]),
         "by_clause_group": _grouped(lines, lambda line: sorted({".".join(c.split(".")[:2]) for c in line["clauses"]})),
@@ -187,6 +199,8 @@ def render_md(data: Json) -> str:
         )
         out.append("")
         out.extend(f"- {markdown_code(rid)}" for rid in data["late_copies"])
+        if data.get("late_copies_unnamed"):
+            out.append(f"- {late_copies_unnamed_sentence(data['late_copies_unnamed'])}")
         out.append("")
     if data["failures"]:
         out.append("## Failures")

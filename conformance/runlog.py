@@ -60,14 +60,16 @@ class ScenarioLine(TypedDict):
     note: str | None
 
 
-# The most scenarios a footer names as answered again after they were judged (schemas/run-log.schema.json).
+# The most scenarios a footer names as answered again after they were judged (schemas/run-log.schema.json): the
+# footer is one line, read back under the kit's line limit; any beyond these are counted (``late_copies_unnamed``).
 LATE_COPIES_KEPT = 1024
 
 
 class Footer(TypedDict):
     """The last line, present only when the run finished or was interrupted: the counts by outcome,
     and the signal that stopped it (``interrupted``, only on a run that did not finish); the scenarios the
-    engine answered again after they were judged (``late_copies``, only when it did: docs/protocol.md)."""
+    engine answered again after they were judged (``late_copies``, only when it did: docs/protocol.md), and how
+    many more it answered again than the footer names (``late_copies_unnamed``, only when there were more)."""
 
     type: str
     counts: dict[str, int]
@@ -75,6 +77,7 @@ class Footer(TypedDict):
     finished: str
     interrupted: NotRequired[str]
     late_copies: NotRequired[list[str]]
+    late_copies_unnamed: NotRequired[int]
 
 
 def header(engine: Json, options: Json, scenarios: int) -> Header:
@@ -188,6 +191,11 @@ class Log:
         return list(self.footer.get("late_copies", [])) if self.footer is not None else []
 
     @property
+    def late_copies_unnamed(self) -> int:
+        """How many more scenarios the engine answered again than ``late_copies`` names (past LATE_COPIES_KEPT)."""
+        return int(self.footer.get("late_copies_unnamed", 0)) if self.footer is not None else 0
+
+    @property
     def stopped_early(self) -> str | None:
         """Why the log covers only part of the run, as a sentence; None for a run that finished."""
         if self.complete:
@@ -213,8 +221,7 @@ class Log:
         footer: Footer = {"type": "footer", "counts": dict(self.counts()), "seconds": round(seconds, 3), "finished": now()}
         if interrupted:
             footer["interrupted"] = interrupted
-        if late := list(late_copies)[:LATE_COPIES_KEPT]:
-            footer["late_copies"] = late
+        _name_late_copies(footer, list(late_copies))
         self.footer = footer
         self._write(footer)
 
@@ -364,10 +371,18 @@ def merge(logs: list[Log]) -> Log:
         stopped = next((log.interrupted for log in logs if log.interrupted), None)
         if stopped:  # one shard stopped by a signal: the merged run did not finish either
             merged.footer["interrupted"] = stopped
-        late = sorted({rid for log in logs for rid in log.late_copies}, key=_natural)[:LATE_COPIES_KEPT]
-        if late:
-            merged.footer["late_copies"] = late
+        named = sorted({rid for log in logs for rid in log.late_copies}, key=_natural)
+        _name_late_copies(merged.footer, named, unnamed=sum(log.late_copies_unnamed for log in logs))
     return merged
+
+
+def _name_late_copies(footer: Footer, late: list[str], unnamed: int = 0) -> None:
+    """Name the scenarios answered again in ``footer``, the first LATE_COPIES_KEPT of them, and count the rest with
+    ``unnamed`` more that were not named (a shard's own count): none is dropped without a word."""
+    if late:
+        footer["late_copies"] = late[:LATE_COPIES_KEPT]
+    if more := unnamed + max(0, len(late) - LATE_COPIES_KEPT):
+        footer["late_copies_unnamed"] = more
 
 
 def merge_notes(logs: list[Log]) -> list[str]:

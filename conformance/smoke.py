@@ -91,7 +91,7 @@ def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
             trials.append(Trial("an unknown request", ok, f"answered {json.dumps(probed)[:120]}"))
         # An answer sent twice shows three ways: a copy at once (the trial's extra_answer), a copy later (set aside by
         # the adapter), or a line after the last answer, when nothing more was asked.
-        twice += [late_copy_warning(rid) for rid in engine.late_copies]
+        twice += [late_copy_warning(rid) for rid in engine.take_late_copies()]
         unasked = engine.unasked(SECOND_ANSWER_WAIT)
         if unasked is not None:
             twice.append(f"after the last answer, the engine sent a line nobody asked for: {unasked}")

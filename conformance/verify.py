@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import IO
 
 from conformance import interrupt, runlog, runner, untrusted
-from conformance.adapter import EngineAdapter
+from conformance.adapter import EngineAdapter, take_late_copies
 from conformance.expectations import Expectations
 from conformance.runlog import Log, ScenarioLine
 from conformance.scenarios import Scenario
@@ -80,16 +80,11 @@ def verify(
             if progress is not None:
                 progress(number, log.counts())
         with interrupt.deferred():
-            log.finish(time.perf_counter() - started, late_copies=_late_copies(engine))
+            log.finish(time.perf_counter() - started, late_copies=take_late_copies(engine))
     except interrupt.Interrupted as stop:
         if log.footer is None:  # else the signal came as the run finished: it stands finished
-            log.finish(time.perf_counter() - started, interrupted=stop.signal.name, late_copies=_late_copies(engine))
+            log.finish(time.perf_counter() - started, interrupted=stop.signal.name, late_copies=take_late_copies(engine))
     return log
-
-
-def _late_copies(engine: EngineAdapter) -> list[str]:
-    """The scenarios the engine answered again after they were judged (only an engine over the protocol can)."""
-    return list(getattr(engine, "late_copies", []))
 
 
 class Progress:

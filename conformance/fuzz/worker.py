@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from conformance.adapter import EngineAdapter, describe_error
+from conformance.adapter import EngineAdapter, describe_error, take_late_copies
 from conformance.fuzz import writing
 from conformance.fuzz.compare import ERROR, Divergence, Expected, first_divergence
 from conformance.fuzz.deals import Deal, generate
@@ -124,14 +124,8 @@ class Worker:
         return taken
 
     def _set_aside(self) -> set[str]:
-        """The ids of the answers the adapter has set aside as late copies since it was last asked (its
-        ``late_copies``, which only a served engine's adapter has)."""
-        late: list[str] | None = getattr(self.engine, "late_copies", None)
-        if not late:
-            return set()
-        ids = set(late)
-        late.clear()
-        return ids
+        """The ids of the answers the adapter has set aside as late copies since it was last asked."""
+        return set(take_late_copies(self.engine))
 
     def _result(self, deal: Deal, divergence: Divergence | None, seconds: float) -> DealResult:
         variant = deal.case.variant

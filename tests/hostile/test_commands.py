@@ -12,7 +12,7 @@ import pytest
 import xmlschema
 from hostile_engines import assert_nothing_left, engine, two_player
 
-from conformance import outputs, runlog, schemas
+from conformance import outputs, reports, runlog, schemas
 from conformance.cli import main
 from specreader import kitdata
 from specreader.problems import DataError
@@ -177,6 +177,37 @@ def test_late_copies_merge_across_shards_in_id_order(tmp_path: Path) -> None:
     assert merged.footer is not None and not list(schemas.validator("run-log").iter_errors(merged.footer))
     quiet = runlog.merge(shards[1:2] * 2)
     assert quiet.footer is not None and "late_copies" not in quiet.footer and quiet.late_copies == []
+
+
+def test_late_copies_past_what_a_footer_names_are_counted_and_said() -> None:
+    """An engine that answers every deal of a long campaign twice: the footer, one line, names the first
+    LATE_COPIES_KEPT and counts the rest, and the summary, the report, the warnings and merged shards say how many."""
+    kept = runlog.LATE_COPIES_KEPT
+    ids = [f"fuzz/1/{i}" for i in range(kept + 6)]
+
+    def finished(late: list[str]) -> runlog.Log:
+        log = runlog.Log(header=runlog.header({"name": "e", "version": "1", "variants": []}, {}, 0))
+        log.finish(0.1, late_copies=late)
+        return log
+
+    log = finished(ids)
+    assert log.late_copies == ids[:kept] and log.late_copies_unnamed == 6
+    assert log.footer is not None and not list(schemas.validator("run-log").iter_errors(log.footer))
+    assert "late_copies_unnamed" not in (finished(ids[:kept]).footer or {})
+    summary = reports.summary(log)
+    assert summary["late_copies_unnamed"] == 6 and not list(schemas.validator("summary").iter_errors(summary))
+    assert f"\n- `{ids[kept - 1]}`\n- 6 more answered twice, not named: a run log names the first {kept:,}\n" in (
+        reports.render_md(summary)
+    )
+    assert reports.late_copy_warnings(log)[-2:] == [
+        reports.late_copy_warning(ids[kept - 1]), f"6 more answered twice, not named: a run log names the first {kept:,}"
+    ]
+    # merged with a shard that names 10 of the same and 20 others: 1,044 named in all, so 20 more besides the 6
+    merged = runlog.merge([log, finished(ids[:10] + [f"fuzz/2/{i}" for i in range(20)])])
+    assert merged.late_copies == ids[:kept] and merged.late_copies_unnamed == 20 + 6
+    assert merged.footer is not None and not list(schemas.validator("run-log").iter_errors(merged.footer))
+    docs = " ".join((kitdata.root() / "docs" / "guide" / "reports.md").read_text(encoding="utf-8").split())
+    assert f"names the first {kept:,} of them; it counts any more as `\"late_copies_unnamed\"`" in docs
 
 
 @pytest.fixture
