@@ -86,11 +86,11 @@ class SubprocessAdapter:
         self.max_line_bytes = max_line_bytes
         self.restarts = 0
         self._breaker = Breaker(give_up_after)
-        # The ids of the last answers let go of (in order, oldest first); and the ids of answers a copy of which came
-        # only after that (the engine's fault, not that of the scenario being run), at most _RELEASED_KEPT unread.
+        # The ids of the last answers let go of (in order, oldest first), at most _RELEASED_KEPT.
         self._released: dict[str, int | None] = {}  # id: the hash of its line
-        # The ids of answers set aside as late copies, until taken (take_late_copies): no more than the requests the
-        # kit sent, as each answer let go of is set aside once at most, so the engine cannot make the list grow.
+        # The ids of the answers a copy of which came only after they were let go of (the engine's fault, not that of
+        # the scenario being run), until taken (take_late_copies): each answer let go of is set aside once at most,
+        # so the list holds no more than the requests the kit sent, whatever the engine sends.
         self._late_copies: list[str] = []
         self._process: EngineProcess | None = None  # None while there is none running (a failure ends it)
         self._process, self._hello = self._start()

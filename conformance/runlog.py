@@ -60,8 +60,8 @@ class ScenarioLine(TypedDict):
     note: str | None
 
 
-# The most scenarios a footer names as answered again after they were judged (schemas/run-log.schema.json): the
-# footer is one line, read back under the kit's line limit; any beyond these are counted (``late_copies_unnamed``).
+# The most scenarios a footer names as answered again after they were judged (schemas/run-log.schema.json), so that
+# the footer stays a short line whatever the engine does; any beyond these are counted (``late_copies_unnamed``).
 LATE_COPIES_KEPT = 1024
 
 
@@ -221,7 +221,7 @@ class Log:
         footer: Footer = {"type": "footer", "counts": dict(self.counts()), "seconds": round(seconds, 3), "finished": now()}
         if interrupted:
             footer["interrupted"] = interrupted
-        _name_late_copies(footer, list(late_copies))
+        _name_late_copies(footer, list(dict.fromkeys(late_copies)))  # each once: a shrinker asks again under one id
         self.footer = footer
         self._write(footer)
 
@@ -378,7 +378,8 @@ def merge(logs: list[Log]) -> Log:
 
 def _name_late_copies(footer: Footer, late: list[str], unnamed: int = 0) -> None:
     """Name the scenarios answered again in ``footer``, the first LATE_COPIES_KEPT of them, and count the rest with
-    ``unnamed`` more that were not named (a shard's own count): none is dropped without a word."""
+    ``unnamed`` more that were not named (the shards' own counts, which may count a scenario two overlapping shards
+    both ran twice: merge_notes says when they overlap): none is dropped without a word."""
     if late:
         footer["late_copies"] = late[:LATE_COPIES_KEPT]
     if more := unnamed + max(0, len(late) - LATE_COPIES_KEPT):

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from conformance import runner, scenarios, untrusted
+from conformance.adapter import take_late_copies
 from conformance.protocol import SECOND_ANSWER_WAIT, EngineUnusable, SubprocessAdapter, split_command
 from conformance.reports import late_copy_warning
 from conformance.vocabulary import EngineError, ErrorKind, engine_error
@@ -91,7 +92,7 @@ def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
             trials.append(Trial("an unknown request", ok, f"answered {json.dumps(probed)[:120]}"))
         # An answer sent twice shows three ways: a copy at once (the trial's extra_answer), a copy later (set aside by
         # the adapter), or a line after the last answer, when nothing more was asked.
-        twice += [late_copy_warning(rid) for rid in engine.take_late_copies()]
+        twice += [late_copy_warning(rid) for rid in take_late_copies(engine)]
         unasked = engine.unasked(SECOND_ANSWER_WAIT)
         if unasked is not None:
             twice.append(f"after the last answer, the engine sent a line nobody asked for: {unasked}")

@@ -139,6 +139,7 @@ def _parameters_checkable(refs: References) -> bool:
 def _clause_references(spec: Spec, refs: References) -> list[Problem]:
     problems = []
     sections_of: dict[str, set[str]] = {}
+    settles = {str(r.get("id")): {cid for _, cid in strings(r, "clauses")} for _, _, r in spec.rulings()}
     for doc, i, clause in spec.clauses():
         at = ("clauses", i)
         game = doc.data.get("game")
@@ -160,6 +161,10 @@ def _clause_references(spec: Spec, refs: References) -> list[Problem]:
         for j, rid in strings(clause, "rulings"):
             if refs.rulings.unknown(rid):
                 problems.append(doc.problem((*at, "rulings", j), f"unknown ruling {rid!r}: expected an id from a rulings.yaml"))
+            elif rid in settles and isinstance(cid, str) and cid not in settles[rid]:
+                problems.append(
+                    doc.problem((*at, "rulings", j), f"ruling {rid!r} does not list clause {cid!r}: expected it in its clauses")
+                )
         for j, code in strings(clause, "rejects"):
             if refs.codes.unknown(code):
                 problems.append(
@@ -186,12 +191,19 @@ def _clause_references(spec: Spec, refs: References) -> list[Problem]:
 
 def _ruling_references(spec: Spec, refs: References) -> list[Problem]:
     problems = []
+    # A ruling lists the clauses it settles, and each of them names the ruling: said twice, so held to agree.
+    named = {str(c.get("id")): {rid for _, rid in strings(c, "rulings")} for _, _, c in spec.clauses()}
     for doc, i, ruling in spec.rulings():
         at = ("rulings", i)
         game = str(doc.data.get("game"))
+        rid = str(ruling.get("id"))
         for j, cid in strings(ruling, "clauses"):
             if refs.clauses.unknown(cid):
                 problems.append(doc.problem((*at, "clauses", j), f"unknown clause {cid!r}"))
+            elif cid in named and rid not in named[cid]:
+                problems.append(
+                    doc.problem((*at, "clauses", j), f"clause {cid!r} does not name ruling {rid!r}: expected it in its rulings")
+                )
         for j, reading in mappings(ruling, "readings"):
             for k, key in strings(reading, "sources"):
                 if refs.sources.unknown(key):

@@ -39,21 +39,21 @@ class Example:
     def told(self, text: object) -> str:
         """An example's title, description or note with each "seat N" and "side N" said as the table names them,
         the seat kept in brackets for readers checking an engine: "Boris (seat 1)", "East-West". Inside brackets,
-        or just before them, a seat is its name alone ("the dealer (West)"): brackets never nest, and the drawing
-        of the deal gives each name its seat."""
+        or just before them, a seat is its name alone ("the dealer (West)"), so that brackets never nest; a name
+        written with its seat or side ("Anna (seat 0, ...)", "North-South (side 0)") is kept as written."""
 
         def seat(m: re.Match[str]) -> str:
             name = self.name(int(m[2]))
             before, after = m.string[: m.start()], m.string[m.end() :]
-            if name.startswith("seat ") or before.endswith(f"{name} ("):  # "Anna (seat 0, ...)" as written
+            if name.startswith("seat ") or before.endswith(f"{name} ("):
                 return m[0]
-            if before.count("(") > before.count(")") or after.lstrip(" ").startswith("("):
+            if _open_brackets(before) or after.lstrip(" ").startswith("("):
                 return name
             return f"{name} ({m[1].lower()} {m[2]})"
 
         def side(m: re.Match[str]) -> str:
             name = self.side(int(m[1]))
-            return m[0] if name.startswith("side ") else name
+            return m[0] if name.startswith("side ") or m.string[: m.start()].endswith(f"{name} (") else name
 
         return _SIDE.sub(side, _SEAT.sub(seat, str(text)))
 
@@ -93,6 +93,17 @@ class Example:
         return None
 
     variant: Json = field(default_factory=dict)
+
+
+def _open_brackets(text: str) -> int:
+    """How many brackets are open at the end of ``text``; a closing one with none open counts for nothing ("1)")."""
+    depth = 0
+    for char in text:
+        if char == "(":
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+    return depth
 
 
 _PER_SIDE = {"vp": "victory points", "scores": "running totals", "rounds": "rounds won"}

@@ -615,7 +615,8 @@ def test_a_rule_on_a_ruleset_page_names_the_rulings_that_decide_it(
     ruling that decides it is named beside the rule, so that a player sees why, and every other rule's too."""
     two = site_pages[paths.variant_rules_path("albastini-2p")]
     lines = {line.split("**")[1]: line for line in two.splitlines() if line.startswith("**")}
-    clause, ruling = "[<code>albastini.deal.five-each</code>](albastini.md#albastini.deal.five-each)", "[R3](../rulings.md#R3)"
+    clause = "[<code>albastini.deal.five-each</code>](albastini.md#albastini.deal.five-each)"
+    ruling = "[R3 How the cards are dealt](../rulings.md#R3)"
     assert lines["Five cards each, the rest is the stock."].endswith(f"{clause} · ruling {ruling}</span>")
     assert "· ruling" not in lines["Two to six players."] and "· rulings" not in lines["Two to six players."]
     checked = set()
@@ -628,7 +629,7 @@ def test_a_rule_on_a_ruleset_page_names_the_rulings_that_decide_it(
                 if line is None:  # a rule of other tables
                     continue
                 checked.add(clause["id"])
-                named = re.findall(r"\[(R\d+)\]\(\.\./rulings\.md#R\d+\)", line.rsplit('<span class="rule__clause">', 1)[1])
+                named = re.findall(r"\[(R\d+) [^]]+\]\(\.\./rulings\.md#\1\)", line.rsplit('<span class="rule__clause">', 1)[1])
                 assert named == list(clause.get("rulings", [])), (vid, clause["id"])
     assert checked == set(site_data.clauses)  # every rule is on some table's page, and was looked at there
 
@@ -690,6 +691,8 @@ def test_an_example_names_the_seats_and_sides_it_speaks_of(site_data: rulesite.S
     # inside brackets, or just before them, a seat is its name alone: brackets never nest
     assert ex.told("the dealer (seat 1), then seat 0 (the leader)") == "the dealer (Boris), then Anna (the leader)"
     assert ex.told("(seat 0 wins) and seat 1") == "(Anna wins) and Boris (seat 1)"
+    assert ex.told("step 1) seat 0 leads") == "step 1) Anna (seat 0) leads"  # a bracket closing none opens none
+    assert ex.told("Boris (side 1) and side 0") == "Boris (side 1) and Anna"  # a name written with its side, kept
 
     def nested(text: str) -> bool:
         depth = 0
@@ -699,8 +702,12 @@ def test_an_example_names_the_seats_and_sides_it_speaks_of(site_data: rulesite.S
                 return True
         return False
 
-    told = [example(s, site_data.variants.get(s.variant)).told(t) for s in site_data.scenarios for t in (s.title, s.description)]
-    assert [t for t in told if nested(t) or ") (" in t] == []
+    told = []
+    for s in site_data.scenarios:
+        each = example(s, site_data.variants.get(s.variant))
+        told += [each.told(t) for t in (s.title, s.description, *(note for note in each.notes if note))]
+    doubled = re.compile(r"(\b[A-Z][\w-]*) \(\1\)")  # "North-South (North-South)"
+    assert [t for t in told if nested(t) or ") (" in t or doubled.search(t)] == []
     assert "Boris \\(seat 1\\) wins the deal dealt by Anna \\(seat 0\\)" in site_pages["examples/albastini/dealer/next-dealer.md"]
 
 
@@ -885,17 +892,17 @@ def test_a_field_added_to_the_snapshot_schema_shows_in_every_games_reference(sit
 
 
 def test_a_deal_begun_part_way_says_where_it_stands_in_a_player_s_words(site_data: rulesite.SiteData) -> None:
-    """Each phase the snapshot schema names has its words in the drawing of a deal, and none reads "the play phase"."""
+    """Each phase a setup may start in has its words in the drawing of a deal, and none reads "the play phase"."""
     from rulesite.example_pages import example
 
-    phases = dict(site_data.schemas)["snapshot.schema.json"]["properties"]["phase"]["enum"]
+    phase = dict(site_data.schemas)["setup.schema.json"]["properties"]["start"]["properties"]["phase"]
+    phases = phase["enum"] if "enum" in phase else [phase["const"]]
     begins = templating.environment().get_template("deal.html.j2").module.begins  # type: ignore[attr-defined]
     assert sorted(begins) == sorted(phases)
     draw = templating.macro("deal.html.j2", "deal")
-    (scenario,) = [s for s in site_data.scenarios if s.id == "albastini/cards/seven-beats-king"]
-    for phase in phases:
-        setup = {**scenario.setup, "start": {**scenario.setup.get("start", {}), "phase": phase}}
-        ex = example(dataclasses.replace(scenario, setup=setup), site_data.variants[scenario.variant])
+    begun = [s for s in site_data.scenarios if isinstance(s.setup.get("start"), dict)]
+    assert begun
+    for scenario in begun[:3]:
         with templating.fragments_kept() as kept:
-            drawn = kept.expand(str(draw(ex)))
-        assert f"<li>{escape(begins[phase])}</li>" in drawn and " phase<" not in drawn
+            drawn = kept.expand(str(draw(example(scenario, site_data.variants[scenario.variant]))))
+        assert f"<li>{escape(begins[scenario.setup['start']['phase']])}</li>" in drawn and " phase<" not in drawn

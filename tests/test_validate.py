@@ -106,6 +106,30 @@ def test_undefined_clause_reference_in_a_ruling(write: Write, capsys: pytest.Cap
     assert f"{path}:8:34: $.rulings[0].readings[1].sources[0]: unknown source 'nowhere'" in text
 
 
+def test_a_ruling_and_the_clauses_it_settles_name_each_other(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    """A ruling lists the clauses it settles and each names the ruling back (the rules site shows both): one
+    without the other is a problem, at the side that names."""
+    rulings = write(
+        "rulings.yaml",
+        "game: albastini\nrulings:\n  - id: R99\n    title: T\n    question: Q\n    readings:\n"
+        "      - {summary: one, sources: [pagat]}\n      - {summary: two, sources: [pagat]}\n"
+        "    decision: D\n    clauses: [albastini.deal.five-each]\n",
+    )
+    code, lines = run(capsys, str(rulings))
+    assert code == 2
+    assert f"{rulings}:10:15: $.rulings[0].clauses[0]: clause 'albastini.deal.five-each' does not name ruling 'R99': " \
+        "expected it in its rulings" in lines
+    clauses = write(
+        "clauses.yaml",
+        "game: albastini\nclauses:\n  - id: albastini.deal.one-more\n    title: T\n    section: deal\n"
+        "    text: A dealer MUST deal.\n    sources: [pagat]\n    rulings: [R3]\n",
+    )
+    code, lines = run(capsys, str(clauses))
+    assert code == 2
+    assert f"{clauses}:8:15: $.clauses[0].rulings[0]: ruling 'R3' does not list clause 'albastini.deal.one-more': " \
+        "expected it in its clauses" in lines
+
+
 @pytest.mark.parametrize(
     ("content", "fragment"),
     [
