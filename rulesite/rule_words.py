@@ -129,7 +129,7 @@ def trump(variant: Json) -> str:
         if c.get("bidders") == "none":
             return (
                 "Nobody bids: the dealer turns the top card of the stock, and its suit is trumps; it goes under the"
-                " stock, face up."
+                " stock, face up, as the indicator, the last card drawn."
             )
         return (
             "Otea: each of the dealer's opponents may bid a card of a suit nobody has bid. The dealer turns the top card of"
@@ -138,8 +138,9 @@ def trump(variant: Json) -> str:
         )
     if rule == "turn-up":
         return (
-            "The top card of the stock is turned; forehand accepts its suit or refuses, and the stock is turned on until"
-            " another suit shows, a Tree counting as a club. Forehand's side become the makers; forehand takes the card"
+            "The top card of the stock is turned; forehand (the player after the dealer) accepts its suit or"
+            " refuses it, and after a refusal the stock is turned on until another suit shows, a Tree counting as a club:"
+            " that suit is trumps. Forehand's side become the makers; forehand takes the card"
             " that made trumps (all four, if the stock is of one suit) and discards as many. The rest of the stock is out"
             " of play."
         )
@@ -158,8 +159,8 @@ def lone(variant: Json) -> str | None:
     if c is None:
         return None
     return (
-        "Either maker may go alone; the partner's hand is laid aside for the deal, and the lone player scores as the"
-        " pair would."
+        "Either maker may go alone, forehand deciding first; the partner's hand is laid aside for the deal, and the lone"
+        " player scores as the pair would."
     )
 
 
@@ -219,7 +220,7 @@ def score(variant: Json) -> str:
         out = f"A side with more than {c.get('win_over')} points wins {single}"
         if c.get("double_over") is not None:
             out += f", with more than {c.get('double_over')} {table_words.number(whole(c.get('double')))}"
-        return out + ". Nobody over the line: nobody scores."
+        return out + f". When no side has more than {c.get('win_over')}, nobody scores."
     if rule == "tricks":
         table = _mapping(c.get("table"))
         pays = "; ".join(
@@ -228,7 +229,7 @@ def score(variant: Json) -> str:
         )
         out = f"The side taking most tricks scores: {pays}."
         if c.get("makers_lose"):
-            out += f" Makers who lose also score {whole(c['makers_lose']):+d}."
+            out += f" Makers who take fewer tricks than the defenders also score {whole(c['makers_lose']):+d}."
         return out
     return f"Scoring: {rule}."
 

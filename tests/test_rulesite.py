@@ -18,7 +18,7 @@ import rulesite
 from conformance import cli
 from conformance.scenarios import Scenario, Step
 from rulesite import cli_reference, fields_reference, paths, rule_words, table_words, templating, walkthrough
-from rulesite.escaping import md
+from rulesite.escaping import md, said_plainly
 from rulesite.links import PageLinks
 from rulesite.variants_page import COLUMNS
 from specreader.jsontypes import Json
@@ -593,6 +593,12 @@ def test_a_ruleset_page_states_its_parameters_in_words_and_only_its_rules(
     assert "Partners' look" in four and "Partners' look" not in five  # no partners, no look, in the facts or the rules
     # in the words players use: the specification's RFC 2119 capitals are for engine authors
     assert "MUST" not in four and " must " in four and '<strong class="rfc">MUST</strong>' in site_pages["rules/albastini.md"]
+    # a move the rules forbid is "not allowed" to a player; an engine "rejects" it (the specification's words)
+    rulesets = [site_pages[paths.variant_rules_path(v)] for g in site_data.games() for v in site_data.playable_variants(g)]
+    assert not [page for page in rulesets if " rejected" in page] and "is not allowed" in four
+    assert '<strong class="rfc">MUST</strong> be rejected' in site_pages["rules/albastini.md"]
+    plain = said_plainly("A bid MUST be rejected; a card is rejected too.")
+    assert plain == "A bid is not allowed; a card is not allowed either."
     assert "{:" not in four.split("## ", 2)[2].split("\n## ")[0]  # the facts table carries no stray attribute line
     assert rule_words.players(site_data.variants["albastini-4p"]) == (
         "Four players in two pairs, partners sitting opposite (North-South, East-West)."
