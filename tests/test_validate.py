@@ -92,13 +92,17 @@ def test_deck_tables_must_cover_the_deck(write: Write, capsys: pytest.CaptureFix
     assert "$.values: expected a value for every rank of the deck, missing T" in text
 
 
-def test_undefined_clause_reference_in_a_ruling(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
-    path = write(
-        "rulings.yaml",
+def ruling_r99(second_source: str, clause: str) -> str:
+    """A rulings file of one ruling, R99: its second reading cites ``second_source``, and it settles ``clause``."""
+    return (
         "game: albastini\nrulings:\n  - id: R99\n    title: T\n    question: Q\n    readings:\n"
-        "      - {summary: one, sources: [pagat]}\n      - {summary: two, sources: [nowhere]}\n"
-        "    decision: D\n    clauses: [albastini.play.no-such-clause]\n",
+        f"      - {{summary: one, sources: [pagat]}}\n      - {{summary: two, sources: [{second_source}]}}\n"
+        f"    decision: D\n    clauses: [{clause}]\n"
     )
+
+
+def test_undefined_clause_reference_in_a_ruling(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write("rulings.yaml", ruling_r99("nowhere", "albastini.play.no-such-clause"))
     code, lines = run(capsys, str(path))
     assert code == 2
     text = "\n".join(lines)
@@ -109,12 +113,7 @@ def test_undefined_clause_reference_in_a_ruling(write: Write, capsys: pytest.Cap
 def test_a_ruling_and_the_clauses_it_settles_name_each_other(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
     """A ruling lists the clauses it settles and each names the ruling back (the rules site shows both): one
     without the other is a problem, at the side that names."""
-    rulings = write(
-        "rulings.yaml",
-        "game: albastini\nrulings:\n  - id: R99\n    title: T\n    question: Q\n    readings:\n"
-        "      - {summary: one, sources: [pagat]}\n      - {summary: two, sources: [pagat]}\n"
-        "    decision: D\n    clauses: [albastini.deal.five-each]\n",
-    )
+    rulings = write("rulings.yaml", ruling_r99("pagat", "albastini.deal.five-each"))
     code, lines = run(capsys, str(rulings))
     assert code == 2
     assert f"{rulings}:10:15: $.rulings[0].clauses[0]: clause 'albastini.deal.five-each' does not name ruling 'R99': " \
