@@ -38,6 +38,11 @@ _STDERR_LINE_BYTES = 4096  # longer stderr lines are kept as their length only
 _STDERR_LINES = 50
 _TERM_GRACE = 0.5  # seconds between SIGTERM and SIGKILL
 _POLL = 0.05  # how often a wait for output also checks whether the engine is still alive
+# What the kit has read of an engine's output and not yet taken, at most about this much: its lines' bytes, and
+# _LINE_COST for each line's own keeping (a flood of short lines costs its objects). Past it the reader waits, so
+# an engine that writes without end waits on its own output instead of filling the kit's memory.
+_BACKLOG_BYTES = 16 * 1024 * 1024
+_LINE_COST = 128
 _DRAIN = 0.1  # once the engine has exited, how long output it wrote just before may take to arrive
 
 
@@ -70,6 +75,34 @@ class Exited:
 Event = Line | Overlong | Closed | Exited
 
 
+class _Backlog:
+    """The bytes read from an engine's output and not yet taken by the kit, held under a budget."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.held = 0
+        self.closed = False
+        self._changed = threading.Condition()
+
+    def admit(self, size: int) -> None:
+        """Wait until ``size`` more fits, or nothing is held (a line as long as the limit still passes), or the
+        kit has let go of the engine."""
+        with self._changed:
+            while self.held and self.held + size > self.budget and not self.closed:
+                self._changed.wait(_POLL)
+            self.held += size
+
+    def taken(self, size: int) -> None:
+        with self._changed:
+            self.held -= size
+            self._changed.notify_all()
+
+    def close(self) -> None:
+        with self._changed:
+            self.closed = True
+            self._changed.notify_all()
+
+
 def describe_exit(status: int) -> str:
     """How a process ended, for a report: ``exited with status 3`` or ``was killed by SIGSEGV``."""
     if status >= 0:
@@ -85,7 +118,8 @@ class EngineProcess:
     """An engine program running in its own process group."""
 
     def __init__(self, argv: list[str], *, max_line_bytes: int = MAX_LINE_BYTES) -> None:
-        self._events: queue.Queue[list[Event]] = queue.Queue()  # what each read brought, together
+        self._events: queue.Queue[tuple[list[Event], int]] = queue.Queue()  # what each read brought, and its cost
+        self._backlog = _Backlog(_BACKLOG_BYTES)
         self._pending: deque[Event] = deque()  # taken from the queue, not yet given
         self._outbox: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=_STDERR_LINES)
@@ -131,9 +165,15 @@ class EngineProcess:
     def _read_stdout(self, stdout: IO[bytes], limit: int) -> None:
         try:
             for lines in _lines(stdout, limit):
-                self._events.put([Line(line) if isinstance(line, bytes) else Overlong(limit) for line in lines])
+                cost = sum((len(line) if isinstance(line, bytes) else 0) + _LINE_COST for line in lines)
+                self._backlog.admit(cost)
+                if self._backlog.closed:  # let go of: nobody reads on, whatever is still writing
+                    break
+                self._events.put(([Line(line) if isinstance(line, bytes) else Overlong(limit) for line in lines], cost))
         finally:
-            self._events.put([Closed()])
+            self._events.put(([Closed()], 0))
+            with contextlib.suppress(OSError):
+                stdout.close()
 
     def _read_stderr(self, stderr: IO[bytes]) -> None:
         for lines in _lines(stderr, _STDERR_LINE_BYTES):
@@ -149,20 +189,25 @@ class EngineProcess:
         while not self._pending:
             remaining = deadline - time.monotonic()
             try:
-                self._pending.extend(self._events.get(timeout=max(0.0, min(remaining, _POLL))))
+                self._take(self._events.get(timeout=max(0.0, min(remaining, _POLL))))
                 continue
             except queue.Empty:
                 pass
             status = self._proc.poll()
             if status is not None:  # exited with its output still open: take what it wrote last, then say so
                 try:
-                    self._pending.extend(self._events.get(timeout=_DRAIN))
+                    self._take(self._events.get(timeout=_DRAIN))
                     continue
                 except queue.Empty:
                     return Exited(status)
             if remaining <= 0:
                 return None
         return self._pending.popleft()
+
+    def _take(self, read: tuple[list[Event], int]) -> None:
+        events, cost = read
+        self._pending.extend(events)
+        self._backlog.taken(cost)
 
     def put_back(self, event: Event) -> None:
         """Return an event ``next_event`` gave, to be given again first."""
@@ -203,6 +248,7 @@ class EngineProcess:
         self._signal_group(signal.SIGKILL)  # what ignored SIGTERM, and what the engine left behind
         self.wait(time.monotonic() + _TERM_GRACE)
         self.close_input()
+        self._backlog.close()  # the reader stops: nothing reads an output the kit let go of
         self._ended = True
         _unregister(self)
 

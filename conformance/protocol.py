@@ -253,7 +253,7 @@ class SubprocessAdapter:
                 self._breaker.answered()
             elif isinstance(answer, EngineError) and answer.kind is ErrorKind.TIMEOUT:
                 self._breaker.stall(str(answer))
-            if isinstance(answer, dict) and "id" in answer and answer.get("id") != head["id"]:
+            if isinstance(answer, dict) and _not_an_answer_to(head, answer):
                 answer = self._answer_with_wrong_id(process, head, answer)
             if self._process is not process:  # the engine was ended: what it never answered goes to the next one
                 waiting.extendleft(reversed(in_flight))
@@ -277,7 +277,7 @@ class SubprocessAdapter:
 
     def _answer_with_wrong_id(self, process: EngineProcess, head: Request, answer: Json) -> EngineError:
         self._end(process)
-        message = f"expected id {head['id']!r}, found {untrusted.text(answer.get('id'), 200)!r}"
+        message = f"expected id {head['id']!r}, found {_shown_id(answer)}"
         return EngineError(ErrorKind.WRONG_ID, message + _tail(process, ended=True))
 
     def _is_late_copy(self, event: Event | None, late: object, awaited: object, deadline: float) -> bool:
@@ -356,6 +356,23 @@ def _id_of(event: Event | None) -> object:
 def answered_twice(rid: str) -> EngineError:
     """The error of a scenario (or a fuzz deal) its engine answered twice."""
     return EngineError(ErrorKind.EXTRA_ANSWER, f"the engine answered {rid!r} twice")
+
+
+def _not_an_answer_to(head: Request, answer: Json) -> bool:
+    """Whether ``answer`` is not the head request's: it has another id, or none though it is no error. Only an error
+    may come without an id (an engine that could not read the request's); anything else without one is a line
+    nobody asked for (a copy with its id taken out, a second handshake), never another scenario's answer to judge."""
+    return answer["id"] != head["id"] if "id" in answer else "error" not in answer
+
+
+def _shown_id(answer: Json) -> str:
+    """The id an answer gave, for a message: a string as the kit writes ids, anything else as JSON, said to be so."""
+    if "id" not in answer:
+        return "no id"
+    given = answer["id"]
+    if isinstance(given, str):
+        return repr(untrusted.text(given, 200))
+    return f"{untrusted.text(json.dumps(given, ensure_ascii=False), 200)}, not a string"
 
 
 def _tail(process: EngineProcess, *, ended: bool = False) -> str:

@@ -90,14 +90,22 @@ def strings_made_safe(value: Any, cap: int = CAP) -> Any:
 # What the kit keeps of an engine's handshake, each field cut short: it heads every report.
 _IDENTITY_FIELDS = ("name", "version", "language", "homepage")
 _IDENTITY_CAP = 200
+VARIANTS_KEPT = 1024  # the variant ids kept of a handshake, each once: far more than any spec holds
 
 
 def identity(hello: object) -> dict[str, Any]:
-    """An engine's handshake as the kit keeps it: who it is, and the variant ids it declares."""
+    """An engine's handshake as the kit keeps it: who it is, and the variant ids it declares (the first
+    VARIANTS_KEPT, each once, so that no handshake makes every report as large as it likes)."""
     given = hello if isinstance(hello, dict) else {}
     out: dict[str, Any] = {key: text(given[key], _IDENTITY_CAP) for key in _IDENTITY_FIELDS if key in given}
     variants = given.get("variants")
-    out["variants"] = [text(v, _IDENTITY_CAP) for v in variants if isinstance(v, str)] if isinstance(variants, list) else []
+    kept: dict[str, None] = {}
+    for variant in variants if isinstance(variants, list) else []:
+        if len(kept) == VARIANTS_KEPT:
+            break
+        if isinstance(variant, str):
+            kept.setdefault(text(variant, _IDENTITY_CAP), None)
+    out["variants"] = list(kept)
     return out
 
 

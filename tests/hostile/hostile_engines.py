@@ -122,6 +122,15 @@ for raw in sys.stdin.buffer:
         send({"id": rid, "padding": "x" * int(os.environ["PADDING"])})
     elif MODE == "wrong-id":
         send({"id": "someone-else", "error": {"kind": "setup", "message": "benign"}})
+    elif MODE == "number-id":
+        send({"id": 12345, "error": {"kind": "setup", "message": "benign"}})
+    elif MODE == "copy-without-id":  # its answer, then a line of observations with no id, which answers nothing
+        send(benign)
+        send({"observations": [{"phase": "play"}]})
+    elif MODE == "flood":  # its answer, then lines without end
+        send(benign)
+        while True:
+            out.write(b"{}\n" * 65536)
     elif MODE == "twice":
         send(benign, times=2)
     elif MODE == "stale-id":  # the id of the answer before, on an answer of its own

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hostile_engines import alive, assert_nothing_left, engine, started, two_player
 
-from conformance import protocol, runlog, runner
+from conformance import engine_process, protocol, runlog, runner
 from conformance.engine_process import MAX_LINE_BYTES
 from conformance.protocol import EngineUnusable, SubprocessAdapter
 from conformance.runner import Verdict
@@ -335,3 +335,39 @@ def test_a_child_that_moves_into_a_group_of_its_own_is_ended_with_the_engine(tmp
     while alive(child) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not alive(child)
+
+
+def test_an_id_that_is_no_string_is_shown_as_json(tmp_path: Path) -> None:
+    verdicts, _ = run(tmp_path, "number-id", [1])
+    assert_only(verdicts, [1], ErrorKind.WRONG_ID, "found 12345, not a string")
+    assert_nothing_left(tmp_path)
+
+
+def test_a_line_without_an_id_that_is_no_error_answers_no_scenario(tmp_path: Path) -> None:
+    """Only an error may come without an id (an engine that could not read the request's). A line of observations
+    without one, sent after an answer, is never judged as the next scenario's answer (a false rules failure on a
+    scenario the engine answered well): it is an answer with the wrong id, and the engine is started again."""
+    verdicts, _ = run(tmp_path, "copy-without-id", [1])
+    assert_only(verdicts, [2], ErrorKind.WRONG_ID, "found no id")
+    assert len(started(tmp_path)["engine"]) == 2
+    assert_nothing_left(tmp_path)
+
+
+def test_an_engine_that_writes_without_end_waits_on_its_own_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the kit has read and not yet taken stays under its budget, give or take one read: the engine, not the
+    kit's memory, waits. (Its lines are taken once the kit asks for the next answer, and end it as a wrong id.)"""
+    budget = 256 * 1024
+    monkeypatch.setattr(engine_process, "_BACKLOG_BYTES", budget)
+    (chosen,) = two_player(1)
+    adapter = SubprocessAdapter(engine(tmp_path, "flood", [chosen]), timeout=1.0, startup_timeout=10.0)
+    try:
+        assert runner.run(adapter, chosen, {"albastini-2p"}).reason == BENIGN
+        process = adapter._process
+        assert process is not None
+        time.sleep(1.0)  # the engine writes lines of "{}" without end, and nothing takes them
+        one_read = (engine_process._CHUNK // 3 + 1) * (2 + engine_process._LINE_COST)
+        assert budget // 2 < process._backlog.held <= budget + one_read
+        assert process._proc.poll() is None  # alive, and waiting on its output
+    finally:
+        adapter.close()
+    assert_nothing_left(tmp_path)

@@ -107,6 +107,14 @@ def test_the_handshake_is_kept_as_safe_text(nasty_run: tuple[int, str, Path]) ->
     assert header["engine"]["variants"] == ["albastini-2p", "altbaumer-standard"]
 
 
+def test_a_handshake_declaring_variants_without_end_is_kept_short() -> None:
+    """Every report carries the engine's variants: the first VARIANTS_KEPT are kept, each once, each cut short."""
+    declared = ["albastini-2p", "albastini-2p"] + [f"v{i}-" + "x" * 300 for i in range(50_000)]
+    kept = untrusted.identity({"name": "e", "variants": declared})["variants"]
+    assert len(kept) == untrusted.VARIANTS_KEPT and kept[0] == "albastini-2p" and len(set(kept)) == len(kept)
+    assert kept[1].startswith("v0-" + "x" * 150) and len(kept[1]) < 250  # cut, and said to be
+
+
 @pytest.mark.parametrize(
     "character",
     ["\x00", "\x1b", "\x7f", "\x85", "\u202e", "\u2066", "\ufeff", "\n", "\r", "\t", "\ud800", "\udfff", "\ufffe", "\uffff"],
