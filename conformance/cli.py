@@ -26,6 +26,7 @@ from conformance import (
     runlog,
     scenarios,
     selfcheck,
+    untrusted,
 )
 from conformance.breaker import GIVE_UP_AFTER
 from conformance.field_coverage import field_report
@@ -186,12 +187,19 @@ def _report(args: argparse.Namespace, log: Log, report_dir: Path | None, expecta
 
 def _note_stale(file: str, expected: expectations.Expectations) -> None:
     """Warn about an expectation file that no longer matches the kit: it still applies where it can."""
+    where = untrusted.text(file, 200)  # what a file says (and its name) reaches the terminal as safe text
     if expected.spec_version != runlog.spec_version():
-        print(f"note: {file} was written for spec {expected.spec_version}, this is {runlog.spec_version()}", file=sys.stderr)
+        written = untrusted.text(expected.spec_version, 200)
+        print(f"note: {where} was written for spec {written}, this is {runlog.spec_version()}", file=sys.stderr)
     known = {s.id for s in scenarios.run_scenarios()}
     unknown = sorted(sid for sid in expected.entries if sid not in known)
     if unknown:
-        print(f"note: {file} names scenarios the kit does not have: {', '.join(unknown)}", file=sys.stderr)
+        named = ", ".join(untrusted.text(sid, 200) for sid in unknown[:_UNKNOWN_NAMED])
+        more = f" and {len(unknown) - _UNKNOWN_NAMED:,} more" if len(unknown) > _UNKNOWN_NAMED else ""
+        print(f"note: {where} names scenarios the kit does not have: {named}{more}", file=sys.stderr)
+
+
+_UNKNOWN_NAMED = 20  # the unknown scenarios a note names; it counts the rest
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:

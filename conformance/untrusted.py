@@ -34,7 +34,9 @@ KEPT_DEPTH = limits.MAX_DEPTH - 8
 # (bidirectional overrides and isolates, zero-width marks), which no report should carry raw, lone
 # surrogates (an in-process engine's strings may hold them), which no UTF-8 file can, and the
 # noncharacters U+FFFE and U+FFFF, which no XML file (junit.xml) may hold.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\ufffe\uffff\ud800-\udfff]")
+_UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\ufffe\uffff\ud800-\udfff]"
+)
 
 
 def _escaped(match: re.Match[str]) -> str:

@@ -14,10 +14,10 @@ from typing import NamedTuple
 
 from reference import errors
 from reference.errors import Rejected, VariantError
-from specreader.spec import kit_spec
+from specreader.spec import own_spec
 
 # The codes that refuse an action (a setup's refusal comes before any action and is not ordered).
-ACTION_CODES: tuple[str, ...] = tuple(kit_spec().action_codes())
+ACTION_CODES: tuple[str, ...] = tuple(own_spec().action_codes())
 
 # What every order begins with, in the order the engine checks them: it reads an action and its
 # phase before any stage sees it. `trickspec validate` holds spec/errors.yaml to it (order_faults).

@@ -39,7 +39,13 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}: {format_path(self.path)}: {self.message}"
+        return f"{shown_file(self.file)}:{self.line}:{self.column}: {format_path(self.path)}: {self.message}"
+
+
+def shown_file(name: str) -> str:
+    """A file's name as a problem line shows it: as it is, unless it holds what a terminal would act on (an escape,
+    a line break, a bidi control), which is then escaped, as a JSON string escapes it."""
+    return name if name.isprintable() else json.dumps(name)[1:-1]
 
 
 class DataError(Exception):

@@ -286,7 +286,14 @@ def load_spec_precedence(game: str) -> list[str]:
     return kit_spec().precedence(game)
 
 
+def own_spec() -> Spec:
+    """The kit's own spec, without house spec folders: for what they cannot add to (spec/errors.yaml's closed list
+    of codes), read when the engine's modules are imported, so that a house folder that does not load is
+    reported where it is used, as a located problem, never as a failed import."""
+    return _spec_with(())
+
+
 def load_spec_errors() -> list[Json]:
-    """The closed list of rejection codes of spec/errors.yaml."""
-    errors = kit_spec().errors_file
+    """The closed list of rejection codes of spec/errors.yaml (the kit's own: house folders add none)."""
+    errors = own_spec().errors_file
     return [e for _, _, e in _items(errors, "errors")] if errors is not None else []

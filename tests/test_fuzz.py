@@ -301,3 +301,22 @@ def test_a_campaign_freezes_what_exists_and_leaves_a_freeze_of_its_caller_as_it_
     finally:
         gc.collect()  # as tests/conftest.py does: nothing frozen is garbage
         gc.freeze()
+
+
+def test_a_scenario_written_replaces_a_link_of_its_name_and_never_writes_through_it(tmp_path: Path) -> None:
+    """The names of the scenarios written follow from the seed: a link of one such name in the folder, to a file
+    elsewhere, is replaced by the scenario, and the file it pointed to is left as it was."""
+    args = ("--engine", "test_fuzz:NastyEngine", "--deals", "16", "--report-dir", str(tmp_path))
+    first = tmp_path / "first"
+    assert fuzz(*args, "--out", str(first)) == 1
+    name = sorted(first.glob("*.yaml"))[0].name
+    victim = tmp_path / "victim.txt"
+    victim.write_text("left alone\n", encoding="utf-8")
+    again = tmp_path / "again"
+    again.mkdir()
+    (again / name).symlink_to(victim)
+    assert fuzz(*args, "--out", str(again)) == 1
+    assert victim.read_text(encoding="utf-8") == "left alone\n"
+    assert not (again / name).is_symlink() and (again / name).read_text(encoding="utf-8") == (first / name).read_text(
+        encoding="utf-8"
+    )

@@ -329,3 +329,17 @@ def test_a_broken_house_spec_is_a_usage_error_under_pytest(pytester: pytest.Pyte
     assert done.stderr.lines[:2] == ["ERROR: bad house folders:", problem], both
     assert "Traceback" not in both and "INTERNALERROR" not in both and "passed" not in both
     assert roots.current() == roots.Roots()  # the folders are left though the plugin stopped before its unconfigure
+
+
+def test_a_house_spec_named_by_the_environment_that_does_not_load_is_a_problem_not_a_traceback(
+    broken_house: tuple[Path, str], tmp_path: Path
+) -> None:
+    """The engine's modules read the kit's closed list of codes when they are imported: a house folder in the
+    environment that does not load is then located, exit 2, by every command, as --spec locates it. (A process of
+    its own: the modules are imported once a process.)"""
+    house, problem = broken_house
+    for folder, said in ((tmp_path / "nowhere", f"{tmp_path / 'nowhere'}:0:0: $: no such folder"), (house / "spec", problem)):
+        env = {**os.environ, roots.SPEC_VARIABLE: str(folder)}
+        done = subprocess.run([str(BIN / "trickspec"), "validate"], capture_output=True, text=True, env=env, timeout=120)
+        assert done.returncode == cli.EXIT_BAD_DATA and "Traceback" not in done.stderr, done.stderr[-2000:]
+        assert any(line.startswith(said) for line in done.stderr.splitlines()), done.stderr[-2000:]

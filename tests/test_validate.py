@@ -305,3 +305,17 @@ def test_the_schema_hint_names_the_kind_over_the_content(write: Write, capsys: p
     hinted = write("house/odd.yaml", "# yaml-language-server: $schema=../schemas/variant.schema.json\nscenarios: []\n")
     code, lines = run(capsys, str(hinted))
     assert code == 2 and any(line.startswith(f"{hinted}:2:1: $: missing required key 'id'") for line in lines), lines
+
+
+def test_a_file_name_a_terminal_would_act_on_is_shown_escaped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file's name is data too: one holding an escape, a bell or a bidi control is shown escaped in every
+    problem line; a name in any script that is printable is shown as it is."""
+    hostile = tmp_path / "x\x1b]0;pwned\x07\u202ey.yaml"
+    hostile.write_text("scenarios:\n  - id: x\n", encoding="utf-8")
+    code, lines = run(capsys, str(hostile))
+    assert code == 2 and lines
+    assert all(line.startswith(f"{tmp_path}/x\\u001b]0;pwned\\u0007\\u202ey.yaml:") for line in lines)
+    assert not any(ord(c) < 32 or c == "\u202e" for c in "".join(lines))
+    plain = tmp_path / "Spiel-für-vier.yaml"
+    plain.write_text("scenarios:\n  - id: x\n", encoding="utf-8")
+    assert all(line.startswith(f"{plain}:") for line in run(capsys, str(plain))[1])

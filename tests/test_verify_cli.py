@@ -466,3 +466,24 @@ def test_scenario_lines_without_a_string_id_are_no_scenario_twice(reports: Path,
     code, _, err = run(capsys, "report", str(log))
     assert code == 2 and "again" not in err
     assert err.count("missing required key 'id'") == 1 and err.count("$.id: expected string") == 2
+
+
+def test_what_an_expectation_file_says_reaches_the_terminal_as_safe_text_and_capped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its spec version and the ids the kit does not have are the file's own text: escaped, and the ids named up to
+    a count, the rest counted."""
+    unknown = "".join(f"  - {{id: 'gone/{i}', outcome: fail, reason: gone}}\n" for i in range(30))
+    given = tmp_path / "given.yaml"
+    given.write_text(
+        'engine: PlantedBug\nspec_version: "9.9\\e[2J\\u202e"\nexpectations:\n'
+        '  - {id: "0-nope\\e]0;pwned\\a", outcome: fail, reason: gone}\n' + unknown,
+        encoding="utf-8",
+    )
+    code, _, err = run(capsys, "verify", "--engine", f"{__name__}:PlantedBug", "--clause", "albastini.cards.rank-order",
+                       "--expect", str(given))
+    notes = [line for line in err.splitlines() if line.startswith("note: ")]
+    assert code == 1 and len(notes) == 2 and not any(ord(c) < 32 or c in "\u202e\x7f" for c in "".join(notes))
+    assert "spec 9.9\\x1b[2J\\u202e, this is" in notes[0]
+    named = ", ".join(["0-nope\\x1b]0;pwned\\x07", *sorted(f"gone/{i}" for i in range(30))[:19]])
+    assert notes[1].endswith(f": {named} and 11 more")

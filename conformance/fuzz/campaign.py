@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from conformance import adapter as adapters
-from conformance import engine_process, interrupt, runlog, untrusted
+from conformance import engine_process, interrupt, outputs, runlog, untrusted
 from conformance.fuzz.worker import DealResult, Found, Key, Settings, Worker
 from conformance.runlog import Log, ScenarioLine
 from conformance.vocabulary import FAILING
@@ -348,7 +348,7 @@ def _record(campaign: Campaign, result: DealResult, out: Path | None) -> None:
         group = campaign.groups[result.key] = Group(result.key, result, found=result.found)
         if out is not None and result.found is not None and result.found.written is not None:
             group.path = out / result.found.written.file_name
-            group.path.write_text(result.found.written.text, encoding="utf-8")
+            outputs.write_text(group.path, result.found.written.text)  # renamed into place: a link there is replaced
     elif group is not None:
         group.deals += 1
     elif result.outcome in FAILING:

@@ -117,7 +117,10 @@ def test_a_handshake_declaring_variants_without_end_is_kept_short() -> None:
 
 @pytest.mark.parametrize(
     "character",
-    ["\x00", "\x1b", "\x7f", "\x85", "\u202e", "\u2066", "\ufeff", "\n", "\r", "\t", "\ud800", "\udfff", "\ufffe", "\uffff"],
+    [
+        "\x00", "\x1b", "\x7f", "\x85", "\u202e", "\u061c", "\u2066", "\ufeff", "\n", "\r", "\t", "\ud800", "\udfff", "\ufffe",
+        "\uffff",
+    ],
 )
 def test_every_unsafe_character_is_escaped(character: str) -> None:
     made_safe = untrusted.text(f"a{character}b")
