@@ -13,7 +13,7 @@ import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -244,15 +244,14 @@ def read(path: Path) -> Log:
     problems: list[Problem] = []
     name = str(path)
     data = files.read_bytes(path, limits.MAX_RUN_LOG_BYTES, "run log")
-    raw_lines = data.split(b"\n")
     order = _Order()
-    for number, raw in enumerate(raw_lines, start=1):
+    for number, raw, last in _numbered_lines(data):
         if not raw.strip():
             continue
         try:
             line = untrusted.json_line(raw, limits.MAX_DEPTH)
         except untrusted.Unreadable as err:
-            if number == len(raw_lines) and err.ends_early:  # no newline after it, and cut inside a value: written in part
+            if last and err.ends_early:  # no newline after it, and cut inside a value: written in part
                 order.cut_line = number
             else:
                 problems.append(Problem(name, number, err.column, err.path, str(err)))
@@ -273,6 +272,24 @@ def read(path: Path) -> Log:
         raise DataError(problems)
     assert order.header is not None
     return Log(order.header, order.scenarios, order.footer, order.cut_line)
+
+
+_CONTENT = re.compile(rb"[^ \t\r\n\f\v]")  # what makes a line other than blank (bytes.strip's whitespace)
+
+
+def _numbered_lines(data: bytes) -> Iterator[tuple[int, bytes, bool]]:
+    """Each line of ``data`` that is not blank, numbered from 1, and whether it is the last (no line break after
+    it): one at a time, and blank lines passed over at once, so that a log of them costs neither a list nor a loop."""
+    number, start = 1, 0
+    while (content := _CONTENT.search(data, start)) is not None:
+        begins = max(start, data.rfind(b"\n", start, content.start()) + 1)  # where the line of that content begins
+        number += data.count(b"\n", start, begins)
+        end = data.find(b"\n", begins)
+        if end < 0:
+            yield number, data[begins:], True
+            return
+        yield number, data[begins:end], False
+        number, start = number + 1, end + 1
 
 
 @dataclass

@@ -257,3 +257,19 @@ def test_a_report_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: py
         outputs.write_text(target, "second\n")
     assert target.read_text(encoding="utf-8") == "first\n"
     assert [p.name for p in tmp_path.iterdir()] == ["report.md"]  # no temporary file left
+
+
+def test_blank_lines_in_a_log_are_passed_over_and_the_lines_keep_their_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], log_lines: list[str]
+) -> None:
+    """Blank lines anywhere (a million of them here, a log anyone may have written) cost no list and no loop, and a
+    problem after them is still named at its own line; a last line cut short after them is still known for one."""
+    gap = " \n" * 1_000_000
+    log = tmp_path / "gaps.jsonl"
+    log.write_text(gap + log_lines[0] + gap + "".join(log_lines[1:]) + gap + '{"type": "footer", "counts"', encoding="utf-8")
+    read = runlog.read(log)
+    assert read.cut_line == 3_000_000 + len(log_lines) + 1 and len(read.scenarios) == len(log_lines) - 2
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(log_lines[0] + gap + "{\n" + "".join(log_lines[1:]), encoding="utf-8")
+    code, _, err = run(capsys, "report", str(broken))
+    assert code == 2 and err.startswith(f"{broken}:{1_000_000 + 2}:")
