@@ -82,7 +82,8 @@ def unreadable(name: str, err: OSError) -> Problem:
 
 def yaml_files(target: Path) -> tuple[list[Path], list[Problem]]:
     """The ``*.yaml`` files a path stands for, sorted: itself when it is not a folder, else every one
-    under it. Each real folder is entered once, so a link back up the tree is not gone round;
+    under it. Each real folder is entered once, so a link back up the tree is not gone round, and a
+    link to a folder outside the tree is a problem, never entered (it could lead anywhere: /tmp, /);
     a name ending in .yaml is listed whatever it is, for read_bytes to judge."""
     if not os.path.lexists(target):
         return [], [Problem(str(target), 0, 0, (), "no such file or directory")]
@@ -91,6 +92,7 @@ def yaml_files(target: Path) -> tuple[list[Path], list[Problem]]:
     found: list[Path] = []
     problems: list[Problem] = []
     entered: set[tuple[int, int]] = set()
+    inside = os.path.realpath(target)
     folders = [target]
     while folders:
         folder = folders.pop()
@@ -107,6 +109,9 @@ def yaml_files(target: Path) -> tuple[list[Path], list[Problem]]:
         for entry in listed:
             path = folder / entry.name
             if _is_folder(entry):
+                if entry.is_symlink() and os.path.commonpath([inside, os.path.realpath(path)]) != inside:
+                    problems.append(Problem(str(path), 0, 0, (), "a link out of the folder: expected a folder inside it"))
+                    continue
                 folders.append(path)
             elif entry.name.endswith(".yaml"):
                 found.append(path)

@@ -265,6 +265,23 @@ def test_a_link_back_up_the_tree_is_walked_once(tmp_path: Path, capsys: pytest.C
     assert result == 0  # each scenario once: no duplicate ids
 
 
+def test_a_link_to_a_folder_outside_the_tree_is_named_and_never_entered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder given could link anywhere (/tmp, /): a link out of it is a problem, and nothing beyond it is read."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "bad.yaml").write_text("not: [a scenario file\n", encoding="utf-8")
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    (folder / "out.yaml").symlink_to(outside)
+    (folder / "inside").mkdir()
+    (folder / "also").symlink_to(folder / "inside")  # a link within the tree is walked as before
+    assert run(capsys, "validate", str(folder)).problems == [
+        f"{folder / 'out.yaml'}:0:0: $: a link out of the folder: expected a folder inside it"
+    ]
+
+
 def test_dev_zero_behind_a_link_is_not_read(tmp_path: Path) -> None:
     zero = tmp_path / "zero.yaml"
     zero.symlink_to("/dev/zero")
