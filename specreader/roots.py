@@ -26,7 +26,6 @@ SPEC_VARIABLE = "TRICKSPEC_SPEC"
 SCENARIOS_VARIABLE = "TRICKSPEC_SCENARIOS"
 
 # What a house folder may hold: the kit alone states the error codes and the selfcheck's equivalents.
-_HOUSE_KINDS = ("variants", "clauses", "rulings", "sources")
 _EXPECTED = "<game>/variants/*.yaml, <game>/clauses.yaml, <game>/rulings.yaml or sources.yaml"
 
 
@@ -101,16 +100,25 @@ def add_house(spec: Spec, folders: Iterable[Path]) -> list[Problem]:
     if problems:
         return problems
     taken = _declared(spec)
+    games = set(spec.games())  # the kit's: a house folder adds rules to its games, not games
     for folder in folders:
         paths, missing = yaml_files(folder)
         problems += missing
         for path in paths:
             rel = path.relative_to(folder).parts
-            kind = kind_of(rel)
-            if kind not in _HOUSE_KINDS:
+            kind = _house_kind(rel)
+            if kind is None:
                 problems.append(Problem(str(path), 1, 1, (), f"unexpected file in a house spec folder: expected {_EXPECTED}"))
                 continue
+            if kind != "sources" and rel[0] not in games:
+                known = ", ".join(sorted(games))
+                problems.append(Problem(str(path), 1, 1, (), f"expected a folder named for a game ({known}), found {rel[0]!r}"))
+                continue
             if (doc := load_file(spec, path, rel, problems)) is None:
+                continue
+            if kind in ("clauses", "rulings") and isinstance(doc.data, dict) and doc.data.get("game") != rel[0]:
+                problems.append(doc.problem(("game",), f"expected game {rel[0]!r}, as its folder says"))
+                spec.add_unloaded(str(path), rel)
                 continue
             collisions = [
                 doc.problem(at, f"{what} {name!r} is already declared (in {first}): expected a name of the house's own")
@@ -124,6 +132,15 @@ def add_house(spec: Spec, folders: Iterable[Path]) -> list[Problem]:
             taken.update({(what, name): f"{doc.file}:{doc.where(at)[0]}" for at, what, name in _names(doc, kind)})
             spec.add(doc, rel, problems)
     return problems
+
+
+def _house_kind(rel: tuple[str, ...]) -> str | None:
+    """What a file of a house spec folder holds, by its place: only the layout the guide gives (a variant in a
+    folder deeper than ``<game>/variants/``, or a clauses file anywhere but ``<game>/``, is no file of it)."""
+    kind = kind_of(rel)
+    exact = {"variants": len(rel) == 3 and rel[1] == "variants", "clauses": len(rel) == 2, "rulings": len(rel) == 2,
+             "sources": rel == ("sources.yaml",)}
+    return kind if exact.get(str(kind), False) else None
 
 
 def _borrowed_sections(doc: Document, kind: str | None) -> list[Problem]:

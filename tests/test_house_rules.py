@@ -253,6 +253,31 @@ def test_a_house_spec_folder_holds_no_error_codes(house: Path, capsys: pytest.Ca
     assert err[0].startswith(f"{errors}:1:1: $: unexpected file in a house spec folder: expected ")
 
 
+def test_a_house_spec_folder_is_laid_out_as_the_guide_says(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The layout says what each file is: a file off it, a folder named for no game, or a clauses file of another
+    game than its folder's is reported, never taken in."""
+    spec = house / "spec"
+    variant = spec / "albastini" / "variants" / "baobab-4p.yaml"
+    text = variant.read_text(encoding="utf-8")
+    deeper = spec / "albastini" / "old" / "variants" / "kept.yaml"
+    nogame = spec / "notagame" / "variants" / "kept.yaml"
+    for path in (deeper, nogame):
+        path.parent.mkdir(parents=True)
+        path.write_text(text.replace(f"id: {HOUSE_VARIANT}", f"id: {path.parent.parent.name}-kept"), encoding="utf-8")
+    elsewhere = spec / "docs" / "clauses.yaml"
+    elsewhere.parent.mkdir()
+    shutil.copy(spec / "albastini" / "clauses.yaml", elsewhere)
+    (spec / "briscola").mkdir()
+    other = spec / "briscola" / "clauses.yaml"
+    other.write_text((spec / "albastini" / "clauses.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    status, err = validate_house(house, capsys)
+    assert status == cli.EXIT_BAD_DATA
+    assert any(line.startswith(f"{deeper}:1:1: $: unexpected file in a house spec folder: expected <game>/") for line in err)
+    assert any(line.startswith(f"{nogame}:1:1: $: expected a folder named for a game (albastini, ") for line in err)
+    assert any(line.startswith(f"{elsewhere}:1:1: $: expected a folder named for a game") for line in err)
+    assert f"{other}:2:7: $.game: expected game 'briscola', as its folder says" in err
+
+
 def test_a_missing_scenarios_folder_is_named(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = house / "tests"
     status = cli.main(["verify", "--spec", str(house / "spec"), "--scenarios", str(missing)])
