@@ -19,7 +19,7 @@ from specreader import kitdata
 from specreader.files import yaml_files
 from specreader.jsontypes import Json
 from specreader.problems import Problem
-from specreader.spec import Spec, kind_of, load_file
+from specreader.spec import Spec, kind_of, load_file, parents
 from specreader.yamlio import Document
 
 SPEC_VARIABLE = "TRICKSPEC_SPEC"
@@ -101,6 +101,7 @@ def add_house(spec: Spec, folders: Iterable[Path]) -> list[Problem]:
         return problems
     taken = _declared(spec)
     games = set(spec.games())  # the kit's: a house folder adds rules to its games, not games
+    placed: list[tuple[Document, str]] = []  # each house variant, and the game its folder names
     for folder in folders:
         paths, missing = yaml_files(folder)
         problems += missing
@@ -131,7 +132,29 @@ def add_house(spec: Spec, folders: Iterable[Path]) -> list[Problem]:
                 continue
             taken.update({(what, name): f"{doc.file}:{doc.where(at)[0]}" for at, what, name in _names(doc, kind)})
             spec.add(doc, rel, problems)
-    return problems
+            if kind == "variants":
+                placed.append((doc, rel[0]))
+    return problems + [problem for doc, game in placed if (problem := _of_another_game(spec, doc, game)) is not None]
+
+
+def _of_another_game(spec: Spec, doc: Document, folder: str) -> Problem | None:
+    """A house variant whose game (its own, else the first its line of ``extends`` gives) is not its folder's."""
+    raw = spec.variants_raw()
+    line = [str(doc.data.get("id"))] if isinstance(doc.data, dict) else []
+    seen: set[str] = set()
+    while line:
+        vid = line.pop(0)
+        if vid in seen or vid not in raw:
+            continue
+        seen.add(vid)
+        own = raw[vid][1]
+        if isinstance(own.get("game"), str):
+            if own["game"] == folder:
+                return None
+            at = ("game",) if vid == doc.data.get("id") else ("extends",)
+            return doc.problem(at, f"a variant of {own['game']!r} in the folder of {folder!r}: expected one of {folder!r}")
+        line += parents(own)
+    return None
 
 
 def _house_kind(rel: tuple[str, ...]) -> str | None:

@@ -278,6 +278,19 @@ def test_a_house_spec_folder_is_laid_out_as_the_guide_says(house: Path, capsys: 
     assert f"{other}:2:7: $.game: expected game 'briscola', as its folder says" in err
 
 
+def test_a_house_variant_of_another_game_than_its_folder_s_is_located(
+    house: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    variant = house / "spec" / "albastini" / "variants" / "baobab-4p.yaml"
+    text = variant.read_text(encoding="utf-8")
+    variant.write_text(re.sub(r"(?m)^extends: .*$", "extends: briscola-2p", text, count=1), encoding="utf-8")
+    line = next(i for i, row in enumerate(variant.read_text(encoding="utf-8").splitlines(), 1) if row.startswith("extends:"))
+    status, err = validate_house(house, capsys)
+    assert status == cli.EXIT_BAD_DATA
+    said = "a variant of 'briscola' in the folder of 'albastini': expected one of 'albastini'"
+    assert f"{variant}:{line}:10: $.extends: {said}" in err
+
+
 def test_a_missing_scenarios_folder_is_named(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = house / "tests"
     status = cli.main(["verify", "--spec", str(house / "spec"), "--scenarios", str(missing)])
