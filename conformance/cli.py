@@ -187,7 +187,7 @@ def _report(args: argparse.Namespace, log: Log, report_dir: Path | None, expecta
 
 def _note_stale(file: str, expected: expectations.Expectations) -> None:
     """Warn about an expectation file that no longer matches the kit: it still applies where it can."""
-    where = untrusted.text(file, 200)  # what a file says (and its name) reaches the terminal as safe text
+    where = untrusted.text(file, 1000)  # what a file says (and its name) reaches the terminal as safe text
     if expected.spec_version != runlog.spec_version():
         written = untrusted.text(expected.spec_version, 200)
         print(f"note: {where} was written for spec {written}, this is {runlog.spec_version()}", file=sys.stderr)

@@ -190,6 +190,8 @@ class SubprocessAdapter:
             return EngineError(ErrorKind.MALFORMED, str(err))
         if not isinstance(answer, dict):
             return EngineError(ErrorKind.MALFORMED, f"expected a JSON object, found {type(answer).__name__}")
+        if answer_kind == "result" and "id" not in answer and "error" not in answer:
+            return answer  # answers no request (_not_an_answer_to): a wrong id, whatever its shape, never a scenario's
         problem = self._check(answer, "unknown_command" if "id" not in answer and "error" in answer else answer_kind)
         if problem:
             return EngineError(ErrorKind.PROTOCOL, f"the answer breaks the protocol schema: {problem}")

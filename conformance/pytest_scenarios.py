@@ -89,7 +89,7 @@ def _configure(config: pytest.Config, given: roots.Roots) -> None:
             timeout=config.getoption("engine_timeout"),
             validate=config.getoption("validate_protocol"),
         )
-        config.stash[_HELLO_KEY] = untrusted.identity(engine.hello())
+        config.stash[_HELLO_KEY] = untrusted.identity(engine.hello(), set(spec.variant_ids(playable=False)))
     except Exception as err:  # whatever the engine raised
         unusable = f"engine unusable: {adapters.describe_error(err)}"
         if hasattr(config, "workerinput"):  # the controller's engine shook hands, this worker's did not: its

@@ -38,7 +38,8 @@ def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
     except EngineUnusable as err:
         return [Trial("handshake", False, str(err))]
     try:
-        hello = untrusted.identity(engine.hello())  # printed: made safe first
+        every = list(scenarios.kit_scenarios())
+        hello = untrusted.identity(engine.hello(), {s.variant for s in every})  # printed: made safe first
         supported = set(hello["variants"])
         trials.append(
             Trial(
@@ -48,7 +49,6 @@ def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
                 f"variants: {', '.join(sorted(supported)) or 'none declared'}",
             )
         )
-        every = list(scenarios.kit_scenarios())
         plain = _first(every, supported, lambda s: not s.refusals())  # played through: no refusal, of a setup or an action
         rejecting = _first(every, supported, lambda s: bool(s.rejects()))
         for name, scenario in (("a scenario", plain), ("a rejection", rejecting)):

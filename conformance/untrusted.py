@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection
 from typing import Any
 
 from conformance import json_positions
@@ -95,17 +96,22 @@ _IDENTITY_CAP = 200
 VARIANTS_KEPT = 1024  # the variant ids kept of a handshake, each once: far more than any spec holds
 
 
-def identity(hello: object) -> dict[str, Any]:
-    """An engine's handshake as the kit keeps it: who it is, and the variant ids it declares (the first
-    VARIANTS_KEPT, each once, so that no handshake makes every report as large as it likes)."""
+def identity(hello: object, known: Collection[str] = ()) -> dict[str, Any]:
+    """An engine's handshake as the kit keeps it: who it is, and the variant ids it declares, each once, in its
+    order: every one of ``known`` (the variants the run may ask for, which it must not miss), and of the others the
+    first VARIANTS_KEPT, so that no handshake makes every report as large as it likes."""
     given = hello if isinstance(hello, dict) else {}
     out: dict[str, Any] = {key: text(given[key], _IDENTITY_CAP) for key in _IDENTITY_FIELDS if key in given}
     variants = given.get("variants")
     kept: dict[str, None] = {}
+    others = 0
     for variant in variants if isinstance(variants, list) else []:
-        if len(kept) == VARIANTS_KEPT:
-            break
-        if isinstance(variant, str):
+        if not isinstance(variant, str) or variant in kept:
+            continue
+        if variant in known:
+            kept[variant] = None
+        elif others < VARIANTS_KEPT:
+            others += 1
             kept.setdefault(text(variant, _IDENTITY_CAP), None)
     out["variants"] = list(kept)
     return out

@@ -55,7 +55,7 @@ def verify(
     """Run the scenarios and return the run log, written line by line to ``stream`` if given."""
     chosen = list(chosen)
     expectations = expectations or Expectations()
-    hello = untrusted.identity(engine.hello())  # its name and version reach every report
+    hello = untrusted.identity(engine.hello(), {s.variant for s in chosen})  # its name and version reach every report
     supported = set(hello["variants"])
     log = Log(header=runlog.header(hello, options or {}, len(chosen)), stream=stream)
     log.start()

@@ -109,7 +109,7 @@ def yaml_files(target: Path) -> tuple[list[Path], list[Problem]]:
         for entry in listed:
             path = folder / entry.name
             if _is_folder(entry):
-                if entry.is_symlink() and os.path.commonpath([inside, os.path.realpath(path)]) != inside:
+                if entry.is_symlink() and not Path(os.path.realpath(path)).is_relative_to(inside):
                     problems.append(Problem(str(path), 0, 0, (), "a link out of the folder: expected a folder inside it"))
                     continue
                 folders.append(path)

@@ -39,13 +39,19 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{shown_file(self.file)}:{self.line}:{self.column}: {format_path(self.path)}: {self.message}"
+        return shown(f"{self.file}:{self.line}:{self.column}: {format_path(self.path)}: {self.message}")
 
 
-def shown_file(name: str) -> str:
-    """A file's name as a problem line shows it: as it is, unless it holds what a terminal would act on (an escape,
-    a line break, a bidi control), which is then escaped, as a JSON string escapes it."""
-    return name if name.isprintable() else json.dumps(name)[1:-1]
+def shown(text: str) -> str:
+    """A problem's line as it is shown: every character a terminal would act on (an escape, a line break, a bidi
+    control), wherever it comes from (a file's name, in the file column or in a message), escaped, and nothing
+    else changed, so a name in any script reads as it is."""
+    return text if text.isprintable() else "".join(char if char.isprintable() else _escape(char) for char in text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 class DataError(Exception):

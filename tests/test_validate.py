@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main
+from specreader.problems import Problem
 
 LOCATED = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<path>\$\S*): (?P<msg>.+)$")
 
@@ -314,8 +315,10 @@ def test_a_file_name_a_terminal_would_act_on_is_shown_escaped(tmp_path: Path, ca
     hostile.write_text("scenarios:\n  - id: x\n", encoding="utf-8")
     code, lines = run(capsys, str(hostile))
     assert code == 2 and lines
-    assert all(line.startswith(f"{tmp_path}/x\\u001b]0;pwned\\u0007\\u202ey.yaml:") for line in lines)
+    assert all(line.startswith(f"{tmp_path}/x\\x1b]0;pwned\\x07\\u202ey.yaml:") for line in lines)
     assert not any(ord(c) < 32 or c == "\u202e" for c in "".join(lines))
+    # a name in a message too (a duplicate id says where it was first), and only what a terminal would act on
+    assert str(Problem("a.yaml", 2, 3, (), "first at b\x1b[7m.yaml:6")) == "a.yaml:2:3: $: first at b\\x1b[7m.yaml:6"
     plain = tmp_path / "Spiel-für-vier.yaml"
     plain.write_text("scenarios:\n  - id: x\n", encoding="utf-8")
     assert all(line.startswith(f"{plain}:") for line in run(capsys, str(plain))[1])

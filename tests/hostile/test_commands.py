@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import tracemalloc
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
@@ -267,8 +268,12 @@ def test_blank_lines_in_a_log_are_passed_over_and_the_lines_keep_their_numbers(
     gap = " \n" * 1_000_000
     log = tmp_path / "gaps.jsonl"
     log.write_text(gap + log_lines[0] + gap + "".join(log_lines[1:]) + gap + '{"type": "footer", "counts"', encoding="utf-8")
+    tracemalloc.start()
     read = runlog.read(log)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
     assert read.cut_line == 3_000_000 + len(log_lines) + 1 and len(read.scenarios) == len(log_lines) - 2
+    assert peak < 3 * log.stat().st_size  # the file, and no list of its lines (3 million of them, some 120 MB)
     broken = tmp_path / "broken.jsonl"
     broken.write_text(log_lines[0] + gap + "{\n" + "".join(log_lines[1:]), encoding="utf-8")
     code, _, err = run(capsys, "report", str(broken))

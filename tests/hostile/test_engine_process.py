@@ -347,10 +347,12 @@ def test_a_line_without_an_id_that_is_no_error_answers_no_scenario(tmp_path: Pat
     """Only an error may come without an id (an engine that could not read the request's). A line of observations
     without one, sent after an answer, is never judged as the next scenario's answer (a false rules failure on a
     scenario the engine answered well): it is an answer with the wrong id, and the engine is started again."""
-    verdicts, _ = run(tmp_path, "copy-without-id", [1])
-    assert_only(verdicts, [2], ErrorKind.WRONG_ID, "found no id")
-    assert len(started(tmp_path)["engine"]) == 2
-    assert_nothing_left(tmp_path)
+    for validate in (False, True):  # the protocol's schema or not: a wrong id, on one scenario alone
+        (tmp_path / str(validate)).mkdir()
+        verdicts, _ = run(tmp_path / str(validate), "copy-without-id", [1], validate=validate)
+        assert_only(verdicts, [2], ErrorKind.WRONG_ID, "found no id")
+        assert len(started(tmp_path / str(validate))["engine"]) == 2
+        assert_nothing_left(tmp_path / str(validate))
 
 
 def test_an_engine_that_writes_without_end_waits_on_its_own_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -108,11 +108,15 @@ def test_the_handshake_is_kept_as_safe_text(nasty_run: tuple[int, str, Path]) ->
 
 
 def test_a_handshake_declaring_variants_without_end_is_kept_short() -> None:
-    """Every report carries the engine's variants: the first VARIANTS_KEPT are kept, each once, each cut short."""
+    """Every report carries the engine's variants: of those the run does not ask for, the first VARIANTS_KEPT are
+    kept, each once, each cut short."""
     declared = ["albastini-2p", "albastini-2p"] + [f"v{i}-" + "x" * 300 for i in range(50_000)]
     kept = untrusted.identity({"name": "e", "variants": declared})["variants"]
     assert len(kept) == untrusted.VARIANTS_KEPT and kept[0] == "albastini-2p" and len(set(kept)) == len(kept)
     assert kept[1].startswith("v0-" + "x" * 150) and len(kept[1]) < 250  # cut, and said to be
+    # a variant the run may ask for is kept wherever the engine names it: the cap is on the others
+    late = untrusted.identity({"variants": [*declared, "altbaumer-standard"]}, {"albastini-2p", "altbaumer-standard"})
+    assert late["variants"][-1] == "altbaumer-standard" and len(late["variants"]) == untrusted.VARIANTS_KEPT + 2
 
 
 @pytest.mark.parametrize(
