@@ -278,3 +278,15 @@ def test_blank_lines_in_a_log_are_passed_over_and_the_lines_keep_their_numbers(
     broken.write_text(log_lines[0] + gap + "{\n" + "".join(log_lines[1:]), encoding="utf-8")
     code, _, err = run(capsys, "report", str(broken))
     assert code == 2 and err.startswith(f"{broken}:{1_000_000 + 2}:")
+
+
+def test_a_log_line_or_step_below_zero_is_located(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], log_lines: list[str]
+) -> None:
+    """A line or step number is a count from the file or the scenario: one below zero is no log the kit wrote."""
+    line = json.loads(log_lines[1])
+    line["line"] = -10**15
+    log = tmp_path / "below.jsonl"
+    log.write_text(log_lines[0] + json.dumps(line) + "\n" + "".join(log_lines[2:]), encoding="utf-8")
+    code, out, err = run(capsys, "report", str(log))
+    assert code == 2 and out == "" and "$.line: expected at least 0, found integer -1000000000000000" in err
