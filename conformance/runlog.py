@@ -251,6 +251,7 @@ def read(path: Path) -> Log:
         try:
             line = untrusted.json_line(raw, limits.MAX_DEPTH)
         except untrusted.Unreadable as err:
+            order.all_sound = False  # a line not read may have been a scenario's
             if last and err.ends_early:  # no newline after it, and cut inside a value: written in part
                 order.cut_line = number
             else:
@@ -259,6 +260,7 @@ def read(path: Path) -> Log:
         at = _Line(name, number, raw)
         kind = line.get("type") if isinstance(line, dict) else None
         if kind not in ("header", "scenario", "footer"):
+            order.all_sound = False
             wrong = f"expected type header, scenario or footer, found {untrusted.text(repr(kind), 200)}"
             problems.append(at.problem(("type",) if isinstance(line, dict) else (), wrong))
             continue
@@ -318,6 +320,7 @@ class _Order:
     footer: Footer | None = None
     cut_line: int | None = None
     said_header_first: bool = False  # said once: every line before a header would say it again
+    all_sound: bool = True  # every scenario line so far kept: only then can the footer's counts be held to them
     _lines: dict[str, int] = field(default_factory=dict)  # the first line of each kind and of each scenario id
 
     def first_line(self, key: str) -> int | None:
@@ -347,6 +350,7 @@ class _Order:
                 again = f"expected each scenario once, found {safe_name(scenario_id)} again (first at line {seen[key]})"
                 return [at.problem(("id",), again)]
         seen[key] = at.number
+        self.all_sound = self.all_sound and (sound or kind != "scenario")
         if sound:
             if kind == "header":
                 self.header = cast(Header, line)
@@ -354,7 +358,17 @@ class _Order:
                 self.scenarios.append(cast(ScenarioLine, line))
             else:
                 self.footer = cast(Footer, line)
+                return self._counts_problems(at, line)
         return []
+
+    def _counts_problems(self, at: _Line, footer: Json) -> list[Problem]:
+        """The footer counts the scenario lines above it, as the kit writes it: other counts are no log of a run."""
+        counted = Counter(line["outcome"] for line in self.scenarios)
+        said = {outcome: n for outcome, n in footer["counts"].items() if n}
+        if not self.all_sound or said == dict(counted):
+            return []
+        shown = ", ".join(f"{outcome} {n}" for outcome, n in sorted(counted.items())) or "none"
+        return [at.problem(("counts",), f"expected the counts of the scenario lines above it ({shown}), found others")]
 
 
 def _natural(text: str) -> tuple[Any, ...]:

@@ -345,9 +345,11 @@ def test_an_engine_s_words_are_escaped_when_it_cannot_even_load(
 
 
 def _log_lines(reports: Path) -> tuple[str, str, str]:
-    """The shared run's header, first scenario line and footer, as written."""
+    """The shared run's header and first scenario line, as written, and its footer as it would read after that
+    one scenario (a footer counts the scenario lines above it)."""
     header, scenario, *_, footer = (reports / "run.jsonl").read_text(encoding="utf-8").splitlines()
-    return header, scenario, footer
+    counts = {json.loads(scenario)["outcome"]: 1}
+    return header, scenario, json.dumps({**json.loads(footer), "counts": counts}, separators=(",", ":"))
 
 
 @pytest.mark.parametrize(

@@ -290,3 +290,21 @@ def test_a_log_line_or_step_below_zero_is_located(
     log.write_text(log_lines[0] + json.dumps(line) + "\n" + "".join(log_lines[2:]), encoding="utf-8")
     code, out, err = run(capsys, "report", str(log))
     assert code == 2 and out == "" and "$.line: expected at least 0, found integer -1000000000000000" in err
+
+
+def test_a_footer_counts_the_scenario_lines_above_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], log_lines: list[str]
+) -> None:
+    """A footer with other counts than its lines is no log of a run (the reports count the lines): it is located."""
+    footer = json.loads(log_lines[-1])
+    counted = footer["counts"]
+    footer["counts"] = {"pass": 10**15}
+    log = tmp_path / "counts.jsonl"
+    log.write_text("".join(log_lines[:-1]) + json.dumps(footer) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "report", str(log))
+    shown = ", ".join(f"{outcome} {n}" for outcome, n in sorted(counted.items()))
+    assert code == 2 and out == ""
+    assert f":{len(log_lines)}:" in err and f"$.counts: expected the counts of the scenario lines above it ({shown})" in err
+    footer["counts"] = {**counted, "fail": 0}  # an outcome counted nought is the same count
+    log.write_text("".join(log_lines[:-1]) + json.dumps(footer) + "\n", encoding="utf-8")
+    assert run(capsys, "report", str(log))[0] == 0
