@@ -19,7 +19,7 @@ from specreader import kitdata
 from specreader.files import yaml_files
 from specreader.jsontypes import Json
 from specreader.problems import Problem
-from specreader.spec import Spec, kind_of, load_file, parents
+from specreader.spec import Spec, load_file, parents, placed_kind
 from specreader.yamlio import Document
 
 SPEC_VARIABLE = "TRICKSPEC_SPEC"
@@ -158,12 +158,10 @@ def _of_another_game(spec: Spec, doc: Document, folder: str) -> Problem | None:
 
 
 def _house_kind(rel: tuple[str, ...]) -> str | None:
-    """What a file of a house spec folder holds, by its place: only the layout the guide gives (a variant in a
-    folder deeper than ``<game>/variants/``, or a clauses file anywhere but ``<game>/``, is no file of it)."""
-    kind = kind_of(rel)
-    exact = {"variants": len(rel) == 3 and rel[1] == "variants", "clauses": len(rel) == 2, "rulings": len(rel) == 2,
-             "sources": rel == ("sources.yaml",)}
-    return kind if exact.get(str(kind), False) else None
+    """What a file of a house spec folder holds, by its place in the layout the guide gives: the kit's, less the
+    files only the kit has (errors, the selfcheck's equivalents)."""
+    kind = placed_kind(rel)
+    return kind if kind in ("variants", "clauses", "rulings", "sources") else None
 
 
 def _borrowed_sections(doc: Document, kind: str | None) -> list[Problem]:

@@ -58,11 +58,7 @@ class Spec:
         elif kind == "rulings":
             self.ruling_files.append(doc)
         else:
-            expected = (
-                f"sources.yaml, errors.yaml, {EQUIVALENTS_FILE}, <game>/clauses.yaml, <game>/rulings.yaml"
-                " or <game>/variants/*.yaml"
-            )
-            problems.append(Problem(doc.file, 1, 1, (), f"unexpected file in spec/: expected {expected}"))
+            problems.append(unexpected_file(doc.file))
 
     def add_unloaded(self, file: str, rel: tuple[str, ...]) -> None:
         """Note a file that did not load (its problems are reported where it was read)."""
@@ -185,6 +181,22 @@ class Spec:
         return merged
 
 
+def unexpected_file(file: str) -> Problem:
+    expected = (
+        f"sources.yaml, errors.yaml, {EQUIVALENTS_FILE}, <game>/clauses.yaml, <game>/rulings.yaml"
+        " or <game>/variants/*.yaml"
+    )
+    return Problem(file, 1, 1, (), f"unexpected file in spec/: expected {expected}")
+
+
+def placed_kind(rel: tuple[str, ...]) -> str | None:
+    """What a file of a spec folder holds by its place, the layout read exactly: a variant deeper than
+    ``<game>/variants/``, or a clauses file anywhere but ``<game>/``, is no file of the spec (None)."""
+    kind = kind_of(rel)
+    deep = {"variants": len(rel) == 3 and rel[1] == "variants", "clauses": len(rel) == 2, "rulings": len(rel) == 2}
+    return kind if deep.get(str(kind), True) else None
+
+
 def kind_of(rel: tuple[str, ...]) -> str | None:
     """What a file holds, by its place under spec/: sources, errors, equivalents, variants, clauses or rulings."""
     if rel in (("sources.yaml",), ("errors.yaml",)):
@@ -235,7 +247,9 @@ def read(root: Path | None = None) -> tuple[Spec, list[Problem]]:
     paths, problems = yaml_files(base)
     for path in paths:
         rel = path.relative_to(base).parts
-        if (doc := load_file(spec, path, rel, problems)) is not None:
+        if kind_of(rel) is not None and placed_kind(rel) is None:
+            problems.append(unexpected_file(str(path)))
+        elif (doc := load_file(spec, path, rel, problems)) is not None:
             spec.add(doc, rel, problems)
     return spec, problems
 

@@ -322,3 +322,19 @@ def test_a_file_name_a_terminal_would_act_on_is_shown_escaped(tmp_path: Path, ca
     plain = tmp_path / "Spiel-für-vier.yaml"
     plain.write_text("scenarios:\n  - id: x\n", encoding="utf-8")
     assert all(line.startswith(f"{plain}:") for line in run(capsys, str(plain))[1])
+
+
+def test_a_spec_file_off_the_layout_is_reported_not_taken_in(kit_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """spec/'s layout says what each file is: a variant deeper than <game>/variants/ or a clauses file deeper than
+    <game>/ is reported, and what it declares is not in the spec."""
+    spec = kit_copy / "spec"
+    deeper = spec / "albastini" / "old" / "variants" / "kept.yaml"
+    deeper.parent.mkdir(parents=True)
+    deeper.write_text("id: albastini-kept\ntitle: Kept\nextends: albastini-4p\n", encoding="utf-8")
+    clauses = spec / "albastini" / "old" / "clauses.yaml"
+    clauses.write_text((spec / "bisca" / "clauses.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    code, lines = run(capsys)
+    assert code == 2
+    for path in (deeper, clauses):
+        assert f"{path}:1:1: $: unexpected file in spec/: expected sources.yaml, errors.yaml, " in "\n".join(lines)
+    assert len(lines) == 2  # nothing they declare is taken in (no clause or variant twice)
