@@ -266,7 +266,8 @@ def describe(verdict: runner.Verdict, note: str | None = None) -> str:
     if note:
         lines.append(f"  expectation file: {note}")
     for cid in s.clauses:
-        text = " ".join(str(clauses.get(cid, {}).get("text", "")).split())
+        clause = clauses.get(cid, {})
+        text = " ".join(" ".join(str(clause.get(field, "")) for field in ("text", "engine_note")).split())
         lines.append(f"  clause {cid}: {text}")
     if verdict.error:
         lines.append(f"  engine error: {verdict.error}")

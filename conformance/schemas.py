@@ -219,8 +219,33 @@ def explain(name: str, instance: Any, pointer: str = "") -> list[tuple[JsonPath,
     if quick is not None and quick.is_valid(instance):
         return []
     errors = validator(name, pointer).iter_errors(instance)
-    found = (item for error in errors for leaf in leaves(error) for item in _explain(leaf))
+    found = (item for error in errors for item in _problems(error))
     return list(dict.fromkeys(found))
+
+
+def _problems(error: ValidationError) -> Iterator[tuple[JsonPath, str, bool]]:
+    """What _explain says of each leaf of ``error``; but a choice of keys (``anyOf`` of ``required``s: a text or an
+    engine_note, an author or a publisher) met by none is one problem naming them all, not one per branch."""
+    keys = _alternative_keys(error)
+    if keys:
+        yield tuple(error.absolute_path), "missing required key: expected " + " or ".join(map(repr, keys)), False
+    elif error.context:
+        for sub in error.context:
+            yield from _problems(sub)
+    else:
+        yield from _explain(error)
+
+
+def _alternative_keys(error: ValidationError) -> list[str]:
+    """The keys of an ``anyOf``/``oneOf`` whose every branch failed on a ``required`` alone; [] for any other error."""
+    branches = error.context or []
+    if error.validator not in ("anyOf", "oneOf") or not branches:
+        return []
+    if any(b.validator != "required" or b.context or b.absolute_path != error.absolute_path for b in branches):
+        return []
+    present = error.instance if isinstance(error.instance, dict) else {}
+    wanted = [b.validator_value for b in branches]
+    return list(dict.fromkeys(k for keys in wanted if isinstance(keys, list) for k in keys if k not in present))
 
 
 def missing_keys(name: str, instance: Any, pointer: str = "") -> set[JsonPath]:

@@ -19,6 +19,12 @@ def applies(clause: Json, vid: str) -> bool:
     return not isinstance(only, list) or vid in only
 
 
+def for_players(clause: Json) -> bool:
+    """Whether a clause is a rule players read: one with a text (a clause with only an engine_note is for engines
+    alone, and a ruleset shows no engine_note)."""
+    return bool(clause.get("text"))
+
+
 def variant_page(vid: str, data: SiteData) -> str:
     variant = data.variants[vid]
     game = str(variant.get("game"))
@@ -26,7 +32,9 @@ def variant_page(vid: str, data: SiteData) -> str:
     links = PageLinks(page, data)
     sections = []
     for section in data.spec.sections(game):
-        mine = [c for c in data.game_clauses(game) if c.get("section") == section.get("id") and applies(c, vid)]
+        mine = [
+            c for c in data.game_clauses(game) if c.get("section") == section.get("id") and applies(c, vid) and for_players(c)
+        ]
         if mine:
             sections.append((section, mine))
     return render(

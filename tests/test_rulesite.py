@@ -637,7 +637,30 @@ def test_a_rule_on_a_ruleset_page_names_the_rulings_that_decide_it(
                 checked.add(clause["id"])
                 named = re.findall(r"\[(R\d+) [^]]+\]\(\.\./rulings\.md#\1\)", line.rsplit('<span class="rule__clause">', 1)[1])
                 assert named == list(clause.get("rulings", [])), (vid, clause["id"])
-    assert checked == set(site_data.clauses)  # every rule is on some table's page, and was looked at there
+    # every rule players read is on some table's page, and was looked at there
+    assert checked == {cid for cid, c in site_data.clauses.items() if c.get("text")}
+
+
+def test_what_a_clause_asks_of_engines_alone_is_on_the_specification_page_and_no_ruleset(
+    site_data: rulesite.SiteData, site_pages: dict[str, str]
+) -> None:
+    """A clause's engine_note (how a given deal is read, what may be reported) follows its text on the specification
+    page; the rulesets leave it out, and leave out whole a clause with no text, so no page a player reads speaks of
+    engines or scenarios."""
+    notes = {cid: c for cid, c in site_data.clauses.items() if c.get("engine_note")}
+    alone = [cid for cid, c in notes.items() if not c.get("text")]
+    assert notes and alone  # both shapes are in the kit's spec
+    rulesets = {v: site_pages[paths.variant_rules_path(v)] for g in site_data.games() for v in site_data.playable_variants(g)}
+    for cid in notes:
+        spec_page = site_pages[paths.rules_page_path(site_data.clause_game[cid])]
+        assert re.search(rf"^### .+ \{{ #{re.escape(cid)} \}}\n\n(.+\n\n)?\*\*For engines\.\*\* ", spec_page, re.M), cid
+        rule = f'<span class="rule__clause">[<code>{cid}</code>]'
+        shown = [v for v, page in rulesets.items() if rule in page]
+        assert bool(shown) == (cid not in alone), cid
+    for vid, page in rulesets.items():
+        words = re.sub(r"<[^>]+>|\]\([^)]*\)", " ", page)  # the text a player reads, without tags or link targets
+        spoken = re.findall(r"[^.]*\b(?:engines?|scenarios?)\b[^.]*", words, re.I)
+        assert not spoken, (vid, spoken)
 
 
 def test_the_facts_of_a_table_name_only_what_is_played_there(site_data: rulesite.SiteData) -> None:

@@ -194,6 +194,17 @@ def test_every_problem_in_one_run(write: Write, capsys: pytest.CaptureFixture[st
             "game: albastini\ntitle: T\nsections: []\nclauses: 7\n",
             "4:10: $.clauses: expected array, found integer 7",
         ),
+        (  # a choice of keys met by neither is one problem naming both
+            "clauses.yaml",
+            "game: albastini\ntitle: T\nsections: [{id: deal, title: D}]\n"
+            "clauses:\n  - {id: albastini.deal.x, title: X, section: deal, sources: [pagat]}\n",
+            "5:5: $.clauses[0]: missing required key: expected 'text' or 'engine_note'",
+        ),
+        (
+            "sources.yaml",
+            "sources:\n  - {key: k, title: T, kind: account, games: [albastini]}\n",
+            "2:5: $.sources[0]: missing required key: expected 'author' or 'publisher'",
+        ),
     ],
 )
 def test_wrong_shapes_are_located(write: Write, capsys: pytest.CaptureFixture[str], name: str, text: str,
