@@ -13,7 +13,7 @@ from typing import Any
 
 from reference.errors import SetupError
 from reference.rules import Rules
-from reference.seating import seat_key
+from reference.seating import Seating, seat_key
 from reference.state import Deal, Phase
 from specreader.jsontypes import JsonPath
 from specreader.problems import format_path
@@ -179,6 +179,23 @@ def _trees_taken(rules: Rules, st: Deal, value: object, cards: _Cards) -> None:
         st.trees_taken.append(c)
 
 
+def _leader(st: Deal, seats: Seating, leader: int, path: JsonPath) -> None:
+    """The trick on the table is led as play leads it (R12): the first by forehand, or the next active player if
+    forehand sits out; any other by the last trick's winner, so by a side that has won a trick."""
+    at = (*path, "trick", 0, "seat") if st.trick_seats else (*path, "to_act")
+    if not any(st.tricks):
+        first = st.forehand if st.active[st.forehand] else st.next_active[st.forehand]
+        if leader != first:
+            raise SetupError(
+                f"the first trick is led by seat {first} (forehand, or the next to play if forehand sits out), not seat {leader}",
+                at,
+            )
+    elif not st.tricks[seats.side_of[leader]]:
+        raise SetupError(
+            f"a trick after the first is led by the last trick's winner, and seat {leader}'s side has won none", at
+        )
+
+
 def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
     seats = rules.seats
     path: JsonPath = ("start",)
@@ -258,6 +275,7 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
                 (*path, "piles", str(side)),
             )
     st.tricks = list(tricks)
+    _leader(st, seats, st.trick_seats[0] if st.trick_seats else to_act, path)
     value = rules.cards.value
     st.totals = [sum(value[c] for c in pile) for pile in st.piles]
     # The indicator lies under the stock (its last card), or is out of play, or was drawn.

@@ -42,7 +42,9 @@ def players(variant: Json) -> str:
     sizes = {len(s) for s in table_words.sides_of(variant)}
     size = "pairs" if sizes == {2} else "teams of three" if sizes == {3} else "sides"
     how = "partners sitting opposite" if sizes == {2} else "partners alternating round the table"
-    return f"{table_words.number(n).capitalize()} players in {table_words.number(len(names))} {size}, {how} ({', '.join(names)})."
+    # Two sides are one against the other: a team of three's names already hold a comma.
+    together = " against ".join(names) if len(names) == 2 else ", ".join(names)
+    return f"{table_words.number(n).capitalize()} players in {table_words.number(len(names))} {size}, {how} ({together})."
 
 
 def direction(variant: Json) -> str:
@@ -52,7 +54,7 @@ def direction(variant: Json) -> str:
     bidding = trump.get("rule") == "otea" and trump.get("bidders") != "none"
     steps = ["dealing", *(["bidding"] if bidding else []), "play", *(["drawing"] if _component(variant, "draw") else [])]
     said = ", ".join(steps[:-1]) + " and " + steps[-1]
-    return f"{said.capitalize()} go {d}: each player passes to the {side}-hand neighbour."
+    return f"{said.capitalize()} go {d}: the turn goes to the {side}-hand neighbour."
 
 
 def pack(variant: Json) -> str:
@@ -237,8 +239,9 @@ def score(variant: Json) -> str:
 def dealer(variant: Json) -> str:
     c = _component(variant, "dealer") or {}
     if c.get("rule") == "deal-winner":
-        over_line = (_component(variant, "score") or {}).get("rule") == "over-threshold"
-        nobody = "a deal nobody wins (nobody over the line, or a tie)" if over_line else "a tie"
+        score = _component(variant, "score") or {}
+        over = f"nobody over {whole(score.get('win_over'))}"
+        nobody = f"a deal nobody wins ({over}, or a tie)" if score.get("rule") == "over-threshold" else "a tie"
         out = "The winner of a deal deals the next"
         if table_words.has_partners(variant):
             out += " (a winning side names which member; if none, the one who dealt least recently)"
@@ -257,7 +260,8 @@ def match(variant: Json) -> str:
         return "Victory points are added up on a score sheet, deal after deal, for as long as the table likes."
     if rule == "vp-target":
         target = table_words.plural(whole(c.get("target")), "victory point")
-        return f"The match is played to a victory-point target agreed before play; here the first side to {target} wins."
+        agreed = "The match is played to a victory-point target the table agrees before play"
+        return f"{agreed}; at this table it is {target}, and the first side to reach it wins."
     if rule == "rounds":
         rounds = table_words.plural(whole(c.get("rounds_to_win")), "round")
         out = f"A round goes to the first side to {c.get('round_target')} points; {rounds} win the match."

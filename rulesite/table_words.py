@@ -10,7 +10,7 @@ from __future__ import annotations
 from specreader.jsontypes import Json
 
 # Seats 0, 1, 2, 3 in the order of play. Seen from above with North at the top, anticlockwise play goes
-# South, East, North, West (each player passes to the right-hand neighbour); clockwise play the other way.
+# South, East, North, West (the turn goes to the right-hand neighbour); clockwise play the other way.
 COMPASS = {"anticlockwise": ("South", "East", "North", "West"), "clockwise": ("South", "West", "North", "East")}
 # Side names read north before south and east before west, as players say them.
 COMPASS_ORDER = ("North", "South", "East", "West")

@@ -601,7 +601,7 @@ def test_a_ruleset_page_states_its_parameters_in_words_and_only_its_rules(
     assert plain == "A bid is not allowed; a card is not allowed either."
     assert "{:" not in four.split("## ", 2)[2].split("\n## ")[0]  # the facts table carries no stray attribute line
     assert rule_words.players(site_data.variants["albastini-4p"]) == (
-        "Four players in two pairs, partners sitting opposite (North-South, East-West)."
+        "Four players in two pairs, partners sitting opposite (North-South against East-West)."
     )
     assert md(rule_words.players(site_data.variants["albastini-4p"])) in four
     only_five = [  # the clauses of the five-player tables alone (mrithi and over-60 scoring)
@@ -661,6 +661,9 @@ def test_what_a_clause_asks_of_engines_alone_is_on_the_specification_page_and_no
         words = re.sub(r"<[^>]+>|\]\([^)]*\)", " ", page)  # the text a player reads, without tags or link targets
         spoken = re.findall(r"[^.]*\b(?:engines?|scenarios?)\b[^.]*", words, re.I)
         assert not spoken, (vid, spoken)
+        rules = "\n".join(line for line in words.splitlines() if line.startswith("**"))  # the rules, not the lead
+        spoken = re.findall(r"[^.]*\b(?:specification|implemented|set up|seats? (?:are |must be )?numbered)\b[^.]*", rules, re.I)
+        assert not spoken, (vid, spoken)
 
 
 def test_the_facts_of_a_table_name_only_what_is_played_there(site_data: rulesite.SiteData) -> None:
@@ -673,8 +676,8 @@ def test_the_facts_of_a_table_name_only_what_is_played_there(site_data: rulesite
     assert "takes the turned card, and the bid card goes face up under the stock" in fact("albastini-4p", "Trumps")
     assert "ordinary club is led" in fact("altbaumer-standard", "Play")
     assert "a winning side names which member" in fact("albastini-4p", "Next dealer")
-    assert "nobody over the line" in fact("albastini-over60-3p", "Next dealer")
-    assert "agreed before play" in fact("albastini-over60", "The match")
+    assert "nobody over 60" in fact("albastini-over60-3p", "Next dealer")
+    assert "agrees before play; at this table it is five victory points" in fact("albastini-over60", "The match")
     playable = [vid for vid, v in site_data.variants.items() if not v.get("abstract")]
     alone = [vid for vid in playable if "lone" in site_data.variants[vid].get("components", {})]
     assert alone and all("laid aside for a partner playing alone, the next player" in fact(vid, "The trick") for vid in alone)

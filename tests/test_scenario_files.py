@@ -303,6 +303,10 @@ def test_a_bad_card_after_rest_in_a_hand_is_located_where_it_is_written(tmp_path
          "side 0 has 2 tricks of 2 cards but 2 cards"),
         ("trick: [{seat: 1, card: 7S}]",
          "10:43: $.scenarios[0].setup.hands[\"1\"]: a deal cannot start from this setup: expected 4 cards, found 5"),
+        # the trick's leader is the last trick's winner: seat 0 leads the second trick, which seat 1 won
+        ("piles: {1: [AD, 7D]}",
+         "12:46: $.scenarios[0].setup.start.to_act: a deal cannot start from this setup: a trick after the first is "
+         "led by the last trick's winner, and seat 0's side has won none"),
     ],
 )
 def test_a_setup_no_deal_can_start_from_is_located(tmp_path: Path, capsys: pytest.CaptureFixture[str], start: str,
@@ -312,6 +316,15 @@ def test_a_setup_no_deal_can_start_from_is_located(tmp_path: Path, capsys: pytes
     code, err = errors(capsys, path)
     assert code == 2
     assert f"{path}:{message}" in err, err
+
+
+def test_the_first_trick_of_a_setup_is_led_by_forehand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = scenario_file(tmp_path)
+    path.write_text(path.read_text().replace("dealer: 1", "dealer: 0"), encoding="utf-8")  # seat 1 is forehand
+    code, err = errors(capsys, path)
+    assert code == 2
+    assert f"{path}:12:46: $.scenarios[0].setup.start.to_act: a deal cannot start from this setup: the first trick is " \
+        "led by seat 1 (forehand, or the next to play if forehand sits out), not seat 0" in err, err
 
 
 def test_a_setup_to_be_refused_is_not_held_to_what_it_breaks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
