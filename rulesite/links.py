@@ -97,9 +97,10 @@ class PageLinks:
             return Markup("derived: ") + md(source["derived"])
         return md(json.dumps(source, ensure_ascii=False))
 
-    def prose(self, text: object, *, rfc: bool = False) -> Markup:
+    def prose(self, text: object, *, rfc: bool = False, titles: bool = False) -> Markup:
         """Escaped prose on one line: the clause ids, ruling ids and error codes it mentions linked, its card
-        codes drawn as cards, and (with ``rfc``) the requirement keywords in bold."""
+        codes drawn as cards, and (with ``rfc``) the requirement keywords in bold; with ``titles``, a clause
+        mentioned is named by its title, as players read it, not by its id."""
         flat = " ".join(str(text).split())
         out: list[Markup] = []
         pos = 0
@@ -110,7 +111,10 @@ class PageLinks:
 
         for m in _REF.finditer(flat):
             cid, rid, card_code, error = m.groups()
-            if cid and cid in self.data.clauses:
+            if cid and cid in self.data.clauses and titles:
+                title = md(self.data.clauses[cid].get("title", cid))
+                target = self.to(Markup("*{}*").format(title), paths.rules_page_path(self.data.clause_game[cid]), cid)
+            elif cid and cid in self.data.clauses:
                 target = self.clause(cid)
             elif rid and rid in self.data.rulings:
                 target = self.ruling(rid)

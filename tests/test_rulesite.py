@@ -589,7 +589,10 @@ def test_a_ruleset_page_states_its_parameters_in_words_and_only_its_rules(
     site_data: rulesite.SiteData, site_pages: dict[str, str]
 ) -> None:
     five, four = site_pages[paths.variant_rules_path("albastini-5p")], site_pages[paths.variant_rules_path("albastini-4p")]
-    assert "never drawn" in five and "never drawn" not in four
+    def table(page: str) -> str:  # the page's "At this table" summary
+        return page.split("\n## ", 2)[1]
+
+    assert "never drawn" in table(five) and "never drawn" not in table(four)
     assert "Partners' look" in four and "Partners' look" not in five  # no partners, no look, in the facts or the rules
     # in the words players use: the specification's RFC 2119 capitals are for engine authors
     assert "MUST" not in four and " must " in four and '<strong class="rfc">MUST</strong>' in site_pages["rules/albastini.md"]
@@ -646,7 +649,7 @@ def test_what_a_clause_asks_of_engines_alone_is_on_the_specification_page_and_no
 ) -> None:
     """A clause's engine_note (how a given deal is read, what may be reported) follows its text on the specification
     page; the rulesets leave it out, and leave out whole a clause with no text, so no page a player reads speaks of
-    engines or scenarios."""
+    engines or scenarios, or names a clause by its id."""
     notes = {cid: c for cid, c in site_data.clauses.items() if c.get("engine_note")}
     alone = [cid for cid, c in notes.items() if not c.get("text")]
     assert notes and alone  # both shapes are in the kit's spec
@@ -661,6 +664,9 @@ def test_what_a_clause_asks_of_engines_alone_is_on_the_specification_page_and_no
         words = re.sub(r"<[^>]+>|\]\([^)]*\)", " ", page)  # the text a player reads, without tags or link targets
         spoken = re.findall(r"[^.]*\b(?:engines?|scenarios?)\b[^.]*", words, re.I)
         assert not spoken, (vid, spoken)
+        # a clause a rule mentions is named by its title; the clause's id is only in the rule's own reference
+        mentions = [line.split('<span class="rule__clause">')[0] for line in page.splitlines() if line.startswith("**")]
+        assert not [m for m in mentions if "<code>" in m], vid
         rules = "\n".join(line for line in words.splitlines() if line.startswith("**"))  # the rules, not the lead
         spoken = re.findall(r"[^.]*\b(?:specification|implemented|set up|seats? (?:are |must be )?numbered)\b[^.]*", rules, re.I)
         assert not spoken, (vid, spoken)
