@@ -237,15 +237,22 @@ def _problems(error: ValidationError) -> Iterator[tuple[JsonPath, str, bool]]:
 
 
 def _alternative_keys(error: ValidationError) -> list[str]:
-    """The keys of an ``anyOf``/``oneOf`` whose every branch failed on a ``required`` alone; [] for any other error."""
+    """The keys of an ``anyOf``/``oneOf`` whose every branch asks for one key alone and failed for want of it; []
+    for any other error (a branch asking for several keys is explained as it is)."""
     branches = error.context or []
     if error.validator not in ("anyOf", "oneOf") or not branches:
         return []
-    if any(b.validator != "required" or b.context or b.absolute_path != error.absolute_path for b in branches):
-        return []
-    present = error.instance if isinstance(error.instance, dict) else {}
-    wanted = [b.validator_value for b in branches]
-    return list(dict.fromkeys(k for keys in wanted if isinstance(keys, list) for k in keys if k not in present))
+    keys: list[str] = []
+    for branch in branches:
+        wanted = branch.validator_value
+        if branch.validator != "required" or branch.context or branch.absolute_path != error.absolute_path:
+            return []
+        if not isinstance(wanted, list) or len(wanted) != 1 or not isinstance(branch.schema, dict):
+            return []
+        if set(branch.schema) != {"required"}:  # a branch that asks for more than its key
+            return []
+        keys.append(str(wanted[0]))
+    return list(dict.fromkeys(keys))
 
 
 def missing_keys(name: str, instance: Any, pointer: str = "") -> set[JsonPath]:

@@ -42,8 +42,8 @@ def players(variant: Json) -> str:
     sizes = {len(s) for s in table_words.sides_of(variant)}
     size = "pairs" if sizes == {2} else "teams of three" if sizes == {3} else "sides"
     how = "partners sitting opposite" if sizes == {2} else "partners alternating round the table"
-    # Two sides are one against the other: a team of three's names already hold a comma.
-    together = " against ".join(names) if len(names) == 2 else ", ".join(names)
+    # A team of three's names already hold commas: its two teams are one against the other.
+    together = " against ".join(names) if sizes == {3} else ", ".join(names)
     return f"{table_words.number(n).capitalize()} players in {table_words.number(len(names))} {size}, {how} ({together})."
 
 
@@ -260,8 +260,7 @@ def match(variant: Json) -> str:
         return "Victory points are added up on a score sheet, deal after deal, for as long as the table likes."
     if rule == "vp-target":
         target = table_words.plural(whole(c.get("target")), "victory point")
-        agreed = "The match is played to a victory-point target the table agrees before play"
-        return f"{agreed}; at this table it is {target}, and the first side to reach it wins."
+        return f"The first side to {target} wins the match (a target the table agrees before play)."
     if rule == "rounds":
         rounds = table_words.plural(whole(c.get("rounds_to_win")), "round")
         out = f"A round goes to the first side to {c.get('round_target')} points; {rounds} win the match."

@@ -26,7 +26,7 @@ from conformance.fuzz import campaign
 from conformance.fuzz.deals import generate
 from conformance.scenarios import load_files
 from conformance.vocabulary import Outcome
-from specreader.spec import variant_ids
+from specreader.spec import variant, variant_ids
 
 from depth import cases
 from mutants import MUTANTS, mutant_adapter, mutant_engine
@@ -320,3 +320,34 @@ def test_a_scenario_written_replaces_a_link_of_its_name_and_never_writes_through
     assert not (again / name).is_symlink() and (again / name).read_text(encoding="utf-8") == (first / name).read_text(
         encoding="utf-8"
     )
+
+
+@pytest.mark.parametrize("variant_id", ["albastini-2p", "albastini-4p", "albastini-5p", "altbaumer-standard", "briscola-4p"])
+def test_a_position_shrunk_without_its_won_cards_still_starts_a_deal(variant_id: str) -> None:
+    """The shrinker's last step puts the cards won out of play and counts no trick: whoever leads, the reference
+    still starts a deal from it (cards out of play may stand for tricks the setup leaves uncounted)."""
+    import random
+
+    from conformance.fuzz.shrink import from_position, without_won_cards
+    from reference import Engine
+    from reference.errors import SetupError
+
+    rng = random.Random(7)
+    v = variant(variant_id)
+    cards = [rank + suit for suit in v["deck"]["suits"].split() for rank in v["deck"]["ranks"].split()]
+    tried = 0
+    for _ in range(20):
+        setup = {"dealer": rng.randrange(int(v["players"])), "deck": rng.sample(cards, len(cards))}
+        engine = Engine.new(variant_id, setup)
+        while engine.legal_ids():
+            snapshot = engine.snapshot()
+            shrunk = from_position(setup, snapshot)
+            plain = without_won_cards(shrunk) if shrunk is not None else None
+            if plain is not None and snapshot["to_act"] != snapshot["forehand"]:
+                try:
+                    Engine.new(variant_id, plain)
+                except SetupError as err:
+                    raise AssertionError(f"{plain}: {err}") from None
+                tried += 1
+            engine.apply_id(rng.choice(engine.legal_ids()))
+    assert tried > 20

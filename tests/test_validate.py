@@ -216,6 +216,20 @@ def test_wrong_shapes_are_located(write: Write, capsys: pytest.CaptureFixture[st
     assert all(LOCATED.match(line) for line in lines)
 
 
+def test_a_choice_between_sets_of_keys_names_each_set(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    """A setup gives a deck, or hands and a stock: the keys of each way are named together, never as three ways."""
+    path = write(
+        "scenarios/s.yaml",
+        "variant: albastini-2p\nscenarios:\n  - id: t/t/x\n    title: T\n    clauses: [albastini.play.trick-winner]\n"
+        "    source: {derived: x}\n    setup: {dealer: 0}\n    steps: [{expect: {phase: play}}]\n",
+    )
+    code, lines = run(capsys, str(path))
+    assert code == 2
+    assert f"{path}:7:12: $.scenarios[0].setup: missing required key 'deck'" in lines
+    assert f"{path}:7:12: $.scenarios[0].setup: missing required key 'hands', 'stock'" in lines
+    assert not [line for line in lines if "missing required key: expected" in line]
+
+
 def test_every_unknown_key_is_named(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
     path = write("variants/keys.yaml", "id: keys\ntitle: K\nextends: albastini-2p\nplayer: 2\ncolour: red\n")
     code, lines = run(capsys, str(path))

@@ -171,14 +171,22 @@ class Shrinker:
 
     def _without_won_cards(self, found: Finding, rid: str) -> Finding:
         """Mid-deal, put the cards already won out of play, if the divergence does not need them."""
-        start = found.case.setup.get("start")
-        if not isinstance(start, dict) or not start.get("piles"):
+        setup = without_won_cards(found.case.setup)
+        if setup is None:
             return found
-        won = [card for pile in start["piles"].values() for card in pile]
-        plain = {k: v for k, v in start.items() if k not in ("piles", "tricks")}
-        plain["dead"] = [*start.get("dead", []), *won]
-        candidate = replace(found.case, setup={**found.case.setup, "start": plain})
+        candidate = replace(found.case, setup=setup)
         return self._same(candidate, found, rid, found.mid_deal) or found
+
+
+def without_won_cards(setup: Json) -> Json | None:
+    """A mid-deal setup with the cards already won out of play and no trick counted; None where none was won."""
+    start = setup.get("start")
+    if not isinstance(start, dict) or not start.get("piles"):
+        return None
+    won = [card for pile in start["piles"].values() for card in pile]
+    plain = {k: v for k, v in start.items() if k not in ("piles", "tricks")}
+    plain["dead"] = [*start.get("dead", []), *won]
+    return {**setup, "start": plain}
 
 
 def from_position(setup: Json, snapshot: Json) -> Json | None:
