@@ -190,8 +190,8 @@ class SubprocessAdapter:
             return EngineError(ErrorKind.MALFORMED, str(err))
         if not isinstance(answer, dict):
             return EngineError(ErrorKind.MALFORMED, f"expected a JSON object, found {type(answer).__name__}")
-        if answer_kind == "result" and "id" not in answer and "error" not in answer:
-            return answer  # answers no request (_not_an_answer_to): a wrong id, whatever its shape, never a scenario's
+        if answer_kind != "started" and _answers_nothing(answer):
+            return answer  # a wrong id, whatever its shape: never a scenario's answer, nor the answer to a probe
         problem = self._check(answer, "unknown_command" if "id" not in answer and "error" in answer else answer_kind)
         if problem:
             return EngineError(ErrorKind.PROTOCOL, f"the answer breaks the protocol schema: {problem}")
@@ -322,7 +322,16 @@ class SubprocessAdapter:
         while True:  # a late copy of a scenario's answer is set aside here too, not taken for this answer
             event = running.next_event(deadline)
             if not self._is_late_copy(event, _id_of(event), None, deadline):
-                return self._answer(running, event, "unknown_command", deadline, self.timeout)
+                break
+        answer = self._answer(running, event, "unknown_command", deadline, self.timeout)
+        return self._unasked_line(running, answer) if isinstance(answer, dict) and _answers_nothing(answer) else answer
+
+    def _unasked_line(self, process: EngineProcess, answer: Json) -> EngineError:
+        """A line without an id that is no error, come where a probe's answer (an error) is awaited: a line nobody
+        asked for, never that answer. The engine is ended, as after any answer with the wrong id."""
+        self._end(process)
+        message = f"expected an error, found a line nobody asked for (no id, and no error): {untrusted.json_text(answer, 200)}"
+        return EngineError(ErrorKind.WRONG_ID, message + _tail(process, ended=True))
 
     def unasked(self, seconds: float) -> str | None:
         """A line the engine sends within ``seconds`` while nothing is asked of it, as safe text (smoke's last look
@@ -367,14 +376,20 @@ def _not_an_answer_to(head: Request, answer: Json) -> bool:
     return answer["id"] != head["id"] if "id" in answer else "error" not in answer
 
 
+def _answers_nothing(answer: Json) -> bool:
+    """Whether ``answer`` has neither an id nor an error: a line nobody asked for (_not_an_answer_to)."""
+    return "id" not in answer and "error" not in answer
+
+
 def _shown_id(answer: Json) -> str:
-    """The id an answer gave, for a message: a string as the kit writes ids, anything else as JSON, said to be so."""
+    """The id an answer gave, for a message: a string as the kit writes ids, anything else as JSON, said to be so
+    (its first 200 characters written, however large the engine made it)."""
     if "id" not in answer:
         return "no id"
     given = answer["id"]
     if isinstance(given, str):
         return repr(untrusted.text(given, 200))
-    return f"{untrusted.text(json.dumps(given, ensure_ascii=False), 200)}, not a string"
+    return f"{untrusted.json_text(given, 200)}, not a string"
 
 
 def _tail(process: EngineProcess, *, ended: bool = False) -> str:

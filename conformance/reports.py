@@ -217,12 +217,10 @@ def render_junit(log: Log) -> str:
     suites = ET.Element("testsuites", name="trickspec")
     by_game: dict[str, list[ScenarioLine]] = {}
     for line in log.scenarios:
-        # Every string safe text: XML holds no control character, and a log is a file anyone may have written.
-        line = cast(ScenarioLine, untrusted.strings_made_safe(line))
-        by_game.setdefault(line["game"], []).append(line)
+        by_game.setdefault(untrusted.text(line["game"]), []).append(line)  # the name as the line is made safe below
     late = set(untrusted.strings_made_safe(log.late_copies))  # as the ids of the lines below are made
     for game, lines in sorted(by_game.items()):
-        counts = Counter(line["outcome"] for line in lines)
+        counts = Counter(untrusted.text(line["outcome"]) for line in lines)
         suite = ET.SubElement(
             suites,
             "testsuite",
@@ -234,6 +232,9 @@ def render_junit(log: Log) -> str:
             time=f"{sum(line['seconds'] for line in lines):.6f}",
         )
         for line in lines:
+            # Every string safe text: XML holds no control character, and a log is a file anyone may have written.
+            # A line at a time, so that no copy of the whole log is made: a case keeps what it shows.
+            line = cast(ScenarioLine, untrusted.strings_made_safe(line))
             case = ET.SubElement(
                 suite,
                 "testcase",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -355,7 +356,7 @@ class _Order:
             if kind == "header":
                 self.header = cast(Header, line)
             elif kind == "scenario":
-                self.scenarios.append(cast(ScenarioLine, line))
+                self.scenarios.append(cast(ScenarioLine, _shared(line)))
             else:
                 self.footer = cast(Footer, line)
                 return self._counts_problems(at, line)
@@ -369,6 +370,22 @@ class _Order:
             return []
         shown = ", ".join(f"{outcome} {n}" for outcome, n in sorted(counted.items())) or "none"
         return [at.problem(("counts",), f"expected the counts of the scenario lines above it ({shown}), found others")]
+
+
+# The values a log's scenario lines repeat, beside their keys: a few hundred names in all, which json reads anew on
+# each line. Interned, each is held once for the whole log (a 100 MB log of 270,000 lines holds 210 MB of lines,
+# not 530 MB).
+_NAMES = ("type", "outcome", "game", "variant", "file")
+
+
+def _shared(line: Json) -> Json:
+    """A scenario line, equal to ``line``, whose keys, names and clauses are interned strings."""
+    kept = {sys.intern(key): value for key, value in line.items()}
+    for key in _NAMES:
+        if isinstance(value := kept.get(key), str):
+            kept[key] = sys.intern(value)
+    kept["clauses"] = [sys.intern(clause) for clause in kept["clauses"]]  # the schema's list of strings
+    return kept
 
 
 def _natural(text: str) -> tuple[Any, ...]:

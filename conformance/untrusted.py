@@ -10,9 +10,10 @@ each key once in an object, and a bounded nesting depth, so no answer can exhaus
 
 from __future__ import annotations
 
+import functools
 import json
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from conformance import json_positions
@@ -78,6 +79,42 @@ def data(value: Any, cap: int = CAP) -> Any:
     return strings_made_safe(value, cap)
 
 
+def json_text(value: Any, cap: int = CAP) -> str:
+    """A JSON value as ``json.dumps`` writes it (``ensure_ascii`` off), made safe text of at most ``cap``
+    characters: written only that far, so that an enormous value costs no more than a small one. Cut, it
+    says so, but not its length in all, which would take writing it whole."""
+    parts: list[str] = []
+    written = 0
+    for part in _json_parts(value, cap + 1):
+        parts.append(part)
+        written += len(part)
+        if written > cap:  # cut as ``text`` cuts
+            return _UNSAFE.sub(_escaped, "".join(parts)[:cap])[:cap] + f" [cut: more than {cap} characters in all]"
+    return text("".join(parts), cap)
+
+
+def _json_parts(value: Any, cap: int) -> Iterator[str]:
+    """``json.dumps(value, ensure_ascii=False)`` in parts, as far as they are taken; a string is cut at ``cap``
+    characters first (written, it is then longer than ``cap``: its cut end is never shown)."""
+    if isinstance(value, str):
+        yield json.dumps(value[:cap], ensure_ascii=False)
+    elif isinstance(value, (list, tuple)):
+        yield "["
+        for index, item in enumerate(value):
+            yield ", " if index else ""
+            yield from _json_parts(item, cap)
+        yield "]"
+    elif isinstance(value, dict):
+        yield "{"
+        for index, (key, item) in enumerate(value.items()):
+            name = key if isinstance(key, str) else json.dumps(key)  # as json names a key that is no string
+            yield (", " if index else "") + json.dumps(name[:cap], ensure_ascii=False) + ": "
+            yield from _json_parts(item, cap)
+        yield "}"
+    else:
+        yield json.dumps(value)
+
+
 def strings_made_safe(value: Any, cap: int = CAP) -> Any:
     """A JSON value with every string (keys too) made safe text, each cut at ``cap``: for values
     read back from a file anyone may have written (a run log), whatever their size."""
@@ -120,11 +157,17 @@ def identity(hello: object, known: Collection[str] = ()) -> dict[str, Any]:
 class Unreadable(ValueError):
     """A line that is not one JSON value the kit can use: the message says why, for a report."""
 
-    def __init__(self, message: str, column: int = 1, path: JsonPath = (), *, ends_early: bool = False) -> None:
+    def __init__(self, message: str, column: int = 1, path: JsonPath = (), *, first_part: str | None = None) -> None:
         super().__init__(message)
         self.column = column  # where in the line, counting from 1
         self.path = path  # what in the line, when the line is JSON
-        self.ends_early = ends_early  # the text stops inside a value: what a line written in part looks like
+        self._first_part = first_part  # the text that may be a first part of JSON, if the line may be one
+
+    @functools.cached_property
+    def ends_early(self) -> bool:
+        """Whether the text stops inside a value: what a line written in part looks like. Found only when asked
+        (of a run log's last line): trying each way of finishing a long line costs a few dozen parses of it."""
+        return self._first_part is not None and is_json_prefix(self._first_part)
 
 
 class _RepeatedKey(Exception):
@@ -152,15 +195,17 @@ def json_line(raw: bytes, max_depth: int = MAX_DEPTH, *, keys_once: bool = True)
     except UnicodeDecodeError as err:
         column = len(raw[: err.start].decode("utf-8", "replace")) + 1  # in characters, as JSON errors count
         # A character cut in two: a first part if that character, whole ("x" for it: only a string holds either), is.
-        cut = err.reason == "unexpected end of data" and err.end == len(raw) and is_json_prefix(raw[: err.start].decode() + "x")
+        cut = err.reason == "unexpected end of data" and err.end == len(raw)
         found = f"expected UTF-8, found byte 0x{raw[err.start]:02x} at position {err.start}"
-        raise Unreadable(found, column, ends_early=cut) from None
+        raise Unreadable(found, column, first_part=raw[: err.start].decode() + "x" if cut else None) from None
     if _nested_deeper(raw, max_depth):
         raise Unreadable(limits.depth_problem(max_depth))
     try:
         value = json.loads(line, object_pairs_hook=_unique_keys if keys_once else None, **jsonio.number_hooks(line))
     except (_RepeatedKey, ValueError) as err:  # json.JSONDecodeError is a ValueError
         raise _refused(line, err) from None
+    except RecursionError:  # nesting the bracket count let through (it may misjudge invalid text): never a traceback
+        raise Unreadable(limits.depth_problem(max_depth)) from None
     if _SURROGATE_ESCAPE.search(raw) and (lone := _lone_surrogate(value)) is not None:
         path, column = json_positions.positions(line).first(_holds_lone_surrogate) or ((), 1)
         at = _lone_escape(line, column - 1)
@@ -177,7 +222,7 @@ def _refused(line: str, err: Exception) -> Unreadable:
     syntax = err if isinstance(err, json.JSONDecodeError) else _syntax_error(line)
     if syntax is not None:
         found = f"expected a JSON object per line, found {text(line, 80)!r} ({syntax.msg})"
-        return Unreadable(found, syntax.colno, ends_early=is_json_prefix(line))  # what a writer stopped mid-line leaves
+        return Unreadable(found, syntax.colno, first_part=line)  # what a writer stopped mid-line leaves, if it ends early
     where = json_positions.positions(line)
     if isinstance(err, _RepeatedKey):
         path, column = where.repeated or ((), 1)
@@ -200,11 +245,18 @@ _VALUE_ENDS = ("", '"', '""', '0"', '00"', '000"', '0000"', "0", "ull", "ll", "l
 _MEMBER_ENDS = ("", "0", ":0", '"k":0')
 
 
+# Every byte but those no JSON text holds, in a string or out of one: the C0 controls but tab, line feed and carriage return.
+_MAY_BE_IN_JSON = bytes(b for b in range(256) if b >= 0x20 or b in b"\t\n\r")
+
+
 def is_json_prefix(text: str) -> bool:
     """Whether some text after ``text`` makes it one JSON value (strict JSON: no NaN or Infinity).
 
     Finishing a first part takes at most finishing the token it stops in, then the member or item,
-    then closing its brackets; each way is tried (on a line being refused: a few dozen parses)."""
+    then closing its brackets; each way is tried (on a line being refused: a few dozen parses). A control
+    character JSON holds nowhere, not even in a string, refuses the text at once, whatever its length."""
+    if text.encode("utf-8", "surrogatepass").translate(None, _MAY_BE_IN_JSON):
+        return False
     closers = _closers(text)
     if closers is None:
         return False
@@ -324,8 +376,8 @@ def _nested_deeper(raw: bytes, limit: int) -> bool:
     # (a deep chain), peeling would copy it once per level, so count the runs of brackets instead.
     for peeled in range(limit):
         pairs = marks.count(b"[]")
-        if not pairs:
-            return False  # nothing left, or unbalanced (the parser says so)
+        if not pairs:  # nothing left, or unbalanced: brackets opened and never closed nest as deep as any
+            return bool(marks) and _runs_deeper(marks, limit - peeled)
         if pairs * 16 < len(marks):
             return _runs_deeper(marks, limit - peeled)
         marks = marks.replace(b"[]", b"")

@@ -62,13 +62,14 @@ if MODE == "second-start-slow":
     if os.path.getsize(starts) == 2:
         time.sleep(10)
 
+HELLO = {"started": True, "protocol": 1, "implementation":
+         {"name": "hostile", "version": "0", "language": "python", "variants": ["albastini-2p"]}}
 runs = 0
 copy = None  # copy-after-next: an answer sent again after the next one
 for raw in sys.stdin.buffer:
     message = json.loads(raw)
     if message["cmd"] == "start":
-        send({"started": True, "protocol": 1, "implementation":
-              {"name": "hostile", "version": "0", "language": "python", "variants": ["albastini-2p"]}})
+        send(HELLO)
         continue
     if message["cmd"] == "stop":
         if MODE == "ignores-stop":  # and SIGTERM, and the end of its input: only SIGKILL ends it
@@ -76,6 +77,10 @@ for raw in sys.stdin.buffer:
             time.sleep(120)
         break
     if message["cmd"] != "run":
+        if MODE == "unknown-copy-without-id":  # first, a line of observations with no id: it answers nothing
+            send({"observations": [{"phase": "play"}]})
+        elif MODE == "unknown-second-handshake":
+            send(HELLO)
         send({"error": {"kind": "unknown_command", "message": "unknown"}})
         if MODE == "unknown-twice":  # the answer to a message that is not a command, twice
             send({"error": {"kind": "unknown_command", "message": "unknown"}})

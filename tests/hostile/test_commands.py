@@ -107,6 +107,29 @@ def test_smoke_fails_an_engine_that_answers_a_request_twice(tmp_path: Path, caps
     assert_nothing_left(tmp_path)
 
 
+@pytest.mark.parametrize(
+    ("mode", "line"),
+    [
+        ("unknown-copy-without-id", '{"observations": [{"phase": "play"}]}'),
+        ("unknown-second-handshake", '{"started": true, "protocol": 1, "implementation": {"name": "hostile", "version": "0",'
+                                     ' "language": "python", "variants": ["albastini-2p"]}}'),
+    ],
+)
+def test_smoke_takes_no_line_nobody_asked_for_for_the_answer_to_an_unknown_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], mode: str, line: str
+) -> None:
+    """Only an error may come without an id: a line with neither, come before the unknown request's error, is a
+    line nobody asked for (as it would be in a run), named as such; the engine is ended, so its late error is not
+    blamed on it as an answer sent twice."""
+    code, out, _ = run(capsys, "smoke", "--engine-cmd", shlex.join(engine(tmp_path, mode)), "--timeout", "2")
+    lines = out.splitlines()
+    assert code == 3 and lines[3].startswith(
+        f"FAIL an unknown request: wrong_id: expected an error, found a line nobody asked for (no id, and no error): {line}"
+    ), out
+    assert lines[4] == "ok   one answer per request: no request answered twice", out
+    assert_nothing_left(tmp_path)
+
+
 def test_smoke_reads_stderr_that_is_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "smoke", "--engine-cmd", shlex.join(engine(tmp_path, "stderr-not-utf8")), "--timeout", "2")
     assert out.splitlines()[0].startswith("ok   handshake")
@@ -278,6 +301,26 @@ def test_blank_lines_in_a_log_are_passed_over_and_the_lines_keep_their_numbers(
     broken.write_text(log_lines[0] + gap + "{\n" + "".join(log_lines[1:]), encoding="utf-8")
     code, _, err = run(capsys, "report", str(broken))
     assert code == 2 and err.startswith(f"{broken}:{1_000_000 + 2}:")
+
+
+def test_a_large_log_holds_once_each_string_its_lines_repeat(tmp_path: Path, log_lines: list[str]) -> None:
+    """A log's scenario lines repeat their keys, and the names of their outcome, game, variant, file and clauses: read
+    back, each is one string for the whole log, not one a line, so that its lines take about twice its size in
+    memory (five times, each line's own), and every report is as it would be of lines each read on its own."""
+    header, *lines, _ = (json.loads(line) for line in log_lines)
+    many = [{**line, "id": f"{line['id']}/{copy}"} for copy in range(5_000 // len(lines) + 1) for line in lines]
+    footer = {"type": "footer", "counts": {"pass": len(many)}, "seconds": 1.0, "finished": header["started"]}
+    log = tmp_path / "large.jsonl"
+    log.write_text("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in [header, *many, footer]), encoding="utf-8")
+    tracemalloc.start()
+    read = runlog.read(log)
+    held = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert len(read.scenarios) == len(many)
+    assert held < 3 * log.stat().st_size, f"{held:,} bytes held for a log of {log.stat().st_size:,}"
+    each_alone = runlog.Log(read.header, [json.loads(json.dumps(line)) for line in many], read.footer)
+    for fmt in reports.FORMATS:
+        assert reports.render(read, fmt) == reports.render(each_alone, fmt), fmt
 
 
 def test_a_log_line_or_step_below_zero_is_located(

@@ -6,15 +6,22 @@ from __future__ import annotations
 import json
 import re
 import sys
+import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from conformance import untrusted
+from conformance import protocol, untrusted
 from conformance.cli import main
 from conformance.vocabulary import EngineError, ErrorKind
+
+from depth import cases
+from json_strategies import json_values
 
 FORGED = "\n425 passed, 0 failed\n"
 NASTY = (
@@ -225,6 +232,100 @@ def test_a_character_cut_in_two_is_a_first_part_only_inside_a_string(raw: bytes,
     with pytest.raises(untrusted.Unreadable) as refused:
         untrusted.json_line(raw)
     assert refused.value.ends_early is cut
+
+
+HALF_MIB = 1 << 19  # lines of a MiB or so
+HOPELESS_LINES: dict[str, Callable[[], str]] = {  # made when a test asks, so that no worker holds them all
+    "a NUL in a string": lambda: '{"a":"' + "x" * HALF_MIB + "\x00" + "x" * HALF_MIB + '"}',
+    "a NUL at its start": lambda: '\x00{"a":"' + "x" * 2 * HALF_MIB,
+    "an escape character at its end": lambda: '{"a":"' + "x" * 2 * HALF_MIB + "\x1b",
+}
+
+
+@pytest.mark.parametrize("name", HOPELESS_LINES)
+def test_a_line_holding_a_control_character_json_holds_nowhere_is_no_first_part_and_parsed_no_more(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A C0 control but tab, line feed and carriage return is in no JSON text, not even escaped in a string:
+    whatever follows such a line, it is not one, and that is said without a parse of it (a line of a few
+    hundred MB once took dozens)."""
+    line = HOPELESS_LINES[name]()
+    parsed: list[int] = []
+    loads = json.loads
+
+    def counted(text: str, **hooks: Any) -> Any:
+        parsed.append(len(text))
+        return loads(text, **hooks)
+
+    monkeypatch.setattr(json, "loads", counted)
+    assert untrusted.is_json_prefix(line) is False
+    assert parsed == []
+
+
+def test_an_engine_line_refused_is_not_tried_as_a_first_part_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether a refused line stops inside a value matters only for a run log's last line; an engine's line
+    is refused without trying each way of finishing it (a few dozen parses of a line of up to 64 MiB)."""
+    tried: list[str] = []
+    real = untrusted.is_json_prefix
+    monkeypatch.setattr(untrusted, "is_json_prefix", lambda text: tried.append(text) or real(text))
+    with pytest.raises(untrusted.Unreadable) as refused:
+        untrusted.json_line(b'{"id": "a", "result": [1, 2')
+    assert tried == []
+    assert refused.value.ends_early is True and tried == ['{"id": "a", "result": [1, 2']
+    assert refused.value.ends_early is True and len(tried) == 1  # found once
+
+
+@pytest.mark.parametrize("raw", [b"[" * 100_000, b'{"a": ' + b"[" * 100_000, b"[1, " * 100_000])
+def test_brackets_opened_deeper_than_the_limit_and_never_closed_are_too_deep(raw: bytes) -> None:
+    """Unbalanced text too: json would recurse into it as into any deep line, and fail with no message."""
+    with pytest.raises(untrusted.Unreadable, match="levels of nesting"):
+        untrusted.json_line(raw)
+
+
+@pytest.mark.parametrize(
+    "value", [12345, None, -0.0, [], [1, "é", {"a": None, "b": [True, 1.5e300]}], {"k\x1b": "\u202e"}, ["x" * 300]]
+)
+def test_an_id_that_is_no_string_is_shown_as_json_writes_it(value: object) -> None:
+    whole = json.dumps(value, ensure_ascii=False)
+    shown = protocol._shown_id({"id": value})
+    if len(whole) <= 200:
+        assert shown == f"{untrusted.text(whole, 200)}, not a string"
+    else:
+        assert shown == f"{untrusted.text(whole[:200], 200)} [cut: more than 200 characters in all], not a string"
+
+
+ENORMOUS_IDS: dict[str, Callable[[], object]] = {
+    "a long list": lambda: list(range(100_000)),
+    "a long string": lambda: {"k": "x" * 2_000_000},
+    "a long string to escape": lambda: [["\n" * 500_000]],
+    "a wide object": lambda: {f"k{i}": [i] for i in range(50_000)},
+}
+
+
+@pytest.mark.parametrize("name", ENORMOUS_IDS)
+def test_an_enormous_id_is_written_only_as_far_as_it_is_shown(name: str) -> None:
+    """An id as large as an engine's line may be (64 MiB) costs a message no more than a small one: its first
+    200 characters, as JSON writes them, and nothing of the rest is written, not even to count it."""
+    value = ENORMOUS_IDS[name]()
+    tracemalloc.start()
+    shown = protocol._shown_id({"id": value})
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 64 * 1024, f"{peak} bytes"
+    start = untrusted.text(json.dumps(value, ensure_ascii=False)[:200], 200)
+    assert shown == f"{start} [cut: more than 200 characters in all], not a string"
+
+
+@settings(max_examples=cases(quick=200, deep=5000), deadline=None, database=None)
+@given(json_values(st.integers() | st.floats() | st.booleans() | st.none() | st.text(), st.text(), width=5, max_leaves=20),
+       st.integers(1, 80))
+def test_a_json_value_is_written_as_json_dumps_writes_it_as_far_as_it_is_shown(value: object, cap: int) -> None:
+    whole = json.dumps(value, ensure_ascii=False)
+    shown = untrusted.json_text(value, cap)
+    if len(whole) <= cap:
+        assert shown == untrusted.text(whole, cap)
+    else:
+        assert shown == untrusted.text(whole[:cap], cap)[:cap] + f" [cut: more than {cap} characters in all]"
 
 
 def _log(path: Path, scenario: dict[str, Any]) -> Path:
