@@ -243,16 +243,21 @@ class EngineProcess:
         """End the engine and everything in its process group: SIGTERM, then SIGKILL. Safe to repeat."""
         if self._ended:
             return
-        self._signal_group(signal.SIGTERM)
+        self.signal_group(signal.SIGTERM)
         self.wait(time.monotonic() + _TERM_GRACE)
-        self._signal_group(signal.SIGKILL)  # what ignored SIGTERM, and what the engine left behind
+        self.signal_group(signal.SIGKILL)  # what ignored SIGTERM, and what the engine left behind
         self.wait(time.monotonic() + _TERM_GRACE)
         self.close_input()
         self._backlog.close()  # the reader stops: nothing reads an output the kit let go of
         self._ended = True
         _unregister(self)
 
-    def _signal_group(self, signum: signal.Signals) -> None:
+    def running(self) -> bool:
+        """Whether the engine has not exited; takes no lock that waits (Popen.poll tries its lock without waiting)."""
+        return self._proc.poll() is None
+
+    def signal_group(self, signum: signal.Signals) -> None:
+        """Send ``signum`` to the engine's process group, and to what left the group but not the session."""
         if sys.platform == "win32":  # no process groups: the engine alone
             if self._proc.poll() is None:
                 self._proc.kill()
@@ -373,6 +378,26 @@ def end_all() -> None:
 atexit.register(end_all)
 
 
+def kill_all() -> None:
+    """End every engine process group still running, taking no lock: what a signal handler may do. The handler
+    runs in the main thread between two of its steps, perhaps inside one holding a lock that ``end`` takes (an
+    engine's input queue, its output's backlog, the list of engines), which would then wait for itself for ever.
+    The process ends just after, so nothing but the engines needs ending: SIGTERM, a moment, then SIGKILL."""
+    while True:
+        try:
+            live = tuple(_LIVE)  # no lock; a set another thread changes meanwhile is read again
+            break
+        except RuntimeError:
+            continue
+    for process in live:
+        process.signal_group(signal.SIGTERM)
+    deadline = time.monotonic() + _TERM_GRACE
+    while time.monotonic() < deadline and any(process.running() for process in live):
+        time.sleep(0.01)
+    for process in live:
+        process.signal_group(signal.SIGKILL)
+
+
 def end_all_on_sigterm() -> Callable[[], None]:
     """Where nothing handles SIGTERM (pytest does not), have it end every engine's process group first,
     then end this process as it would have: killed by the signal, which skips ``atexit``, so the engines
@@ -382,7 +407,7 @@ def end_all_on_sigterm() -> Callable[[], None]:
         return lambda: None
 
     def ended(signum: int, frame: FrameType | None) -> None:
-        end_all()
+        kill_all()
         restore()
         os.kill(os.getpid(), signal.SIGTERM)
 

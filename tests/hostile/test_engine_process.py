@@ -286,6 +286,29 @@ def test_engines_left_open_are_ended_when_the_kit_exits(tmp_path: Path) -> None:
     assert not any(alive(pid) for pid in started(tmp_path)["child"])
 
 
+@pytest.mark.parametrize("held", ["process._outbox.mutex", "engine_process._LIVE_LOCK"])
+def test_sigterm_that_comes_while_the_kit_holds_a_lock_still_ends_the_engine(tmp_path: Path, held: str) -> None:
+    """The SIGTERM handler runs in the main thread between two of its steps, perhaps inside one holding a lock:
+    sending the engine a line holds its input queue's. Ending the engines there as ``end`` does took that lock
+    again and waited for itself for ever (pytest hung, the engine left running); the handler takes no lock."""
+    command = engine(tmp_path, "hang")
+    pids = tmp_path / "pids"
+    program = (
+        "import os, signal, time\n"
+        "from conformance import engine_process\n"
+        f"process = engine_process.EngineProcess({command!r})\n"
+        f"while len(os.listdir({str(pids)!r})) < 2:  # the engine and its child have started\n"
+        "    time.sleep(0.02)\n"
+        "engine_process.end_all_on_sigterm()\n"
+        f"with {held}:\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    signal.pause()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=30)
+    assert done.returncode == -15, done.stderr  # ended by the signal, as without the handler
+    assert_nothing_left(tmp_path)
+
+
 @pytest.mark.parametrize("pidfd", [True, False], ids=["pidfd", "polling"])
 def test_wait_gives_the_exit_status_or_none_at_the_deadline(monkeypatch: pytest.MonkeyPatch, pidfd: bool) -> None:
     """Waiting for an engine to end: woken as it ends where the platform has pidfds, by polling where not."""
