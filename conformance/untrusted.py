@@ -372,12 +372,14 @@ def _nested_deeper(raw: bytes, limit: int) -> bool:
     marks = raw.translate(_ONE_BRACKET_KIND, _NOT_BRACKET_OR_QUOTE).replace(b'""', b"")
     if b'"' in marks:  # a string holding brackets
         marks = _STRING.sub(b"", marks)
+        if b'"' in marks:  # a string still open where the text stops (cut): what follows it is inside it
+            marks = marks[: marks.index(b'"')]
     # Peel the innermost pairs a level at a time, in C; once few pairs are left in a long text
     # (a deep chain), peeling would copy it once per level, so count the runs of brackets instead.
     for peeled in range(limit):
         pairs = marks.count(b"[]")
-        if not pairs:  # nothing left, or unbalanced: brackets opened and never closed nest as deep as any
-            return bool(marks) and _runs_deeper(marks, limit - peeled)
+        if not pairs:  # nothing left, or unbalanced: the brackets still open at the end nest at least that deep
+            return len(marks.lstrip(b"]")) > limit
         if pairs * 16 < len(marks):
             return _runs_deeper(marks, limit - peeled)
         marks = marks.replace(b"[]", b"")

@@ -4,7 +4,10 @@ process or child it started outlives the run."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -304,7 +307,13 @@ def test_sigterm_that_comes_while_the_kit_holds_a_lock_still_ends_the_engine(tmp
         "    os.kill(os.getpid(), signal.SIGTERM)\n"
         "    signal.pause()\n"
     )
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=30)
+    try:
+        done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=30)
+    except subprocess.TimeoutExpired:  # the handler hung: end what it left running, then fail
+        for pid in started(tmp_path)["engine"] + started(tmp_path)["child"]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        raise
     assert done.returncode == -15, done.stderr  # ended by the signal, as without the handler
     assert_nothing_left(tmp_path)
 

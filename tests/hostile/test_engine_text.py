@@ -283,6 +283,20 @@ def test_brackets_opened_deeper_than_the_limit_and_never_closed_are_too_deep(raw
 
 
 @pytest.mark.parametrize(
+    ("raw", "limit"),
+    [
+        (b'{"a":[[[1]]],"b":[[[2', 6),  # 4 deep: the earlier value's brackets are siblings, not around the open ones
+        (b'{"id":"x","clauses":["' + b"[" * 200, 100),  # the brackets are in a string the cut left open
+    ],
+)
+def test_a_shallow_line_cut_short_is_no_deeper_than_it_is(raw: bytes, limit: int) -> None:
+    """What a writer stopped mid-line leaves (a run log's last line) is said to end early, not to be too deep."""
+    with pytest.raises(untrusted.Unreadable) as refused:
+        untrusted.json_line(raw, limit)
+    assert "levels of nesting" not in str(refused.value) and refused.value.ends_early is True
+
+
+@pytest.mark.parametrize(
     "value", [12345, None, -0.0, [], [1, "é", {"a": None, "b": [True, 1.5e300]}], {"k\x1b": "\u202e"}, ["x" * 300]]
 )
 def test_an_id_that_is_no_string_is_shown_as_json_writes_it(value: object) -> None:
