@@ -383,12 +383,7 @@ def kill_all() -> None:
     runs in the main thread between two of its steps, perhaps inside one holding a lock that ``end`` takes (an
     engine's input queue, its output's backlog, the list of engines), which would then wait for itself for ever.
     The process ends just after, so nothing but the engines needs ending: SIGTERM, a moment, then SIGKILL."""
-    while True:
-        try:
-            live = tuple(_LIVE)  # no lock; a set another thread changes meanwhile is read again
-            break
-        except RuntimeError:
-            continue
+    live = tuple(_LIVE)  # no lock: copying the set is one step under the GIL, no other thread's change splits it
     for process in live:
         process.signal_group(signal.SIGTERM)
     deadline = time.monotonic() + _TERM_GRACE

@@ -33,7 +33,7 @@ class Play:
 
     def start(self, st: Deal, ev: Events) -> bool:
         st.phase = Phase.PLAY
-        st.to_act = st.forehand if st.active[st.forehand] else st.next_active[st.forehand]
+        st.to_act = st.first_leader()
         return True
 
     def legal_ids(self, st: Deal) -> list[int]:

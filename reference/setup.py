@@ -180,15 +180,14 @@ def _trees_taken(rules: Rules, st: Deal, value: object, cards: _Cards) -> None:
 
 
 def _leader(st: Deal, seats: Seating, leader: int, path: JsonPath) -> None:
-    """The trick on the table is led as play leads it (R12): the first by forehand, or the next active player if
-    forehand sits out; any other by the last trick's winner, so by a side that has won a trick. With no trick
-    counted, cards out of play may stand for tricks the setup leaves uncounted (a position fuzz shrank), so only a
-    setup with none is at the first trick."""
+    """The trick on the table is led as play leads it: the first by ``Deal.first_leader``, any other by the last
+    trick's winner, so by a side that has won a trick. With no trick counted, cards out of play may stand for tricks
+    the setup leaves uncounted (a position fuzz shrank), so only a setup with none is at the first trick."""
     at = (*path, "trick", 0, "seat") if st.trick_seats else (*path, "to_act")
     if not any(st.tricks):
         if st.dead:
             return
-        first = st.forehand if st.active[st.forehand] else st.next_active[st.forehand]
+        first = st.first_leader()
         if leader != first:
             raise SetupError(
                 f"the first trick is led by seat {first} (forehand, or the next to play if forehand sits out), not seat {leader}",

@@ -122,6 +122,10 @@ class Deal:
             setattr(twin, name, value)
         return twin
 
+    def first_leader(self) -> int:
+        """Who leads the first trick: forehand, or the next active player if forehand sits out (R12)."""
+        return self.forehand if self.active[self.forehand] else self.next_active[self.forehand]
+
     def set_active(self, active: list[bool]) -> None:
         """Seats that play this deal (a lone player's partner sits out)."""
         n = len(active)
