@@ -23,6 +23,7 @@ def test_the_engine_benchmark_reports_both_apis_and_the_floor_for_every_variant(
     out = capsys.readouterr().out
     assert re.search(r"^baseline .*: [\d,]+ deals/s$", out, re.MULTILINE), out
     assert re.search(r"^the baseline's rules behind legal_ids/apply_id .*: [\d,]+ deals/s, \d+\.\d\dx$", out, re.MULTILINE), out
+    assert re.search(r"^the same behind the engine's structure .*: [\d,]+ deals/s, \d+\.\d\dx$", out, re.MULTILINE), out
     ids = set(variant_ids())
     rows = {cells[0]: cells[1:] for cells in map(str.split, out.splitlines()) if cells and cells[0] in ids}
     assert sorted(rows) == sorted(variant_ids())
