@@ -1,6 +1,7 @@
 """Reference engine throughput: random full deals per second, as a ratio to a plain-Python baseline.
 
     python benchmarks/bench_engine.py [--deals N] [--rounds R] [--seed S] [--variant V ...]
+    valgrind --tool=cachegrind --cache-sim=no python benchmarks/bench_engine.py --only MEASURE --deals N
 
 For every playable variant (or those named), deals are played through each public API: the
 dictionary one (Engine.new, then legal_actions and apply of a random legal action until the
@@ -335,6 +336,16 @@ OTHERS: dict[str, tuple[str, Callable[[int, int], float]]] = {
 }
 
 
+# The measures --only plays: name -> a function of the variant (for the APIs), deals and seed.
+ONLY: dict[str, Callable[[str, int, int], float]] = {
+    "baseline": lambda _, deals, seed: baseline(deals, seed),
+    "floor": lambda _, deals, seed: api_floor(deals, seed),
+    "staged-floor": lambda _, deals, seed: api_floor(deals, seed, staged=True),
+    "dict": lambda variant_id, deals, seed: engine_rate(variant_id, deals, seed, "dict"),
+    "ids": lambda variant_id, deals, seed: engine_rate(variant_id, deals, seed, "ids"),
+}
+
+
 def _installed(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
@@ -345,8 +356,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds; the best round counts (default 3)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", action="append", choices=variant_ids(), help="only these variants (repeatable)")
+    parser.add_argument(
+        "--only", choices=ONLY,
+        help="play --deals deals of this one measure (of the first --variant for the APIs) once and print nothing:"
+             " for an instruction counter, which the machine's load does not move (valgrind --tool=cachegrind)",
+    )
     args = parser.parse_args(argv)
     ids = args.variant or variant_ids()
+    if args.only:
+        ONLY[args.only](ids[0], args.deals, args.seed)
+        return 0
     for variant_id in ids:  # compile every variant before timing
         Engine.new(variant_id, {"dealer": 0, "deck": _codes(variant(variant_id))})
     others = {label: rate for label, (module, rate) in OTHERS.items() if _installed(module)}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,11 +15,16 @@ from specreader.spec import variant_ids
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_engine.py"
 
 
-def test_the_engine_benchmark_reports_both_apis_and_the_floor_for_every_variant(capsys: pytest.CaptureFixture[str]) -> None:
+def _load() -> Any:
     spec = importlib.util.spec_from_file_location("bench_engine", BENCH)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
+    return bench
+
+
+def test_the_engine_benchmark_reports_both_apis_and_the_floor_for_every_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load()
     assert bench.main(["--deals", "3", "--rounds", "1"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^baseline .*: [\d,]+ deals/s$", out, re.MULTILINE), out
@@ -30,3 +36,16 @@ def test_the_engine_benchmark_reports_both_apis_and_the_floor_for_every_variant(
     for cells in rows.values():
         assert re.fullmatch(r"[\d,]+ \d+\.\d\d [\d,]+ \d+\.\d\d", " ".join(cells[:4])), cells
     assert rows["albastini-2p"][4] == "ids:" and rows["altbaumer-standard"][4] == "dict:"  # each target, judged
+
+
+@pytest.mark.parametrize("measure", ["baseline", "floor", "staged-floor", "dict", "ids"])
+def test_one_measure_plays_alone_and_quietly_for_an_instruction_counter(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, measure: str
+) -> None:
+    bench = _load()
+    played: list[tuple[str, int, int]] = []
+    for name, play in list(bench.ONLY.items()):
+        monkeypatch.setitem(bench.ONLY, name, lambda *args, _play=play: played.append(args) or _play(*args))
+    assert bench.main(["--only", measure, "--variant", "altbaumer-standard", "--deals", "2", "--seed", "7"]) == 0
+    assert played == [("altbaumer-standard", 2, 7)]
+    assert capsys.readouterr().out == ""
