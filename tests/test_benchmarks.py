@@ -3,6 +3,7 @@ measured in benchmarks/, never asserted in tests)."""
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import re
 from pathlib import Path
@@ -11,6 +12,8 @@ from typing import Any
 import pytest
 
 from specreader.spec import variant_ids
+
+pytest_plugins = ["pytester"]
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_engine.py"
 
@@ -44,8 +47,40 @@ def test_one_measure_plays_alone_and_quietly_for_an_instruction_counter(
 ) -> None:
     bench = _load()
     played: list[tuple[str, int, int]] = []
+
+    def recorded(play: Any) -> Any:
+        def record(*args: Any) -> float:
+            played.append(args)
+            return float(play(*args))
+        return record
+
     for name, play in list(bench.ONLY.items()):
-        monkeypatch.setitem(bench.ONLY, name, lambda *args, _play=play: played.append(args) or _play(*args))
+        monkeypatch.setitem(bench.ONLY, name, recorded(play))
     assert bench.main(["--only", measure, "--variant", "altbaumer-standard", "--deals", "2", "--seed", "7"]) == 0
     assert played == [("altbaumer-standard", 2, 7)]
     assert capsys.readouterr().out == ""
+
+
+def test_the_suite_cpu_plugin_records_each_test_and_sums_them(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    pytester.syspathinsert(BENCH.parent)
+    pytester.makepyfile(
+        test_two="""
+        import subprocess, sys
+
+        def test_spins():
+            sum(range(200_000))
+
+        def test_starts_a_process():
+            subprocess.run([sys.executable, "-c", "sum(range(2_000_000))"], check=True)
+        """
+    )
+    log = tmp_path / "cpu"
+    assert pytester.runpytest_inprocess("-p", "suite_cpu", "--cpu-log", str(log), "-p", "no:cacheprovider").ret == 0
+    suite_cpu = importlib.import_module("suite_cpu")
+    lines = {line["test"]: line for line in suite_cpu._lines(log)}
+    assert sorted(lines) == ["test_two.py::test_spins", "test_two.py::test_starts_a_process"]
+    assert lines["test_two.py::test_starts_a_process"]["children"] > 0  # the other's may hold a process ended beside it
+    assert all(line["wall"] > 0 and line["user"] >= 0 for line in lines.values())
+    out = suite_cpu.summary(log, top=5)
+    assert out.startswith("2 tests: ") and "test_two.py::test_starts_a_process" in out
+    assert suite_cpu.summary(tmp_path / "none", top=5) == f"no test was recorded in {tmp_path / 'none'}"
