@@ -218,7 +218,7 @@ class _PlayStage:
 class _StagedFloorEngine:
     """The same rules laid out as the reference engine lays out its own: an engine object handing the
     deal to the stage waiting (play), whose trick and draw rules are objects of their own. What the
-    engine's structure costs over the floor, with none of the reference's work (see ``main``)."""
+    engine's structure costs over the floor, with none of the reference's work (the module's docstring)."""
 
     __slots__ = ("deal", "stage")
 
@@ -255,8 +255,7 @@ def api_floor(deals: int, seed: int, staged: bool = False) -> float:
             played.apply_id(choice(ids))
             ids = played.legal_ids()
         elapsed += time.perf_counter() - start
-        piles = played.deal.piles if isinstance(played, _StagedFloorEngine) else played.piles
-        assert sum(piles) == total
+        assert sum((played.deal if isinstance(played, _StagedFloorEngine) else played).piles) == total
     return deals / elapsed
 
 

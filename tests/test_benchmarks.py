@@ -46,41 +46,56 @@ def test_one_measure_plays_alone_and_quietly_for_an_instruction_counter(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, measure: str
 ) -> None:
     bench = _load()
-    played: list[tuple[str, int, int]] = []
+    played: list[tuple[Any, ...]] = []
 
-    def recorded(play: Any) -> Any:
+    def recorded(name: str, play: Any) -> Any:
         def record(*args: Any) -> float:
-            played.append(args)
+            played.append((name, *args))
             return float(play(*args))
         return record
 
     for name, play in list(bench.ONLY.items()):
-        monkeypatch.setitem(bench.ONLY, name, recorded(play))
+        monkeypatch.setitem(bench.ONLY, name, recorded(name, play))
     assert bench.main(["--only", measure, "--variant", "altbaumer-standard", "--deals", "2", "--seed", "7"]) == 0
-    assert played == [("altbaumer-standard", 2, 7)]
+    assert played == [(measure, "altbaumer-standard", 2, 7)]
     assert capsys.readouterr().out == ""
+
+
+TWO_TESTS = """
+import subprocess, sys
+
+def test_spins():
+    sum(range(300_000))
+
+def test_starts_a_process():
+    subprocess.run([sys.executable, "-c", "sum(range(2_000_000))"], check=True)
+"""
 
 
 def test_the_suite_cpu_plugin_records_each_test_and_sums_them(pytester: pytest.Pytester, tmp_path: Path) -> None:
     pytester.syspathinsert(BENCH.parent)
-    pytester.makepyfile(
-        test_two="""
-        import subprocess, sys
-
-        def test_spins():
-            sum(range(200_000))
-
-        def test_starts_a_process():
-            subprocess.run([sys.executable, "-c", "sum(range(2_000_000))"], check=True)
-        """
-    )
+    pytester.makepyfile(test_two=TWO_TESTS)
     log = tmp_path / "cpu"
-    assert pytester.runpytest_inprocess("-p", "suite_cpu", "--cpu-log", str(log), "-p", "no:cacheprovider").ret == 0
+    for _ in range(2):  # a second run into the same folder replaces the first
+        assert pytester.runpytest_inprocess("-p", "suite_cpu", "--cpu-log", str(log), "-p", "no:cacheprovider").ret == 0
     suite_cpu = importlib.import_module("suite_cpu")
-    lines = {line["test"]: line for line in suite_cpu._lines(log)}
-    assert sorted(lines) == ["test_two.py::test_spins", "test_two.py::test_starts_a_process"]
-    assert lines["test_two.py::test_starts_a_process"]["children"] > 0  # the other's may hold a process ended beside it
-    assert all(line["wall"] > 0 and line["user"] >= 0 for line in lines.values())
+    read, unreadable = suite_cpu.lines(log)
+    recorded = {line["test"].rsplit("/", 1)[-1]: line for line in read}  # the node ids start where pytest puts the root
+    assert len(read) == 2 and unreadable == 0
+    assert sorted(recorded) == ["test_two.py::test_spins", "test_two.py::test_starts_a_process"]
+    assert recorded["test_two.py::test_starts_a_process"]["children"] > 0  # the other's may hold a process ended beside it
+    assert recorded["test_two.py::test_spins"]["user"] + recorded["test_two.py::test_spins"]["system"] > 0
+    (log / "cut.jsonl").write_text('{"test": "cut', encoding="utf-8")  # a worker ended mid-line
     out = suite_cpu.summary(log, top=5)
-    assert out.startswith("2 tests: ") and "test_two.py::test_starts_a_process" in out
+    assert out.startswith("2 tests: ") and "test_two.py::test_starts_a_process\n" in out + "\n"
+    assert "1 line(s) could not be read" in out
     assert suite_cpu.summary(tmp_path / "none", top=5) == f"no test was recorded in {tmp_path / 'none'}"
+    assert suite_cpu.main([str(tmp_path / "none")]) == 1
+
+
+def test_without_a_cpu_log_the_plugin_records_nothing(pytester: pytest.Pytester) -> None:
+    pytester.syspathinsert(BENCH.parent)
+    pytester.makepyfile(test_two=TWO_TESTS)
+    before = sorted(p.name for p in pytester.path.iterdir())
+    assert pytester.runpytest_inprocess("-p", "suite_cpu", "-p", "no:cacheprovider").ret == 0
+    assert sorted(p.name for p in pytester.path.iterdir()) == before
