@@ -52,6 +52,9 @@ IMPLEMENTATIONS = (
         "libbisca", engine="libbisca_adapter:adapter", path="examples/libbisca", expect="examples/libbisca/expectations.yaml"
     ),
     Implementation(
+        "naipes", engine="naipes_adapter:adapter", path="examples/naipes", expect="examples/naipes/expectations.yaml"
+    ),
+    Implementation(
         "briscola-gym",
         engine="briscola_gym_adapter:adapter",
         path="examples/briscola-gym",

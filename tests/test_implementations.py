@@ -1,4 +1,4 @@
-"""Engines nobody here wrote, run through their adapters (examples/libbisca, examples/briscola-gym).
+"""Engines nobody here wrote, run through their adapters (examples/libbisca, examples/naipes, examples/briscola-gym).
 
 Each engine's result must match its expectation file exactly: every failure listed, of the kind
 listed, and nothing listed that did not fail. The committed run logs of the Implementations page
@@ -31,7 +31,7 @@ from specreader import spec
 
 ROOT = Path(__file__).resolve().parent.parent
 PUBLISHED = {i.key: i for i in IMPLEMENTATIONS if i.expect}  # the engines published by others
-NEEDS = {"libbisca": "libbisca", "briscola-gym": "briscola_gym"}  # the package each adapter drives
+NEEDS = {"libbisca": "libbisca", "naipes": "naipes", "briscola-gym": "briscola_gym"}  # the package each adapter drives
 
 
 def _in_ci() -> bool:
@@ -102,6 +102,49 @@ def test_libbisca_over_the_protocol_answers_as_in_process() -> None:
     }
 
 
+def test_naipes_over_the_protocol_answers_as_in_process() -> None:
+    _require("naipes")
+    adapter = SubprocessAdapter([sys.executable, str(ROOT / "examples" / "naipes" / "naipes_adapter.py")], timeout=30)
+    try:
+        hello = adapter.hello()
+        assert hello["name"] == "naipes" and hello["homepage"] == "https://github.com/naipes-com/naipes"
+        chosen = [
+            s for s in scenarios.kit_scenarios()
+            if s.variant in hello["variants"] and s.id.startswith(("briscola/play/", "briscola/deal/"))
+        ]
+        got = {v.scenario.id: v.outcome for v in runner.run_all(adapter, chosen, set(hello["variants"]))}
+    finally:
+        adapter.close()
+    assert {sid: o for sid, o in got.items() if o is not Outcome.PASS} == {
+        "briscola/play/deal-and-trump-card": Outcome.FAIL,  # F1: dealt three at a time
+        "briscola/play/sixty-one-wins": Outcome.FAIL,  # F2: no point scored
+        "briscola/play/sixty-each-nobody-wins": Outcome.FAIL,
+        "briscola/deal/refused-hand-of-two": Outcome.UNSUPPORTED,  # it deals three-card hands only
+    }
+    assert sum(o is Outcome.PASS for o in got.values()) >= 3
+
+
+def test_naipes_refuses_a_card_out_of_turn_itself_and_nothing_changes() -> None:
+    """No briscola-2p scenario plays out of turn: naipes' own refusal (play_card's out-of-turn error, raised before
+    it changes anything) reaches the kit as not_your_turn, and the position is the one before."""
+    _require("naipes")
+    engine = implementations.open_implementation(PUBLISHED["naipes"], ROOT)
+    request = next(_random_games("briscola-2p", 1, seed=5))
+    dealer = request["setup"]["dealer"]
+    forehand_card = request["setup"]["hands"][str(1 - dealer)][0]
+    dealer_card = request["setup"]["hands"][str(dealer)][0]
+    request["actions"] = [
+        {"type": "play", "seat": dealer, "card": dealer_card},  # the dealer before the player who leads
+        {"type": "play", "seat": 1 - dealer, "card": forehand_card},
+    ]
+    answer = engine.run(request)  # type: ignore[arg-type]
+    assert "error" not in answer, answer
+    before, refused, played = answer["observations"]
+    assert refused["rejected"]["code"] == "not_your_turn" and "out-of-turn" in refused["rejected"]["message"]
+    assert refused["snapshot"] == before["snapshot"] and refused["legal"] == before["legal"]
+    assert played["rejected"] is None and played["snapshot"]["trick"] == [{"seat": 1 - dealer, "card": forehand_card}]
+
+
 def test_an_unsupported_answer_is_unsupported_when_what_it_observed_was_right() -> None:
     scenario = next(s for s in scenarios.kit_scenarios() if s.id == "bisca/play/out-of-turn-refused")
     observations: list[dict[str, Any]] = [{"rejected": None, "snapshot": {}, "legal": []}]
@@ -168,7 +211,7 @@ def _random_games(variant: str, count: int, seed: int) -> Iterator[dict[str, Any
         yield {"id": f"random/{n}", "variant": variant, "setup": setup, "actions": actions, "observe": observe}
 
 
-# What libbisca keeps, in the reference engine's words: every other field is left out by its adapter.
+# What libbisca and naipes keep, in the reference engine's words: every other field is left out by their adapters.
 KEPT = ("phase", "to_act", "trump", "indicator", "stock", "stock_count", "trick", "last_trick", "piles", "tricks", "totals")
 
 
@@ -183,14 +226,15 @@ def _kept(observation: dict[str, Any]) -> Any:
     )
 
 
-def test_libbisca_plays_random_games_from_dealt_hands_as_the_reference_does() -> None:
-    """The adapter translates and nothing else: from hands already dealt (F1 then plays no part), libbisca
-    agrees with the reference at every step of 60 random games, in everything it keeps."""
-    _require("libbisca")
-    item = PUBLISHED["libbisca"]
+@pytest.mark.parametrize(("key", "variant"), [("libbisca", "bisca-2p"), ("naipes", "briscola-2p")])
+def test_an_engine_plays_random_games_from_dealt_hands_as_the_reference_does(key: str, variant: str) -> None:
+    """The adapter translates and nothing else: from hands already dealt (how each engine deals then plays no
+    part), the engine agrees with the reference at every step of 60 random games, in everything it keeps."""
+    _require(NEEDS[key])
+    item = PUBLISHED[key]
     engine = implementations.open_implementation(item, ROOT)
     reference = reference_adapter()
-    for request in _random_games("bisca-2p", 60, seed=13):
+    for request in _random_games(variant, 60, seed=13):
         ours, theirs = reference.answer(request), engine.run(request)  # type: ignore[arg-type]
         assert "error" not in theirs, theirs
         assert [_kept(o) for o in theirs["observations"]] == [_kept(o) for o in ours["observations"]], request
