@@ -18,7 +18,7 @@ from conformance.runlog import ScenarioLine
 from conformance.vocabulary import Outcome
 from specreader import yamlio
 from specreader.jsontypes import Json
-from specreader.problems import DataError
+from specreader.problems import DataError, Problem
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,13 @@ class Expectations:
 
 def load(path: Path) -> Expectations:
     """Read an expectation file strictly; bad data is a located DataError."""
+    doc = _read(path)
+    entries = {data["id"]: Entry.from_json(data) for data in doc.data["expectations"]}
+    return Expectations(entries, doc.data["engine"], doc.data["spec_version"])
+
+
+def _read(path: Path) -> yamlio.Document:
+    """The file, checked against its schema, with each scenario's entry once; else a located DataError."""
     doc = yamlio.load(path)
     problems = schemas.check(doc, "expectations")
     if problems:
@@ -78,8 +85,25 @@ def load(path: Path) -> Expectations:
         first_at.setdefault(sid, i)
     if problems:
         raise DataError(problems)
-    entries = {data["id"]: Entry.from_json(data) for data in doc.data["expectations"]}
-    return Expectations(entries, doc.data["engine"], doc.data["spec_version"])
+    return doc
+
+
+def problems(path: Path, scenario_ids: set[str] | None) -> list[Problem]:
+    """What ``validate`` finds in an expectation file: what ``load`` refuses, then each entry naming no scenario
+    of ``scenario_ids`` (None: those could not be read, so that is not checked)."""
+    try:
+        doc = _read(path)
+    except DataError as err:
+        return list(err.problems)
+    if scenario_ids is None:
+        return []
+    version = doc.data["spec_version"]
+    return [
+        doc.problem(("expectations", i, "id"), f"expected the id of a scenario of this kit; found {data['id']!r},"
+                    f" which no scenario has (the file was written against spec {version!r})")
+        for i, data in enumerate(doc.data["expectations"])
+        if data["id"] not in scenario_ids
+    ]
 
 
 class _Dumper(yaml.SafeDumper):

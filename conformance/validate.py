@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance import choices, observing, precedence_check, scenarios, schemas, selfcheck
+from conformance import choices, expectations, observing, precedence_check, scenarios, schemas, selfcheck
 from conformance import variants as variant_checks
 from conformance.references import References
 from conformance.shapes import mappings, strings
@@ -290,6 +290,7 @@ def validate(paths: list[Path] | None = None) -> list[Problem]:
     problems += roots.add_house(spec, house.spec) + roots.folder_problems(house.scenarios, "scenarios")
     targets = paths or ([*house.scenarios] if house else [spec_root, kitdata.scenarios_dir()])
     scenario_files: list[Path] = []
+    expectation_files: list[Path] = []
     extra_spec: list[tuple[Path, str]] = []
     real_folders: dict[Path, str] = {}
     for target in targets:
@@ -299,7 +300,9 @@ def validate(paths: list[Path] | None = None) -> list[Problem]:
             if any(Path(_realpath(file, real_folders)).is_relative_to(folder) for folder in spec_folders):
                 continue  # already read with the spec
             kind = _spec_kind(file)
-            if kind is not None:
+            if kind == "expectations":
+                expectation_files.append(file)
+            elif kind is not None:
                 extra_spec.append((file, kind))
             else:
                 scenario_files.append(file)
@@ -308,7 +311,20 @@ def validate(paths: list[Path] | None = None) -> list[Problem]:
     checked = check_spec(spec)
     found, unchecked = scenarios.check_files(scenario_files, spec, checked.references, _kit_scenarios_besides(scenario_files))
     problems += checked.problems + found
+    if expectation_files:
+        ids = _run_scenario_ids()
+        for file in expectation_files:
+            problems += expectations.problems(file, ids)
     return sorted(set(problems)) + sorted(set(checked.unchecked + unchecked))
+
+
+def _run_scenario_ids() -> set[str] | None:
+    """The ids of the scenarios a run takes (the house's, or the kit's), which expectation files name; None when
+    they do not load (validate names why)."""
+    try:
+        return {s.id for s in scenarios.run_scenarios()}
+    except DataError:
+        return None
 
 
 def _realpath(file: Path, folders: dict[Path, str]) -> str:

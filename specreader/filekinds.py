@@ -22,6 +22,7 @@ _KIND_OF_SCHEMA = {
     "sources": "sources",
     "errors": "errors",
     "selfcheck-equivalents": "equivalents",
+    "expectations": "expectations",  # an engine's known failures (conformance/expectations.py), not of the spec
 }
 
 # The editor's hint: a comment line naming a schema by path or by its published $id.
@@ -33,6 +34,7 @@ _OPENING_LINES = 10  # the hint is among the file's opening comment lines, where
 # The top-level key each kind alone has, looked for in this order (a variant lists sources too).
 _KEY_OF_KIND = (
     ("scenarios", "scenario"),
+    ("expectations", "expectations"),
     ("clauses", "clauses"),
     ("rulings", "rulings"),
     ("equivalents", "equivalents"),

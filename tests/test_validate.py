@@ -11,6 +11,7 @@ import pytest
 from conformance.cli import main
 from specreader.problems import Problem
 
+ROOT = Path(__file__).resolve().parents[1]
 LOCATED = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<path>\$\S*): (?P<msg>.+)$")
 
 Write = Callable[[str, str], Path]
@@ -363,3 +364,35 @@ def test_a_spec_file_off_the_layout_is_reported_not_taken_in(kit_copy: Path, cap
     for path in (deeper, clauses):
         assert f"{path}:1:1: $: unexpected file in spec/: expected sources.yaml, errors.yaml, " in "\n".join(lines)
     assert len(lines) == 2  # nothing they declare is taken in (no clause or variant twice)
+
+
+def test_an_expectation_file_is_checked_by_its_schema_and_against_the_scenarios(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An engine's expectation file is validated as --expect reads it, known by its hint or its keys wherever it is,
+    and each entry must name a scenario a run takes."""
+    good = write("mine/known.yaml", "engine: mine\nspec_version: '0.0.1'\nexpectations:\n"
+                 "- id: briscola/play/sixty-one-wins\n  outcome: fail\n  reason: no points scored\n")
+    assert run(capsys, str(good)) == (0, [])
+    bad = write("mine/failures.yaml", "# yaml-language-server: $schema=../../schemas/expectations.schema.json\n"
+                "engine: mine\nspec_version: '0.0.1'\nexpectations:\n"
+                "- id: briscola/play/sixty-one-wins\n  outcome: fial\n  reason: r\n")
+    assert run(capsys, str(bad)) == (2, [f"{bad}:6:12: $.expectations[0].outcome: expected one of skipped, fail, error,"
+                                         " timeout, found string \"fial\""])
+    unknown = write("mine/unknown.yaml", "engine: mine\nspec_version: '0.0.1'\nexpectations:\n"
+                    "- id: briscola/play/sixty-one-wins\n  outcome: fail\n  reason: r\n"
+                    "- id: briscola/play/sixty-two\n  outcome: skipped\n  reason: r\n")
+    assert run(capsys, str(unknown)) == (2, [
+        f"{unknown}:7:7: $.expectations[1].id: expected the id of a scenario of this kit; found 'briscola/play/sixty-two',"
+        " which no scenario has (the file was written against spec '0.0.1')"
+    ])
+    twice = write("mine/twice.yaml", "engine: mine\nspec_version: '0.0.1'\nexpectations:\n"
+                  + "- id: briscola/play/sixty-one-wins\n  outcome: fail\n  reason: r\n" * 2)
+    code, lines = run(capsys, str(twice))
+    assert code == 2 and lines == [f"{twice}:7:7: $.expectations[1].id: duplicate id 'briscola/play/sixty-one-wins':"
+                                   " expected one entry per scenario (first at line 4)"]
+
+
+@pytest.mark.parametrize("engine", ["libbisca", "naipes", "briscola-gym"])
+def test_the_published_engines_expectation_files_are_valid(engine: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, str(ROOT / "examples" / engine / "expectations.yaml")) == (0, [])
