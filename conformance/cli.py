@@ -191,7 +191,7 @@ def _note_stale(file: str, expected: expectations.Expectations) -> None:
     if expected.spec_version != runlog.spec_version():
         written = untrusted.text(expected.spec_version, 200)
         print(f"note: {where} was written for spec {written}, this is {runlog.spec_version()}", file=sys.stderr)
-    known = {s.id for s in scenarios.run_scenarios()}
+    known = scenarios.run_scenario_ids()
     unknown = sorted(sid for sid in expected.entries if sid not in known)
     if unknown:
         named = ", ".join(untrusted.text(sid, 200) for sid in unknown[:_UNKNOWN_NAMED])

@@ -88,19 +88,21 @@ def _read(path: Path) -> yamlio.Document:
     return doc
 
 
-def problems(path: Path, scenario_ids: set[str] | None) -> list[Problem]:
-    """What ``validate`` finds in an expectation file: what ``load`` refuses, then each entry naming no scenario
-    of ``scenario_ids`` (None: those could not be read, so that is not checked)."""
+def check(path: Path, scenario_ids: set[str] | None, spec_version: str) -> list[Problem]:
+    """What ``validate`` finds in an expectation file: what ``load`` refuses, then each entry naming none of
+    ``scenario_ids``, those of the scenarios a run takes (None when they do not load: then that is said once).
+    ``verify --expect`` only notes such entries, as a file written for another spec version may hold them."""
     try:
         doc = _read(path)
     except DataError as err:
         return list(err.problems)
     if scenario_ids is None:
-        return []
-    version = doc.data["spec_version"]
+        return [doc.problem(("expectations",), "cannot be checked: the scenarios a run takes do not load")]
+    written = doc.data["spec_version"]
+    since = "" if written == spec_version else f" (the file was written for spec {written!r}, this is {spec_version!r})"
     return [
-        doc.problem(("expectations", i, "id"), f"expected the id of a scenario of this kit; found {data['id']!r},"
-                    f" which no scenario has (the file was written against spec {version!r})")
+        doc.problem(("expectations", i, "id"), f"expected the id of a scenario a run takes; found {data['id']!r}, which"
+                    f" no scenario has{since}")
         for i, data in enumerate(doc.data["expectations"])
         if data["id"] not in scenario_ids
     ]

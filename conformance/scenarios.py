@@ -659,6 +659,11 @@ def run_scenarios() -> tuple[Scenario, ...]:
     return _house_scenarios(folders) if folders else kit_scenarios()
 
 
+def run_scenario_ids() -> set[str]:
+    """The ids of the scenarios a run takes, which an expectation file names."""
+    return {s.id for s in run_scenarios()}
+
+
 @cache
 def _house_scenarios(folders: tuple[Path, ...]) -> tuple[Scenario, ...]:
     problems = roots.folder_problems(folders, "scenarios")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance import choices, expectations, observing, precedence_check, scenarios, schemas, selfcheck
+from conformance import choices, expectations, observing, precedence_check, runlog, scenarios, schemas, selfcheck
 from conformance import variants as variant_checks
 from conformance.references import References
 from conformance.shapes import mappings, strings
@@ -286,6 +286,8 @@ def validate(paths: list[Path] | None = None) -> list[Problem]:
     spec_root = kitdata.spec_dir()
     house = roots.current()
     spec_folders = [os.path.realpath(folder) for folder in (spec_root, *house.spec)]
+    # verify reads every YAML file of a scenarios folder as scenarios: one there is checked as one, whatever it holds
+    scenario_folders = [os.path.realpath(folder) for folder in (kitdata.scenarios_dir(), *house.scenarios)]
     spec, problems = read(spec_root)
     problems += roots.add_house(spec, house.spec) + roots.folder_problems(house.scenarios, "scenarios")
     targets = paths or ([*house.scenarios] if house else [spec_root, kitdata.scenarios_dir()])
@@ -297,12 +299,12 @@ def validate(paths: list[Path] | None = None) -> list[Problem]:
         files, missing = yaml_files(target)
         problems += missing
         for file in files:
-            if any(Path(_realpath(file, real_folders)).is_relative_to(folder) for folder in spec_folders):
+            if _in_any(_realpath(file, real_folders), spec_folders):
                 continue  # already read with the spec
-            kind = _spec_kind(file)
-            if kind == "expectations":
+            kind = _file_kind(file)
+            if kind == "expectations" and not _in_any(_realpath(file, real_folders), scenario_folders):
                 expectation_files.append(file)
-            elif kind is not None:
+            elif kind is not None and kind != "expectations":
                 extra_spec.append((file, kind))
             else:
                 scenario_files.append(file)
@@ -314,15 +316,19 @@ def validate(paths: list[Path] | None = None) -> list[Problem]:
     if expectation_files:
         ids = _run_scenario_ids()
         for file in expectation_files:
-            problems += expectations.problems(file, ids)
+            problems += expectations.check(file, ids, runlog.spec_version())
     return sorted(set(problems)) + sorted(set(checked.unchecked + unchecked))
+
+
+def _in_any(real_path: str, folders: list[str]) -> bool:
+    return any(Path(real_path).is_relative_to(folder) for folder in folders)
 
 
 def _run_scenario_ids() -> set[str] | None:
     """The ids of the scenarios a run takes (the house's, or the kit's), which expectation files name; None when
-    they do not load (validate names why)."""
+    they do not load."""
     try:
-        return {s.id for s in scenarios.run_scenarios()}
+        return scenarios.run_scenario_ids()
     except DataError:
         return None
 
@@ -369,9 +375,9 @@ _PLACE_OF_KIND = {
 }
 
 
-def _spec_kind(path: Path) -> str | None:
-    """The spec kind of a file given outside spec/ (None for a scenario file): by its schema hint
-    or content, never its folder; by its name only when neither says."""
+def _file_kind(path: Path) -> str | None:
+    """The kind of a file given outside spec/: a spec kind, ``expectations`` (an engine's known failures), or
+    None for a scenario file; by its schema hint or content, never its folder; by its name only when neither says."""
     kind = filekinds.kind_of_file(path) or kind_of((path.name,))
     return None if kind == "scenario" else kind
 

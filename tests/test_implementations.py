@@ -105,44 +105,49 @@ def test_libbisca_over_the_protocol_answers_as_in_process() -> None:
 def test_naipes_over_the_protocol_answers_as_in_process() -> None:
     _require("naipes")
     adapter = SubprocessAdapter([sys.executable, str(ROOT / "examples" / "naipes" / "naipes_adapter.py")], timeout=30)
+    in_process = implementations.open_implementation(PUBLISHED["naipes"], ROOT)
     try:
         hello = adapter.hello()
-        assert hello["name"] == "naipes" and hello["homepage"] == "https://github.com/naipes-com/naipes"
-        chosen = [
-            s for s in scenarios.kit_scenarios()
-            if s.variant in hello["variants"] and s.id.startswith(("briscola/play/", "briscola/deal/"))
-        ]
-        got = {v.scenario.id: v.outcome for v in runner.run_all(adapter, chosen, set(hello["variants"]))}
+        assert hello == in_process.hello() and hello["homepage"] == "https://github.com/naipes-com/naipes"
+        chosen = [s for s in scenarios.kit_scenarios() if s.variant in hello["variants"]]
+        served = {v.scenario.id: (v.outcome, v.mismatches) for v in runner.run_all(adapter, chosen, set(hello["variants"]))}
+        here = {v.scenario.id: (v.outcome, v.mismatches) for v in runner.run_all(in_process, chosen, set(hello["variants"]))}
     finally:
         adapter.close()
-    assert {sid: o for sid, o in got.items() if o is not Outcome.PASS} == {
-        "briscola/play/deal-and-trump-card": Outcome.FAIL,  # F1: dealt three at a time
-        "briscola/play/sixty-one-wins": Outcome.FAIL,  # F2: no point scored
-        "briscola/play/sixty-each-nobody-wins": Outcome.FAIL,
-        "briscola/deal/refused-hand-of-two": Outcome.UNSUPPORTED,  # it deals three-card hands only
+        in_process.close()
+    assert served == here and len(served) == len(chosen)
+    assert {sid for sid, (outcome, _) in served.items() if outcome is Outcome.FAIL} == {  # the expectation file's
+        e.id for e in expectations.load(ROOT / "examples" / "naipes" / "expectations.yaml").entries.values()
     }
-    assert sum(o is Outcome.PASS for o in got.values()) >= 3
 
 
-def test_naipes_refuses_a_card_out_of_turn_itself_and_nothing_changes() -> None:
+@pytest.mark.parametrize("who", ["leader", "follower"])
+def test_naipes_refuses_a_card_out_of_turn_itself_and_nothing_changes(who: str) -> None:
     """No briscola-2p scenario plays out of turn: naipes' own refusal (play_card's out-of-turn error, raised before
-    it changes anything) reaches the kit as not_your_turn, and the position is the one before."""
+    it changes anything, for the lead and for the reply) reaches the kit as not_your_turn, and the position is the
+    one before; a card the player out of turn does not even hold is refused the same way."""
     _require("naipes")
     engine = implementations.open_implementation(PUBLISHED["naipes"], ROOT)
     request = next(_random_games("briscola-2p", 1, seed=5))
-    dealer = request["setup"]["dealer"]
-    forehand_card = request["setup"]["hands"][str(1 - dealer)][0]
-    dealer_card = request["setup"]["hands"][str(dealer)][0]
+    setup = request["setup"]
+    leader, other = 1 - setup["dealer"], setup["dealer"]
+    lead, reply = setup["hands"][str(leader)][0], setup["hands"][str(other)][0]
+    first = [] if who == "leader" else [{"type": "play", "seat": leader, "card": lead}]
+    wrong = other if who == "leader" else leader  # the seat whose turn it is not
+    not_held = setup["stock"][0]
     request["actions"] = [
-        {"type": "play", "seat": dealer, "card": dealer_card},  # the dealer before the player who leads
-        {"type": "play", "seat": 1 - dealer, "card": forehand_card},
+        *first,
+        {"type": "play", "seat": wrong, "card": reply if who == "leader" else setup["hands"][str(leader)][1]},
+        {"type": "play", "seat": wrong, "card": not_held},
+        {"type": "play", "seat": 1 - wrong, "card": lead if who == "leader" else reply},
     ]
     answer = engine.run(request)  # type: ignore[arg-type]
     assert "error" not in answer, answer
-    before, refused, played = answer["observations"]
-    assert refused["rejected"]["code"] == "not_your_turn" and "out-of-turn" in refused["rejected"]["message"]
-    assert refused["snapshot"] == before["snapshot"] and refused["legal"] == before["legal"]
-    assert played["rejected"] is None and played["snapshot"]["trick"] == [{"seat": 1 - dealer, "card": forehand_card}]
+    before, refused, refused_not_held, played = answer["observations"][len(first) :]
+    for observation in (refused, refused_not_held):
+        assert observation["rejected"]["code"] == "not_your_turn" and "out-of-turn" in observation["rejected"]["message"]
+        assert observation["snapshot"] == before["snapshot"] and observation["legal"] == before["legal"]
+    assert played["rejected"] is None and played["snapshot"] != before["snapshot"]
 
 
 def test_an_unsupported_answer_is_unsupported_when_what_it_observed_was_right() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance import runlog
 from conformance.cli import main
 from specreader.problems import Problem
 
@@ -383,8 +384,14 @@ def test_an_expectation_file_is_checked_by_its_schema_and_against_the_scenarios(
                     "- id: briscola/play/sixty-one-wins\n  outcome: fail\n  reason: r\n"
                     "- id: briscola/play/sixty-two\n  outcome: skipped\n  reason: r\n")
     assert run(capsys, str(unknown)) == (2, [
-        f"{unknown}:7:7: $.expectations[1].id: expected the id of a scenario of this kit; found 'briscola/play/sixty-two',"
-        " which no scenario has (the file was written against spec '0.0.1')"
+        f"{unknown}:7:7: $.expectations[1].id: expected the id of a scenario a run takes; found 'briscola/play/sixty-two',"
+        f" which no scenario has (the file was written for spec '0.0.1', this is {runlog.spec_version()!r})"
+    ])
+    current = write("mine/current.yaml", f"engine: mine\nspec_version: '{runlog.spec_version()}'\nexpectations:\n"
+                    "- id: briscola/play/sixty-two\n  outcome: skipped\n  reason: r\n")
+    assert run(capsys, str(current)) == (2, [  # written for this spec: no version to blame
+        f"{current}:4:7: $.expectations[0].id: expected the id of a scenario a run takes; found 'briscola/play/sixty-two',"
+        " which no scenario has"
     ])
     twice = write("mine/twice.yaml", "engine: mine\nspec_version: '0.0.1'\nexpectations:\n"
                   + "- id: briscola/play/sixty-one-wins\n  outcome: fail\n  reason: r\n" * 2)
@@ -396,3 +403,30 @@ def test_an_expectation_file_is_checked_by_its_schema_and_against_the_scenarios(
 @pytest.mark.parametrize("engine", ["libbisca", "naipes", "briscola-gym"])
 def test_the_published_engines_expectation_files_are_valid(engine: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, str(ROOT / "examples" / engine / "expectations.yaml")) == (0, [])
+
+
+def test_an_expectation_file_names_the_house_scenarios_a_run_takes_and_in_a_scenarios_folder_is_a_scenario_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With house scenario folders a run takes their scenarios, not the kit's, so an expectation file names those;
+    and as verify reads every YAML file of a scenarios folder as scenarios, one lying there is checked as one."""
+    import shutil
+
+    club = tmp_path / "club"
+    shutil.copytree(ROOT / "examples" / "house-rules", club)
+    folders = ("--spec", str(club / "spec"), "--scenarios", str(club / "scenarios"))
+    entry = "engine: mine\nspec_version: '0.0.1'\nexpectations:\n- id: {}\n  outcome: fail\n  reason: r\n"
+    house = tmp_path / "house.yaml"
+    house.write_text(entry.format("baobab/over-90/ninety-one-wins-three"), encoding="utf-8")
+    assert run(capsys, *folders, str(house)) == (0, [])
+    kit = tmp_path / "kit.yaml"
+    kit.write_text(entry.format("briscola/play/sixty-one-wins"), encoding="utf-8")
+    code, lines = run(capsys, *folders, str(kit))
+    assert code == 2 and len(lines) == 1  # the kit's scenario is none a run with house scenarios takes
+    assert lines[0].startswith(f"{kit}:4:7: $.expectations[0].id: expected the id of a scenario a run takes; found"
+                               " 'briscola/play/sixty-one-wins', which no scenario has (the file was written for spec")
+    inside = club / "scenarios" / "expectations.yaml"
+    shutil.copy(house, inside)
+    code, lines = run(capsys, *folders)
+    assert code == 2 and lines and all(line.startswith(f"{inside}:") for line in lines)
+    assert any("missing required key 'scenarios'" in line for line in lines)

@@ -15,6 +15,7 @@ Over the protocol: ``trickspec verify --engine-cmd ".venv/bin/python examples/na
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Any
 from unittest import mock
 
@@ -42,6 +43,11 @@ class Unsupported(Exception):
     """naipes' API cannot express what the scenario needs."""
 
 
+# GameState.new is dealt the kit's pack through two of its module's names, patched while it runs: one deal at a
+# time, should a request the kit gave up on still be running beside the next.
+_DEALING = threading.Lock()
+
+
 class _GivenOrder(Rng):
     """naipes' own generator with its shuffle left out: ``GameState.new`` then deals the pack in the kit's order."""
 
@@ -65,12 +71,13 @@ class Deal:
     def __init__(self, setup: dict[str, Any]) -> None:
         if setup.get("match"):
             raise Unsupported("naipes plays one game and keeps no running score between games")
-        # naipes has no dealer: its human player is dealt first and leads the first trick
-        # (GameState.new, ``leader = Player.HUMAN``), the place of the player after the kit's dealer.
+        # naipes has no dealer: its human player is dealt first (GameState.new) and leads the first trick (the
+        # field ``leader`` starts as Player.HUMAN), the place of the player after the kit's dealer.
         forehand = (int(setup["dealer"]) + 1) % 2
         self.players = {forehand: Player.HUMAN, 1 - forehand: Player.AI}
         self.seats = {player: seat for seat, player in self.players.items()}
         self.indicator_known = True
+        self.dealt_here = "start" not in setup  # naipes turned the trump card itself
         if "start" in setup:
             self.state = self._mid_deal(setup)
         else:
@@ -97,6 +104,7 @@ class Deal:
     def _new(pack: list[Card]) -> GameState:
         """GameState.new dealing the kit's pack: its ordered deck is the pack, and its shuffle keeps the order."""
         with (
+            _DEALING,
             mock.patch.object(naipes_state, "build_ordered_deck", lambda: list(pack)),
             mock.patch.object(naipes_state, "Rng", _GivenOrder),
         ):
@@ -114,7 +122,7 @@ class Deal:
         if indicator is None:
             # naipes keeps the turned card for its display and reads only trump_suit in its rules
             # (rules.trick_winner_is_follower); the setup names the suit alone, so the ace stands in for it
-            # and the snapshot shows no indicator, as the setup gave none.
+            # and the snapshot leaves the indicator out.
             indicator = "A" + str(start["trump"])
             self.indicator_known = False
         hands = setup["hands"]
@@ -153,14 +161,17 @@ class Deal:
         player = self.players[seat]
         card = _card(action.get("card"))
         hand = self.state.hand_of(player)
-        if card not in hand:
-            raise Unsupported("play_card takes a place in the hand: a card not held cannot be sent, nor refused")
+        # A card not held is no place in the hand: one past the end, which naipes refuses only after the turn.
+        place = hand.index(card) if card in hand else len(hand)
         try:
-            self.state.play_card(player, hand.index(card))
-        except RuntimeError as err:  # naipes' own refusal (state.py, play_card): "out-of-turn: ..."
+            self.state.play_card(player, place)
+        except RuntimeError as err:  # naipes' own refusal, before it changes anything (state.py, play_card)
             if not str(err).startswith("out-of-turn"):
                 raise
             return {"code": "not_your_turn", "message": str(err)}
+        except IndexError as err:
+            raise Unsupported("play_card takes a place in the hand: a card not held cannot be sent, and naipes"
+                              f" refuses a place past the hand with IndexError ({err}), with no reason") from err
         return None
 
     def snapshot(self) -> dict[str, Any]:
@@ -197,9 +208,8 @@ class Deal:
         }
         if self.indicator_known:
             snap["indicator"] = _code(state.trump_card)
+        if self.dealt_here:  # a position given part-way through names no card turned in it
             snap["turned"] = [_code(state.trump_card)]
-        else:
-            snap["indicator"] = None
         if over:
             # naipes names the human's outcome (win, loss or draw) at the end of its game (cli/loop.py)
             outcome = naipes_loop._outcome_for(state.score_of(Player.HUMAN))
