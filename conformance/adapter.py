@@ -61,6 +61,13 @@ class PythonEngine(Protocol):
     def snapshot(self) -> Json: ...
 
 
+class Unsupported(Exception):
+    """What an in-process engine raises (from ``new``, ``apply``, ``snapshot`` or ``legal_actions``) when its
+    API cannot express what a scenario needs (a mid-deal start, an action it has no way to take, a refusal it
+    gives no code for): the scenario is reported *unsupported* with the message, judged on what was observed
+    before, as a served engine's error of kind ``unsupported`` is (docs/protocol.md)."""
+
+
 class InProcessAdapter:
     """Drives a Python engine through its API: ``factory(variant_id, setup) -> engine``.
 
@@ -154,6 +161,8 @@ class InProcessAdapter:
             engine = self._factory(request["variant"], request["setup"])
         except _STOPS:
             raise
+        except Unsupported as err:
+            return {"id": rid, "observations": [], "error": unsupported(err)}
         except BaseException as err:
             return {"id": rid, "error": setup_error(err)}
         try:
@@ -162,6 +171,8 @@ class InProcessAdapter:
             return {"id": rid, "error": {"kind": ErrorKind.CRASH, "message": f"at the start: {err}"}}
         except _STOPS:
             raise
+        except Unsupported as err:
+            return {"id": rid, "observations": [], "error": unsupported(err)}
         except BaseException as err:  # no first snapshot: the deal was not set up
             return {"id": rid, "error": setup_error(err)}
         for index, action in enumerate(actions, start=1):
@@ -173,6 +184,8 @@ class InProcessAdapter:
                 return {"id": rid, "observations": observations, "error": error}
             except _STOPS:
                 raise
+            except Unsupported as err:  # with what it observed before: the kit judges that much
+                return {"id": rid, "observations": observations, "error": unsupported(err)}
             except BaseException as err:
                 return {
                     "id": rid,
@@ -276,6 +289,18 @@ def setup_error(err: BaseException) -> ErrorReport:
     if isinstance(code, str):
         report["code"] = text(code, 200)
     return report
+
+
+def unsupported(err: Unsupported) -> ErrorReport:
+    """The protocol's error of kind ``unsupported`` for an engine that raised ``Unsupported``, its message as safe text."""
+    return {"kind": ErrorKind.UNSUPPORTED, "message": _message(err)}
+
+
+def _message(err: BaseException) -> str:
+    try:
+        return text(str(err))
+    except BaseException as inner:  # an engine's exception is data, even one whose message fails
+        return f"(its message could not be read: {type(inner).__name__})"
 
 
 def describe_error(err: BaseException) -> str:

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance import runner, scenarios
-from conformance.adapter import InProcessAdapter, reference_adapter
+from conformance.adapter import InProcessAdapter, Unsupported, reference_adapter
 from conformance.comparisons import COMPARISONS
 from conformance.protocol import EngineUnusable, SubprocessAdapter
 from conformance.vocabulary import EngineError, ErrorKind, Outcome
@@ -389,3 +389,45 @@ def test_a_missing_snapshot_the_kit_asked_for_is_an_error() -> None:
     answer = reference_adapter().run({**runner.request_for(refusal), "observe": []})
     outcome = runner.judge(refusal, answer)
     assert outcome.outcome == Outcome.ERROR and "lacks its snapshot" in outcome.reason
+
+
+class _PartlyExpressible:
+    """The reference behind an API that cannot start a deal mid-way nor take a refused action: it raises
+    Unsupported there, as an adapter over an engine that lacks them does."""
+
+    def __init__(self, variant_id: str, setup: dict[str, Any]) -> None:
+        from reference import Engine
+
+        if "start" in setup:
+            raise Unsupported("no mid-deal start in this API")
+        self.engine = Engine.new(variant_id, setup)
+
+    def apply(self, action: dict[str, Any]) -> Any:
+        if action not in self.engine.legal_actions():
+            raise Unsupported(f"no way to send {action['type']} {action.get('card')} here")
+        return self.engine.apply(action)
+
+    def snapshot(self) -> dict[str, Any]:
+        return self.engine.snapshot()
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        return self.engine.legal_actions()
+
+
+def test_an_in_process_engine_that_raises_unsupported_is_unsupported_on_what_it_observed_before() -> None:
+    adapter = InProcessAdapter(_PartlyExpressible, {"name": "partly"}, ["albastini-2p"], timeout=10)
+    try:
+        chosen = [s for s in scenarios.kit_scenarios() if s.variant == "albastini-2p"]
+        verdicts = list(runner.run_all(adapter, chosen, {"albastini-2p"}))
+        by_id = {v.scenario.id: v for v in verdicts}
+        mid_deal = [s for s in chosen if "start" in s.setup]
+        refusing = [s for s in chosen if "start" not in s.setup and any(step.reject for step in s.steps)]
+        assert mid_deal and refusing
+        for s in mid_deal:
+            verdict = by_id[s.id]
+            assert (verdict.outcome, verdict.reason) == (Outcome.UNSUPPORTED, "unsupported: no mid-deal start in this API")
+        for s in refusing:  # the observations before the refused action were right, so it is unsupported, not failed
+            assert by_id[s.id].outcome is Outcome.UNSUPPORTED and by_id[s.id].reason.startswith("unsupported: no way to send")
+        assert {v.outcome for v in verdicts} == {Outcome.PASS, Outcome.UNSUPPORTED}
+    finally:
+        adapter.close()

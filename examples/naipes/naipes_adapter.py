@@ -6,7 +6,9 @@ command line drives: ``GameState.new(seed)`` shuffles, deals and turns the trump
 translates: the kit's pack into the one naipes deals, each action into a player and a place in the
 hand, the state back into a snapshot. It never decides a rule: naipes deals, turns the trump card,
 judges tricks, draws, counts and names the result (``naipes.cli.loop``) by its own code. Where its
-API cannot take what a scenario needs, the answer is ``unsupported`` with the reason (README.md).
+API cannot take what a scenario needs, it raises the kit's ``Unsupported`` with the reason, which the
+scenario's answer carries (README.md). ``Deal`` has the API of an in-process engine, so the kit's own
+adapter drives it, and serves it over the protocol.
 
 In process: ``PYTHONPATH=examples/naipes trickspec verify --engine naipes_adapter:adapter``.
 Over the protocol: ``trickspec verify --engine-cmd ".venv/bin/python examples/naipes/naipes_adapter.py"``.
@@ -26,6 +28,8 @@ from naipes.core.rng import Rng
 from naipes.games.brisca import state as naipes_state
 from naipes.games.brisca.state import GameState, Player
 
+from conformance.adapter import InProcessAdapter, Unsupported
+
 HOMEPAGE = "https://github.com/naipes-com/naipes"
 VARIANT = "briscola-2p"
 HAND_SIZE = 3
@@ -37,10 +41,6 @@ RANK_CODE = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 10: "J", 11
 SUIT_CODE = {"O": "D", "C": "H", "E": "S", "B": "C"}
 RANK_OF_CODE = {code: rank for rank, code in RANK_CODE.items()}
 SUIT_OF_CODE = {code: suit for suit, code in SUIT_CODE.items()}
-
-
-class Unsupported(Exception):
-    """naipes' API cannot express what the scenario needs."""
 
 
 # GameState.new is dealt the kit's pack through two of its module's names, patched while it runs: one deal at a
@@ -65,10 +65,20 @@ def _card(code: object) -> Card:
     return Card(rank=RANK_OF_CODE[code[0]], suit=SUIT_OF_CODE[code[1]])
 
 
-class Deal:
-    """One game of naipes, and the seats the kit gives its two players."""
+class Refusal:
+    """A refusal naipes made itself, as the kit reads one: its code and message."""
 
-    def __init__(self, setup: dict[str, Any]) -> None:
+    def __init__(self, code: str, message: str) -> None:
+        self.code, self.message = code, message
+
+
+class Deal:
+    """One game of naipes, and the seats the kit gives its two players: an in-process engine for the kit
+    (``new``, ``apply``, ``snapshot``, ``legal_actions``)."""
+
+    def __init__(self, variant_id: str, setup: dict[str, Any]) -> None:
+        if variant_id != VARIANT:
+            raise Unsupported(f"naipes plays {VARIANT} alone, not {variant_id}")
         if setup.get("match"):
             raise Unsupported("naipes plays one game and keeps no running score between games")
         # naipes has no dealer: its human player is dealt first (GameState.new) and leads the first trick (the
@@ -148,8 +158,8 @@ class Deal:
         state = self.state
         return state.leader if state.pending_leader is None else state.pending_leader.other()
 
-    def play(self, action: dict[str, Any]) -> dict[str, str] | None:
-        """The action played; a refusal naipes itself makes, as the kit's code, or None."""
+    def apply(self, action: dict[str, Any]) -> Refusal | None:
+        """The action played; a refusal naipes itself makes, with the kit's code, or None."""
         if action.get("type") != "play":
             raise Unsupported(f"naipes has no action {action.get('type')!r}: its only move is play_card")
         if self.state.is_finished():
@@ -168,7 +178,7 @@ class Deal:
         except RuntimeError as err:  # naipes' own refusal, before it changes anything (state.py, play_card)
             if not str(err).startswith("out-of-turn"):
                 raise
-            return {"code": "not_your_turn", "message": str(err)}
+            return Refusal("not_your_turn", str(err))
         except IndexError as err:
             raise Unsupported("play_card takes a place in the hand: a card not held cannot be sent, and naipes"
                               f" refuses a place past the hand with IndexError ({err}), with no reason") from err
@@ -218,58 +228,20 @@ class Deal:
             snap["result"] = result
         return snap
 
-    def legal(self) -> list[dict[str, Any]]:
+    def legal_actions(self) -> list[dict[str, Any]]:
         if self.state.is_finished():
             return []
         player = self._to_act()
         return [{"type": "play", "seat": self.seats[player], "card": _code(c)} for c in self.state.hand_of(player)]
 
 
-class NaipesAdapter:
-    """The kit's adapter interface (conformance/adapter.py) over naipes, in process."""
-
-    def hello(self) -> dict[str, Any]:
-        return {
-            "name": "naipes",
-            "version": naipes.__version__,
-            "language": "python",
-            "homepage": HOMEPAGE,
-            "variants": [VARIANT],
-        }
-
-    def run(self, request: dict[str, Any]) -> dict[str, Any]:
-        return self.answer(request)
-
-    def answer(self, request: dict[str, Any]) -> dict[str, Any]:
-        """One request's answer (conformance/serve.py serves it over the protocol)."""
-        rid = request.get("id")
-        observations: list[dict[str, Any]] = []
-        try:
-            deal = Deal(request["setup"])
-            observations.append(self._observe(deal, None))
-            for action in request["actions"]:
-                observations.append(self._observe(deal, deal.play(action)))
-        except Unsupported as why:  # with what it observed before: the kit judges that much
-            return {"id": rid, "observations": observations, "error": {"kind": "unsupported", "message": str(why)}}
-        except Exception as err:  # naipes' own failure is reported, never raised
-            crash = {"kind": "crash", "message": f"{type(err).__name__}: {err}"}
-            return {"id": rid, "observations": observations, "error": crash}
-        return {"id": rid, "observations": observations}
-
-    @staticmethod
-    def _observe(deal: Deal, rejected: dict[str, str] | None) -> dict[str, Any]:
-        return {"rejected": rejected, "snapshot": deal.snapshot(), "legal": deal.legal()}
-
-    def close(self) -> None:
-        pass
-
-
-def adapter() -> NaipesAdapter:
-    """The factory ``--engine naipes_adapter:adapter`` names."""
-    return NaipesAdapter()
+def adapter() -> InProcessAdapter:
+    """The factory ``--engine naipes_adapter:adapter`` names: the kit's in-process adapter over ``Deal``."""
+    info = {"name": "naipes", "version": naipes.__version__, "language": "python", "homepage": HOMEPAGE}
+    return InProcessAdapter(Deal, info, [VARIANT])
 
 
 if __name__ == "__main__":
     from conformance.serve import serve
 
-    sys.exit(serve(sys.stdin, sys.stdout, adapter()))  # type: ignore[arg-type]
+    sys.exit(serve(sys.stdin, sys.stdout, adapter))
