@@ -123,9 +123,9 @@ def test_naipes_over_the_protocol_answers_as_in_process() -> None:
 
 @pytest.mark.parametrize("who", ["leader", "follower"])
 def test_naipes_refuses_a_card_out_of_turn_itself_and_nothing_changes(who: str) -> None:
-    """No briscola-2p scenario plays out of turn: naipes' own refusal (play_card's out-of-turn error, raised before
-    it changes anything, for the lead and for the reply) reaches the kit as not_your_turn, and the position is the
-    one before; a card the player out of turn does not even hold is refused the same way."""
+    """naipes' own refusal (play_card's out-of-turn error, raised before it changes anything) reaches the kit as
+    not_your_turn, for the lead (the scenario briscola/play/out-of-turn-refused) and for the reply, and the position
+    is the one before; a card the player out of turn does not even hold is refused the same way."""
     _require("naipes")
     engine = implementations.open_implementation(PUBLISHED["naipes"], ROOT)
     request = next(_random_games("briscola-2p", 1, seed=5))
