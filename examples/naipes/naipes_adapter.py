@@ -73,8 +73,9 @@ class Refusal:
 
 
 class Deal:
-    """One game of naipes, and the seats the kit gives its two players: an in-process engine for the kit
-    (``new``, ``apply``, ``snapshot``, ``legal_actions``)."""
+    """One game of naipes, and the seats the kit gives its two players: an in-process engine for the kit,
+    made as ``Deal(variant, setup)`` (what ``InProcessAdapter`` calls), then ``apply``, ``snapshot`` and
+    ``legal_actions``."""
 
     def __init__(self, variant_id: str, setup: dict[str, Any]) -> None:
         if variant_id != VARIANT:
