@@ -293,24 +293,21 @@ def setup_error(err: BaseException) -> ErrorReport:
 
 def unsupported(err: Unsupported) -> ErrorReport:
     """The protocol's error of kind ``unsupported`` for an engine that raised ``Unsupported``, its message as safe text."""
-    return {"kind": ErrorKind.UNSUPPORTED, "message": _message(err)}
-
-
-def _message(err: BaseException) -> str:
-    try:
-        return text(str(err))
-    except BaseException as inner:  # an engine's exception is data, even one whose message fails
-        return f"(its message could not be read: {type(inner).__name__})"
+    return {"kind": ErrorKind.UNSUPPORTED, "message": text(_said(err))}
 
 
 def describe_error(err: BaseException) -> str:
     """An exception as one line of safe text for a report: ``KeyError: 'x'``; never raises, whatever the
     exception's ``__str__`` does (the worker thread reports with it, and must answer)."""
+    return text(f"{type(err).__name__}: {_said(err)}")  # made safe here, where an engine's words enter the kit
+
+
+def _said(err: BaseException) -> str:
+    """An exception's message, or why it could not be read: never raises."""
     try:
-        said = str(err)
+        return str(err)
     except BaseException as inner:  # an engine's exception is data, even one whose message fails
-        said = f"(its message could not be read: {type(inner).__name__})"
-    return text(f"{type(err).__name__}: {said}")  # made safe here, where an engine's words enter the kit
+        return f"(its message could not be read: {type(inner).__name__})"
 
 
 def reference_adapter(*, timeout: float | None = None, give_up_after: int = GIVE_UP_AFTER) -> InProcessAdapter:

@@ -302,12 +302,14 @@ def validate(paths: list[Path] | None = None) -> list[Problem]:
             if _in_any(_realpath(file, real_folders), spec_folders):
                 continue  # already read with the spec
             kind = _file_kind(file)
-            if kind == "expectations" and not _in_any(_realpath(file, real_folders), scenario_folders):
-                expectation_files.append(file)
-            elif kind is not None and kind != "expectations":
-                extra_spec.append((file, kind))
-            else:
+            if kind == "expectations" and _in_any(_realpath(file, real_folders), scenario_folders):
+                kind = None  # read there as verify reads it: as scenarios
+            if kind is None:
                 scenario_files.append(file)
+            elif kind == "expectations":
+                expectation_files.append(file)
+            else:
+                extra_spec.append((file, kind))
     for file, kind in extra_spec:
         problems += _add_spec_file(spec, file, kind)
     checked = check_spec(spec)
