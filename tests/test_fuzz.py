@@ -122,6 +122,7 @@ def test_a_mutant_is_found_and_shrunk_to_a_scenario_that_fails_on_it(name: str, 
     assert diverged[0]["file"] == str(written) and diverged[0]["clauses"] == list(scenario.clauses)
 
 
+@pytest.mark.waits  # on the served engines
 def test_the_served_reference_agrees_with_the_reference_in_process_on_every_variant(tmp_path: Path) -> None:
     command = f"{sys.executable} -m conformance.serve"
     assert fuzz("--engine-cmd", command, "--deals", "240", "--jobs", "2", "--report-dir", str(tmp_path)) == 0
@@ -129,6 +130,7 @@ def test_the_served_reference_agrees_with_the_reference_in_process_on_every_vari
     assert seen == set(variant_ids())
 
 
+@pytest.mark.waits  # on the engines in node
 def test_the_javascript_example_agrees_with_the_reference_on_every_deal_drawn(tmp_path: Path) -> None:
     deals = cases(quick=300, deep=2000)
     if shutil.which("node") is None:
@@ -141,6 +143,7 @@ def test_the_javascript_example_agrees_with_the_reference_on_every_deal_drawn(tm
     assert len(log.scenarios) == deals and {s["variant"] for s in log.scenarios} == {"albastini-2p"}
 
 
+@pytest.mark.waits  # the stalls' timeouts
 def test_stalls_on_the_shrinker_s_candidates_neither_give_up_on_the_engine_nor_make_a_scenario(tmp_path: Path) -> None:
     """Shrinking stops at the first candidate the engine stalls on: the campaign's own deals are all played and
     judged, and the scenario written is the deal as it ran, which fails on the engine when run again."""

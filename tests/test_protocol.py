@@ -86,6 +86,7 @@ def fake_engine(tmp_path: Path, mode: str) -> list[str]:
     return [sys.executable, str(script)]
 
 
+@pytest.mark.waits  # the slow engine's timeout
 @pytest.mark.parametrize(
     ("mode", "kind", "detail"),
     [
@@ -249,6 +250,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
+@pytest.mark.waits  # the engine's handshake timeout
 def test_a_failed_handshake_leaves_no_engine_running(tmp_path: Path) -> None:
     script = tmp_path / "mute.py"
     pid_file = tmp_path / "pid"

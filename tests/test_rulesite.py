@@ -33,6 +33,16 @@ _ANCHOR = re.compile(r"\{ #([^ }]+) \}|\bid=\"([^\"]+)\"")
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
+def sentences_saying(words: str, text: str) -> list[str]:
+    """The sentences of ``text`` (cut at full stops) holding one of ``words`` (a regular expression) as a word, in
+    any case. (Found word first: a pattern matching the whole sentence around it took a second on the rulesets.)"""
+    found = []
+    for match in re.finditer(rf"\b(?:{words})\b", text, re.I):
+        start, end = text.rfind(".", 0, match.start()) + 1, text.find(".", match.end())
+        found.append(text[start:end if end >= 0 else len(text)])
+    return found
+
+
 def anchors(markdown: str) -> set[str]:
     return {a or b for a, b in _ANCHOR.findall(markdown)}
 
@@ -662,13 +672,13 @@ def test_what_a_clause_asks_of_engines_alone_is_on_the_specification_page_and_no
         assert bool(shown) == (cid not in alone), cid
     for vid, page in rulesets.items():
         words = re.sub(r"<[^>]+>|\]\([^)]*\)", " ", page)  # the text a player reads, without tags or link targets
-        spoken = re.findall(r"[^.]*\b(?:engines?|scenarios?)\b[^.]*", words, re.I)
+        spoken = sentences_saying(r"engines?|scenarios?", words)
         assert not spoken, (vid, spoken)
         # a clause a rule mentions is named by its title; the clause's id is only in the rule's own reference
         mentions = [line.split('<span class="rule__clause">')[0] for line in page.splitlines() if line.startswith("**")]
         assert not [m for m in mentions if "<code>" in m], vid
         rules = "\n".join(line for line in words.splitlines() if line.startswith("**"))  # the rules, not the lead
-        spoken = re.findall(r"[^.]*\b(?:specification|implemented|set up|seats? (?:are |must be )?numbered)\b[^.]*", rules, re.I)
+        spoken = sentences_saying(r"specification|implemented|set up|seats? (?:are |must be )?numbered", rules)
         assert not spoken, (vid, spoken)
 
 

@@ -1,18 +1,100 @@
-"""How many workers ``pytest -n auto`` starts for the kit's own tests (tests/conftest.py)."""
+"""How many workers ``pytest -n auto`` starts for the kit's own tests (tests/conftest.py), and the order it hands
+them the tests in (tests/lanes.py)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+
 import pytest
+
+import lanes
 
 xdist_plugin = pytest.importorskip("xdist.plugin")
 
 
-def test_auto_starts_one_worker_more_than_the_cores(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_auto_starts_two_workers_more_than_the_cores(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
     cores = xdist_plugin.pytest_xdist_auto_num_workers(request.config)
-    assert request.config.hook.pytest_xdist_auto_num_workers(config=request.config) == cores + 1
+    assert request.config.hook.pytest_xdist_auto_num_workers(config=request.config) == cores + 2
 
 
 def test_the_number_in_the_environment_is_taken_as_it_is(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "5")
     assert request.config.hook.pytest_xdist_auto_num_workers(config=request.config) == 5
+
+
+@dataclass(eq=False)
+class Worker:
+    """What worksteal's scheduler uses of a worker: its name, the tests it is sent, and its shutting down."""
+
+    gateway: SimpleNamespace
+    shutting_down: bool = False
+    sent: list[int] = field(default_factory=list)
+
+    def send_runtest_some(self, indices: list[int]) -> None:
+        self.sent += indices
+
+    def shutdown(self) -> None:
+        self.shutting_down = True
+
+
+@pytest.mark.parametrize(("total", "workers"), [(1714, 4), (10, 3), (7, 2), (2, 4)])
+def test_the_shares_are_those_worksteal_hands_out_at_the_start(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, total: int, workers: int
+) -> None:
+    from xdist.scheduler import worksteal  # type: ignore[import-untyped]
+
+    monkeypatch.setattr(worksteal, "parse_tx_spec_config", lambda config: ["popen"] * workers)  # as under -n
+    scheduler = worksteal.WorkStealingScheduling(request.config)
+    nodes = [Worker(SimpleNamespace(id=f"gw{k}")) for k in range(workers)]
+    for node in nodes:
+        scheduler.add_node(node)
+    for node in nodes:
+        scheduler.add_node_collection(node, [f"test {i}" for i in range(total)])
+    scheduler.schedule()
+    shares = lanes.shares(total, workers)
+    assert [node.sent for node in nodes] == [list(range(sum(shares[:k]), sum(shares[:k + 1]))) for k in range(workers)]
+
+
+@dataclass
+class Item:
+    """What lanes reads of a pytest item: its name, and whether it is marked ``waits``."""
+
+    name: str
+    marked: bool = False
+
+    def get_closest_marker(self, name: str) -> object | None:
+        return name if self.marked and name == lanes.MARKER else None
+
+
+def _items(spec: str) -> list[Item]:
+    """``w`` a test that waits, ``c`` one that computes, ``s`` one to run last: named by kind and position."""
+    return [Item(f"{kind}{i}", marked=kind == "w") for i, kind in enumerate(spec)]
+
+
+def _laid(spec: str, workers: int, lane_count: int) -> list[str]:
+    out = lanes.laid_out(_items(spec), workers, lane_count, last=lambda item: item.name.startswith("s"))
+    return [item.name for item in out]
+
+
+def test_the_tests_that_wait_head_the_shares_of_the_lanes_and_the_others_fill_them() -> None:
+    # 12 tests for 4 workers: shares of 3. Lanes 2: the four that wait split two and two, each lane filled up.
+    laid = _laid("wwwwccccccss", workers=4, lane_count=2)
+    assert laid[:3] == ["w0", "w1", "c4"] and laid[3:6] == ["w2", "w3", "c5"]
+    assert laid[6:] == ["c6", "c7", "c8", "c9", "s10", "s11"]
+
+
+def test_a_lane_longer_than_a_share_runs_on_into_the_next() -> None:
+    assert _laid("cwwwwwc", workers=3, lane_count=1) == ["w1", "w2", "w3", "w4", "w5", "c0", "c6"]
+
+
+@pytest.mark.parametrize(("workers", "lane_count"), [(1, 1), (4, 0), (4, -1)])
+def test_without_lanes_the_order_is_the_collection_s_with_the_last_at_the_end(workers: int, lane_count: int) -> None:
+    assert _laid("wcswc", workers, lane_count) == ["w0", "c1", "w3", "c4", "s2"]
+
+
+@pytest.mark.parametrize("spec", ["wcwcwcwcss", "cccc", "wwww", "sws", ""])
+@pytest.mark.parametrize(("workers", "lane_count"), [(2, 1), (4, 2), (4, 9), (9, 4)])
+def test_every_test_is_laid_out_once(spec: str, workers: int, lane_count: int) -> None:
+    assert sorted(_laid(spec, workers, lane_count)) == sorted(item.name for item in _items(spec))

@@ -18,6 +18,8 @@ from conformance.cli import main
 from specreader import kitdata
 from specreader.problems import DataError
 
+pytestmark = pytest.mark.waits  # engines over the protocol, some of them stalling (tests/lanes.py)
+
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(list(args))

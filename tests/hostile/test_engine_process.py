@@ -24,6 +24,8 @@ from conformance.runner import Verdict
 from conformance.vocabulary import ErrorKind, Outcome
 from specreader import kitdata
 
+pytestmark = pytest.mark.waits  # engines' timeouts and processes ending (tests/lanes.py)
+
 BENIGN = "setup: benign"  # what the engines answer to every scenario they do not misbehave on
 
 

@@ -17,6 +17,8 @@ from hostile_engines import assert_nothing_left
 
 from conformance import interrupt, runlog, schemas
 
+pytestmark = pytest.mark.waits  # kit processes signalled and watched to the end (tests/lanes.py)
+
 SIGNALS = {"SIGINT": signal.SIGINT, "SIGTERM": signal.SIGTERM}
 
 
