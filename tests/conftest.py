@@ -9,7 +9,7 @@ import shutil
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
@@ -73,12 +73,7 @@ def _kept(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
 
     config = request.config
     store = site_build.cache_folder(config, name) or _site_folder(tmp_path_factory) / name
-    value = site_build.kept(store, site_build.inputs_digest(), make)
-    # Kept for the whole run, so moved out of the collector's reach as what collection made is
-    # (pytest_collection_finish): the site's data is some 40,000 objects, 4 ms of every full collection after it.
-    gc.collect()
-    gc.freeze()
-    return value
+    return site_build.kept(store, site_build.inputs_digest(), make)
 
 
 def _site_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -100,23 +95,15 @@ def _reads_built_site(item: pytest.Item) -> bool:
     return "built_site" in getattr(item, "fixturenames", ())
 
 
+@pytest.hookimpl(trylast=True)  # after -m, -k and --deselect: the shares are of the tests that run
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The tests that read the built site run last, each file's in its order: the build, started with the run,
-    goes on beside the other tests instead of keeping these waiting. Under pytest-xdist with more workers than
-    cores, the tests that wait run in lanes of their own (tests/lanes.py)."""
+    goes on beside the other tests instead of keeping these waiting. Under ``-n auto``, the tests that wait run
+    in lanes of their own (tests/lanes.py)."""
     import lanes
 
-    workers = getattr(config, "workerinput", {}).get("workercount", 1)
-    items[:] = lanes.laid_out(items, workers, workers - _cores(config), last=_reads_built_site)
-
-
-def _cores(config: pytest.Config) -> int:
-    """The cores pytest-xdist counts for ``-n auto`` (or ``PYTEST_XDIST_AUTO_NUM_WORKERS``); 1 without it."""
-    try:
-        from xdist.plugin import pytest_xdist_auto_num_workers as cores  # type: ignore[import-untyped]
-    except ImportError:
-        return 1
-    return int(cores(config))
+    given = getattr(config, "workerinput", {})
+    items[:] = lanes.laid_out(items, given.get("workercount", 1), given.get("lanes", 0), last=_reads_built_site)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -128,8 +115,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
     site_build.inputs_digest()
     # The youngest generation is collected every 10,000 allocations, not every 700: the tests allocate much and
-    # free nearly all of it by reference counting. The collector's time in a run with workers fell from 3.5 s to
-    # 2.0 s (the rest is the kit's own full collections); measured by a gc.callbacks timer in each process.
+    # free nearly all of it by reference counting. This alone took the collector's time in a run with workers
+    # from 3.5 s to 2.0 s (most of the rest is the kit's own full collections), by a gc.callbacks timer in each
+    # process.
     gc.set_threshold(10_000, 10, 10)
 
 
@@ -178,11 +166,30 @@ def built_site(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
     return out
 
 
+_LANES = pytest.StashKey[int]()  # the lanes of a run whose workers -n auto counted
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """``-n auto`` starts two workers more than the machine has cores, lanes for the tests that wait (engines'
-    timeouts, processes starting and ending: about 20 s of a run), while the others keep every core busy
-    (tests/lanes.py). ``PYTEST_XDIST_AUTO_NUM_WORKERS``, when set, is taken as it is, with no lanes."""
+    """``-n auto`` starts ``lanes.LANES`` workers more than the machine has cores, lanes for the tests that wait
+    (engines' timeouts, processes they start: about 20 s of a run), while the others keep every core busy
+    (tests/lanes.py). ``PYTEST_XDIST_AUTO_NUM_WORKERS``, when set, is taken as it is, with no lanes; so is
+    ``-n N``."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
-    return _cores(config) + 2
+    from xdist.plugin import pytest_xdist_auto_num_workers as cores  # type: ignore[import-untyped]
+
+    import lanes
+
+    config.stash[_LANES] = lanes.LANES
+    return int(cores(config)) + lanes.LANES
+
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """The controller tells each worker the lanes, so that every worker orders the tests alike (pytest-xdist
+    runs none if they differ): as many as ``-n auto`` started workers for, under worksteal alone, whose shares
+    they are laid out for."""
+    config = node.config
+    node.workerinput["lanes"] = config.stash.get(_LANES, 0) if config.getoption("dist") == "worksteal" else 0

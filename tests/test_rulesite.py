@@ -35,7 +35,7 @@ _LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 def sentences_saying(words: str, text: str) -> list[str]:
     """The sentences of ``text`` (cut at full stops) holding one of ``words`` (a regular expression) as a word, in
-    any case. (Found word first: a pattern matching the whole sentence around it took a second on the rulesets.)"""
+    any case. The word is found first: a pattern for the whole sentence around it is tried from every position."""
     found = []
     for match in re.finditer(rf"\b(?:{words})\b", text, re.I):
         start, end = text.rfind(".", 0, match.start()) + 1, text.find(".", match.end())

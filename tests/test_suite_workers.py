@@ -4,7 +4,9 @@ them the tests in (tests/lanes.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -16,12 +18,18 @@ xdist_plugin = pytest.importorskip("xdist.plugin")
 def test_auto_starts_two_workers_more_than_the_cores(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
     cores = xdist_plugin.pytest_xdist_auto_num_workers(request.config)
-    assert request.config.hook.pytest_xdist_auto_num_workers(config=request.config) == cores + 2
+    assert request.config.hook.pytest_xdist_auto_num_workers(config=request.config) == cores + lanes.LANES
 
 
 def test_the_number_in_the_environment_is_taken_as_it_is(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "5")
     assert request.config.hook.pytest_xdist_auto_num_workers(config=request.config) == 5
+
+
+@pytest.fixture
+def conftest(request: pytest.FixtureRequest) -> Any:
+    """tests/conftest.py as pytest loaded it (``import conftest`` may find tests/hostile's instead)."""
+    return request.config.pluginmanager.get_plugin(str(Path(__file__).with_name("conftest.py")))
 
 
 @dataclass(eq=False)
@@ -94,7 +102,36 @@ def test_without_lanes_the_order_is_the_collection_s_with_the_last_at_the_end(wo
     assert _laid("wcswc", workers, lane_count) == ["w0", "c1", "w3", "c4", "s2"]
 
 
-@pytest.mark.parametrize("spec", ["wcwcwcwcss", "cccc", "wwww", "sws", ""])
+@pytest.mark.parametrize("spec", ["wcwcwcwcss", "cccc", "wwww", "sws", "scwcswwcs", ""])
 @pytest.mark.parametrize(("workers", "lane_count"), [(2, 1), (4, 2), (4, 9), (9, 4)])
-def test_every_test_is_laid_out_once(spec: str, workers: int, lane_count: int) -> None:
-    assert sorted(_laid(spec, workers, lane_count)) == sorted(item.name for item in _items(spec))
+def test_every_test_is_laid_out_once_and_each_kind_keeps_its_order(spec: str, workers: int, lane_count: int) -> None:
+    laid = _laid(spec, workers, lane_count)
+    assert sorted(laid) == sorted(item.name for item in _items(spec))
+    for kind in "wcs":
+        assert [name for name in laid if name[0] == kind] == [item.name for item in _items(spec) if item.name[0] == kind]
+
+
+@pytest.mark.parametrize(("given", "laid"), [({"workercount": 4, "lanes": 2}, "w0 w1 c4 w2 w3 c5 c6 c7 c8 c9 s10 s11"),
+                                            ({"workercount": 4, "lanes": 0}, "w0 w1 w2 w3 c4 c5 c6 c7 c8 c9 s10 s11"),
+                                            ({}, "w0 w1 w2 w3 c4 c5 c6 c7 c8 c9 s10 s11")])
+def test_a_worker_lays_the_tests_out_by_what_the_controller_gave_it(conftest: Any, given: dict[str, int], laid: str) -> None:
+    """In a worker (``workerinput``), the workers and lanes the controller gave; in a run without workers, none."""
+    config = SimpleNamespace(workerinput=given) if given else SimpleNamespace()
+    collected = "w0 w1 w2 w3 s10 c4 c5 c6 c7 c8 s11 c9"  # the site's readers (s) anywhere, as collected
+    items: list[Any] = [Item(name, marked=name.startswith("w")) for name in collected.split(" ")]
+    for item in items:
+        item.fixturenames = ["built_site"] if item.name.startswith("s") else []
+    conftest.pytest_collection_modifyitems(config, items)
+    assert " ".join(item.name for item in items) == laid
+
+
+@pytest.mark.parametrize(("counted", "dist", "given"), [(2, "worksteal", 2), (None, "worksteal", 0), (2, "load", 0)])
+def test_the_controller_gives_every_worker_the_lanes(conftest: Any, counted: int | None, dist: str, given: int) -> None:
+    """As many lanes as -n auto started workers for, under worksteal alone; none with -n N."""
+    stash = pytest.Stash()
+    if counted is not None:
+        stash[conftest._LANES] = counted
+    config = SimpleNamespace(stash=stash, getoption=lambda name: dist)
+    node = SimpleNamespace(config=config, workerinput={"workercount": 4})
+    conftest.pytest_configure_node(node)
+    assert node.workerinput == {"workercount": 4, "lanes": given}
