@@ -1,8 +1,10 @@
-"""How many workers ``pytest -n auto`` starts for the kit's own tests (tests/conftest.py), and the order it hands
-them the tests in (tests/lanes.py)."""
+"""How the kit's own tests run: how many workers ``pytest -n auto`` starts (tests/conftest.py), the order it hands
+them the tests in (tests/lanes.py), and where the temporary files go (tests/conftest.py)."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -135,3 +137,27 @@ def test_the_controller_gives_every_worker_the_lanes(conftest: Any, counted: int
     node = SimpleNamespace(config=config, workerinput={"workercount": 4})
     conftest.pytest_configure_node(node)
     assert node.workerinput == {"workercount": 4, "lanes": given}
+
+
+@pytest.mark.parametrize(
+    ("tmpdir", "basetemp", "room", "chosen"),
+    [(None, None, 10 * 1024**3, "memory"), ("/elsewhere", None, 10 * 1024**3, "/elsewhere"),
+     (None, "/base", 10 * 1024**3, None), (None, None, 1024**2, None)],
+)
+def test_the_temporary_files_go_to_memory_unless_the_user_chose_or_it_is_short(
+    conftest: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+    tmpdir: str | None, basetemp: str | None, room: int, chosen: str | None,
+) -> None:
+    memory = tmp_path / "shm"
+    memory.mkdir()
+    monkeypatch.setattr(conftest, "_MEMORY", memory)
+    monkeypatch.setattr(conftest.shutil, "disk_usage", lambda path: SimpleNamespace(free=room))
+    if tmpdir is None:
+        monkeypatch.delenv("TMPDIR", raising=False)
+    else:
+        monkeypatch.setenv("TMPDIR", tmpdir)
+    monkeypatch.setattr(tempfile, "tempdir", tempfile.tempdir)  # restored after the test, as TMPDIR is
+    conftest._temporary_files_in_memory(SimpleNamespace(getoption=lambda name: basetemp))
+    assert os.environ.get("TMPDIR") == (str(memory) if chosen == "memory" else chosen)
+    if chosen == "memory":
+        assert tempfile.gettempdir() == str(memory)
