@@ -206,7 +206,6 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return int(cores(config)) + lanes.LANES
 
 
-
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
     """The controller tells each worker the lanes, so that every worker orders the tests alike (pytest-xdist

@@ -10,8 +10,8 @@ sampling /proc/stat during a run showed: a core idle for most of its last four s
 
 pytest-xdist's ``worksteal`` hands each worker, at the start, an equal run of the collection in
 order (``WorkStealingScheduling.check_schedule``); an idle worker later takes half of the longest
-queue left. Every worker collects, and must order the tests alike: the order depends on the tests,
-the number of workers and the number of cores alone.
+queue left. Every worker collects, and must order the tests alike: the order depends on the tests
+alone and on the numbers of workers and lanes, which the controller gives every worker.
 """
 
 from __future__ import annotations
