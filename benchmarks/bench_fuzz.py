@@ -31,7 +31,7 @@ from conformance.fuzz.worker import Settings
 
 from mutants import MUTANTS
 
-SERVE = f"{sys.executable} -m conformance.serve"
+SERVE = f"{sys.executable} -m conformance.engines.serve"
 SERVE_MUTANT = f"{sys.executable} {Path(__file__).resolve().parent.parent / 'tests' / 'serve_mutant.py'}"
 TARGETS = {"albastini-2p": 2000, "altbaumer-standard": 1000}
 MUTANT_VARIANT = "albastini-2p"

@@ -3,9 +3,9 @@
     python benchmarks/bench_verify.py [--rounds R]
 
 Every run uses the reference engine and the same scenarios in the same process; the
-protocol run serves it with ``python -m conformance.serve``, and one more in-process run drives it
+protocol run serves it with ``python -m conformance.engines.serve``, and one more in-process run drives it
 as an engine the kit did not write (``--engine reference:Engine``: each observation read again as
-JSON, its prints routed, conformance/engine_output.py). Prints scenarios per second for each path
+JSON, its prints routed, conformance/engines/engine_output.py). Prints scenarios per second for each path
 and the ratios of their times (targets: in-process >= 1,000/s, protocol >= 500/s, protocol time
 <= 1.5x in-process). The best of R rounds is kept. Also times the pytest path
 (``pytest --engine reference`` against ``--engine-cmd``), whose per-item overhead dominates.
@@ -21,12 +21,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance import runner, scenarios
-from conformance.adapter import EngineAdapter, load_engine, reference_adapter
-from conformance.protocol import SubprocessAdapter
+from conformance.engines.adapter import EngineAdapter, load_engine, reference_adapter
+from conformance.engines.protocol import SubprocessAdapter
+from conformance.run import runner
+from conformance.suite import scenarios
 from conformance.vocabulary import Outcome
 
-SERVE = [sys.executable, "-m", "conformance.serve"]
+SERVE = [sys.executable, "-m", "conformance.engines.serve"]
 
 
 def suite_seconds(adapter: EngineAdapter, chosen: list[scenarios.Scenario]) -> float:

@@ -13,28 +13,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from conformance import adapter as adapters
-from conformance import (
-    coverage,
-    durations,
-    engine_process,
-    expectations,
-    interrupt,
-    lingering,
-    outputs,
-    reports,
-    runlog,
-    scenarios,
-    selfcheck,
-    untrusted,
-)
-from conformance.breaker import GIVE_UP_AFTER
-from conformance.field_coverage import field_report
-from conformance.protocol import BadCommand
-from conformance.runlog import Log
-from conformance.smoke import smoke
+from conformance.engines import adapter as adapters
+from conformance.engines import engine_process, interrupt, lingering
+from conformance.engines.breaker import GIVE_UP_AFTER
+from conformance.engines.protocol import BadCommand
+from conformance.measures import coverage, selfcheck
+from conformance.measures.field_coverage import field_report
+from conformance.measures.smoke import smoke
+from conformance.run import durations, expectations, outputs, reports, runlog
+from conformance.run.runlog import Log
+from conformance.run.verify import Progress, verify
+from conformance.suite import scenarios
+from conformance.text import untrusted
 from conformance.validate import house_problems, validate
-from conformance.verify import Progress, verify
 from specreader import kitdata, roots, spec
 from specreader.problems import DataError, Problem
 from specreader.spec import EQUIVALENTS_FILE
@@ -629,7 +620,7 @@ def main(argv: list[str] | None = None) -> int:
         except DataError as err:
             return _print_problems(err.problems)
         except OSError as err:  # a path given on the command line that cannot be read or written
-            if err.filename is None:  # files the kit writes name themselves (conformance/outputs.py): this is not one
+            if err.filename is None:  # files the kit writes name themselves (conformance/run/outputs.py): this is not one
                 print(f"trickspec: {err.strerror or err}", file=sys.stderr)
                 return EXIT_BAD_DATA
             return _print_problems([Problem(str(err.filename), 0, 0, (), f"cannot use this path: {err.strerror or err}")])
@@ -637,7 +628,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def console(argv: list[str] | None = None) -> NoReturn:
     """The ``trickspec`` command: ``main``, then the end of this process, without waiting for any
-    thread an in-process engine left running (conformance/lingering.py). The process is the kit's, and
+    thread an in-process engine left running (conformance/engines/lingering.py). The process is the kit's, and
     the kit's own threads are all daemons: any other still running is the engine's."""
     status = main(argv)
     left = lingering.threads_left(only_the_engines=False)

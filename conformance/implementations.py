@@ -20,11 +20,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance import expectations, scenarios
-from conformance.adapter import EngineAdapter, open_engine
-from conformance.runlog import Log
-from conformance.scenarios import Scenario
-from conformance.verify import verify
+from conformance.engines.adapter import EngineAdapter, open_engine
+from conformance.run import expectations
+from conformance.run.runlog import Log
+from conformance.run.verify import verify
+from conformance.suite import scenarios
+from conformance.suite.scenarios import Scenario
 from specreader import kitdata
 
 LOGS_DIR = Path("docs") / "implementations"  # under the checkout's root

@@ -14,11 +14,11 @@ if TYPE_CHECKING:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    from conformance.durations import timeout  # argparse's alone: still nothing of the kit
+    from conformance.run.durations import timeout  # argparse's alone: still nothing of the kit
 
     group = parser.getgroup("trickspec", "trickspec conformance scenarios")
     group.addoption("--engine", help="engine to run scenarios against: 'reference' or module:name")
-    group.addoption("--engine-cmd", help="an engine program speaking the protocol, e.g. 'python -m conformance.serve'")
+    group.addoption("--engine-cmd", help="an engine program speaking the protocol, e.g. 'python -m conformance.engines.serve'")
     group.addoption("--engine-timeout", type=timeout, default=10.0, help="seconds an engine may take per scenario")
     group.addoption("--validate-protocol", action="store_true", help="check every protocol message against its schema")
     group.addoption("--expect", help="expectation file listing scenarios to skip or xfail for this engine")

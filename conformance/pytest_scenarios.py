@@ -19,8 +19,11 @@ from typing import Any
 
 import pytest
 
-from conformance import adapter as adapters
-from conformance import engine_process, expectations, lingering, reports, runlog, runner, scenarios, untrusted
+from conformance.engines import adapter as adapters
+from conformance.engines import engine_process, lingering
+from conformance.run import expectations, reports, runlog, runner
+from conformance.suite import scenarios
+from conformance.text import untrusted
 from conformance.validate import house_problems
 from conformance.vocabulary import Outcome
 from specreader import kitdata, roots, spec

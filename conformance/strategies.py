@@ -32,9 +32,9 @@ from typing import Any, Literal, NamedTuple, TypeVar
 
 from hypothesis import strategies as st
 
-from conformance import schemas
-from conformance.messages import Observation, Rejection, Request
-from conformance.scenarios import deck_of
+from conformance.engines.messages import Observation, Rejection, Request
+from conformance.suite import schemas
+from conformance.suite.scenarios import deck_of
 from reference import Applied, Engine
 from specreader import spec
 from specreader.jsontypes import Json

@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance import choices, expectations, observing, precedence_check, runlog, scenarios, schemas, selfcheck
-from conformance import variants as variant_checks
-from conformance.references import References
-from conformance.shapes import mappings, strings
+from conformance.measures import selfcheck
+from conformance.run import expectations, runlog
+from conformance.suite import choices, observing, precedence_check, scenarios, schemas
+from conformance.suite import variants as variant_checks
+from conformance.suite.references import References
+from conformance.suite.shapes import mappings, strings
 from specreader import filekinds, kitdata, roots
 from specreader.files import yaml_files
 from specreader.jsontypes import Json

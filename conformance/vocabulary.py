@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from conformance import untrusted
+from conformance.text import untrusted
 
 
 class Outcome(StrEnum):

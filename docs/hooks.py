@@ -17,7 +17,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 import rulesite
-from conformance.scenarios import Scenario
+from conformance.suite.scenarios import Scenario
 from rulesite.implementations import IMPLEMENTATIONS_PAGE, implementations_page
 from rulesite.search_weights import search_settings
 from specreader.problems import DataError
@@ -79,7 +79,8 @@ VERSION_KEY = "trickspec"
 def site_version() -> dict[str, str]:
     """The kit's version, whose one source is pyproject.toml (read through the installed package, as run logs and
     reports read it), and the spec version they pin: that version with a digest of spec/ and scenarios/."""
-    from conformance.runlog import kit_version, spec_version
+    from conformance.run.runlog import spec_version
+    from specreader.kitdata import kit_version
 
     return {"version": kit_version(), "spec": spec_version()}
 
@@ -87,9 +88,10 @@ def site_version() -> dict[str, str]:
 def conformance_report(chosen: Sequence[Scenario] | None = None) -> str:
     """The reference engine verified against every scenario at build time, as `verify` reports it: those given
     (the site's, read once for the build), else the kit's."""
-    from conformance import reports, scenarios
-    from conformance.adapter import reference_adapter
-    from conformance.verify import verify
+    from conformance.engines.adapter import reference_adapter
+    from conformance.run import reports
+    from conformance.run.verify import verify
+    from conformance.suite import scenarios
 
     log = verify(reference_adapter(), scenarios.kit_scenarios() if chosen is None else chosen)
     body = reports.render_md(reports.summary(log))

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.scenarios import Scenario
+from conformance.suite.scenarios import Scenario
 from rulesite import paths, table_words
 from rulesite.links import PageLinks
 from rulesite.sitedata import SiteData, game_order

@@ -1,8 +1,8 @@
 """The protocol page's field reference: the observation and the snapshot, field by field, for each game.
 
 Each field's type and meaning are read from ``schemas/protocol.schema.json`` and ``schemas/snapshot.schema.json``,
-and what a snapshot field holds in each phase of the game from the latter's ``x-phases`` (``conformance.field_phases``);
-which rules decide it, from the clauses' ``observes`` entries (read as ``conformance.observing`` reads them for
+and what a snapshot field holds in each phase of the game from the latter's ``x-phases`` (``conformance.suite.field_phases``);
+which rules decide it, from the clauses' ``observes`` entries (read as ``conformance.suite.observing`` reads them for
 ``trickspec fuzz``); the codes a game refuses with, from the clauses' ``rejects``. So the reference states nothing
 of its own, and a field or a description added to a schema shows on the page at the next build.
 """
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup
 
-from conformance import field_phases, observing
+from conformance.suite import field_phases, observing
 from rulesite import paths
 from rulesite.escaping import code
 from rulesite.links import PageLinks

@@ -12,8 +12,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conformance import implementations, reports, runlog
-from conformance.runlog import Log, ScenarioLine
+from conformance import implementations
+from conformance.run import reports, runlog
+from conformance.run.runlog import Log, ScenarioLine
 from conformance.vocabulary import Outcome
 from rulesite.links import PageLinks
 from rulesite.sitedata import SiteData

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from markupsafe import Markup
 
-from conformance.scenarios import Scenario
+from conformance.suite.scenarios import Scenario
 from rulesite import paths, templating
 from rulesite.escaping import code, md, md_chunk, rfc_keywords
 from rulesite.sitedata import SiteData

@@ -10,7 +10,7 @@ import posixpath
 from pathlib import Path
 from urllib.parse import quote
 
-from conformance.scenarios import Scenario
+from conformance.suite.scenarios import Scenario
 
 RULINGS_PAGE = "rulings.md"
 VARIANTS_PAGE = "variants.md"

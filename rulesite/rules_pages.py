@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from conformance.scenarios import Scenario
+from conformance.suite.scenarios import Scenario
 from rulesite import paths
 from rulesite.links import PageLinks
 from rulesite.sitedata import SiteData

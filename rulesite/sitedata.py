@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from conformance.scenarios import Scenario, load_files, scenario_files
+from conformance.suite.scenarios import Scenario, load_files, scenario_files
 from rulesite import walkthrough
 from rulesite.cards import is_card
 from rulesite.paths import example_page_path

@@ -22,7 +22,7 @@ _KIND_OF_SCHEMA = {
     "sources": "sources",
     "errors": "errors",
     "selfcheck-equivalents": "equivalents",
-    "expectations": "expectations",  # an engine's known failures (conformance/expectations.py), not of the spec
+    "expectations": "expectations",  # an engine's known failures (conformance/run/expectations.py), not of the spec
 }
 
 # The editor's hint: a comment line naming a schema by path or by its published $id.

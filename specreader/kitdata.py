@@ -28,3 +28,23 @@ def schemas_dir() -> Path:
 
 def scenarios_dir() -> Path:
     return root() / "scenarios"
+
+
+def kit_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("trickspec")
+    except PackageNotFoundError:
+        return "0+checkout"
+
+
+def kit_homepage() -> str:
+    """The project's Homepage URL as the installed package states it ("" from a bare checkout)."""
+    from importlib.metadata import PackageNotFoundError, metadata
+
+    try:
+        urls = metadata("trickspec").get_all("Project-URL") or []
+    except PackageNotFoundError:
+        return ""
+    return next((url.strip() for label, _, url in (u.partition(",") for u in urls) if label.strip() == "Homepage"), "")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from conformance.adapter import InProcessAdapter
+from conformance.engines.adapter import InProcessAdapter
 from reference.engine import Engine, compile_rules
 from reference.rules import Rules
 from specreader.spec import variant, variant_ids

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from conformance.adapter import InProcessAdapter
+from conformance.engines.adapter import InProcessAdapter
 from reference.engine import Engine, compile_rules
 from reference.rules import Rules
 from specreader import spec

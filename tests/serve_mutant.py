@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-from conformance.serve import serve
+from conformance.engines.serve import serve
 
 from mutants import MUTANTS, mutant_adapter
 

@@ -1,6 +1,6 @@
 """The choices the rules leave to a player or the table: each clause names what expresses its
 choices (``choices``: an action type or a setup field), validate checks the names, and coverage
-asks for a scenario of the clause that makes each choice (conformance/choices.py)."""
+asks for a scenario of the clause that makes each choice (conformance/suite/choices.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance import choices, coverage, scenarios
 from conformance.cli import main
+from conformance.measures import coverage
+from conformance.suite import choices, scenarios
 from reference.engine import compile_rules
 from specreader.spec import kit_spec, variant, variant_ids
 

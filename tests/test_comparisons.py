@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from conformance.comparisons import compare
+from conformance.suite.comparisons import compare
 
 SNAPSHOT = {"piles": [["AH", "3S"], []], "dead": ["6S"], "hands": {"0": ["KC"]}}
 

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance import runner, scenarios
-from conformance.protocol import SubprocessAdapter
+from conformance.engines.protocol import SubprocessAdapter
+from conformance.run import runner
+from conformance.suite import scenarios
 from conformance.vocabulary import Outcome
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,9 +11,11 @@ from typing import Any
 import pytest
 
 import rulesite
-from conformance import cli, field_coverage, field_phases, scenarios
-from conformance.comparisons import _field
-from conformance.runner import request_for
+from conformance import cli
+from conformance.measures import field_coverage
+from conformance.run.runner import request_for
+from conformance.suite import field_phases, scenarios
+from conformance.suite.comparisons import _field
 from rulesite import fields_reference
 from specreader.jsontypes import Json
 

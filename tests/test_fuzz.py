@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from conformance import runlog, runner
-from conformance.adapter import InProcessAdapter, reference_adapter
 from conformance.cli import main
+from conformance.engines.adapter import InProcessAdapter, reference_adapter
 from conformance.fuzz import campaign
 from conformance.fuzz.deals import generate
-from conformance.scenarios import load_files
+from conformance.run import runlog, runner
+from conformance.suite.scenarios import load_files
 from conformance.vocabulary import Outcome
 from specreader.spec import variant, variant_ids
 
@@ -124,7 +124,7 @@ def test_a_mutant_is_found_and_shrunk_to_a_scenario_that_fails_on_it(name: str, 
 
 @pytest.mark.waits  # on the served engines
 def test_the_served_reference_agrees_with_the_reference_in_process_on_every_variant(tmp_path: Path) -> None:
-    command = f"{sys.executable} -m conformance.serve"
+    command = f"{sys.executable} -m conformance.engines.serve"
     assert fuzz("--engine-cmd", command, "--deals", "240", "--jobs", "2", "--report-dir", str(tmp_path)) == 0
     seen = {s["variant"] for s in runlog.read(tmp_path / "run.jsonl").scenarios}
     assert seen == set(variant_ids())
@@ -239,7 +239,7 @@ def copying_engine(tmp_path: Path, kept: int, sent: int) -> tuple[str, ...]:
     script = tmp_path / "copies.py"
     script.write_text(
         "import json, subprocess, sys\n"
-        "served = subprocess.Popen([sys.executable, '-m', 'conformance.serve'], stdin=subprocess.PIPE,\n"
+        "served = subprocess.Popen([sys.executable, '-m', 'conformance.engines.serve'], stdin=subprocess.PIPE,\n"
         "                          stdout=subprocess.PIPE, text=True, bufsize=1)\n"
         "runs, kept = 0, None\n"
         "for line in sys.stdin:\n"

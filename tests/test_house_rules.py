@@ -146,7 +146,7 @@ def test_the_run_log_records_the_house_folders_and_pins_their_data(in_house: Pat
 
 def test_an_engine_the_run_starts_reads_the_house_folders_too(in_house: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The reference served over the protocol, in a process of its own, plays the house variant."""
-    served = f'--engine-cmd "{sys.executable} -m conformance.serve"'
+    served = f'--engine-cmd "{sys.executable} -m conformance.engines.serve"'
     status, out, err = run_here(f"trickspec verify --spec spec --scenarios scenarios {served}", capsys)
     assert status == 0, out + err
     assert out.rstrip().endswith("3 passed, 0 failed")

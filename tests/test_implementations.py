@@ -20,11 +20,13 @@ from typing import Any
 
 import pytest
 
-from conformance import expectations, implementations, runlog, runner, scenarios
-from conformance.adapter import EngineAdapter, reference_adapter
+from conformance import implementations
+from conformance.engines.adapter import EngineAdapter, reference_adapter
+from conformance.engines.protocol import SubprocessAdapter
 from conformance.implementations import IMPLEMENTATIONS, Implementation
-from conformance.protocol import SubprocessAdapter
-from conformance.verify import verify
+from conformance.run import expectations, runlog, runner
+from conformance.run.verify import verify
+from conformance.suite import scenarios
 from conformance.vocabulary import Outcome
 from reference import Engine
 from specreader import spec

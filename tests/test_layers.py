@@ -2,7 +2,8 @@
 
 specreader (the kit's data, read strictly) < reference (the engine) < conformance (the kit) < rulesite
 (the rules site generator). The reference never imports the kit: an engine built on it, such as
-examples/python-subprocess, carries no runner, adapter or report.
+examples/python-subprocess, carries no runner, adapter or report. Inside the kit, its rooms are layers too:
+text < vocabulary < suite < engines < run < measures < fuzz < the commands at its top level.
 """
 
 from __future__ import annotations
@@ -23,6 +24,11 @@ LAYERS = {
     "conformance": {"specreader", "reference"},
     "rulesite": {"specreader", "reference", "conformance"},
 }
+
+
+# The kit's rooms, lowest first; each imports only the rooms before it. A module at the kit's top level (the commands,
+# the plugin, the strategies) may import any room.
+ROOMS = ["text", "vocabulary", "suite", "engines", "run", "measures", "fuzz"]
 
 
 @functools.cache
@@ -69,6 +75,52 @@ def test_a_package_imports_only_the_layers_below_it(package: str) -> None:
     assert not wrong, "imports against the layers:\n" + "\n".join(sorted(wrong))
 
 
+def room_of(module: str) -> str | None:
+    """The room of a dotted module name inside the kit, or None for a module at its top level."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in ROOMS else None
+
+
+def imported_kit_modules(source: Path) -> set[str]:
+    """The kit modules a module imports, dotted, at any depth (``from conformance import x`` names
+    ``conformance.x``)."""
+    found = set()
+    for node in ast.walk(module_tree(source)):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return {name for name in found if name.startswith("conformance.")}
+
+
+def test_a_room_of_the_kit_imports_only_the_rooms_before_it() -> None:
+    top_level = sorted(p.stem for p in (ROOT / "conformance").glob("*.py"))
+    assert set(top_level) <= {
+        "__init__",
+        "cli",
+        "plugin",
+        "pytest_scenarios",
+        "strategies",
+        "validate",
+        "implementations",
+        "vocabulary",
+    }, "a new module at the kit's top level: put it in the room that holds its kind"
+    wrong = []
+    for module in package_modules("conformance"):
+        dotted = ".".join(module.relative_to(ROOT).with_suffix("").parts)
+        room = room_of(dotted)
+        if room is None:
+            continue
+        for name in imported_kit_modules(module):
+            other = room_of(name)
+            if other is not None and ROOMS.index(other) > ROOMS.index(room):
+                wrong.append(f"{module.relative_to(ROOT)} ({room}) imports {name} ({other})")
+            elif other is None and name.split(".")[1] in top_level:
+                wrong.append(f"{module.relative_to(ROOT)} ({room}) imports {name}, a command at the top")
+    assert not wrong, "imports against the kit's rooms:\n" + "\n".join(sorted(wrong))
+
+
 def test_the_layer_table_itself_has_no_cycle() -> None:
     order = list(LAYERS)
     for package, allowed in LAYERS.items():
@@ -77,7 +129,7 @@ def test_the_layer_table_itself_has_no_cycle() -> None:
 
 def test_the_checker_sees_an_import_against_the_layers(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
-    module.write_text("def f():\n    from conformance.runner import run\n    import reference.engine\n")
+    module.write_text("def f():\n    from conformance.run.runner import run\n    import reference.engine\n")
     assert imported_packages(module) == {"conformance", "reference"}
 
 

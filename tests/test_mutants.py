@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance import runner, scenarios
 from conformance.pytest_scenarios import describe
+from conformance.run import runner
+from conformance.suite import scenarios
 from conformance.vocabulary import Outcome
 
 from mutants import MUTANTS, mutant_adapter

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from conformance import reports, runlog, scenarios, schemas
-from conformance.adapter import reference_adapter
-from conformance.verify import verify
+from conformance.engines.adapter import reference_adapter
+from conformance.run import reports, runlog
+from conformance.run.verify import verify
+from conformance.suite import scenarios, schemas
 from specreader import spec as specs
 from specreader import yamlio
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.scenarios import kit_scenarios
+from conformance.suite.scenarios import kit_scenarios
 
 pytest_plugins = ["pytester"]
 
@@ -48,7 +48,7 @@ def pytest_run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Ru
 
 def two_player_only() -> object:
     """``--engine test_plugin:two_player_only``: the reference, declaring two-player Albastini alone."""
-    from conformance.adapter import InProcessAdapter
+    from conformance.engines.adapter import InProcessAdapter
     from reference import Engine
 
     return InProcessAdapter(Engine.new, {"name": "two-player-only"}, ["albastini-2p"])
@@ -81,7 +81,8 @@ def test_importing_the_plugin_loads_nothing_of_the_kit() -> None:
 
 
 def test_header_names_the_engine_and_the_spec(pytest_run: Run) -> None:
-    from conformance.runlog import kit_version, spec_version
+    from conformance.run.runlog import spec_version
+    from specreader.kitdata import kit_version
 
     done = pytest_run("--engine", "reference", ONE, "--collect-only", "-v")  # -v undoes -q, which hides the header
     assert f"trickspec: engine trickspec-reference {kit_version()}, spec {spec_version()}, scenarios in " in str(done.stdout)
@@ -195,7 +196,7 @@ def test_xdist_workers_each_run_an_engine_of_their_own(tmp_path: Path) -> None:
     started = tmp_path / "started"
     started.mkdir()
     engine = ("import os, pathlib, sys; pathlib.Path(sys.argv[1], str(os.getpid())).touch();"
-              "from conformance.serve import main; raise SystemExit(main())")
+              "from conformance.engines.serve import main; raise SystemExit(main())")
     command = shlex.join([sys.executable, "-c", engine, str(started)])
     args = ("-n", "2", "--engine-cmd", command, "scenarios/albastini/trick")
     done = subprocess.run([sys.executable, "-m", "pytest", *ARGS, *args], capture_output=True, text=True, cwd=ROOT)
@@ -212,7 +213,7 @@ def test_a_worker_whose_engine_will_not_start_fails_its_scenarios_saying_why(tmp
     engine = ("import os, sys\n"
               "if os.environ.get('PYTEST_XDIST_WORKER'):\n"
               "    sys.stderr.write('cannot start here\\n'); sys.exit(5)\n"
-              "from conformance.serve import main\n"
+              "from conformance.engines.serve import main\n"
               "raise SystemExit(main())\n")
     script = tmp_path / "engine.py"
     script.write_text(engine, encoding="utf-8")
@@ -234,7 +235,7 @@ def test_an_answer_sent_again_after_its_scenario_was_judged_blames_no_other(pyte
     script = tmp_path / "twice.py"
     script.write_text(
         "import json, subprocess, sys\n"
-        "served = subprocess.Popen([sys.executable, '-m', 'conformance.serve'], stdin=subprocess.PIPE,\n"
+        "served = subprocess.Popen([sys.executable, '-m', 'conformance.engines.serve'], stdin=subprocess.PIPE,\n"
         "                          stdout=subprocess.PIPE, text=True, bufsize=1)\n"
         "copy = ''\n"
         "for line in sys.stdin:\n"
@@ -259,7 +260,7 @@ def test_a_broken_scenario_file_is_a_collection_error_at_it_and_the_others_still
 ) -> None:
     """The run's scenarios are read once for every file; when one file does not load, each is read alone, so
     the broken one is reported where it is wrong and the others run (where pytest goes on after collection errors)."""
-    from conformance import scenarios
+    from conformance.suite import scenarios
     from specreader import kitdata
 
     folder = tmp_path / "scenarios"

@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from conformance import runlog, runner, scenarios, setup_check
-from conformance.adapter import InProcessAdapter, reference_adapter
 from conformance.cli import main
+from conformance.engines.adapter import InProcessAdapter, reference_adapter
+from conformance.run import runlog, runner
+from conformance.suite import scenarios, setup_check
 from conformance.vocabulary import Outcome
 from reference import VariantError, errors
 from reference.engine import Applied, Engine, compile_rules

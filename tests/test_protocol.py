@@ -15,16 +15,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conformance import runner, scenarios
-from conformance.adapter import InProcessAdapter, Unsupported, reference_adapter
-from conformance.comparisons import COMPARISONS
-from conformance.protocol import EngineUnusable, SubprocessAdapter
+from conformance.engines.adapter import InProcessAdapter, Unsupported, reference_adapter
+from conformance.engines.protocol import EngineUnusable, SubprocessAdapter
+from conformance.run import runner
+from conformance.suite import scenarios
+from conformance.suite.comparisons import COMPARISONS
 from conformance.vocabulary import EngineError, ErrorKind, Outcome
 
 from depth import cases
 from json_strategies import json_values
 
-SERVE = [sys.executable, "-m", "conformance.serve"]
+SERVE = [sys.executable, "-m", "conformance.engines.serve"]
 
 
 def test_served_reference_matches_in_process_scenario_by_scenario() -> None:

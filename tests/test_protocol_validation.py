@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance import runner, scenarios
-from conformance.protocol import SubprocessAdapter
+from conformance.engines.protocol import SubprocessAdapter
+from conformance.run import runner
+from conformance.suite import scenarios
 from conformance.vocabulary import ErrorKind, Outcome
 
 pytest_plugins = ["pytester"]  # pytest's --validate-protocol, run in this process
@@ -22,7 +23,7 @@ ANNA_BORIS = "scenarios/albastini/trick/anna-boris.yaml"
 # The reference engine over the protocol, its observations changed on the way out.
 ENGINE = """
 import json, sys
-from conformance.adapter import reference_adapter
+from conformance.engines.adapter import reference_adapter
 
 MODE = sys.argv[1]
 adapter = reference_adapter()

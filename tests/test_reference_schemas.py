@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from conformance import schemas
+from conformance.suite import schemas
 from reference import Applied, Engine
 from specreader.spec import variant, variant_ids
 

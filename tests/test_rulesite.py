@@ -16,7 +16,7 @@ from markupsafe import escape
 
 import rulesite
 from conformance import cli
-from conformance.scenarios import Scenario, Step
+from conformance.suite.scenarios import Scenario, Step
 from rulesite import cli_reference, fields_reference, paths, rule_words, table_words, templating, walkthrough
 from rulesite.escaping import md, said_plainly
 from rulesite.links import PageLinks

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance import runner
-from conformance.adapter import reference_adapter
 from conformance.cli import main
-from conformance.scenarios import expand_setup, load_files
+from conformance.engines.adapter import reference_adapter
+from conformance.run import runner
+from conformance.suite.scenarios import expand_setup, load_files
 from conformance.vocabulary import Outcome
 from specreader import kitdata
 from specreader.spec import variant

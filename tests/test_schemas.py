@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from conformance import schemas
+from conformance.suite import schemas
 from specreader import kitdata
 from specreader.yamlio import load
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.scenarios import kit_scenarios
+from conformance.suite.scenarios import kit_scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,7 +48,7 @@ def test_the_unpacked_sdist_passes_its_own_tests(tmp_path: Path) -> None:
         return subprocess.run([sys.executable, *args], cwd=top, env=env, capture_output=True, text=True)
 
     # one interpreter loads the kit once: where it comes from, how many scenarios, then `trickspec validate`
-    where = ("import sys, conformance; from specreader import kitdata; from conformance.scenarios import kit_scenarios;"
+    where = ("import sys, conformance; from specreader import kitdata; from conformance.suite.scenarios import kit_scenarios;"
              "from conformance.cli import main; print(conformance.__file__); print(kitdata.root()); print(len(kit_scenarios()));"
              "sys.exit(main(['validate']))")
     found = run("-c", where)

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance import neighbours, scenarios, selfcheck
 from conformance.cli import main
+from conformance.measures import neighbours, selfcheck
+from conformance.suite import scenarios
 from specreader import spec
 from specreader.spec import Spec
 

@@ -11,11 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance import coverage, runner, scenarios, schemas
-from conformance.adapter import InProcessAdapter, reference_adapter, setup_error
 from conformance.cli import main
-from conformance.messages import Request
-from conformance.protocol import SubprocessAdapter
+from conformance.engines.adapter import InProcessAdapter, reference_adapter, setup_error
+from conformance.engines.messages import Request
+from conformance.engines.protocol import SubprocessAdapter
+from conformance.measures import coverage
+from conformance.run import runner
+from conformance.suite import scenarios, schemas
 from conformance.vocabulary import ErrorKind, Outcome
 from reference import Engine
 from specreader.spec import kit_spec
@@ -229,7 +231,7 @@ def test_an_engine_that_does_not_refuse_bad_setups_with_the_code_fails_every_ref
 
 
 def test_the_served_reference_refuses_every_bad_setup_with_the_code() -> None:
-    served = SubprocessAdapter([sys.executable, "-m", "conformance.serve"], validate=True)
+    served = SubprocessAdapter([sys.executable, "-m", "conformance.engines.serve"], validate=True)
     try:
         verdicts = list(runner.run_all(served, _kit_refusals()))
     finally:

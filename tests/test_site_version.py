@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.runlog import spec_version
+from conformance.run.runlog import spec_version
 
 ROOT = Path(__file__).resolve().parents[1]
 CHANGELOG = ROOT / "CHANGELOG.md"

@@ -13,10 +13,11 @@ import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 
-from conformance import schemas, strategies
-from conformance.adapter import reference_adapter
-from conformance.messages import Observation
-from conformance.scenarios import deck_of
+from conformance import strategies
+from conformance.engines.adapter import reference_adapter
+from conformance.engines.messages import Observation
+from conformance.suite import schemas
+from conformance.suite.scenarios import deck_of
 from reference import Applied, Engine
 from specreader.jsontypes import Json
 from specreader.spec import variant, variant_ids

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance import runlog
 from conformance.cli import main
+from conformance.run import runlog
 from specreader.problems import Problem
 
 ROOT = Path(__file__).resolve().parents[1]

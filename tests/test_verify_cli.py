@@ -12,15 +12,16 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from conformance import expectations, runlog, schemas
 from conformance.cli import main
+from conformance.run import expectations, runlog
+from conformance.suite import schemas
 from conformance.vocabulary import Outcome
 from reference.engine import Engine, compile_rules
 from specreader.spec import variant
 
 import junit_schema
 
-SERVE = f"{sys.executable} -m conformance.serve"
+SERVE = f"{sys.executable} -m conformance.engines.serve"
 
 pytest_plugins = ["pytester"]  # pytest's own --engine-timeout, read in this process
 
@@ -236,8 +237,11 @@ class BadHello:
     ("engine", "message"),
     [
         ("nosuchmodule:Engine", "engine unusable: ModuleNotFoundError: No module named 'nosuchmodule'"),
-        ("conformance.adapter:NoSuchEngine", "engine unusable: AttributeError: module 'conformance.adapter' has no attribute"),
-        ("conformance.adapter", "engine unusable: ValueError: expected module:name, found 'conformance.adapter'"),
+        (
+            "conformance.engines.adapter:NoSuchEngine",
+            "engine unusable: AttributeError: module 'conformance.engines.adapter' has no attribute",
+        ),
+        ("conformance.engines.adapter", "engine unusable: ValueError: expected module:name, found 'conformance.engines.adapter'"),
         (f"{__name__}:BadHello", "expected hello() to return a mapping with a list of variants, found ['albastini-2p']"),
     ],
 )

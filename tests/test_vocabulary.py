@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from conformance import schemas
+from conformance.suite import schemas
 from conformance.vocabulary import (
     ENGINE_REPORTED,
     EXPECTABLE,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.scenarios import kit_scenarios
+from conformance.suite.scenarios import kit_scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
 

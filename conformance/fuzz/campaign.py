@@ -22,10 +22,12 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import IO, Any
 
-from conformance import adapter as adapters
-from conformance import engine_process, interrupt, outputs, runlog, untrusted
+from conformance.engines import adapter as adapters
+from conformance.engines import engine_process, interrupt
 from conformance.fuzz.worker import DealResult, Found, Key, Settings, Worker
-from conformance.runlog import Log, ScenarioLine
+from conformance.run import outputs, runlog
+from conformance.run.runlog import Log, ScenarioLine
+from conformance.text import untrusted
 from conformance.vocabulary import FAILING
 from specreader.jsontypes import Json
 from specreader.spec import kit_spec

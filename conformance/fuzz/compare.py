@@ -1,5 +1,5 @@
 """An engine's answer to a fuzz deal held against the reference engine's, with the comparisons
-the scenarios use (conformance/comparisons.py): refusal codes at every step; the snapshot
+the scenarios use (conformance/suite/comparisons.py): refusal codes at every step; the snapshot
 fields some clause of the variant observes and the legal actions, as a set, wherever the
 reference's report was kept.
 
@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.comparisons import COMPARISONS, Mismatch, action_text
 from conformance.fuzz.deals import Report
-from conformance.observing import LEGAL
+from conformance.suite.comparisons import COMPARISONS, Mismatch, action_text
+from conformance.suite.observing import LEGAL
 from conformance.vocabulary import EngineError, ErrorKind, engine_error
 from specreader.jsontypes import Json
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from conformance.engines.messages import Request
 from conformance.fuzz import steering
-from conformance.messages import Request
-from conformance.scenarios import deck_of
+from conformance.suite.scenarios import deck_of
 from reference import Engine
 from reference.rules import ACTION_SHAPES
 from reference.state import Phase

@@ -14,10 +14,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from conformance.engines.messages import Request
 from conformance.fuzz.compare import REFUSAL, REPORT, Divergence, Expected, first_divergence
 from conformance.fuzz.deals import Case, Report, reference_reports
-from conformance.messages import Request
-from conformance.observing import LEGAL, SETUP, clauses_of
+from conformance.suite.observing import LEGAL, SETUP, clauses_of
 from conformance.vocabulary import ErrorKind
 from reference.state import Phase
 from specreader.jsontypes import Json

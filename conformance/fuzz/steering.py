@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.scenarios import deck_of
+from conformance.suite.scenarios import deck_of
 from specreader.jsontypes import Json
 
 

@@ -3,9 +3,9 @@ and the closing line, all from the campaign's log and groups."""
 
 from __future__ import annotations
 
-from conformance import reports
 from conformance.fuzz.campaign import Campaign, Group
 from conformance.fuzz.worker import DealResult
+from conformance.run import reports
 
 SHOWN = 10  # divergences that did not happen again, listed one by one before the rest are counted
 

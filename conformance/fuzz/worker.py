@@ -12,14 +12,14 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from conformance.adapter import EngineAdapter, describe_error, take_late_copies
+from conformance.engines.adapter import EngineAdapter, describe_error, take_late_copies
+from conformance.engines.messages import Request
+from conformance.engines.protocol import answered_twice
 from conformance.fuzz import writing
 from conformance.fuzz.compare import ERROR, Divergence, Expected, first_divergence
 from conformance.fuzz.deals import Deal, generate
 from conformance.fuzz.shrink import STALLS, Finding, Shrinker
-from conformance.messages import Request
-from conformance.observing import clauses_of
-from conformance.protocol import answered_twice
+from conformance.suite.observing import clauses_of
 from conformance.vocabulary import EngineError, ErrorKind, Outcome
 from specreader.jsontypes import Json
 
@@ -107,7 +107,7 @@ class Worker:
         for deal, answer in zip(deals, self._answers([d.request() for d in deals]), strict=True):
             expected = Expected(deal.case.refusals, deal.reports, fields_for(deal.case.variant))
             judged.append((deal, expected, first_divergence(expected, answer)))
-        # A copy of an answer the adapter had let go of, come later in the batch, was set aside (conformance/protocol.py):
+        # A copy of an answer the adapter had let go of, come later in the batch, was set aside (conformance/engines/protocol.py):
         # the deal it answered fails with it. One of an earlier batch's deal, judged already, is kept for the log.
         twice = self._set_aside()
         self.late_copies += sorted(twice - {deal.id for deal in deals})

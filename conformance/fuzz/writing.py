@@ -17,12 +17,12 @@ from typing import Any
 
 import yaml
 
-from conformance import runner
-from conformance.adapter import reference_adapter
-from conformance.comparisons import action_text
+from conformance.engines.adapter import reference_adapter
 from conformance.fuzz.compare import REFUSAL, REPORT, merged
 from conformance.fuzz.shrink import Finding
-from conformance.scenarios import SEAT_CARD_STEPS, SEAT_STEPS, load_files
+from conformance.run import runner
+from conformance.suite.comparisons import action_text
+from conformance.suite.scenarios import SEAT_CARD_STEPS, SEAT_STEPS, load_files
 from conformance.vocabulary import Outcome
 from specreader.jsontypes import Json
 from specreader.problems import DataError

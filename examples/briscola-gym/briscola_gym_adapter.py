@@ -268,7 +268,7 @@ class Game:
 
 
 class BriscolaGymAdapter:
-    """The kit's adapter interface (conformance/adapter.py) over briscola-gym, in process."""
+    """The kit's adapter interface (conformance/engines/adapter.py) over briscola-gym, in process."""
 
     def hello(self) -> dict[str, Any]:
         return {
@@ -306,6 +306,6 @@ def adapter() -> BriscolaGymAdapter:
 
 
 if __name__ == "__main__":
-    from conformance.serve import serve
+    from conformance.engines.serve import serve
 
     sys.exit(serve(sys.stdin, sys.stdout, adapter()))  # type: ignore[arg-type]

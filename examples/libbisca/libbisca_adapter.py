@@ -168,7 +168,7 @@ class Deal:
 
 
 class LibbiscaAdapter:
-    """The kit's adapter interface (conformance/adapter.py) over libbisca, in process."""
+    """The kit's adapter interface (conformance/engines/adapter.py) over libbisca, in process."""
 
     def hello(self) -> dict[str, Any]:
         return {
@@ -212,6 +212,6 @@ def adapter() -> LibbiscaAdapter:
 
 
 if __name__ == "__main__":
-    from conformance.serve import serve
+    from conformance.engines.serve import serve
 
     sys.exit(serve(sys.stdin, sys.stdout, adapter()))  # type: ignore[arg-type]

@@ -28,7 +28,7 @@ from naipes.core.rng import Rng
 from naipes.games.brisca import state as naipes_state
 from naipes.games.brisca.state import GameState, Player
 
-from conformance.adapter import InProcessAdapter, Unsupported
+from conformance.engines.adapter import InProcessAdapter, Unsupported
 
 HOMEPAGE = "https://github.com/naipes-com/naipes"
 VARIANT = "briscola-2p"
@@ -243,6 +243,6 @@ def adapter() -> InProcessAdapter:
 
 
 if __name__ == "__main__":
-    from conformance.serve import serve
+    from conformance.engines.serve import serve
 
     sys.exit(serve(sys.stdin, sys.stdout, adapter))

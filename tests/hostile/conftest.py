@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from hostile_engines import engine
 
-from conformance import scenarios
+from conformance.suite import scenarios
 
 HERE = Path(__file__).resolve().parent
 

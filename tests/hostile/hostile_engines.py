@@ -20,8 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conformance import scenarios
-from conformance.scenarios import Scenario
+from conformance.suite import scenarios
+from conformance.suite.scenarios import Scenario
 
 ENGINE = r'''
 import json, os, signal, subprocess, sys, time

@@ -12,8 +12,9 @@ from xml.etree import ElementTree as ET
 import pytest
 from hostile_engines import assert_nothing_left, engine, two_player
 
-from conformance import outputs, reports, runlog, schemas
 from conformance.cli import main
+from conformance.run import outputs, reports, runlog
+from conformance.suite import schemas
 from specreader import kitdata
 from specreader.problems import DataError
 
@@ -48,7 +49,7 @@ def test_an_empty_or_broken_engine_is_a_usage_error_and_nothing_runs(
 
 
 def test_naming_two_engines_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "verify", "--engine", "reference", "--engine-cmd", "python -m conformance.serve")
+    code, out, err = run(capsys, "verify", "--engine", "reference", "--engine-cmd", "python -m conformance.engines.serve")
     assert code == 2 and "usage error: name either an in-process engine or an engine command, not both" in err
     assert out == ""
 
@@ -279,7 +280,7 @@ def test_a_report_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: py
     def fail(*args: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr("conformance.outputs.os.replace", fail)
+    monkeypatch.setattr("conformance.run.outputs.os.replace", fail)
     with pytest.raises(DataError, match=f"{target}:0:0: \\$: cannot be written: disk full"):
         outputs.write_text(target, "second\n")
     assert target.read_text(encoding="utf-8") == "first\n"

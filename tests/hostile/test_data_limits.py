@@ -22,8 +22,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance import outputs, untrusted
 from conformance.cli import main
+from conformance.run import outputs
+from conformance.text import untrusted
 from specreader import jsonio, kitdata, limits
 from specreader.problems import DataError
 from specreader.yamlio import loads

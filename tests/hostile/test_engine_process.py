@@ -17,10 +17,11 @@ from typing import Any
 import pytest
 from hostile_engines import alive, assert_nothing_left, engine, started, two_player
 
-from conformance import engine_process, protocol, runlog, runner
-from conformance.engine_process import MAX_LINE_BYTES
-from conformance.protocol import EngineUnusable, SubprocessAdapter
-from conformance.runner import Verdict
+from conformance.engines import engine_process, protocol
+from conformance.engines.engine_process import MAX_LINE_BYTES
+from conformance.engines.protocol import EngineUnusable, SubprocessAdapter
+from conformance.run import runlog, runner
+from conformance.run.runner import Verdict
 from conformance.vocabulary import ErrorKind, Outcome
 from specreader import kitdata
 
@@ -283,7 +284,7 @@ def test_an_engine_that_ignores_stop_and_sigterm_is_ended_at_the_end_of_the_run(
 
 def test_engines_left_open_are_ended_when_the_kit_exits(tmp_path: Path) -> None:
     command = engine(tmp_path, "hang")
-    program = f"from conformance.protocol import SubprocessAdapter\nSubprocessAdapter({command!r})\nprint('started')\n"
+    program = f"from conformance.engines.protocol import SubprocessAdapter\nSubprocessAdapter({command!r})\nprint('started')\n"
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0 and done.stdout == "started\n", done.stderr
     assert "Traceback" not in done.stderr
@@ -300,7 +301,7 @@ def test_sigterm_that_comes_while_the_kit_holds_a_lock_still_ends_the_engine(tmp
     pids = tmp_path / "pids"
     program = (
         "import os, signal, time\n"
-        "from conformance import engine_process\n"
+        "from conformance.engines import engine_process\n"
         f"process = engine_process.EngineProcess({command!r})\n"
         f"while len(os.listdir({str(pids)!r})) < 2:  # the engine and its child have started\n"
         "    time.sleep(0.02)\n"
@@ -325,7 +326,7 @@ def test_wait_gives_the_exit_status_or_none_at_the_deadline(monkeypatch: pytest.
     """Waiting for an engine to end: woken as it ends where the platform has pidfds, by polling where not."""
     import os
 
-    from conformance.engine_process import EngineProcess
+    from conformance.engines.engine_process import EngineProcess
 
     if not pidfd:
         monkeypatch.delattr(os, "pidfd_open", raising=False)
@@ -346,7 +347,7 @@ def test_wait_gives_the_exit_status_or_none_at_the_deadline(monkeypatch: pytest.
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="the processes of a session are listed in /proc only")
 def test_a_child_that_moves_into_a_group_of_its_own_is_ended_with_the_engine(tmp_path: Path) -> None:
     """Still in the engine's session, it is found there; only a session of its own is out of reach (docs/protocol.md)."""
-    from conformance.engine_process import EngineProcess
+    from conformance.engines.engine_process import EngineProcess
 
     pid_file = tmp_path / "child"
     script = (

@@ -1,5 +1,5 @@
 """Engine text is data: whatever an engine says reaches the terminal, the run log and every report
-as one safe line of bounded size (conformance/untrusted.py)."""
+as one safe line of bounded size (conformance/text/untrusted.py)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance import protocol, untrusted
 from conformance.cli import main
+from conformance.engines import protocol
+from conformance.text import untrusted
 from conformance.vocabulary import EngineError, ErrorKind
 
 from depth import cases

@@ -37,10 +37,12 @@ from hostile_engines import (
     ReportsOddly,
 )
 
-from conformance import engine_output, runlog, runner, scenarios, serve
-from conformance.adapter import InProcessAdapter, open_engine
 from conformance.cli import EXIT_ENGINE, main
-from conformance.verify import verify
+from conformance.engines import engine_output, serve
+from conformance.engines.adapter import InProcessAdapter, open_engine
+from conformance.run import runlog, runner
+from conformance.run.verify import verify
+from conformance.suite import scenarios
 from conformance.vocabulary import ErrorKind, Outcome
 from specreader import kitdata
 
@@ -331,8 +333,8 @@ def test_a_served_python_engine_s_stray_prints_go_to_standard_error_not_the_prot
         import logging, sys
         logging.basicConfig(stream=sys.stdout, level=logging.INFO, format="%(message)s")
         from hostile_engines import Chatty
-        from conformance.adapter import InProcessAdapter
-        from conformance.serve import serve
+        from conformance.engines.adapter import InProcessAdapter
+        from conformance.engines.serve import serve
 
         class Logged(Chatty):
             def apply(self, action):
@@ -444,8 +446,8 @@ def test_a_served_engine_reading_its_input_takes_no_request(tmp_path: Path) -> N
     script.write_text(textwrap.dedent("""
         import sys
         from hostile_engines import ReadsInput
-        from conformance.adapter import InProcessAdapter
-        from conformance.serve import serve
+        from conformance.engines.adapter import InProcessAdapter
+        from conformance.engines.serve import serve
 
         serve(sys.stdin, sys.stdout, InProcessAdapter(ReadsInput.new, {"name": "reader"}, ["albastini-2p"]))
     """), encoding="utf-8")
@@ -537,8 +539,8 @@ def test_a_served_engine_made_by_a_function_prints_at_import_to_standard_error(t
     script = tmp_path / "serve_noisy.py"
     script.write_text(textwrap.dedent("""
         import sys
-        from conformance.adapter import InProcessAdapter
-        from conformance.serve import serve
+        from conformance.engines.adapter import InProcessAdapter
+        from conformance.engines.serve import serve
 
         def adapter():
             from noisy_engine import Engine

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance import schemas
 from conformance.cli import main
+from conformance.suite import schemas
 from specreader import kitdata, limits
 from specreader.problems import DataError
 from specreader.yamlio import load

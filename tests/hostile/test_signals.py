@@ -15,7 +15,9 @@ import pytest
 from conftest import TRICKSPEC, BackgroundRuns
 from hostile_engines import assert_nothing_left
 
-from conformance import interrupt, runlog, schemas
+from conformance.engines import interrupt
+from conformance.run import runlog
+from conformance.suite import schemas
 
 pytestmark = pytest.mark.waits  # kit processes signalled and watched to the end (tests/lanes.py)
 

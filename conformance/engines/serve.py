@@ -1,4 +1,4 @@
-"""The reference engine served over the engine protocol: ``python -m conformance.serve``.
+"""The reference engine served over the engine protocol: ``python -m conformance.engines.serve``.
 
 Reads one JSON request per line on standard input and answers one JSON line each
 (docs/protocol.md). The answers are the in-process adapter's, so both ways of running
@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import IO, Any, cast
 
-from conformance.adapter import InProcessAdapter, reference_adapter
-from conformance.messages import Request
+from conformance.engines.adapter import InProcessAdapter, reference_adapter
+from conformance.engines.messages import Request
 
 VERSION = 1
 

@@ -25,7 +25,7 @@ its threads alone.
 Out of reach in process: what an engine writes to the file descriptors themselves (``os.write``,
 a library in C), to ``sys.__stdout__``, through a stream it took before it was loaded, or into
 ``sys.stdout``'s place from its own thread between requests. Served over the protocol
-(conformance/serve.py), all of that reaches the kit as standard error.
+(conformance/engines/serve.py), all of that reaches the kit as standard error.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from conformance import untrusted
+from conformance.text import untrusted
 
 # What is kept of one request's output: its last characters, enough for a few lines of a traceback.
 KEPT_CHARACTERS = 4096

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
-from conformance import schemas
+from conformance.suite import schemas
 from reference.engine import compile_rules
 from specreader.jsontypes import Json
 from specreader.spec import variant, variant_ids

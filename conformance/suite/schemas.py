@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 
-from conformance import untrusted
+from conformance.text import untrusted
 from specreader import kitdata
 from specreader.jsontypes import JsonPath
 from specreader.problems import Problem

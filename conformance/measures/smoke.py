@@ -6,10 +6,12 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from conformance import runner, scenarios, untrusted
-from conformance.adapter import take_late_copies
-from conformance.protocol import SECOND_ANSWER_WAIT, EngineUnusable, SubprocessAdapter, split_command
-from conformance.reports import late_copy_warning
+from conformance.engines.adapter import take_late_copies
+from conformance.engines.protocol import SECOND_ANSWER_WAIT, EngineUnusable, SubprocessAdapter, split_command
+from conformance.run import runner
+from conformance.run.reports import late_copy_warning
+from conformance.suite import scenarios
+from conformance.text import untrusted
 from conformance.vocabulary import EngineError, ErrorKind, engine_error
 
 

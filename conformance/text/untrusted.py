@@ -16,7 +16,7 @@ import re
 from collections.abc import Collection, Iterator
 from typing import Any
 
-from conformance import json_positions
+from conformance.text import json_positions
 from specreader import jsonio, limits
 from specreader.jsontypes import JsonPath
 from specreader.problems import format_path

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from conformance import schemas
-from conformance.references import References
-from conformance.shapes import mapping, strings, words
+from conformance.suite import schemas
+from conformance.suite.references import References
+from conformance.suite.shapes import mapping, strings, words
 from specreader.jsontypes import Json, JsonPath
 from specreader.limits import MAX_INHERITANCE
 from specreader.problems import Problem

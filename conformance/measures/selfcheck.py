@@ -9,7 +9,7 @@ mutation score counts rule kills alone. Mutants the engine cannot build, and tho
 spec/selfcheck-equivalents.yaml lists as changing nothing observable, are left out of it.
 
 Hybrids are mutants of a second kind: the variant with one rule or parameter of a neighbouring
-variant mixed in (``conformance/neighbours.py``). Each is a rule the spec states for another table,
+variant mixed in (``conformance/measures/neighbours.py``). Each is a rule the spec states for another table,
 so the suite must tell every one apart: one that is neither killed nor listed as equivalent fails
 the check.
 """
@@ -24,8 +24,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from conformance import neighbours, runner, scenarios
-from conformance.adapter import InProcessAdapter
+from conformance.engines.adapter import InProcessAdapter
+from conformance.measures import neighbours
+from conformance.run import runner
+from conformance.suite import scenarios
 from conformance.vocabulary import ErrorKind, Outcome
 from specreader import spec
 from specreader.jsontypes import Json

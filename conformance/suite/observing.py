@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
-from conformance import schemas
+from conformance.suite import schemas
 from specreader.jsontypes import Json
 from specreader.spec import kit_spec
 

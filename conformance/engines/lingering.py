@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import NoReturn
 
-from conformance import engine_output
+from conformance.engines import engine_output
 
 GRACE_SECONDS = 2.0  # under pytest, for the threads taken for an engine's to end by themselves
 _exit_status = 0  # for the exit of a pytest process: the status of the session that ended last

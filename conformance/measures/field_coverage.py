@@ -3,7 +3,7 @@
 A step's ``expect`` pins the fields its keys reach (``result: {tie: ...}`` pins ``result.tie``;
 ``snapshot: {bids: []}`` pins ``bids``; ``holds`` pins ``hands``), at the moment the reference
 engine is in when it makes that observation: the scenarios are run on it, in process. A field
-that ``conformance.field_phases`` defines at a moment of a game and that no scenario pins there
+that ``conformance.suite.field_phases`` defines at a moment of a game and that no scenario pins there
 is a gap.
 """
 
@@ -13,9 +13,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from conformance import adapter, field_phases, observing
-from conformance.runner import request_for
-from conformance.scenarios import Scenario
+from conformance.engines import adapter
+from conformance.run.runner import request_for
+from conformance.suite import field_phases, observing
+from conformance.suite.scenarios import Scenario
 from specreader.jsontypes import Json
 
 # Keys of ``expect`` that pin a field of another name; ``snapshot`` names its fields by path.

@@ -14,11 +14,11 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Protocol
 
-from conformance import engine_output
-from conformance.breaker import GIVE_UP_AFTER, Breaker
-from conformance.interrupt import Interrupted
-from conformance.messages import Answer, ErrorReport, Observation, Rejection, Request
-from conformance.untrusted import Unreadable, as_json, text
+from conformance.engines import engine_output
+from conformance.engines.breaker import GIVE_UP_AFTER, Breaker
+from conformance.engines.interrupt import Interrupted
+from conformance.engines.messages import Answer, ErrorReport, Observation, Rejection, Request
+from conformance.text.untrusted import Unreadable, as_json, text
 from conformance.vocabulary import EngineError, ErrorKind
 from specreader.jsontypes import Json
 
@@ -34,7 +34,7 @@ class EngineAdapter(Protocol):
 
     def run(self, request: Request) -> Mapping[str, Any] | EngineError:
         """The engine's answer to one request, as it sent it (untrusted; the shape it should have is
-        conformance/messages.py's Answer): one observation after setup and one after each action,
+        conformance/engines/messages.py's Answer): one observation after setup and one after each action,
         or an error report, or both. An adapter that itself sees the engine fail (a timeout, a
         crash) says so with an EngineError instead.
         """
@@ -75,7 +75,7 @@ class InProcessAdapter:
     after that many seconds: the scenario is a timeout. Python cannot stop a thread, so a stuck
     one is left to run (it is a daemon: it never holds up the kit's exit, and what it returns is
     dropped) and the next request gets a fresh worker. After ``give_up_after`` timeouts in a row
-    the engine is given up on (conformance/breaker.py).
+    the engine is given up on (conformance/engines/breaker.py).
     """
 
     def __init__(
@@ -90,7 +90,7 @@ class InProcessAdapter:
     ) -> None:
         self._factory = factory
         # An engine the kit did not write has each snapshot and list of legal actions read as a served
-        # engine's would be (untrusted.as_json), and what it prints kept (conformance/engine_output.py).
+        # engine's would be (untrusted.as_json), and what it prints kept (conformance/engines/engine_output.py).
         # ``trusted`` is for the kit's own engines (the reference, selfcheck's mutants of it): their
         # observations are JSON by construction (checked against the schemas by the kit's tests) and they
         # print nothing; read again, every scenario in process runs at about 0.45x the rate.
@@ -100,7 +100,7 @@ class InProcessAdapter:
         self.timeout = timeout
         self._breaker = Breaker(give_up_after)
         self._worker: _Worker | None = None
-        # Routed while it is open (conformance/engine_output.py): until closed, or, left open, collected.
+        # Routed while it is open (conformance/engines/engine_output.py): until closed, or, left open, collected.
         self._closed = engine_output.opened_for(self) if not trusted else None
 
     def hello(self) -> Json:
@@ -133,7 +133,7 @@ class InProcessAdapter:
 
     def answer(self, request: Request) -> Answer:
         """The engine's answer, worked out on the calling thread with no time limit (how the
-        protocol's server, conformance/serve.py, asks)."""
+        protocol's server, conformance/engines/serve.py, asks)."""
         if self._trusted:
             return self._answer(request)
         with engine_output.request():
@@ -312,9 +312,9 @@ def _said(err: BaseException) -> str:
 
 def reference_adapter(*, timeout: float | None = None, give_up_after: int = GIVE_UP_AFTER) -> InProcessAdapter:
     """The reference engine, in process."""
-    from conformance.runlog import kit_homepage, kit_version
     from reference import Engine
     from specreader import spec
+    from specreader.kitdata import kit_homepage, kit_version
 
     info = {"name": "trickspec-reference", "version": kit_version(), "language": "python", "homepage": kit_homepage()}
     variants = spec.variant_ids()
@@ -327,7 +327,7 @@ def load_engine(target: str, *, timeout: float | None = None, give_up_after: int
     An engine that exits while it is loaded (``sys.exit`` at import, say), or raises any other
     BaseException but a stop of the run, is an ``EngineUnusable``: the kit says so, rather than end
     with the status the engine chose."""
-    from conformance.protocol import EngineUnusable
+    from conformance.engines.protocol import EngineUnusable
 
     module_name, _, attr = target.partition(":")
     if not module_name or not attr:
@@ -372,7 +372,7 @@ def _quiet() -> Iterator[None]:
 
 class _PrintsDropped:
     """A Python adapter (``--engine module:factory``) whose prints never reach the kit's output, as an
-    in-process engine's do not (conformance/engine_output.py); they go with no failure, as the
+    in-process engine's do not (conformance/engines/engine_output.py); they go with no failure, as the
     adapter reports its failures itself. Its ``run_many``, if it has one, is its own too."""
 
     def __init__(self, adapter: Any) -> None:
@@ -430,7 +430,7 @@ def open_engine(
 
     A command or name given empty is a ``BadCommand``: it never falls back to the reference engine.
     """
-    from conformance.protocol import BadCommand, SubprocessAdapter, split_command
+    from conformance.engines.protocol import BadCommand, SubprocessAdapter, split_command
 
     if engine is not None and engine_cmd is not None:
         raise BadCommand("name either an in-process engine or an engine command, not both")

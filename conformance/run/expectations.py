@@ -13,8 +13,9 @@ from pathlib import Path
 
 import yaml
 
-from conformance import runlog, schemas
-from conformance.runlog import ScenarioLine
+from conformance.run import runlog
+from conformance.run.runlog import ScenarioLine
+from conformance.suite import schemas
 from conformance.vocabulary import Outcome
 from specreader import yamlio
 from specreader.jsontypes import Json

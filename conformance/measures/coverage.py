@@ -1,13 +1,13 @@
 """Clause coverage: every clause has a scenario, a negative one where it forbids something, and
-one making each choice it leaves to a player (its ``choices``, conformance/choices.py)."""
+one making each choice it leaves to a player (its ``choices``, conformance/suite/choices.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from conformance import choices
-from conformance.scenarios import Scenario
+from conformance.suite import choices
+from conformance.suite.scenarios import Scenario
 from specreader.spec import Spec
 
 

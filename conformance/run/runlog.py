@@ -2,7 +2,7 @@
 
 One header line (kit, spec version, engine handshake, options), one line per scenario with
 its outcome and first mismatch, one footer line with the counts. Every report is rendered
-from this log (conformance/reports.py), so nothing finished is lost if a run stops early: a run
+from this log (conformance/run/reports.py), so nothing finished is lost if a run stops early: a run
 stopped by a signal closes its log with a footer that says so, and a log cut off mid-line (a run
 killed outright) is read up to its last whole line.
 """
@@ -20,7 +20,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, NotRequired, Protocol, TypedDict, cast
 
-from conformance import json_positions, schemas, untrusted
+from conformance.suite import schemas
+from conformance.text import json_positions, untrusted
 from conformance.vocabulary import FAILING
 from specreader import files, kitdata, limits, roots
 from specreader.jsontypes import Json, JsonPath
@@ -86,7 +87,7 @@ def header(engine: Json, options: Json, scenarios: int) -> Header:
     and the house folders when there are some."""
     made: Header = {
         "type": "header",
-        "kit": {"name": "trickspec", "version": kit_version()},
+        "kit": {"name": "trickspec", "version": kitdata.kit_version()},
         "spec_version": spec_version(),
         "engine": engine,
         "options": options,
@@ -96,26 +97,6 @@ def header(engine: Json, options: Json, scenarios: int) -> Header:
     if house := roots.current():
         made["roots"] = house.to_json()
     return made
-
-
-def kit_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("trickspec")
-    except PackageNotFoundError:
-        return "0+checkout"
-
-
-def kit_homepage() -> str:
-    """The project's Homepage URL as the installed package states it ("" from a bare checkout)."""
-    from importlib.metadata import PackageNotFoundError, metadata
-
-    try:
-        urls = metadata("trickspec").get_all("Project-URL") or []
-    except PackageNotFoundError:
-        return ""
-    return next((url.strip() for label, _, url in (u.partition(",") for u in urls) if label.strip() == "Homepage"), "")
 
 
 def spec_version() -> str:
@@ -134,7 +115,7 @@ def spec_version() -> str:
         for path in paths:
             digest.update((named / path.relative_to(folder)).as_posix().encode())
             digest.update(files.read_bytes(path, limits.MAX_YAML_BYTES, "YAML file"))
-    return f"{kit_version()}+{digest.hexdigest()[:12]}"
+    return f"{kitdata.kit_version()}+{digest.hexdigest()[:12]}"
 
 
 def now() -> str:

@@ -5,7 +5,7 @@ the run goes on: a timeout, an exit (with its status), output closed while the p
 a line that is not UTF-8 or not JSON or too long or too deeply nested, an answer with another id,
 an answer sent twice, a message that breaks the schema in validating mode. After most of these
 the engine (with every process it started) is ended, and started again for the next scenario;
-after a few stalls in a row (timeouts, failed restarts) the kit gives up on it (conformance/breaker.py).
+after a few stalls in a row (timeouts, failed restarts) the kit gives up on it (conformance/engines/breaker.py).
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 
-from conformance import schemas, untrusted
-from conformance.breaker import GIVE_UP_AFTER, Breaker
-from conformance.engine_process import MAX_LINE_BYTES, Closed, EngineProcess, Event, Exited, Line, Overlong, describe_exit
-from conformance.messages import Request
+from conformance.engines.breaker import GIVE_UP_AFTER, Breaker
+from conformance.engines.engine_process import MAX_LINE_BYTES, Closed, EngineProcess, Event, Exited, Line, Overlong, describe_exit
+from conformance.engines.messages import Request
+from conformance.suite import schemas
+from conformance.text import untrusted
 from conformance.vocabulary import EngineError, ErrorKind
 from specreader.jsontypes import Json
 from specreader.problems import format_path

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import IO
 
-from conformance import interrupt
+from conformance.engines import interrupt
 
 # Bytes of one line of standard output the kit accepts; a longer line is refused unread.
 MAX_LINE_BYTES = 64 * 1024 * 1024

@@ -6,10 +6,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.adapter import EngineAdapter, describe_error
-from conformance.comparisons import Mismatch, action_text, compare
-from conformance.messages import Request
-from conformance.scenarios import Scenario
+from conformance.engines.adapter import EngineAdapter, describe_error
+from conformance.engines.messages import Request
+from conformance.suite.comparisons import Mismatch, action_text, compare
+from conformance.suite.scenarios import Scenario
 from conformance.vocabulary import EngineError, ErrorKind, Outcome, engine_error
 
 

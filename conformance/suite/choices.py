@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from conformance.scenarios import Scenario
+from conformance.suite.scenarios import Scenario
 from specreader import kitdata
 
 ACTION, SETUP = "action", "setup"

@@ -10,10 +10,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from conformance import schemas
-from conformance.references import References
-from conformance.setup_check import SetupCheck
-from conformance.shapes import mappings
+from conformance.suite import schemas
+from conformance.suite.references import References
+from conformance.suite.setup_check import SetupCheck
+from conformance.suite.shapes import mappings
 from specreader import kitdata, roots
 from specreader.files import yaml_files
 from specreader.jsontypes import Json, JsonPath

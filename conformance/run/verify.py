@@ -12,11 +12,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import IO
 
-from conformance import interrupt, runlog, runner, untrusted
-from conformance.adapter import EngineAdapter, take_late_copies
-from conformance.expectations import Expectations
-from conformance.runlog import Log, ScenarioLine
-from conformance.scenarios import Scenario
+from conformance.engines import interrupt
+from conformance.engines.adapter import EngineAdapter, take_late_copies
+from conformance.run import runlog, runner
+from conformance.run.expectations import Expectations
+from conformance.run.runlog import Log, ScenarioLine
+from conformance.suite.scenarios import Scenario
+from conformance.text import untrusted
 from conformance.vocabulary import FAILING, Outcome
 from specreader.jsontypes import Json
 

@@ -9,8 +9,8 @@ from collections import Counter
 from typing import Any, cast
 from xml.etree import ElementTree as ET
 
-from conformance import untrusted
-from conformance.runlog import LATE_COPIES_KEPT, Log, ScenarioLine
+from conformance.run.runlog import LATE_COPIES_KEPT, Log, ScenarioLine
+from conformance.text import untrusted
 from conformance.vocabulary import FAILING, RAN, Outcome
 from specreader.jsontypes import Json
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from conformance import untrusted
+from conformance.text import untrusted
 from specreader.jsontypes import Json
 
 
