@@ -95,7 +95,6 @@ def lines_of(log: runlog.Log) -> list[tuple[Any, ...]]:
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_a_mutant_is_found_and_shrunk_to_a_scenario_that_fails_on_it(name: str, tmp_path: Path) -> None:
     command = f"{sys.executable} {SERVE_MUTANT} {name}"
-    started = time.perf_counter()
     status = fuzz(
         "--engine-cmd",
         command,
@@ -111,7 +110,6 @@ def test_a_mutant_is_found_and_shrunk_to_a_scenario_that_fails_on_it(name: str, 
         str(tmp_path / "reports"),
     )
     assert status == 1
-    assert time.perf_counter() - started < 10 + 5  # found within the 10 s, shrinking and start-up included
     (written,) = sorted((tmp_path / "out").glob("*.yaml"))
     (scenario,) = load_files([written])  # it validates
     assert scenario.source == {"derived": "found by trickspec fuzz, seed 0"}
@@ -122,7 +120,6 @@ def test_a_mutant_is_found_and_shrunk_to_a_scenario_that_fails_on_it(name: str, 
     assert diverged[0]["file"] == str(written) and diverged[0]["clauses"] == list(scenario.clauses)
 
 
-@pytest.mark.waits  # on the served engines
 def test_the_served_reference_agrees_with_the_reference_in_process_on_every_variant(tmp_path: Path) -> None:
     command = f"{sys.executable} -m conformance.engines.serve"
     assert fuzz("--engine-cmd", command, "--deals", "240", "--jobs", "2", "--report-dir", str(tmp_path)) == 0
@@ -130,7 +127,6 @@ def test_the_served_reference_agrees_with_the_reference_in_process_on_every_vari
     assert seen == set(variant_ids())
 
 
-@pytest.mark.waits  # on the engines in node
 def test_the_javascript_example_agrees_with_the_reference_on_every_deal_drawn(tmp_path: Path) -> None:
     deals = cases(quick=300, deep=2000)
     if shutil.which("node") is None:
@@ -143,7 +139,6 @@ def test_the_javascript_example_agrees_with_the_reference_on_every_deal_drawn(tm
     assert len(log.scenarios) == deals and {s["variant"] for s in log.scenarios} == {"albastini-2p"}
 
 
-@pytest.mark.waits  # the stalls' timeouts
 def test_stalls_on_the_shrinker_s_candidates_neither_give_up_on_the_engine_nor_make_a_scenario(tmp_path: Path) -> None:
     """Shrinking stops at the first candidate the engine stalls on: the campaign's own deals are all played and
     judged, and the scenario written is the deal as it ran, which fails on the engine when run again."""
@@ -283,28 +278,6 @@ def test_a_deal_answered_again_after_its_batch_was_judged_is_named_in_the_log(
     assert status == 0 and log.counts()["pass"] == first + 4 and log.late_copies == [late]
     assert f"warning: the engine answered {late!r} twice, the second time after the kit had judged it" in capsys.readouterr().err
     assert json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))["late_copies"] == [late]
-
-
-def test_a_campaign_freezes_what_exists_and_leaves_a_freeze_of_its_caller_as_it_was() -> None:
-    """Under this suite, what collection made is frozen already (tests/conftest.py): a campaign leaves it so.
-    Run from the command line, it freezes what exists for the campaign and unfreezes it after."""
-    import gc
-
-    from conformance.fuzz.campaign import _kept_out_of_collections
-
-    frozen = gc.get_freeze_count()
-    assert frozen > 0
-    with _kept_out_of_collections():
-        assert gc.get_freeze_count() == frozen
-    assert gc.get_freeze_count() == frozen
-    gc.unfreeze()
-    try:
-        with _kept_out_of_collections():
-            assert gc.get_freeze_count() > 0
-        assert gc.get_freeze_count() == 0
-    finally:
-        gc.collect()  # as tests/conftest.py does: nothing frozen is garbage
-        gc.freeze()
 
 
 def test_a_scenario_written_replaces_a_link_of_its_name_and_never_writes_through_it(tmp_path: Path) -> None:

@@ -51,7 +51,6 @@ def run_line(line: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(line, shell=True, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
 
 
-@pytest.mark.waits  # on the README's commands, each a process
 def test_the_example_runs_outside_the_checkout_as_its_readme_says(house: Path) -> None:
     lines = readme_commands()
     assert [line.split()[:2] for line in lines] == [
@@ -96,7 +95,6 @@ def run_here(line: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, s
     return status, out, err
 
 
-@pytest.mark.waits  # on the README's commands, each a process
 def test_the_reference_plays_the_house_rule_from_the_data(house: Path) -> None:
     """Without the house's one parameter the club's variant is the kit's over-60 game: verify and pytest fail.
 

@@ -188,7 +188,6 @@ def test_this_checkout_collects_each_scenario_once(pytest_run: Run) -> None:
     assert sum(".yaml::" in line for line in done.outlines) == len(kit_scenarios())
 
 
-@pytest.mark.waits  # on a pytest of its own, with workers
 def test_xdist_workers_each_run_an_engine_of_their_own(tmp_path: Path) -> None:
     """Under pytest-xdist the controller only shakes hands (for the header); each worker starts its own engine.
 
@@ -206,7 +205,6 @@ def test_xdist_workers_each_run_an_engine_of_their_own(tmp_path: Path) -> None:
     assert len(list(started.iterdir())) == 3  # the controller's handshake and one engine per worker
 
 
-@pytest.mark.waits  # on a pytest of its own, with a worker
 def test_a_worker_whose_engine_will_not_start_fails_its_scenarios_saying_why(tmp_path: Path) -> None:
     """The controller's engine shakes hands, the worker's does not (a lock, a port, a licence): each scenario of the
     worker fails with the reason, no worker is lost to a traceback, and the run does not end as one with no test."""

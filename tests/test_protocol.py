@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import sys
 import textwrap
-import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -87,7 +86,6 @@ def fake_engine(tmp_path: Path, mode: str) -> list[str]:
     return [sys.executable, str(script)]
 
 
-@pytest.mark.waits  # the slow engine's timeout
 @pytest.mark.parametrize(
     ("mode", "kind", "detail"),
     [
@@ -226,14 +224,12 @@ def test_an_engine_that_cannot_restart_ends_the_run_quickly(tmp_path: Path) -> N
     script.write_text(textwrap.dedent(ONCE.format(marker=str(tmp_path / "started"))), encoding="utf-8")
     engine = SubprocessAdapter([sys.executable, str(script)], timeout=5)
     chosen = [s for s in scenarios.kit_scenarios() if s.variant == "albastini-2p"][:5]
-    started = time.perf_counter()
     try:
         outcomes = list(runner.run_all(engine, chosen, {"albastini-2p"}))
         probe = engine.probe({"cmd": "frobnicate"})
     finally:
         engine.close()
-    assert time.perf_counter() - started < 4  # three failed restarts, then no more (nor one per scenario)
-    assert engine.restarts == 3
+    assert engine.restarts == 3  # three failed restarts, then no more (nor one per scenario)
     assert outcomes[0].reason.startswith("crash: the engine exited with status 3")
     for outcome in outcomes[1:]:
         assert outcome.outcome == Outcome.ENGINE_UNAVAILABLE
@@ -251,7 +247,6 @@ def _alive(pid: int) -> bool:
         return False
 
 
-@pytest.mark.waits  # the engine's handshake timeout
 def test_a_failed_handshake_leaves_no_engine_running(tmp_path: Path) -> None:
     script = tmp_path / "mute.py"
     pid_file = tmp_path / "pid"

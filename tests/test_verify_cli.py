@@ -147,7 +147,6 @@ def test_smoke_accepts_the_served_reference(capsys: pytest.CaptureFixture[str]) 
     assert "ok   one answer per request: no request answered twice" in out
 
 
-@pytest.mark.waits  # the silent engine's timeout
 def test_smoke_explains_a_silent_engine(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     script = tmp_path / "mute.py"
     script.write_text("import sys\nfor line in sys.stdin:\n    pass\n", encoding="utf-8")

@@ -9,7 +9,6 @@ run; the log lists deals in index order whatever the number of jobs.
 from __future__ import annotations
 
 import contextlib
-import gc
 import itertools
 import multiprocessing
 import signal
@@ -254,23 +253,7 @@ def run(
     progress: Progress | None = None,
 ) -> Campaign:
     """Run the campaign and return its log and divergences; the log is written to ``stream`` as it goes."""
-    with _kept_out_of_collections():
-        return _run(plan, settings, out, stream, options, progress)
-
-
-@contextlib.contextmanager
-def _kept_out_of_collections() -> Iterator[None]:
-    """Freeze what exists before the campaign (the spec, the modules; in a test run, pytest's), in
-    this process and the workers it forks: the deals' reports set off full collections again and
-    again, and each walking all of it cost a campaign in a test run about a quarter of its time."""
-    if gc.get_freeze_count():  # the caller keeps objects frozen: left as it has them
-        yield
-        return
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
+    return _run(plan, settings, out, stream, options, progress)
 
 
 def _run(

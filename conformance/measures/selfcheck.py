@@ -16,10 +16,8 @@ the check.
 
 from __future__ import annotations
 
-import gc
 import json
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -255,8 +253,7 @@ def run_mutants(
             result = MutantResult(mutant, len(mine), equivalent=listed.get(mutant.key, ""))
             same = fates.setdefault(json.dumps(mutant.data, sort_keys=True), result)
             if same is result:
-                with _young_garbage_freed():
-                    _play(result, mine, build, stop_at_first)
+                _play(result, mine, build, stop_at_first)
             else:
                 result.killed_by = list(same.killed_by)
                 result.setup_refused = dict(same.setup_refused)
@@ -284,18 +281,3 @@ def _play(result: MutantResult, mine: list[scenarios.Scenario], build: Builder, 
         result.killed_by.append(scenario.id)
         if stop_at_first:
             break
-
-
-@contextmanager
-def _young_garbage_freed() -> Iterator[None]:
-    """A mutant's compiled rules are cyclic (each legal action points back to its table), so only the
-    collector frees them. Left to it, they outlive young collections and are found by full ones,
-    each walking the whole kit; collected here, once the mutant is done, they are found young."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.collect(0)
-        if enabled:
-            gc.enable()

@@ -20,8 +20,6 @@ from specreader.problems import DataError
 
 import junit_schema
 
-pytestmark = pytest.mark.waits  # engines over the protocol, some of them stalling (tests/lanes.py)
-
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(list(args))

@@ -13,7 +13,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,7 +70,6 @@ def within(seconds: float, call: Callable[[], int]) -> int:
 class Measured:
     code: int
     err: str
-    seconds: float
     peak_mib: float
 
 
@@ -80,9 +78,9 @@ def _cap_memory() -> None:  # so a regression fails with MemoryError instead of 
 
 
 def measured(*args: str, seconds: float = 30.0) -> Measured:
-    """``trickspec ARGS`` in a child process: exit code, stderr, wall time and peak resident memory."""
+    """``trickspec ARGS`` in a child process, killed after ``seconds`` as a guard against a hang: exit code, stderr
+    and peak resident memory."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        started = time.perf_counter()
         command = [sys.executable, "-m", "conformance.cli", *args]
         child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=err, preexec_fn=_cap_memory)
         timer = threading.Timer(seconds, child.kill)
@@ -92,11 +90,10 @@ def measured(*args: str, seconds: float = 30.0) -> Measured:
         finally:
             timer.cancel()
         child.returncode = os.waitstatus_to_exitcode(status)
-        elapsed = time.perf_counter() - started
         err.seek(0)
         text = err.read().decode("utf-8", "replace")
     assert "Traceback" not in text, text
-    return Measured(child.returncode, text, elapsed, usage.ru_maxrss / 1024)
+    return Measured(child.returncode, text, usage.ru_maxrss / 1024)
 
 
 def variant_file(folder: Path, body: str, name: str = "hostile.yaml") -> Path:
@@ -153,10 +150,8 @@ def test_digits_are_counted_before_any_conversion() -> None:
     previous = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(640)  # the smallest limit Python allows: converting a long digit string would raise
     try:
-        started = time.perf_counter()
         with pytest.raises(DataError, match="found 99999"):
             loads("a: " + "9" * 2_000_000 + "\n", "long.yaml")
-        assert time.perf_counter() - started < 2.0
     finally:
         sys.set_int_max_str_digits(previous)
 
@@ -220,9 +215,7 @@ def test_nesting_up_to_the_limit_is_read() -> None:
 def test_nesting_beyond_the_limit_is_located(tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str, line: int,
                                              column: int | None) -> None:
     path = variant_file(tmp_path, body)
-    started = time.perf_counter()
     result = run(capsys, "validate", str(path))
-    assert time.perf_counter() - started < 5.0
     assert result.code == 2
     assert len(result.problems) == 1
     match = LOCATED.match(result.problems[0])
@@ -289,7 +282,7 @@ def test_dev_zero_behind_a_link_is_not_read(tmp_path: Path) -> None:
     result = measured("validate", str(zero), seconds=20)
     assert result.code == 2
     assert f"{zero}:0:0: $: expected a YAML file, found a device" in result.err
-    assert result.seconds < 10 and result.peak_mib < 300
+    assert result.peak_mib < 300  # killed at the guard's seconds, it would have no exit code 2
 
 
 def test_a_fifo_named_yaml_does_not_hang(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -323,7 +316,7 @@ def test_the_size_is_checked_before_reading(tmp_path: Path) -> None:
     result = measured("validate", str(sparse), seconds=20)
     assert result.code == 2
     assert f"{sparse}:1:1: $: expected a YAML file of at most 2 MiB, found 8192.0 MiB" in result.err
-    assert result.seconds < 10 and result.peak_mib < 300
+    assert result.peak_mib < 300  # killed at the guard's seconds, it would have no exit code 2
 
 
 # ---------------------------------------------------------------- cross-checks within the schema's bounds
@@ -341,9 +334,7 @@ def test_the_size_is_checked_before_reading(tmp_path: Path) -> None:
 def test_numbers_the_schema_bounds_are_never_looped_over(tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str,
                                                            expected: str) -> None:
     path = variant_file(tmp_path, body)
-    started = time.perf_counter()
     result = run(capsys, "validate", str(path))
-    assert time.perf_counter() - started < 2.0
     assert result.code == 2
     assert result.problems[0].startswith(f"{path}:{expected}")
 
@@ -355,9 +346,7 @@ def test_a_long_extends_chain_is_cut_at_the_limit(tmp_path: Path, capsys: pytest
     for n in range(length):
         parent = f"chain{n + 1}" if n + 1 < length else "albastini-4p"
         (folder / f"chain{n}.yaml").write_text(f"id: chain{n}\ntitle: C\nextends: {parent}\n", encoding="utf-8")
-    started = time.perf_counter()
     result = run(capsys, "validate", str(folder))
-    assert time.perf_counter() - started < 10
     assert result.code == 2
     too_long = [line for line in result.problems if f"longer than {limits.MAX_INHERITANCE} variants" in line]
     assert len(too_long) == length - limits.MAX_INHERITANCE + 1  # the last ones reach albastini-4p in time
@@ -369,7 +358,7 @@ def test_players_150000000_costs_no_memory(tmp_path: Path) -> None:
     result = measured("validate", str(path))
     assert result.code == 2
     assert f"{path}:4:10: $.players: expected at most 6, found integer 150000000" in result.err
-    assert result.seconds < 10 and result.peak_mib < 300
+    assert result.peak_mib < 300  # killed at the guard's seconds, it would have no exit code 2
 
 
 # ---------------------------------------------------------------- a broken base

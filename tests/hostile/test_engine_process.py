@@ -25,25 +25,23 @@ from conformance.run.runner import Verdict
 from conformance.vocabulary import ErrorKind, Outcome
 from specreader import kitdata
 
-pytestmark = pytest.mark.waits  # engines' timeouts and processes ending (tests/lanes.py)
-
 BENIGN = "setup: benign"  # what the engines answer to every scenario they do not misbehave on
 
 
-def run(tmp_path: Path, mode: str, hostile: list[int], count: int = 4, **options: Any) -> tuple[list[Verdict], float]:
+def run(tmp_path: Path, mode: str, hostile: list[int], count: int = 4, **options: Any) -> list[Verdict]:
     """Run ``count`` scenarios through an engine misbehaving as ``mode`` on the scenarios at ``hostile``;
-    the verdicts and the seconds the run took, the engine closed."""
+    the verdicts, the engine closed. A misbehaviour the kit waited out instead of seeing shows as a
+    timeout among the verdicts."""
     chosen = two_player(count)
     options.setdefault("timeout", 1.0)
     options.setdefault("startup_timeout", 10.0)  # a loaded machine starts Python slowly; the handshake is not under test here
     adapter = SubprocessAdapter(engine(tmp_path, mode, [chosen[i] for i in hostile]), **options)
-    began = time.monotonic()
     try:
         verdicts = list(runner.run_all(adapter, chosen, {"albastini-2p"}))
     finally:
         adapter.close()
     assert [v.scenario.id for v in verdicts] == [s.id for s in chosen]
-    return verdicts, time.monotonic() - began
+    return verdicts
 
 
 def assert_only(verdicts: list[Verdict], hostile: list[int], kind: ErrorKind, message: str) -> None:
@@ -57,109 +55,98 @@ def assert_only(verdicts: list[Verdict], hostile: list[int], kind: ErrorKind, me
 
 
 def test_a_crash_is_reported_with_its_exit_status_and_its_own_stderr(tmp_path: Path) -> None:
-    verdicts, seconds = run(tmp_path, "crash", [1, 2])
+    verdicts = run(tmp_path, "crash", [1, 2])
     assert_only(verdicts, [1, 2], ErrorKind.CRASH, "the engine exited with status 7; stderr: engine ")
     assert {verdicts[1].outcome, verdicts[2].outcome} == {Outcome.ERROR}
     # each crash quotes the stderr of the process that crashed, never that of the one before
     messages = [verdicts[1].reason, verdicts[2].reason]
     pids_quoted = [{pid for pid in started(tmp_path)["engine"] if f"engine {pid} " in m} for m in messages]
     assert all(len(quoted) == 1 for quoted in pids_quoted) and pids_quoted[0] != pids_quoted[1], messages
-    assert seconds < 5
     assert_nothing_left(tmp_path)
 
 
 def test_a_crash_is_not_a_timeout_when_a_child_keeps_the_output_open(tmp_path: Path) -> None:
-    verdicts, seconds = run(tmp_path, "crash-child-holds-output", [1], timeout=10.0)
+    verdicts = run(tmp_path, "crash-child-holds-output", [1], timeout=10.0)
     assert_only(verdicts, [1], ErrorKind.CRASH, "the engine exited with status 7")
-    assert seconds < 5  # found out by the exit, not by waiting out the 10 s timeout
     assert_nothing_left(tmp_path)
 
 
 def test_a_timeout_ends_the_engine_and_its_children_and_the_run_goes_on(tmp_path: Path) -> None:
-    verdicts, seconds = run(tmp_path, "hang", [1], timeout=0.3)
+    verdicts = run(tmp_path, "hang", [1], timeout=0.3)
     assert_only(verdicts, [1], ErrorKind.TIMEOUT, "no answer within 0.3 s")
     assert verdicts[1].outcome is Outcome.TIMEOUT
     assert len(started(tmp_path)["engine"]) == 2  # restarted once, for the scenarios after it
-    assert seconds < 5
     assert_nothing_left(tmp_path)
 
 
 def test_closed_output_costs_at_most_the_timeout(tmp_path: Path) -> None:
-    verdicts, seconds = run(tmp_path, "closed-output", [0, 1], timeout=0.3)
+    verdicts = run(tmp_path, "closed-output", [0, 1], timeout=0.3)
     assert_only(verdicts, [0, 1], ErrorKind.CLOSED_OUTPUT, "the engine closed its output and kept running")
-    assert seconds < 3  # not 5 s per scenario
     assert_nothing_left(tmp_path)
 
 
 def test_stdout_that_is_not_utf8_is_malformed_not_a_timeout(tmp_path: Path) -> None:
-    verdicts, seconds = run(tmp_path, "stdout-not-utf8", [1], timeout=10.0)
+    verdicts = run(tmp_path, "stdout-not-utf8", [1], timeout=10.0)
     assert_only(verdicts, [1], ErrorKind.MALFORMED, "expected UTF-8, found byte 0xff at position 8")
-    assert seconds < 5
     assert_nothing_left(tmp_path)
 
 
 def test_a_lone_surrogate_is_malformed_for_its_scenario_alone(tmp_path: Path) -> None:
     """No UTF-8 file or terminal can hold one, so no line carrying one gets past the reader."""
-    verdicts, _ = run(tmp_path, "lone-surrogate", [2])
+    verdicts = run(tmp_path, "lone-surrogate", [2])
     assert_only(verdicts, [2], ErrorKind.MALFORMED, "found the lone surrogate \\ud800 in a string")
     assert_nothing_left(tmp_path)
 
 
 def test_a_key_twice_in_an_answer_is_malformed_for_its_scenario_alone(tmp_path: Path) -> None:
     """JSON readers disagree on which of two same-named members counts; the kit takes neither."""
-    verdicts, _ = run(tmp_path, "key-twice", [1])
+    verdicts = run(tmp_path, "key-twice", [1])
     assert_only(verdicts, [1], ErrorKind.MALFORMED, "expected each key once in an object, found $.error twice")
     assert_nothing_left(tmp_path)
 
 
 def test_stderr_that_is_not_utf8_is_kept_decoded_and_never_stops_the_reader(tmp_path: Path) -> None:
     # 400 KB of it before the handshake: were the reader dead, the engine would block on a full pipe
-    verdicts, seconds = run(tmp_path, "stderr-not-utf8", [], count=6, timeout=2.0)
+    verdicts = run(tmp_path, "stderr-not-utf8", [], count=6, timeout=2.0)
     assert [v.reason for v in verdicts] == [BENIGN] * 6
-    assert seconds < 5
     assert_nothing_left(tmp_path)
 
 
 @pytest.mark.parametrize(("mode", "index"), [("deep", 1), ("deep-ish", 2)])
 def test_a_deeply_nested_answer_is_malformed_for_its_scenario_alone(tmp_path: Path, mode: str, index: int) -> None:
-    verdicts, seconds = run(tmp_path, mode, [index])
+    verdicts = run(tmp_path, mode, [index])
     assert_only(verdicts, [index], ErrorKind.MALFORMED, "expected at most 100 levels of nesting, found more")
-    assert seconds < 5
     assert_nothing_left(tmp_path)
 
 
 def test_a_line_over_the_limit_is_malformed_and_the_engine_restarted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PADDING", str(2 * 1024 * 1024))
-    verdicts, seconds = run(tmp_path, "overlong", [1], max_line_bytes=1024 * 1024)
+    verdicts = run(tmp_path, "overlong", [1], max_line_bytes=1024 * 1024)
     assert_only(verdicts, [1], ErrorKind.MALFORMED, "expected lines of at most 1 MiB, found a longer one")
     assert len(started(tmp_path)["engine"]) == 2
-    assert seconds < 5
     assert_nothing_left(tmp_path)
 
 
 def test_the_default_line_limit_is_64_mib(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PADDING", str(MAX_LINE_BYTES))
-    verdicts, seconds = run(tmp_path, "overlong", [0], count=2, timeout=10.0)
+    verdicts = run(tmp_path, "overlong", [0], count=2, timeout=10.0)
     assert MAX_LINE_BYTES == 64 * 1024 * 1024
     assert_only(verdicts, [0], ErrorKind.MALFORMED, "expected lines of at most 64 MiB, found a longer one")
-    assert seconds < 8
     assert_nothing_left(tmp_path)
 
 
 def test_a_wrong_id_is_blamed_on_the_scenario_it_answered(tmp_path: Path) -> None:
-    verdicts, seconds = run(tmp_path, "wrong-id", [1])
+    verdicts = run(tmp_path, "wrong-id", [1])
     assert_only(verdicts, [1], ErrorKind.WRONG_ID, "expected id")
     assert "found 'someone-else'" in verdicts[1].reason
-    assert seconds < 5
     assert_nothing_left(tmp_path)
 
 
 @pytest.mark.parametrize("hostile", [[1], [3]])
 def test_an_answer_sent_twice_is_blamed_on_its_own_scenario(tmp_path: Path, hostile: list[int]) -> None:
-    verdicts, seconds = run(tmp_path, "twice", hostile)
+    verdicts = run(tmp_path, "twice", hostile)
     assert_only(verdicts, hostile, ErrorKind.EXTRA_ANSWER, f"the engine answered {verdicts[hostile[0]].scenario.id!r} twice")
     assert len(started(tmp_path)["engine"]) == 1  # the engine kept its line discipline: no restart
-    assert seconds < 5
     assert_nothing_left(tmp_path)
 
 
@@ -203,12 +190,10 @@ def test_the_id_of_an_answer_before_on_another_answer_is_a_wrong_id_at_once(tmp_
     request at a time: pipelined, the answer it came after is still held, and it counts as a copy of that one.)"""
     chosen = two_player(4)
     adapter = SubprocessAdapter(engine(tmp_path, "stale-id", [chosen[2]]), timeout=1.0, startup_timeout=10.0)
-    began = time.monotonic()
     try:
         verdicts = [runner.run(adapter, s, {"albastini-2p"}) for s in chosen]
     finally:
         adapter.close()
-    assert time.monotonic() - began < 5  # not the timeout: the engine is not waited for
     assert_only(verdicts, [2], ErrorKind.WRONG_ID, f"found {chosen[1].id!r}")
     assert adapter.take_late_copies() == []
     assert_nothing_left(tmp_path)
@@ -219,31 +204,28 @@ def test_copies_without_end_are_set_aside_once_and_then_blamed(tmp_path: Path) -
     aside, the second is an answer with the wrong id, and the kit never keeps on reading copies."""
     chosen = two_player(4)
     adapter = SubprocessAdapter(engine(tmp_path, "copies-forever", [chosen[1]]), timeout=1.0, startup_timeout=10.0)
-    began = time.monotonic()
     try:
         verdicts = [runner.run(adapter, s, {"albastini-2p"}) for s in chosen]
         late = adapter.take_late_copies()
     finally:
         adapter.close()
-    assert time.monotonic() - began < 5
     assert_only(verdicts, [3], ErrorKind.WRONG_ID, f"found {chosen[1].id!r}")
     assert late == [chosen[1].id]
     assert_nothing_left(tmp_path)
 
 
 def test_an_engine_that_hangs_on_everything_is_given_up_on(tmp_path: Path) -> None:
-    verdicts, seconds = run(tmp_path, "hang-all", [], count=12, timeout=0.3)
+    verdicts = run(tmp_path, "hang-all", [], count=12, timeout=0.3)
     assert [v.outcome for v in verdicts] == [Outcome.TIMEOUT] * 3 + [Outcome.ENGINE_UNAVAILABLE] * 9
     for verdict in verdicts[3:]:
         assert verdict.error is not None and verdict.error.kind is ErrorKind.UNAVAILABLE
         assert "not run: the engine stalled 3 times in a row (timeouts or failed restarts)" in verdict.reason
         assert "the last: timeout: no answer within 0.3 s" in verdict.reason
-    assert seconds < 5  # three timeouts, not twelve
     assert_nothing_left(tmp_path)
 
 
 def test_the_number_of_stalls_before_giving_up_is_an_option(tmp_path: Path) -> None:
-    verdicts, _ = run(tmp_path, "hang-all", [], count=4, timeout=0.3, give_up_after=1)
+    verdicts = run(tmp_path, "hang-all", [], count=4, timeout=0.3, give_up_after=1)
     assert [v.outcome for v in verdicts] == [Outcome.TIMEOUT] + [Outcome.ENGINE_UNAVAILABLE] * 3
     assert_nothing_left(tmp_path)
 
@@ -253,20 +235,18 @@ def test_one_slow_restart_does_not_write_off_the_rest(tmp_path: Path) -> None:
     # quick. (The timeout leaves a quick start room on a loaded machine: at 0.5 s, one under load was given up on too.)
     chosen = two_player(5)
     adapter = SubprocessAdapter(engine(tmp_path, "second-start-slow", [chosen[1]]), timeout=1.0, startup_timeout=1.5)
-    began = time.monotonic()
     try:
         verdicts = list(runner.run_all(adapter, chosen, {"albastini-2p"}))
     finally:
         adapter.close()
     assert_only(verdicts, [1], ErrorKind.CRASH, "the engine exited with status 7")
     assert adapter.restarts == 2  # the slow start given up on after 1.5 s, then one that answered
-    assert time.monotonic() - began < 8  # the slow start was not waited for
     assert_nothing_left(tmp_path)
 
 
 def test_the_handshake_has_its_own_timeout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HANDSHAKE_SECONDS", "0.5")
-    verdicts, _ = run(tmp_path, "slow-handshake", [], count=2, timeout=0.2, startup_timeout=3.0)
+    verdicts = run(tmp_path, "slow-handshake", [], count=2, timeout=0.2, startup_timeout=3.0)
     assert [v.reason for v in verdicts] == [BENIGN] * 2
     with pytest.raises(EngineUnusable, match=r"handshake failed: timeout: no answer within 0\.2 s"):
         SubprocessAdapter(engine(tmp_path, "slow-handshake"), timeout=3.0, startup_timeout=0.2)
@@ -276,9 +256,7 @@ def test_the_handshake_has_its_own_timeout(tmp_path: Path, monkeypatch: pytest.M
 def test_an_engine_that_ignores_stop_and_sigterm_is_ended_at_the_end_of_the_run(tmp_path: Path) -> None:
     adapter = SubprocessAdapter(engine(tmp_path, "ignores-stop"), timeout=0.3, startup_timeout=10)
     assert runner.run(adapter, two_player(1)[0], {"albastini-2p"}).reason == BENIGN
-    began = time.monotonic()
     adapter.close()
-    assert time.monotonic() - began < 3  # 0.3 s to stop by itself, 0.5 s after SIGTERM, then SIGKILL
     assert_nothing_left(tmp_path)
 
 
@@ -337,7 +315,6 @@ def test_wait_gives_the_exit_status_or_none_at_the_deadline(monkeypatch: pytest.
         assert quick.wait(time.monotonic() + 20) == 3  # asked again, once it has been reaped
         began = time.monotonic()
         assert slow.wait(began + 0.2) is None
-        assert time.monotonic() - began >= 0.2
     finally:
         quick.end()
         slow.end()
@@ -373,7 +350,7 @@ def test_a_child_that_moves_into_a_group_of_its_own_is_ended_with_the_engine(tmp
 
 
 def test_an_id_that_is_no_string_is_shown_as_json(tmp_path: Path) -> None:
-    verdicts, _ = run(tmp_path, "number-id", [1])
+    verdicts = run(tmp_path, "number-id", [1])
     assert_only(verdicts, [1], ErrorKind.WRONG_ID, "found 12345, not a string")
     assert_nothing_left(tmp_path)
 
@@ -384,7 +361,7 @@ def test_a_line_without_an_id_that_is_no_error_answers_no_scenario(tmp_path: Pat
     scenario the engine answered well): it is an answer with the wrong id, and the engine is started again."""
     for validate in (False, True):  # the protocol's schema or not: a wrong id, on one scenario alone
         (tmp_path / str(validate)).mkdir()
-        verdicts, _ = run(tmp_path / str(validate), "copy-without-id", [1], validate=validate)
+        verdicts = run(tmp_path / str(validate), "copy-without-id", [1], validate=validate)
         assert_only(verdicts, [2], ErrorKind.WRONG_ID, "found no id")
         assert len(started(tmp_path / str(validate))["engine"]) == 2
         assert_nothing_left(tmp_path / str(validate))

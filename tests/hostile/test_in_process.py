@@ -46,8 +46,6 @@ from conformance.suite import scenarios
 from conformance.vocabulary import ErrorKind, Outcome
 from specreader import kitdata
 
-pytestmark = pytest.mark.waits  # timeouts, and kit processes started to watch (tests/lanes.py)
-
 
 def chosen() -> list[scenarios.Scenario]:
     """Two two-player scenarios around one three-player one."""
