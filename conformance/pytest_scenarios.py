@@ -172,7 +172,7 @@ def _collected_by_file(config: pytest.Config) -> dict[Path, list[scenarios.Scena
             targets = [(config.invocation_params.dir / arg.split("::")[0]).resolve() for arg in config.args]
             every = [file.resolve() for folder in _scenario_folders() for file in scenarios.scenario_files(folder)]
             chosen = [file for file in every if any(t == file or t in file.parents for t in targets)]
-            loaded = scenarios.run_scenarios() if len(chosen) == len(every) else scenarios.load_files(chosen)
+            loaded = scenarios.run_scenarios() if len(chosen) == len(every) else scenarios.load_to_run(chosen)
             for scenario in loaded:
                 by_file.setdefault((kitdata.root() / scenario.file).resolve(), []).append(scenario)
         config.stash[_BY_FILE_KEY] = by_file
@@ -184,7 +184,7 @@ class ScenarioFile(pytest.File):
         loaded = _collected_by_file(self.config).get(self.path.resolve())
         if loaded is None:  # a file outside the run's folders, or one of those collected does not load
             try:
-                loaded = scenarios.load_files([self.path])
+                loaded = scenarios.load_to_run([self.path])
             except DataError as err:
                 raise self.CollectError(str(err)) from None
         expected = self.config.stash[_EXPECT_KEY]

@@ -8,11 +8,7 @@ point at the place in the file.
 
 from __future__ import annotations
 
-import hashlib
-import marshal
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -250,53 +246,12 @@ def read_bytes(path: Path) -> bytes:
 
 def load_bytes(raw: bytes, name: str) -> Document:
     """Parse the bytes of a YAML file read as ``name``, as ``load`` does."""
-    digest = hashlib.blake2b(raw).digest()
-    cached = _PARSED.get(digest)
-    if cached is not None:
-        return Document(name, *cached)
-    doc = _load_bytes(raw, name)
-    _PARSED.keep(digest, doc)
-    return doc
+    return _load_bytes(raw, name)
 
 
 Marks = dict[JsonPath, tuple[int, int]]
 
 
-class _Parsed:
-    """Documents parsed, by a digest of their bytes: validate run again in one process (the suite,
-    the plugin) reads the same files again, under other paths too, and parses each content once.
-    Only what parsed is kept, and each hit gets data of its own, as the caller may change it."""
-
-    def __init__(self, nodes: int) -> None:
-        self.nodes = nodes  # marks kept in all, the least recently used dropped first
-        self.held = 0
-        self.entries: OrderedDict[bytes, tuple[bytes, Marks, Marks]] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, digest: bytes) -> tuple[Any, Marks, Marks] | None:
-        with self.lock:
-            entry = self.entries.get(digest)
-            if entry is None:
-                return None
-            self.entries.move_to_end(digest)
-        data, marks, keys = entry
-        return marshal.loads(data), dict(marks), dict(keys)
-
-    def keep(self, digest: bytes, doc: Document) -> None:
-        if len(doc.marks) > self.nodes // 4:  # so large a file would push the others out
-            return
-        entry = (marshal.dumps(doc.data), dict(doc.marks), dict(doc.key_marks))
-        with self.lock:
-            if digest in self.entries:
-                return
-            self.entries[digest] = entry
-            self.held += len(entry[1])
-            while self.held > self.nodes:
-                _, (_, marks, _) = self.entries.popitem(last=False)
-                self.held -= len(marks)
-
-
-_PARSED = _Parsed(nodes=120_000)  # the kit's files have some 53,000 (14 MB kept)
 
 
 def _load_bytes(raw: bytes, name: str) -> Document:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -246,7 +245,7 @@ def _compile(doc: Document, shown: str, index: int, raw: Json, default_variant: 
 
 
 def _cross_checks(
-    doc: Document, spec: Spec, refs: References, unchecked: list[Problem], setups: SetupCheck, clauses: dict[str, Json]
+    doc: Document, spec: Spec, refs: References, unchecked: list[Problem], setups: SetupCheck | None, clauses: dict[str, Json]
 ) -> list[Problem]:
     """What the schema cannot say: references resolve, cards exist in the variant's deck, a deal
     can start from each setup (but one that must be refused).
@@ -355,12 +354,12 @@ def _cross_checks(
                 for path, card in _cards(raw)
                 if card not in deck and _CARD.match(card)
             ]
-        unplayable = setups.unplayable(vid, doc.file)
+        unplayable = setups.unplayable(vid, doc.file) if setups else None
         if unplayable is not None:
             why = unplayable.reason
             message = f"the setups of variant {vid!r} cannot be checked ({why}): expected a variant the reference engine plays"
             (unchecked if unplayable.reported else problems).append(doc.problem(named_at, message))
-        refusal = setups.refusal(vid, setup) if len(problems) == before_setup else None
+        refusal = setups.refusal(vid, setup) if setups and len(problems) == before_setup else None
         if refusal is not None:  # the cards are right, and yet a deal cannot start here
             where = (*at, "setup", *_as_written(_before_placing(refusal.path, placings), written, rested))
             problems.append(doc.problem(where, f"a deal cannot start from this setup: {refusal.message}"))
@@ -559,39 +558,35 @@ def ids_of(paths: Iterable[Path]) -> dict[str, str]:
     return ids
 
 
-# The ids a file's bytes write, by a digest of the bytes: validate run again in one process (the
-# suite, a plugin) reads the kit's scenario files again, but parses each content once.
-_IDS_WRITTEN: dict[bytes, tuple[tuple[str, int], ...]] = {}
-
-
 def _ids_in(raw: bytes, name: str) -> tuple[tuple[str, int], ...]:
     """The scenario ids the bytes of a file write, in order, each with the line of its scenario
     (none when the file does not parse)."""
-    digest = hashlib.blake2b(raw).digest()
-    written = _IDS_WRITTEN.get(digest)
-    if written is None:
-        try:
-            doc = load_bytes(raw, name)
-        except DataError:
-            written = ()
-        else:
-            written = tuple(
-                (raw_scenario["id"], doc.where(("scenarios", i))[0])
-                for i, raw_scenario in mappings(doc.data if isinstance(doc.data, dict) else {}, "scenarios")
-                if isinstance(raw_scenario.get("id"), str)
-            )
-        _IDS_WRITTEN[digest] = written
-    return written
+    try:
+        doc = load_bytes(raw, name)
+    except DataError:
+        return ()
+    return tuple(
+        (raw_scenario["id"], doc.where(("scenarios", i))[0])
+        for i, raw_scenario in mappings(doc.data if isinstance(doc.data, dict) else {}, "scenarios")
+        if isinstance(raw_scenario.get("id"), str)
+    )
 
 
 def _check_documents(
-    docs: list[Document], spec: Spec, refs: References, taken: Callable[[], dict[str, str]] | None = None
+    docs: list[Document],
+    spec: Spec,
+    refs: References,
+    taken: Callable[[], dict[str, str]] | None = None,
+    *,
+    playable: bool = True,
 ) -> tuple[list[Problem], list[Problem]]:
-    """``taken``: the ids the scenarios may not repeat, asked for once a scenario needs them."""
+    """``taken``: the ids the scenarios may not repeat, asked for once a scenario needs them. ``playable``:
+    each setup is also started on the reference engine (validation), which loading the kit's own scenarios
+    to run them leaves out: they are validated when the kit is built and tested."""
     problems: list[Problem] = []
     unchecked: list[Problem] = []
     seen: dict[str, str] | None = None
-    setups = SetupCheck(spec)
+    setups = SetupCheck(spec) if playable else None
     clauses = spec.clause_index()  # once for all the files
     for doc in docs:
         found = schemas.check(doc, "scenario")
@@ -615,11 +610,12 @@ def _check_documents(
     return problems, unchecked
 
 
-def load_files(paths: Iterable[Path], spec: Spec | None = None) -> list[Scenario]:
-    """Load scenario files; raise DataError with every located problem if any is wrong."""
+def load_files(paths: Iterable[Path], spec: Spec | None = None, *, playable: bool = True) -> list[Scenario]:
+    """Load scenario files; raise DataError with every located problem if any is wrong. ``playable=False``
+    leaves out starting each setup on the reference engine: for files validated already (the kit's own)."""
     spec = spec or kit_spec()
     docs, problems = _read(paths)
-    found, unchecked = _check_documents(docs, spec, References.of(spec))
+    found, unchecked = _check_documents(docs, spec, References.of(spec), playable=playable)
     problems += found + unchecked
     if problems:
         raise DataError(problems)
@@ -628,6 +624,16 @@ def load_files(paths: Iterable[Path], spec: Spec | None = None) -> list[Scenario
         default_variant, shown = doc.data.get("variant"), _shown(doc.file)
         out += [_compile(doc, shown, i, raw, default_variant, spec) for i, raw in enumerate(doc.data["scenarios"])]
     return out
+
+
+def load_to_run(paths: Iterable[Path]) -> list[Scenario]:
+    """Scenario files loaded to run: the kit's own as ``kit_scenarios`` loads them, validated already; any
+    other file validated whole first, its setups started on the reference, so that a bad scenario is never
+    blamed on the engine."""
+    paths = list(paths)
+    kit = kitdata.scenarios_dir().resolve()
+    inside_kit = all(kit in path.resolve().parents for path in paths)
+    return load_files(paths, playable=not inside_kit)
 
 
 def _shown(file: str) -> str:
@@ -646,10 +652,11 @@ def scenario_files(root: Path | None = None) -> list[Path]:
     return files
 
 
-@cache
+@cache  # read once a process: a command, the plugin and its workers ask for them more than once
 def kit_scenarios() -> tuple[Scenario, ...]:
-    """Every scenario of the kit, read once per process."""
-    return tuple(load_files(scenario_files()))
+    """Every scenario of the kit, loaded to run: schema and spec checked, their setups not started on the
+    reference engine (``trickspec validate`` does that, in CI and in tests/test_validate.py)."""
+    return tuple(load_files(scenario_files(), playable=False))
 
 
 def run_scenarios() -> tuple[Scenario, ...]:
@@ -664,8 +671,10 @@ def run_scenario_ids() -> set[str]:
     return {s.id for s in run_scenarios()}
 
 
-@cache
+@cache  # read once a process, as the kit's are
 def _house_scenarios(folders: tuple[Path, ...]) -> tuple[Scenario, ...]:
+    """A house folder's scenarios, validated whole (their setups started on the reference) before they run, so
+    that a bad scenario is never blamed on the engine."""
     problems = roots.folder_problems(folders, "scenarios")
     if problems:
         raise DataError(problems)

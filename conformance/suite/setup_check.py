@@ -5,12 +5,8 @@ rest are checked where they are stated, in reference/setup.py, and nowhere else.
 
 from __future__ import annotations
 
-import hashlib
-import marshal
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from reference.engine import Engine, compile_rules
 from reference.errors import SetupError, VariantError
@@ -87,28 +83,9 @@ class SetupCheck:
         return compiled
 
 
-# Variants compiled, by their content and refusal order, or why they do not compile: validate run
-# again in one process (the suite) meets the same variants in other copies of the kit. The compiler
-# is part of the key, as a test may replace it.
-_COMPILED: OrderedDict[tuple[Any, bytes, tuple[str, ...]], Rules | str] = OrderedDict()
-_COMPILED_KEPT = 64  # the least recently used dropped first; the kit has 17 playable variants
-_compiled_lock = threading.Lock()
-
-
 def _compiled_rules(variant: Json, order: Sequence[str]) -> Rules | str:
     """The reference's rules for a resolved variant, or why it cannot play it."""
-    key = (compile_rules, hashlib.blake2b(marshal.dumps(variant, 2)).digest(), tuple(order))
-    with _compiled_lock:
-        found = _COMPILED.get(key)
-        if found is not None:
-            _COMPILED.move_to_end(key)
-            return found
     try:
-        found = compile_rules(variant, order)
+        return compile_rules(variant, order)
     except (VariantError, KeyError, ValueError, TypeError) as err:
-        found = str(err)
-    with _compiled_lock:
-        _COMPILED[key] = found
-        while len(_COMPILED) > _COMPILED_KEPT:
-            _COMPILED.popitem(last=False)
-    return found
+        return str(err)
