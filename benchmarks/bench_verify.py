@@ -3,9 +3,8 @@
     python benchmarks/bench_verify.py [--rounds R]
 
 Every run uses the reference engine and the same scenarios in the same process; the
-protocol run serves it with ``python -m conformance.engines.serve``, and one more in-process run drives it
-as an engine the kit did not write (``--engine reference:Engine``: each observation read again as
-JSON, its prints routed, conformance/engines/engine_output.py). Prints scenarios per second for each path
+protocol run serves it with ``python -m conformance.engines.serve`` (as ``--engine module:name``
+serves any Python engine the kit did not write). Prints scenarios per second for each path
 and the ratios of their times (targets: in-process >= 1,000/s, protocol >= 500/s, protocol time
 <= 1.5x in-process). The best of R rounds is kept. Also times the pytest path
 (``pytest --engine reference`` against ``--engine-cmd``), whose per-item overhead dominates.
@@ -21,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance.engines.adapter import EngineAdapter, load_engine, reference_adapter
+from conformance.engines.adapter import EngineAdapter, reference_adapter
 from conformance.engines.protocol import SubprocessAdapter
 from conformance.run import runner
 from conformance.suite import scenarios
@@ -53,22 +52,17 @@ def main() -> None:
     args = parser.parse_args()
     chosen = list(scenarios.kit_scenarios())
     local = reference_adapter()
-    untrusted = load_engine("reference:Engine")
     served = SubprocessAdapter(SERVE)
     try:
-        for adapter in (local, untrusted, served):  # warm each before timing
+        for adapter in (local, served):  # warm each before timing
             suite_seconds(adapter, chosen)
         in_process = min(suite_seconds(local, chosen) for _ in range(args.rounds))
-        as_untrusted = min(suite_seconds(untrusted, chosen) for _ in range(args.rounds))
         protocol = min(suite_seconds(served, chosen) for _ in range(args.rounds))
     finally:
-        untrusted.close()
         served.close()
     n = len(chosen)
     print(f"{n} scenarios, best of {args.rounds} rounds")
     print(f"in-process       {in_process:7.3f} s  {n / in_process:8.0f} scenarios/s  (target >= 1,000/s)")
-    print(f"in-process, as an engine the kit did not write {as_untrusted:7.3f} s  {n / as_untrusted:8.0f} scenarios/s"
-          f"  ({as_untrusted / in_process:.2f}x the in-process time)")
     print(f"protocol         {protocol:7.3f} s  {n / protocol:8.0f} scenarios/s  (target >= 500/s)")
     print(f"ratio protocol / in-process time: {protocol / in_process:.2f}x  (target <= 1.5x)")
     if not args.no_pytest:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from conformance.engines import adapter as adapters
-from conformance.engines import engine_process, interrupt, lingering
+from conformance.engines import engine_process, interrupt
 from conformance.engines.breaker import GIVE_UP_AFTER
 from conformance.engines.protocol import BadCommand
 from conformance.measures import coverage, selfcheck
@@ -114,6 +114,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             validate=args.validate_protocol,
             startup_timeout=args.startup_timeout,
             give_up_after=args.give_up_after or GIVE_UP_AFTER,
+            in_process=args.in_process,
         )
     except BadCommand as err:
         return _usage_error(str(err))
@@ -214,7 +215,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         max_divergences=args.max_divergences,
     )
-    settings = Settings(args.seed, args.engine, args.engine_cmd, args.timeout, not args.sampled)
+    settings = Settings(args.seed, args.engine, args.engine_cmd, args.timeout, not args.sampled, args.in_process)
     # the seed always, even 0: it is what replays the campaign
     given = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v is not None and v is not False and v != []}
     options = {"command": "fuzz", **given}
@@ -446,6 +447,18 @@ class Command:
 
 
 # House rules (docs/guide/house-rules.md): folders read beside the kit's data.
+_ENGINE = Option(
+    ("--engine",),
+    "'reference' (the default, run in the kit's process) or module:name of a Python engine class or adapter "
+    "factory, served over the protocol in a process of its own",
+)
+_IN_PROCESS = Option(
+    ("--in-process",),
+    "load the --engine module:name into the kit's process instead, with no isolation and no timeout: for "
+    "stepping through your engine in a debugger",
+    action="store_true",
+)
+
 _SPEC_ROOT = Option(
     ("--spec",),
     "a house spec folder, read with the kit's: its variants may extend the kit's (repeatable)",
@@ -487,7 +500,8 @@ COMMANDS: tuple[Command, ...] = (
         "run the scenarios against an engine (default: the reference engine)",
         cmd_verify,
         (
-            Option(("--engine",), "'reference' (the default) or module:name of a Python engine class or adapter factory"),
+            _ENGINE,
+            _IN_PROCESS,
             Option(("--engine-cmd",), "an engine program speaking the protocol (docs/protocol.md), e.g. 'node engine.js'"),
             Option(("--timeout",), "seconds an engine may take per scenario (default 10)", type=durations.timeout, default=10.0),
             Option(
@@ -520,7 +534,8 @@ COMMANDS: tuple[Command, ...] = (
         "play random deals on an engine and the reference; shrink each divergence to a scenario",
         cmd_fuzz,
         (
-            Option(("--engine",), "'reference' (the default) or module:name of a Python engine class or adapter factory"),
+            _ENGINE,
+            _IN_PROCESS,
             Option(("--engine-cmd",), "an engine program speaking the protocol (docs/protocol.md), e.g. 'node engine.js'"),
             Option(("--timeout",), "seconds an engine may take per deal (default 10)", type=durations.timeout, default=10.0),
             Option(("--variant",), "only this variant (repeatable; default: every variant the engine declares)", action="append"),
@@ -627,14 +642,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def console(argv: list[str] | None = None) -> NoReturn:
-    """The ``trickspec`` command: ``main``, then the end of this process, without waiting for any
-    thread an in-process engine left running (conformance/engines/lingering.py). The process is the kit's, and
-    the kit's own threads are all daemons: any other still running is the engine's."""
-    status = main(argv)
-    left = lingering.threads_left(only_the_engines=False)
-    if left:
-        lingering.end_now(status, left)
-    sys.exit(status)
+    """The ``trickspec`` command."""
+    sys.exit(main(argv))
 
 
 if __name__ == "__main__":

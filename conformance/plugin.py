@@ -17,7 +17,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     from conformance.run.durations import timeout  # argparse's alone: still nothing of the kit
 
     group = parser.getgroup("trickspec", "trickspec conformance scenarios")
-    group.addoption("--engine", help="engine to run scenarios against: 'reference' or module:name")
+    group.addoption(
+        "--engine",
+        help="engine to run scenarios against: 'reference' (in pytest's process) or module:name (served in a process of its own)",
+    )
+    group.addoption(
+        "--engine-in-process",
+        action="store_true",
+        help="load the --engine module:name into pytest's process instead, with no isolation and no timeout (for a debugger)",
+    )
     group.addoption("--engine-cmd", help="an engine program speaking the protocol, e.g. 'python -m conformance.engines.serve'")
     group.addoption("--engine-timeout", type=timeout, default=10.0, help="seconds an engine may take per scenario")
     group.addoption("--validate-protocol", action="store_true", help="check every protocol message against its schema")

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from conformance.engines import adapter as adapters
-from conformance.engines import engine_process, lingering
+from conformance.engines import engine_process
 from conformance.run import expectations, reports, runlog, runner
 from conformance.suite import scenarios
 from conformance.text import untrusted
@@ -38,7 +38,6 @@ _EXPECT_KEY = pytest.StashKey[expectations.Expectations]()
 _ROOTS_KEY = pytest.StashKey[contextlib.ExitStack]()
 _SIGTERM_KEY = pytest.StashKey[Callable[[], None]]()  # puts pytest's own SIGTERM handling back
 _BY_FILE_KEY = pytest.StashKey[dict[Path, list[scenarios.Scenario]]]()
-_STATUS_KEY = pytest.StashKey[int]()  # the session's exit status
 
 
 def _marker(name: str) -> str:
@@ -91,6 +90,7 @@ def _configure(config: pytest.Config, given: roots.Roots) -> None:
             config.getoption("engine_cmd"),
             timeout=config.getoption("engine_timeout"),
             validate=config.getoption("validate_protocol"),
+            in_process=config.getoption("engine_in_process"),
         )
         config.stash[_HELLO_KEY] = untrusted.identity(engine.hello(), set(spec.variant_ids(playable=False)))
     except Exception as err:  # whatever the engine raised
@@ -138,16 +138,10 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     return [f"trickspec: engine {engine}, spec {runlog.spec_version()}{house}, scenarios in {folders}"]
 
 
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    session.config.stash[_STATUS_KEY] = int(exitstatus)
-
-
 def pytest_unconfigure(config: pytest.Config) -> None:
     engine = config.stash.get(_ENGINE_KEY, None)
     if engine is not None:
         engine.close()
-        if lingering.threads_left(only_the_engines=True):  # pytest's exit would wait for them, for ever perhaps
-            lingering.end_at_exit_without_engine_threads(config.stash.get(_STATUS_KEY, pytest.ExitCode.INTERNAL_ERROR))
     house = config.stash.get(_ROOTS_KEY, None)
     if house is not None:
         house.close()

@@ -170,7 +170,7 @@ def test_an_engine_that_cannot_be_imported_is_a_usage_error(pytest_run: Run) -> 
     done = pytest_run("--engine", "nosuchmodule:Engine", ONE)
     both = str(done.stdout) + str(done.stderr)
     assert done.ret == 4, both
-    assert "engine unusable: ModuleNotFoundError: No module named 'nosuchmodule'" in str(done.stderr)
+    assert "no module named 'nosuchmodule'" in str(done.stderr)
     assert "Traceback" not in both
 
 
@@ -195,7 +195,7 @@ def test_xdist_workers_each_run_an_engine_of_their_own(tmp_path: Path) -> None:
     started = tmp_path / "started"
     started.mkdir()
     engine = ("import os, pathlib, sys; pathlib.Path(sys.argv[1], str(os.getpid())).touch();"
-              "from conformance.engines.serve import main; raise SystemExit(main())")
+              "from conformance.engines.serve import main; raise SystemExit(main([]))")
     command = shlex.join([sys.executable, "-c", engine, str(started)])
     args = ("-n", "2", "--engine-cmd", command, "scenarios/albastini/trick")
     done = subprocess.run([sys.executable, "-m", "pytest", *ARGS, *args], capture_output=True, text=True, cwd=ROOT)

@@ -413,7 +413,7 @@ class _PartlyExpressible:
 
 
 def test_an_in_process_engine_that_raises_unsupported_is_unsupported_on_what_it_observed_before() -> None:
-    adapter = InProcessAdapter(_PartlyExpressible, {"name": "partly"}, ["albastini-2p"], timeout=10)
+    adapter = InProcessAdapter(_PartlyExpressible, {"name": "partly"}, ["albastini-2p"])
     try:
         chosen = [s for s in scenarios.kit_scenarios() if s.variant == "albastini-2p"]
         verdicts = list(runner.run_all(adapter, chosen, {"albastini-2p"}))

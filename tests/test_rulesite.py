@@ -521,7 +521,7 @@ def test_the_cli_page_lists_every_command_and_option_of_the_description() -> Non
 def test_the_guide_names_the_pytest_plugins_options() -> None:
     options = cli_reference.pytest_options()
     assert [o.flags[0] for o in options] == [
-        "--engine", "--engine-cmd", "--engine-timeout", "--validate-protocol", "--expect",
+        "--engine", "--engine-in-process", "--engine-cmd", "--engine-timeout", "--validate-protocol", "--expect",
         "--trickspec-spec", "--trickspec-scenarios",
     ]
     shown = "\n".join(cell_text(rulesite.expand_shortcodes("[[pytest-options:]]")))

@@ -1,9 +1,11 @@
-"""The reference engine served over the engine protocol: ``python -m conformance.engines.serve``.
+"""A Python engine served over the engine protocol: ``python -m conformance.engines.serve [module:name]``.
 
 Reads one JSON request per line on standard input and answers one JSON line each
-(docs/protocol.md). The answers are the in-process adapter's, so both ways of running
-the reference engine give the same results scenario by scenario. ``serve`` takes any
-in-process adapter, so another Python engine (a mutant in the kit's tests) is served alike.
+(docs/protocol.md). With no name it serves the reference engine; the answers are the
+in-process adapter's, so both ways of running the reference give the same results
+scenario by scenario. Named, it serves any Python engine as ``--engine module:name``
+names it: this is how the kit runs a Python engine it did not write, in a process of
+its own.
 """
 
 from __future__ import annotations
@@ -15,18 +17,24 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import IO, Any, cast
 
-from conformance.engines.adapter import InProcessAdapter, reference_adapter
+from conformance.engines.adapter import EngineAdapter, describe_error, load_engine, reference_adapter
 from conformance.engines.messages import Request
+from conformance.engines.protocol import EngineUnusable
+from conformance.vocabulary import EngineError
 
 VERSION = 1
 
 
-def serve(stdin: IO[str], stdout: IO[str], adapter: InProcessAdapter | Callable[[], InProcessAdapter] | None = None) -> int:
+def serve(stdin: IO[str], stdout: IO[str], adapter: EngineAdapter | Callable[[], EngineAdapter] | None = None) -> int:
     """Answer the protocol's messages with ``adapter``'s engine (default: the reference engine). Given
     as a function that makes the adapter, it is made once the protocol has its descriptors, so what
     the engine's module prints as it is imported in that function reaches only standard error."""
     with _requests(stdin) as requests, _answers(stdout) as answers:
-        made = adapter() if callable(adapter) else adapter
+        try:
+            made = adapter() if callable(adapter) else adapter
+        except (EngineUnusable, ValueError) as err:  # said on standard error, which the kit shows with the failure
+            print(f"the engine cannot be served: {err}", file=sys.stderr)
+            return 3
         return _serve(requests, answers, made or reference_adapter())
 
 
@@ -74,9 +82,9 @@ def _requests(stdin: IO[str]) -> Iterator[IO[str]]:
         requests.close()
 
 
-def _serve(stdin: IO[str], stdout: IO[str], adapter: InProcessAdapter) -> int:
+def _serve(stdin: IO[str], stdout: IO[str], adapter: EngineAdapter) -> int:
     def send(message: Mapping[str, Any]) -> None:
-        stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
+        stdout.write(json.dumps(message, separators=(",", ":"), allow_nan=False) + "\n")
         stdout.flush()
 
     for line in stdin:
@@ -92,7 +100,7 @@ def _serve(stdin: IO[str], stdout: IO[str], adapter: InProcessAdapter) -> int:
             send({"started": True, "protocol": VERSION, "implementation": {"homepage": "", **adapter.hello()}})
         elif cmd == "run":
             request = cast(Request, {k: v for k, v in message.items() if k != "cmd"})
-            send(adapter.answer(request))
+            send(_answer(adapter, request))
         elif cmd == "stop":
             break
         else:
@@ -101,8 +109,37 @@ def _serve(stdin: IO[str], stdout: IO[str], adapter: InProcessAdapter) -> int:
     return 0
 
 
-def main() -> int:
-    return serve(sys.stdin, sys.stdout)
+def _answer(adapter: EngineAdapter, request: Request) -> Mapping[str, Any]:
+    """The engine's answer as a message that can be sent: what an adapter says of its own failure, or an
+    answer that is no JSON (an Enum for a code, say), becomes an error of the request."""
+    rid = request.get("id")
+    try:
+        answer = adapter.run(request)
+        if isinstance(answer, EngineError):
+            return {"id": rid, "error": {"kind": str(answer.kind), "message": answer.message}}
+        json.dumps(answer, allow_nan=False)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except (TypeError, ValueError, RecursionError) as err:
+        return {"id": rid, "error": {"kind": "crash", "message": f"the engine's answer is not JSON: {describe_error(err)}"}}
+    except Exception as err:
+        return {"id": rid, "error": {"kind": "crash", "message": describe_error(err)}}
+    return answer
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``[--path=DIR...] [module:name]``: each ``--path`` is searched for the engine's module first, in order (the
+    kit passes the folder it runs in and its own search path)."""
+    args = sys.argv[1:] if argv is None else argv
+    folders = [arg.removeprefix("--path=") for arg in args if arg.startswith("--path=")]
+    names = [arg for arg in args if not arg.startswith("--path=")]
+    if len(names) > 1 or (names and ":" not in names[0]):
+        print("usage: python -m conformance.engines.serve [--path=DIR...] [module:name]", file=sys.stderr)
+        return 2
+    if not names:
+        return serve(sys.stdin, sys.stdout)
+    sys.path[:0] = [folder for folder in folders if folder not in sys.path]
+    return serve(sys.stdin, sys.stdout, lambda: load_engine(names[0]))
 
 
 if __name__ == "__main__":

@@ -110,7 +110,9 @@ def choose_variants(asked: tuple[str, ...] | None, hello: Json) -> tuple[str, ..
 class _Inline:
     def __init__(self, settings: Settings, jobs: int) -> None:
         try:
-            engine = adapters.open_engine(settings.engine, settings.engine_cmd, timeout=settings.timeout)
+            engine = adapters.open_engine(
+                settings.engine, settings.engine_cmd, timeout=settings.timeout, in_process=settings.in_process
+            )
         except Exception as err:  # an unusable engine is a verdict, not a traceback
             raise Stopped(f"engine unusable: {adapters.describe_error(err)}") from None
         self.worker = Worker(settings, engine)
@@ -147,7 +149,9 @@ def _work(settings: Settings, link: Connection) -> None:
 
 def _serve(settings: Settings, link: Connection) -> None:
     try:
-        engine = adapters.open_engine(settings.engine, settings.engine_cmd, timeout=settings.timeout)
+        engine = adapters.open_engine(
+                settings.engine, settings.engine_cmd, timeout=settings.timeout, in_process=settings.in_process
+            )
     except Exception as err:
         link.send(("unusable", adapters.describe_error(err)))
         return

@@ -35,6 +35,7 @@ class Settings:
     engine_cmd: str | None
     timeout: float
     observe_all: bool = True  # False: snapshots and legal actions compared only where sampled
+    in_process: bool = False  # --in-process: a module:name engine loaded into the worker, for a debugger
 
 
 @dataclass(frozen=True)

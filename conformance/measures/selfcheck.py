@@ -269,8 +269,7 @@ def _play(result: MutantResult, mine: list[scenarios.Scenario], build: Builder, 
     except ValueError as err:  # the engine refuses such a variant outright: nothing to catch
         result.unbuildable = str(err)
         return
-    # The reference's own engine with one rule changed: its observations are JSON as the reference's are.
-    adapter = InProcessAdapter(factory, {"name": mutant.name}, [mutant.variant], trusted=True)
+    adapter = InProcessAdapter(factory, {"name": mutant.name}, [mutant.variant])  # the kit's own engine, one rule changed
     for scenario in mine:
         verdict = runner.run(adapter, scenario)
         if verdict.outcome is Outcome.PASS:

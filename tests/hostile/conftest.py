@@ -19,8 +19,6 @@ from pathlib import Path
 import pytest
 from hostile_engines import engine
 
-from conformance.suite import scenarios
-
 HERE = Path(__file__).resolve().parent
 
 # `trickspec` itself, with SIGINT handled as Python does by default: were pytest run as a background
@@ -42,18 +40,12 @@ class Background:
     began: float = field(default_factory=time.monotonic)
 
 
-def first_three_player_scenario() -> str:
-    return next(s.id for s in scenarios.kit_scenarios() if s.variant == "albastini-3p")
-
-
 class BackgroundRuns:
     """The battery's background runs by name, each started when first asked for and stopped at the
     end of the session (those no test waited for as a user would, so they end their engines).
 
     ``SIGINT`` and ``SIGTERM``: an engine that answers two scenarios and then hangs (with no timeout
-    to speak of), for a test to interrupt; ``stuck thread``: an in-process engine that never
-    returns from one scenario, under a 0.3 s timeout; ``thread left``: an in-process engine that
-    leaves a thread running for an hour, no daemon."""
+    to speak of), for a test to interrupt."""
 
     def __init__(self, tmp_path_factory: pytest.TempPathFactory) -> None:
         self._tmp_path_factory = tmp_path_factory
@@ -73,11 +65,6 @@ class BackgroundRuns:
         if name in ("SIGINT", "SIGTERM"):
             argv = ["--engine-cmd", shlex.join(engine(folder, "two-then-hang")), "--variant", "albastini-2p",
                     "--timeout", "600"]
-        elif name == "stuck thread":
-            argv = ["--engine", "hostile_engines:HangsOnThreePlayers", "--timeout", "0.3",
-                    "--scenario", first_three_player_scenario()]
-        elif name == "thread left":
-            argv = ["--engine", "hostile_engines:LeavesAThread", "--scenario", first_three_player_scenario()]
         else:
             raise KeyError(name)
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}

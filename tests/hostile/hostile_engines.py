@@ -229,6 +229,20 @@ class LeavesAThread:
         return Engine.new(variant_id, setup)
 
 
+class StartsAChild:
+    """The reference engine, except that each deal it sets up starts a child process that sleeps for an hour
+    with the engine's output streams: a process the kit must end with the engine's."""
+
+    @classmethod
+    def new(cls, variant_id: str, setup: dict[str, object]) -> object:
+        import subprocess
+
+        from reference import Engine
+
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+        return Engine.new(variant_id, setup)
+
+
 class HangsAlways:
     """An in-process engine that never returns from setting up a deal."""
 

@@ -48,7 +48,7 @@ def test_an_empty_or_broken_engine_is_a_usage_error_and_nothing_runs(
 
 def test_naming_two_engines_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "verify", "--engine", "reference", "--engine-cmd", "python -m conformance.engines.serve")
-    assert code == 2 and "usage error: name either an in-process engine or an engine command, not both" in err
+    assert code == 2 and "usage error: name either a Python engine or an engine command, not both" in err
     assert out == ""
 
 
