@@ -25,7 +25,7 @@ from conformance.run.runlog import Log
 from conformance.run.verify import Progress, verify
 from conformance.suite import scenarios
 from conformance.text import untrusted
-from conformance.validate import house_problems, validate
+from conformance.validate import spec_problems, validate
 from specreader import kitdata, roots, spec
 from specreader.problems import DataError, Problem
 from specreader.spec import EQUIVALENTS_FILE
@@ -624,8 +624,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             # house folders are set for the whole command, engines it starts included
             with roots.using(getattr(args, "spec", None) or (), getattr(args, "scenarios", None) or ()):
-                # house spec folders are checked as validate checks them before any run (validate checks more)
-                if args.run is not cmd_validate and (problems := house_problems()):
+                # the spec, house folders included, is checked as validate checks it before any run (validate checks more)
+                if args.run is not cmd_validate and (problems := spec_problems()):
                     return _print_problems(problems)
                 return int(args.run(args))
         except interrupt.Interrupted as stop:

@@ -24,9 +24,10 @@ from conformance.engines import engine_process
 from conformance.run import expectations, reports, runlog, runner
 from conformance.suite import scenarios
 from conformance.text import untrusted
-from conformance.validate import house_problems
+from conformance.validate import spec_problems
 from conformance.vocabulary import Outcome
 from specreader import kitdata, roots, spec
+from specreader.files import yaml_files
 from specreader.problems import DataError
 
 PLUGIN_NAME = "trickspec-scenarios"
@@ -63,8 +64,10 @@ def configure(config: pytest.Config) -> None:
 
 def _configure(config: pytest.Config, given: roots.Roots) -> None:
     problems = roots.folder_problems(given.scenarios, "scenarios")
+    for folder in given.scenarios if not problems else ():  # a link loop pytest's own walk would go round
+        problems += yaml_files(folder)[1]
     if not hasattr(config, "workerinput"):  # checked as validate checks it, once: a worker's controller did
-        problems += house_problems()
+        problems += spec_problems()
     if not problems:
         try:
             spec.kit_spec()  # the house spec, read with the kit's

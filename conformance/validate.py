@@ -32,12 +32,16 @@ _SPEC_SCHEMAS = (
 )
 
 
+# What a check meets in data broken past the well-shaped parts it reads (conformance/suite/shapes.py).
+_BROKEN_DATA = (TypeError, AttributeError, KeyError, ValueError, IndexError)
+
+
 @dataclass
 class SpecCheck:
     problems: list[Problem]
     # Data not checked because what it builds on has problems: reported after the rest.
     unchecked: list[Problem]
-    references: References
+    references: References | None  # None: the spec is too broken for its names to be read (its schema problems say why)
 
 
 def check_spec(spec: Spec, *, equivalents: bool = True) -> SpecCheck:
@@ -60,6 +64,18 @@ def check_spec(spec: Spec, *, equivalents: bool = True) -> SpecCheck:
         if getattr(spec, attr) is None and kind not in spec.unloaded:  # one that did not load is reported as such
             where = spec.root / f"{kind}.yaml" if spec.root else Path(f"{kind}.yaml")
             problems.append(Problem(str(where), 0, 0, (), f"missing: {what} is required"))
+    try:
+        return _cross_file(spec, problems, equivalents=equivalents)
+    except _BROKEN_DATA:
+        # The cross-file checks read the well-shaped parts of the data (conformance/suite/shapes.py); data
+        # broken past what they guard against has schema problems, which are then what is reported.
+        if not problems:
+            raise
+        return SpecCheck(problems, [], None)
+
+
+def _cross_file(spec: Spec, schema_problems: list[Problem], *, equivalents: bool) -> SpecCheck:
+    problems = list(schema_problems)
     problems += precedence_check.check(spec)
     refs = References.of(spec, problems)
     variants = variant_checks.check(spec, refs, {p.file for p in problems})
@@ -103,10 +119,8 @@ def _unique_ids(spec: Spec) -> list[Problem]:
             ((src, ("sources", i, "key"), s.get("key")) for i, s in enumerate(items) if isinstance(s, dict)), "source key"
         )
     for doc in spec.clause_files:
-        sections = doc.data.get("sections", []) if isinstance(doc.data, dict) else []
-        problems += _duplicates(
-            ((doc, ("sections", i, "id"), s.get("id")) for i, s in enumerate(sections) if isinstance(s, dict)), "section id"
-        )
+        sections = mappings(doc.data, "sections") if isinstance(doc.data, dict) else iter(())
+        problems += _duplicates(((doc, ("sections", i, "id"), s.get("id")) for i, s in sections), "section id")
     return problems
 
 
@@ -315,7 +329,16 @@ def validate(paths: list[Path] | None = None) -> list[Problem]:
     for file, kind in extra_spec:
         problems += _add_spec_file(spec, file, kind)
     checked = check_spec(spec)
-    found, unchecked = scenarios.check_files(scenario_files, spec, checked.references, _kit_scenarios_besides(scenario_files))
+    if checked.references is None:  # no scenario can be checked against a spec whose names cannot be read
+        return sorted(set(problems + checked.problems))
+    try:
+        found, unchecked = scenarios.check_files(
+            scenario_files, spec, checked.references, _kit_scenarios_besides(scenario_files)
+        )
+    except _BROKEN_DATA:
+        if not checked.problems:
+            raise
+        found, unchecked = [], []  # the scenarios read a spec broken past its well-shaped parts: its problems are said
     problems += checked.problems + found
     if expectation_files:
         ids = _run_scenario_ids()
@@ -348,13 +371,12 @@ def _realpath(file: Path, folders: dict[Path, str]) -> str:
     return os.path.join(folders[file.parent], file.name)
 
 
-def house_problems() -> list[Problem]:
-    """What ``validate`` reports of the house spec folders of the run (specreader/roots.py), read with
-    the kit's spec: for the commands that use them, before they run anything. Their scenarios are
-    checked as they load; the selfcheck's equivalents, the kit's alone, are left to ``validate``."""
+def spec_problems() -> list[Problem]:
+    """What ``validate`` reports of the kit's spec and the house spec folders of the run (specreader/roots.py):
+    for every other command, before it runs anything, so that a spec that does not load or check is located
+    problems, never a traceback. Scenarios are checked as they load; the selfcheck's equivalents, the kit's
+    alone, are left to ``validate``."""
     house = roots.current().spec
-    if not house:
-        return []
     spec, problems = read(kitdata.spec_dir())
     problems += roots.add_house(spec, house)
     checked = check_spec(spec, equivalents=False)

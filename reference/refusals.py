@@ -16,9 +16,6 @@ from reference import errors
 from reference.errors import Rejected, VariantError
 from specreader.spec import own_spec
 
-# The codes that refuse an action (a setup's refusal comes before any action and is not ordered).
-ACTION_CODES: tuple[str, ...] = tuple(own_spec().action_codes())
-
 # What every order begins with, in the order the engine checks them: it reads an action and its
 # phase before any stage sees it. `trickspec validate` holds spec/errors.yaml to it (order_faults).
 READ_FIRST: tuple[str, ...] = (errors.INVALID_ACTION, errors.WRONG_PHASE)
@@ -67,7 +64,8 @@ class Precedence:
     __slots__ = ("order", "rank")
 
     def __init__(self, order: Sequence[str]) -> None:
-        faults = order_faults(order, ACTION_CODES)
+        # the codes that refuse an action: a setup's refusal comes before any action and is not ordered
+        faults = order_faults(order, own_spec().action_codes())
         if faults:
             said = "; ".join(f.message if f.at is None else f"[{f.at}] {f.message}" for f in faults)
             raise VariantError(f"the refusal precedence cannot be followed: {said}")

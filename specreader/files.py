@@ -82,8 +82,9 @@ def unreadable(name: str, err: OSError) -> Problem:
 
 def yaml_files(target: Path) -> tuple[list[Path], list[Problem]]:
     """The ``*.yaml`` files a path stands for, sorted: itself when it is not a folder, else every one
-    under it. Each real folder is entered once, so a link back up the tree is not gone round, and a
-    link to a folder outside the tree is a problem, never entered (it could lead anywhere: /tmp, /);
+    under it. Each real folder is entered once: a link to a folder already entered (a link back up the
+    tree, a loop) is a problem, as is a link to a folder outside the tree, never entered (it could lead
+    anywhere: /tmp, /);
     a name ending in .yaml is listed whatever it is, for read_bytes to judge."""
     if not os.path.lexists(target):
         return [], [Problem(str(target), 0, 0, (), "no such file or directory")]
@@ -99,6 +100,7 @@ def yaml_files(target: Path) -> tuple[list[Path], list[Problem]]:
         try:
             info = folder.stat()
             if (info.st_dev, info.st_ino) in entered:
+                problems.append(Problem(str(folder), 0, 0, (), "a link to a folder read already: expected each folder once"))
                 continue
             entered.add((info.st_dev, info.st_ino))
             with os.scandir(folder) as entries:
