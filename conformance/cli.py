@@ -215,6 +215,10 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         max_divergences=args.max_divergences,
     )
+    try:
+        adapters.check_names(args.engine, args.engine_cmd)  # the workers of --jobs open their engines apart
+    except BadCommand as err:
+        return _usage_error(str(err))
     settings = Settings(args.seed, args.engine, args.engine_cmd, args.timeout, not args.sampled, args.in_process)
     # the seed always, even 0: it is what replays the campaign
     given = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v is not None and v is not False and v != []}
@@ -233,6 +237,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         return EXIT_ENGINE
     except fuzzing.BadChoice as err:
         return _print_problems([Problem("--variant", 0, 0, (), str(err))])
+    except BadCommand as err:
+        return _usage_error(str(err))
     finally:
         progress.end()
     _warn_of_late_copies(done.log)
@@ -266,6 +272,8 @@ def cmd_report(args: argparse.Namespace) -> int:
                 "the report covers the lines before it",
                 file=sys.stderr,
             )
+    if problems := runlog.merge_problems(logs, list(args.log)):
+        return _print_problems(problems)
     for note in runlog.merge_notes(logs):
         print(f"note: {note}", file=sys.stderr)
     log = runlog.merge(logs)

@@ -244,6 +244,21 @@ def _search_path() -> list[str]:
     return [f"--path={folder}" for folder in folders]
 
 
+def check_names(engine: str | None, engine_cmd: str | None) -> None:
+    """The engine a user named, read as ``open_engine`` reads it: a ``BadCommand`` (a usage error) when it is
+    named twice, or empty, or is no ``module:name``; checked before anything starts."""
+    from conformance.engines.protocol import BadCommand, split_command
+
+    if engine is not None and engine_cmd is not None:
+        raise BadCommand("name either a Python engine or an engine command, not both")
+    if engine_cmd is not None:
+        split_command(engine_cmd)
+    elif engine not in (None, "reference"):
+        module_name, _, attr = (engine or "").partition(":")
+        if not module_name.strip() or not attr.strip():
+            raise BadCommand(f"expected 'reference' or module:name for the engine, found {engine!r}")
+
+
 def open_engine(
     engine: str | None = None,
     engine_cmd: str | None = None,
@@ -260,17 +275,11 @@ def open_engine(
     loaded into this process instead, with no isolation and no timeout. A command or name given empty is a
     ``BadCommand``: it never falls back to the reference engine.
     """
-    from conformance.engines.protocol import BadCommand, SubprocessAdapter, split_command
+    from conformance.engines.protocol import SubprocessAdapter, split_command
 
-    if engine is not None and engine_cmd is not None:
-        raise BadCommand("name either a Python engine or an engine command, not both")
-    if engine is not None and not engine.strip():
-        raise BadCommand(f"expected 'reference' or module:name for the engine, found {engine!r}")
+    check_names(engine, engine_cmd)
     if engine_cmd is None and engine not in (None, "reference"):
         assert engine is not None
-        module_name, _, attr = engine.partition(":")
-        if not module_name or not attr:
-            raise BadCommand(f"expected 'reference' or module:name for the engine, found {engine!r}")
         if in_process:
             return load_engine(engine)
         command = [sys.executable, "-m", "conformance.engines.serve", *_search_path(), engine]

@@ -23,6 +23,7 @@ from typing import IO, Any
 
 from conformance.engines import adapter as adapters
 from conformance.engines import engine_process, interrupt
+from conformance.engines.protocol import BadCommand
 from conformance.fuzz.worker import DealResult, Found, Key, Settings, Worker
 from conformance.run import outputs, runlog
 from conformance.run.runlog import Log, ScenarioLine
@@ -91,8 +92,12 @@ class Campaign:
 
 
 def choose_variants(asked: tuple[str, ...] | None, hello: Json) -> tuple[str, ...]:
-    known = set(kit_spec().variants_raw())
-    declared = [v for v in hello.get("variants", []) if v in known]
+    """The variants to fuzz: those asked for, or every playable one the engine declares (a base variant the
+    others extend, which no deal can be played by, is left out, as verify leaves out its scenarios)."""
+    raw = kit_spec().variants_raw()
+    known = set(raw)
+    playable = {v for v, (_, data) in raw.items() if not data.get("abstract")}
+    declared = [v for v in hello.get("variants", []) if v in playable]
     if asked is None:
         if not declared:
             raise BadChoice("the engine declares no variant of the kit")
@@ -100,6 +105,9 @@ def choose_variants(asked: tuple[str, ...] | None, hello: Json) -> tuple[str, ..
     unknown = [v for v in asked if v not in known]
     if unknown:
         raise BadChoice(f"unknown variant {', '.join(unknown)}: expected an id from spec/*/variants")
+    abstract = [v for v in asked if v not in playable]
+    if abstract:
+        raise BadChoice(f"{', '.join(abstract)} cannot be played (the base of other variants): expected a playable variant")
     missing = [v for v in asked if v not in declared]
     if missing:
         raise BadChoice(f"the engine does not declare {', '.join(missing)}")
@@ -113,6 +121,8 @@ class _Inline:
             engine = adapters.open_engine(
                 settings.engine, settings.engine_cmd, timeout=settings.timeout, in_process=settings.in_process
             )
+        except BadCommand:
+            raise  # the user's words, not the engine's failure
         except Exception as err:  # an unusable engine is a verdict, not a traceback
             raise Stopped(f"engine unusable: {adapters.describe_error(err)}") from None
         self.worker = Worker(settings, engine)

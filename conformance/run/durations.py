@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 # The longest time limit taken: a day. Any longer is no limit a run means, and the lock an answer is
 # waited on refuses a time the platform cannot represent (``inf``, ``1e308``).
@@ -10,12 +11,12 @@ MAX_TIMEOUT = 86_400.0
 
 
 def seconds(text: str) -> float:
-    """An argparse type: a number of seconds above 0 (nan refused)."""
+    """An argparse type: a finite number of seconds above 0 (nan and inf refused: a run must end)."""
     try:
         value = float(text)
     except ValueError:
         value = -1.0
-    if not value > 0:  # also refuses nan
+    if not 0 < value < math.inf:  # also refuses nan
         raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, found {text!r}")
     return value
 

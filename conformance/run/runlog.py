@@ -415,6 +415,28 @@ def _name_late_copies(footer: Footer, late: list[str], unnamed: int = 0) -> None
         footer["late_copies_unnamed"] = more
 
 
+def merge_problems(logs: list[Log], paths: list[str]) -> list[Problem]:
+    """Why logs cannot be merged into one report: a fuzz campaign's beside a conformance run's, or the shards of
+    campaigns of different seeds (their deals are not one campaign's), each at the header of the log at fault."""
+    def kind(log: Log) -> str:
+        return "fuzz" if log.header.get("options", {}).get("command") == "fuzz" else "verify"
+
+    def seed(log: Log) -> Any:
+        return log.header.get("options", {}).get("seed")
+
+    problems = []
+    first, first_path = logs[0], paths[0]
+    for log, path in zip(logs[1:], paths[1:], strict=True):
+        if kind(log) != kind(first):
+            message = f"a {kind(log)} log beside the {kind(first)} log {first_path}: expected logs of one kind of run"
+            problems.append(Problem(path, 1, 1, ("options",), message))
+        elif kind(log) == "fuzz" and seed(log) != seed(first):
+            message = (f"a campaign of seed {safe_name(seed(log))} beside one of seed {safe_name(seed(first))} "
+                       f"({first_path}): expected the shards of one campaign")
+            problems.append(Problem(path, 1, 1, ("options", "seed"), message))
+    return problems
+
+
 def merge_notes(logs: list[Log]) -> list[str]:
     """What a reader of merged logs should know: they come from different engines or specs, or overlap."""
     notes = []

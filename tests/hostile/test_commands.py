@@ -37,13 +37,47 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
         ("--engine-cmd", "'unbalanced", "usage error: cannot split the engine command \"'unbalanced\": No closing quotation"),
     ],
 )
+@pytest.mark.parametrize("command", [["verify"], ["fuzz", "--deals", "2"], ["fuzz", "--deals", "2", "--jobs", "2"]])
 def test_an_empty_or_broken_engine_is_a_usage_error_and_nothing_runs(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, message: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, message: str, command: list[str]
 ) -> None:
-    code, out, err = run(capsys, "verify", option, value, "--report-dir", str(tmp_path))
+    code, out, err = run(capsys, *command, option, value, "--report-dir", str(tmp_path))
     assert code == 2
     assert err.strip() == message
     assert out == "" and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "nan", "0", "1e400"])
+def test_a_fuzz_campaign_runs_for_a_finite_time(capsys: pytest.CaptureFixture[str], value: str) -> None:
+    with pytest.raises(SystemExit) as stopped:  # argparse's usage error
+        main(["fuzz", f"--time={value}"])
+    out, err = capsys.readouterr()
+    assert stopped.value.code == 2 and out == "" and "Traceback" not in err
+    assert f"argument --time: expected a number of seconds above 0, found '{value}'" in err
+
+
+def test_fuzz_refuses_a_variant_no_deal_can_be_played_by(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "fuzz", "--variant", "albastini-base", "--deals", "2")
+    assert code == 2
+    assert "--variant:0:0: $: albastini-base cannot be played (the base of other variants)" in err
+
+
+def test_fuzz_leaves_out_a_declared_variant_no_deal_can_be_played_by() -> None:
+    from conformance.fuzz.campaign import choose_variants
+
+    assert choose_variants(None, {"variants": ["albastini-base", "albastini-2p"]}) == ("albastini-2p",)
+
+
+def test_report_refuses_logs_of_different_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for seed in ("1", "2"):
+        assert run(capsys, "fuzz", "--deals", "2", "--seed", seed, "--report-dir", str(tmp_path / seed))[0] == 0
+    assert run(capsys, "verify", "--scenario", "albastini/trick", "--report-dir", str(tmp_path / "verify"))[0] == 0
+    one, two, verified = (str(tmp_path / name / "run.jsonl") for name in ("1", "2", "verify"))
+    code, out, err = run(capsys, "report", one, two)
+    assert code == 2 and out == ""
+    assert f"{two}:1:1: $.options.seed: a campaign of seed 2 beside one of seed 1 ({one})" in err
+    code, out, err = run(capsys, "report", one, verified)
+    assert code == 2 and f"{verified}:1:1: $.options: a verify log beside the fuzz log {one}" in err
 
 
 def test_naming_two_engines_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
