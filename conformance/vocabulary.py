@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from conformance.text import untrusted
+from specreader import limits
 
 
 class Outcome(StrEnum):
@@ -71,8 +72,7 @@ ENGINE_REPORTED = frozenset(
     {ErrorKind.SETUP, ErrorKind.CRASH, ErrorKind.BAD_REQUEST, ErrorKind.UNKNOWN_COMMAND, ErrorKind.UNSUPPORTED}
 )
 
-# An error code is a short word (spec/errors.yaml); an engine's longer one is cut to this for reports.
-CODE_CAP = 80
+CODE_CAP = limits.CODE_CAP
 
 
 @dataclass(frozen=True)

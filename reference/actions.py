@@ -16,20 +16,10 @@ from reference.cards import Cards
 from reference.errors import Rejected
 from reference.seating import Seating
 from specreader.jsontypes import Json
+from specreader.notation import ACTION_KINDS
 
-# Action types and whether they name a card; any other key makes an action invalid.
-ACTION_SHAPES: dict[str, bool] = {
-    "bid": True,
-    "pass": False,
-    "play": True,
-    "take_tree": True,
-    "decline": False,
-    "accept": False,
-    "refuse": False,
-    "discard": True,
-    "alone": False,
-    "take_deal": False,  # the winning side's choice of its next dealer (R2): the seat that takes it
-}
+# Action types and whether they name a card (specreader/notation.py); any other key makes an action invalid.
+ACTION_SHAPES: dict[str, bool] = ACTION_KINDS
 
 ActionKey = tuple[str, int, int]  # type, seat, card index (-1: the action names no card)
 

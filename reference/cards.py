@@ -10,10 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from reference.errors import VariantError
+from specreader.notation import RANK_LETTERS, SUIT_LETTERS
 
-# The card-code alphabet (the pattern ``^[AKQJT98765432][CDHS]$``), not a game fact.
-RANK_LETTERS = "AKQJT98765432"
-SUIT_LETTERS = "CDHS"
+__all__ = ["RANK_LETTERS", "RED_SUITS", "SUIT_LETTERS", "Cards", "letters"]
 # Colours of the French suits, used by rules that pair red against black.
 RED_SUITS = frozenset("DH")
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_CARD = re.compile(r"^([AKQJT98765432])([CDHS])$")
+from specreader.notation import RANK, SUIT
+
+_CARD = re.compile(f"^({RANK})({SUIT})$")
 SUITS = {"C": ("♣", "clubs", "black"), "D": ("♦", "diamonds", "red"), "H": ("♥", "hearts", "red"), "S": ("♠", "spades", "black")}
 RANKS = {
     "A": ("A", "ace"),

@@ -17,12 +17,13 @@ from rulesite import paths, templating
 from rulesite.escaping import code, md, md_chunk, rfc_keywords
 from rulesite.sitedata import SiteData
 from specreader.jsontypes import Json
+from specreader.notation import CARD
 
 # What prose may mention: a clause id, a ruling id, a card code, an error code.
 _REF = re.compile(
     r"\b([a-z][a-z0-9]*\.[a-z][a-z0-9-]*\.[a-z0-9]+(?:-[a-z0-9]+)*)"
     r"|\b(R[1-9][0-9]*)\b"
-    r"|(?<![A-Za-z0-9])([AKQJT98765432][CDHS])(?![A-Za-z0-9])"
+    rf"|(?<![A-Za-z0-9])({CARD})(?![A-Za-z0-9])"
     r"|\b([a-z]+(?:_[a-z]+)+)\b"
 )
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")

@@ -18,6 +18,7 @@ from pathlib import Path
 from reference import Engine, Rejected, SetupError, VariantError
 from specreader import yamlio
 from specreader.jsontypes import Json
+from specreader.notation import SUIT_LETTERS
 from specreader.problems import DataError, Problem
 from specreader.spec import variant as resolve_variant
 
@@ -86,7 +87,7 @@ def load_scripts(folder: Path) -> dict[str, Json]:
 
 def parse_action(text: str, seat: int) -> Json:
     words = text.split()
-    if len(words) == 1 and len(words[0]) == 2 and words[0][0].isalnum() and words[0][1] in "CDHS":
+    if len(words) == 1 and len(words[0]) == 2 and words[0][0].isalnum() and words[0][1] in SUIT_LETTERS:
         return {"type": "play", "seat": seat, "card": words[0]}
     if len(words) == 2:
         return {"type": words[0], "seat": seat, "card": words[1]}

@@ -22,6 +22,40 @@ MAX_YAML_BYTES = 2 * 1024 * 1024
 # Largest run log read back by `trickspec report`; each scenario line is a few KiB at most.
 MAX_RUN_LOG_BYTES = 256 * 1024 * 1024
 
+# Characters of one engine message kept in a verdict or report; the rest is cut, and the cut is said.
+ENGINE_TEXT_CAP = 4096
+
+# Characters of each field of an engine's handshake kept (name, version, language, homepage, each variant id).
+IDENTITY_CAP = 200
+
+# Variant ids kept of a handshake, each once: far more than any spec holds.
+VARIANTS_KEPT = 1024
+
+# Bytes of one line of an engine's standard output the kit accepts; a longer line is refused unread.
+MAX_LINE_BYTES = 64 * 1024 * 1024
+
+# Bytes of an engine's output read and not yet taken: past it the reader waits, so an engine that writes
+# without end waits on its own output instead of filling the kit's memory.
+MAX_BACKLOG_BYTES = 16 * 1024 * 1024
+
+# Characters of an engine's refusal or error code kept for reports: a code is a short word (spec/errors.yaml).
+CODE_CAP = 80
+
+# Lines of what an engine wrote on the side (its standard error) that go with its failure: the last few.
+TAIL_LINES = 5
+
+# Scenarios a run log's footer names as answered again after they were judged (the rest are counted), so that
+# the footer stays a short line whatever the engine does; schemas/run-log.schema.json's maxItems says the same.
+LATE_COPIES_KEPT = 1024
+
+# The longest time limit taken from a command line: a day. Any longer is no limit a run means, and the lock an
+# answer is waited on refuses a time the platform cannot represent (``inf``, ``1e308``).
+MAX_TIMEOUT = 86_400.0
+
+# Bytes of one line of an engine's standard error kept (a longer line is kept as its length), and lines kept.
+STDERR_LINE_BYTES = 4096
+STDERR_LINES = 50
+
 # An integer with more significant digits than this is beyond MAX_NUMBER: counted before
 # converting, so a long digit string never reaches int() (which refuses over 4,300 digits).
 _MAX_DIGITS = len(str(MAX_NUMBER))
@@ -66,6 +100,9 @@ def described() -> list[tuple[str, str]]:
         ("Inheritance", f"a chain of at most {MAX_INHERITANCE} variants, each extending the next"),
         ("YAML files", f"at most {mebibytes(MAX_YAML_BYTES)} each: spec, scenario and expectation files"),
         ("Run logs", f"at most {mebibytes(MAX_RUN_LOG_BYTES)}"),
+        ("Engine lines", f"at most {mebibytes(MAX_LINE_BYTES)} a line of the protocol, nested at most {MAX_DEPTH} levels"),
+        ("Engine text", f"each message kept to {ENGINE_TEXT_CAP:,} characters, the cut said; standard error to its last "
+                        f"{STDERR_LINES} lines of {STDERR_LINE_BYTES:,} bytes"),
         ("File kinds", "regular files, or links to them; a FIFO, device or socket is refused without reading it"),
     ]
 

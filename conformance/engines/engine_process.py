@@ -29,19 +29,19 @@ from types import FrameType
 from typing import IO
 
 from conformance.engines import interrupt
+from specreader import limits
 
-# Bytes of one line of standard output the kit accepts; a longer line is refused unread.
-MAX_LINE_BYTES = 64 * 1024 * 1024
+MAX_LINE_BYTES = limits.MAX_LINE_BYTES
 
 _CHUNK = 64 * 1024
-_STDERR_LINE_BYTES = 4096  # longer stderr lines are kept as their length only
-_STDERR_LINES = 50
+_STDERR_LINE_BYTES = limits.STDERR_LINE_BYTES
+_STDERR_LINES = limits.STDERR_LINES
 _TERM_GRACE = 0.5  # seconds between SIGTERM and SIGKILL
 _POLL = 0.05  # how often a wait for output also checks whether the engine is still alive
 # What the kit has read of an engine's output and not yet taken, at most about this much: its lines' bytes, and
 # _LINE_COST for each line's own keeping (a flood of short lines costs its objects). Past it the reader waits, so
 # an engine that writes without end waits on its own output instead of filling the kit's memory.
-_BACKLOG_BYTES = 16 * 1024 * 1024
+_BACKLOG_BYTES = limits.MAX_BACKLOG_BYTES
 _LINE_COST = 128
 _DRAIN = 0.1  # once the engine has exited, how long output it wrote just before may take to arrive
 

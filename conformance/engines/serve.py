@@ -19,10 +19,9 @@ from typing import IO, Any, cast
 
 from conformance.engines.adapter import EngineAdapter, describe_error, load_engine, reference_adapter
 from conformance.engines.messages import Request
+from conformance.engines.protocol import VERSION as PROTOCOL_VERSION
 from conformance.engines.protocol import EngineUnusable
 from conformance.vocabulary import EngineError
-
-VERSION = 1
 
 
 def serve(stdin: IO[str], stdout: IO[str], adapter: EngineAdapter | Callable[[], EngineAdapter] | None = None) -> int:
@@ -97,7 +96,7 @@ def _serve(stdin: IO[str], stdout: IO[str], adapter: EngineAdapter) -> int:
             continue
         cmd = message.get("cmd") if isinstance(message, dict) else None
         if cmd == "start":
-            send({"started": True, "protocol": VERSION, "implementation": {"homepage": "", **adapter.hello()}})
+            send({"started": True, "protocol": PROTOCOL_VERSION, "implementation": {"homepage": "", **adapter.hello()}})
         elif cmd == "run":
             request = cast(Request, {k: v for k, v in message.items() if k != "cmd"})
             send(_answer(adapter, request))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import math
 
-# The longest time limit taken: a day. Any longer is no limit a run means, and the lock an answer is
-# waited on refuses a time the platform cannot represent (``inf``, ``1e308``).
-MAX_TIMEOUT = 86_400.0
+from specreader import limits
+
+MAX_TIMEOUT = limits.MAX_TIMEOUT
 
 
 def seconds(text: str) -> float:

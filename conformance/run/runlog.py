@@ -62,9 +62,7 @@ class ScenarioLine(TypedDict):
     note: str | None
 
 
-# The most scenarios a footer names as answered again after they were judged (schemas/run-log.schema.json), so that
-# the footer stays a short line whatever the engine does; any beyond these are counted (``late_copies_unnamed``).
-LATE_COPIES_KEPT = 1024
+LATE_COPIES_KEPT = limits.LATE_COPIES_KEPT
 
 
 class Footer(TypedDict):

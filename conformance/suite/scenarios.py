@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -16,6 +15,7 @@ from conformance.suite.shapes import mappings
 from specreader import kitdata, roots
 from specreader.files import yaml_files
 from specreader.jsontypes import Json, JsonPath
+from specreader.notation import CARD_CODE
 from specreader.problems import DataError, Problem
 from specreader.spec import Spec, kit_spec
 from specreader.yamlio import Document, load, load_bytes
@@ -98,7 +98,7 @@ def expand_actions(step: Json) -> list[Json]:
 
 REST = "rest"
 TURNED = "turned"  # a setup key the kit expands: the card the deal turns up, put where it will be
-_CARD = re.compile(r"^[AKQJT98765432][CDHS]$")
+_CARD = CARD_CODE
 
 
 def deck_of(variant: Json) -> list[str]:

@@ -23,10 +23,9 @@ from specreader.problems import format_path
 
 # Levels of nesting a JSON line may have: the protocol's messages need about ten; the kit's own
 # code walks values recursively, so a line nested much deeper is refused before it is used.
-MAX_DEPTH = 100
+MAX_DEPTH = limits.MAX_DEPTH
 
-# Characters of one engine message kept in a verdict; the rest is cut, and the cut is said.
-CAP = 4096
+CAP = limits.ENGINE_TEXT_CAP
 
 # Levels of nesting of an engine's value kept as a value; deeper, it is kept as text. The room left
 # under the kit's limit is the run-log line's own nesting around the value.
@@ -55,9 +54,7 @@ def text(value: object, cap: int = CAP) -> str:
     return safe[:cap] + f" [cut: {len(raw)} characters in all]"
 
 
-# Lines of what an engine wrote on the side (a served engine's standard error, an in-process engine's
-# prints) that go with its failure: the last few, the likeliest to say why.
-TAIL_LINES = 5
+TAIL_LINES = limits.TAIL_LINES
 
 
 def tail(label: str, lines: list[str]) -> str:
@@ -129,8 +126,8 @@ def strings_made_safe(value: Any, cap: int = CAP) -> Any:
 
 # What the kit keeps of an engine's handshake, each field cut short: it heads every report.
 _IDENTITY_FIELDS = ("name", "version", "language", "homepage")
-_IDENTITY_CAP = 200
-VARIANTS_KEPT = 1024  # the variant ids kept of a handshake, each once: far more than any spec holds
+_IDENTITY_CAP = limits.IDENTITY_CAP
+VARIANTS_KEPT = limits.VARIANTS_KEPT
 
 
 def identity(hello: object, known: Collection[str] = ()) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from hostile_engines import assert_nothing_left, engine, two_player
 from conformance.cli import main
 from conformance.run import outputs, reports, runlog
 from conformance.suite import schemas
-from specreader import kitdata
+from specreader import kitdata, limits
 from specreader.problems import DataError
 
 import junit_schema
@@ -95,7 +95,7 @@ def test_smoke_with_an_unbalanced_quote_is_a_usage_error(capsys: pytest.CaptureF
 @pytest.mark.parametrize(
     ("mode", "failure"),
     [
-        ("deep", "malformed: expected at most 100 levels of nesting, found more"),
+        ("deep", f"malformed: expected at most {limits.MAX_DEPTH} levels of nesting, found more"),
         ("stdout-not-utf8", "malformed: expected UTF-8, found byte 0xff at position 8"),
     ],
 )

@@ -23,7 +23,7 @@ from conformance.engines.protocol import EngineUnusable, SubprocessAdapter
 from conformance.run import runlog, runner
 from conformance.run.runner import Verdict
 from conformance.vocabulary import ErrorKind, Outcome
-from specreader import kitdata
+from specreader import kitdata, limits
 
 BENIGN = "setup: benign"  # what the engines answer to every scenario they do not misbehave on
 
@@ -115,7 +115,7 @@ def test_stderr_that_is_not_utf8_is_kept_decoded_and_never_stops_the_reader(tmp_
 @pytest.mark.parametrize(("mode", "index"), [("deep", 1), ("deep-ish", 2)])
 def test_a_deeply_nested_answer_is_malformed_for_its_scenario_alone(tmp_path: Path, mode: str, index: int) -> None:
     verdicts = run(tmp_path, mode, [index])
-    assert_only(verdicts, [index], ErrorKind.MALFORMED, "expected at most 100 levels of nesting, found more")
+    assert_only(verdicts, [index], ErrorKind.MALFORMED, f"expected at most {limits.MAX_DEPTH} levels of nesting, found more")
     assert_nothing_left(tmp_path)
 
 
