@@ -88,7 +88,7 @@ def test_the_scenario_a_decision_names_tells_the_codes_apart() -> None:
     for entry in decisions:
         named = re.findall(r"[a-z]+/[a-z-]+/[a-z0-9-]+", " ".join(entry["decision"].split()))
         assert named and all(n in ids for n in named), (entry["code"], named)
-        assert any(entry["code"] in ids[n].rejects() for n in named)
+        assert any(entry["code"] in ids[n].action_refusals() for n in named)
 
 
 def test_every_variant_is_compiled_with_its_games_order() -> None:

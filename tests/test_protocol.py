@@ -365,12 +365,12 @@ def test_the_judge_never_raises_whatever_an_engine_answers(data: st.DataObject) 
 def test_observe_names_what_the_judge_reads() -> None:
     """Refusals need the state before and after; expectations need the state they check."""
     every = scenarios.kit_scenarios()
-    refusal = next(s for s in every if s.rejects())
+    refusal = next(s for s in every if s.action_refusals())
     wanted = runner.observed(refusal)
     position = 0
     for step in refusal.steps:
         for _ in step.actions:
-            if step.reject:
+            if step.refuse:
                 assert {position, position + 1} <= set(wanted)
             position += 1
         if step.expect:
@@ -383,7 +383,7 @@ def test_observe_names_what_the_judge_reads() -> None:
 
 
 def test_a_missing_snapshot_the_kit_asked_for_is_an_error() -> None:
-    refusal = next(s for s in scenarios.kit_scenarios() if s.rejects())
+    refusal = next(s for s in scenarios.kit_scenarios() if s.action_refusals())
     answer = reference_adapter().run({**runner.request_for(refusal), "observe": []})
     outcome = runner.judge(refusal, answer)
     assert outcome.outcome == Outcome.ERROR and "lacks its snapshot" in outcome.reason
@@ -419,7 +419,7 @@ def test_an_in_process_engine_that_raises_unsupported_is_unsupported_on_what_it_
         verdicts = list(runner.run_all(adapter, chosen, {"albastini-2p"}))
         by_id = {v.scenario.id: v for v in verdicts}
         mid_deal = [s for s in chosen if "start" in s.setup]
-        refusing = [s for s in chosen if "start" not in s.setup and any(step.reject for step in s.steps)]
+        refusing = [s for s in chosen if "start" not in s.setup and any(step.refuse for step in s.steps)]
         assert mid_deal and refusing
         for s in mid_deal:
             verdict = by_id[s.id]

@@ -306,7 +306,7 @@ def fabricated() -> rulesite.SiteData:
         setup={"dealer": 0, "hands": {"0": ["AH", "TD"]}, "stock": ["3S"], "start": {"phase": "<script>", "trump": "S"}},
         steps=(
             Step(actions=({"type": "play", "seat": 0, "card": "AH"},), expect={"phase": EVIL, "snapshot": {"a<b": "<i>"}}),
-            Step(actions=({"type": "<script>", "seat": 0},), reject=("must_trump",)),
+            Step(actions=({"type": "<script>", "seat": 0},), refuse=("must_trump",)),
         ),
         file="scenarios/testgame/sec/evil.yaml",
         line=1,

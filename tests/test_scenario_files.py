@@ -12,6 +12,7 @@ from conformance.run import runner
 from conformance.suite.scenarios import expand_setup, load_files
 from conformance.vocabulary import Outcome
 from specreader import kitdata
+from specreader.problems import DataError
 from specreader.spec import variant
 
 pytest_plugins = ["pytester"]
@@ -75,16 +76,16 @@ def test_bad_card_codes_are_located(tmp_path: Path, capsys: pytest.CaptureFixtur
         ("{do: {type: play, seat: 0, card: AH}, play: {1: 3S}}",
          "16:9: $.scenarios[0].steps[1]: expected only one of 'do', 'play', found them together"),
         ("{}", "16:9: $.scenarios[0].steps[1]: expected at least 1 key, found mapping {}"),
-        ("{do: {type: play, seat: 0, card: AH}, reject: [must_trump, not_your_turn]}",
-         '16:55: $.scenarios[0].steps[1].reject: expected at most 1 item, found array ["must_trump", "not_your_turn"]'),
-        ("{do: {type: play, seat: 0, card: AH}, reject: must_trump}",
-         '16:55: $.scenarios[0].steps[1].reject: expected array, found string "must_trump"'),
-        ("{do: {type: play, seat: 0, card: AH}, reject: {codes: [must_trump, not_your_turn]}}",
-         "16:55: $.scenarios[0].steps[1].reject: missing required key 'because'"),
-        ("{do: {type: play, seat: 0, card: AH}, reject: {codes: [must_trump], because: x}}",
-         '16:63: $.scenarios[0].steps[1].reject.codes: expected at least 2 items, found array ["must_trump"]'),
-        ("{do: {type: play, seat: 0, card: AH}, reject: {codes: [must_trump, nope], because: x}}",
-         "16:76: $.scenarios[0].steps[1].reject.codes[1]: unknown error code 'nope': expected a code of spec/errors.yaml"),
+        ("{do: {type: play, seat: 0, card: AH}, refusal: [must_trump, not_your_turn]}",
+         '16:56: $.scenarios[0].steps[1].refusal: expected at most 1 item, found array ["must_trump", "not_your_turn"]'),
+        ("{do: {type: play, seat: 0, card: AH}, refusal: must_trump}",
+         '16:56: $.scenarios[0].steps[1].refusal: expected array, found string "must_trump"'),
+        ("{do: {type: play, seat: 0, card: AH}, refusal: {codes: [must_trump, not_your_turn]}}",
+         "16:56: $.scenarios[0].steps[1].refusal: missing required key 'because'"),
+        ("{do: {type: play, seat: 0, card: AH}, refusal: {codes: [must_trump], because: x}}",
+         '16:64: $.scenarios[0].steps[1].refusal.codes: expected at least 2 items, found array ["must_trump"]'),
+        ("{do: {type: play, seat: 0, card: AH}, refusal: {codes: [must_trump, nope], because: x}}",
+         "16:77: $.scenarios[0].steps[1].refusal.codes[1]: unknown error code 'nope': expected a code of spec/errors.yaml"),
         ("{expect: {hands: {7: [AH]}}}",
          '16:27: $.scenarios[0].steps[1].expect.hands["7"]: unexpected key \'7\': expected a string matching ^[0-5]$'),
     ],
@@ -100,13 +101,13 @@ def test_step_shapes_are_explained(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_several_codes_are_accepted_with_their_reason(tmp_path: Path) -> None:
     path = scenario_file(tmp_path)
     because = "the scenario is about the turn; which refusal says so is left open"
-    step = f"{{play: {{0: 4D}}, reject: {{codes: [not_your_turn, card_not_in_hand], because: '{because}'}}}}"
+    step = f"{{play: {{0: 4D}}, refusal: {{codes: [not_your_turn, card_not_in_hand], because: '{because}'}}}}"
     path.write_text(path.read_text() + f"      - {step}\n", encoding="utf-8")
     assert main(["validate", str(path)]) == 0
     [scenario] = load_files([path])
     refused = scenario.steps[-1]
-    assert refused.reject == ("not_your_turn", "card_not_in_hand") and refused.reject_because == because
-    assert scenario.steps[0].reject == () and scenario.steps[0].reject_because is None
+    assert refused.refuse == ("not_your_turn", "card_not_in_hand") and refused.refuse_because == because
+    assert scenario.steps[0].refuse == () and scenario.steps[0].refuse_because is None
     assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS  # the reference answers one of them
 
 
@@ -436,3 +437,20 @@ def test_a_refusal_at_a_named_card_is_located_at_its_name(tmp_path: Path, capsys
     assert code == 2
     assert f"{path}:12:60: $.scenarios[0].setup.start.indicator: a deal cannot start from this setup: the indicator lies " \
            "under the stock" in err, err
+
+
+def test_a_file_of_format_1_writing_reject_is_read_as_refusal(tmp_path: Path) -> None:
+    """Scenario files spelt the refusal of a step ``reject:`` before the kit's words were made one; such a file
+    is read as it means today."""
+    path = scenario_file(tmp_path)
+    written = path.read_text(encoding="utf-8")
+    refused = written + "      - {do: {type: play, seat: 0, card: KC}, refusal: [not_your_turn]}\n"
+    path.write_text(refused, encoding="utf-8")
+    [today] = load_files([path])
+    path.write_text(refused.replace("refusal: [not_your_turn]", "reject: [not_your_turn]"), encoding="utf-8")
+    [older] = load_files([path])
+    assert older.steps == today.steps and older.steps[-1].refuse == ("not_your_turn",)
+    path.write_text(refused.replace("refusal: [not_your_turn]", "refusal: [not_your_turn], reject: [not_your_turn]"),
+                    encoding="utf-8")
+    with pytest.raises(DataError, match="expected only one of 'refusal', 'reject', found them together"):
+        load_files([path])

@@ -99,12 +99,12 @@ def test_the_shape_of_a_refusal_scenario_is_checked(
 
 
 def test_a_setup_code_is_no_action_refusal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    tail = "    steps:\n      - {bid: {0: AH}, reject: [invalid_setup]}\n"
+    tail = "    steps:\n      - {bid: {0: AH}, refusal: [invalid_setup]}\n"
     path = refusal_file(tmp_path, tail=tail)
     path.write_text(path.read_text().replace("[AH, AH,", "[AH, KC,"), encoding="utf-8")
     code, err = validate(capsys, path)
     assert code == 2
-    assert "$.scenarios[0].steps[0].reject[0]: 'invalid_setup' refuses a setup, not an action: see refuse_setup" in err
+    assert "$.scenarios[0].steps[0].refusal[0]: 'invalid_setup' refuses a setup, not an action: see refuse_setup" in err
 
 
 def test_a_refusal_scenario_sends_the_setup_and_no_action(refusal: scenarios.Scenario) -> None:
@@ -112,7 +112,7 @@ def test_a_refusal_scenario_sends_the_setup_and_no_action(refusal: scenarios.Sce
     assert request["actions"] == [] and request["observe"] == []
     assert request["setup"]["hands"]["0"][:2] == ["AH", "AH"]
     assert len(request["setup"]["stock"]) == 27  # rest: every card but the nine placed, AH among them
-    assert refusal.refusals() == {"invalid_setup"} and refusal.rejects() == set()
+    assert refusal.refusals() == {"invalid_setup"} and refusal.action_refusals() == set()
 
 
 # -- the judge --------------------------------------------------------------------------------------

@@ -80,7 +80,7 @@ def steps(finding: Finding) -> list[Json]:
             continue
         step = _step(action)
         if refusal is not None:
-            step["reject"] = list(refusal)
+            step["refusal"] = list(refusal)
         out.append(step)
     if divergence.kind == REPORT:  # the field it is filed under; what follows from it is left out
         expect = merged([e for e in divergence.missed if e.field == divergence.missed[0].field])

@@ -52,7 +52,7 @@ def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
             )
         )
         plain = _first(every, supported, lambda s: not s.refusals())  # played through: no refusal, of a setup or an action
-        rejecting = _first(every, supported, lambda s: bool(s.rejects()))
+        rejecting = _first(every, supported, lambda s: bool(s.action_refusals()))
         for name, scenario in (("a scenario", plain), ("a rejection", rejecting)):
             if scenario is None:
                 trials.append(Trial(name, False, "no scenario of a declared variant to try"))

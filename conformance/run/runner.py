@@ -58,7 +58,7 @@ def observed(scenario: Scenario) -> list[int]:
     position = 0
     for step in scenario.steps:
         for _ in step.actions:
-            if step.reject:
+            if step.refuse:
                 wanted.update((position, position + 1))
             position += 1
         if step.expect:
@@ -99,10 +99,10 @@ def judge(scenario: Scenario, answer: object) -> Verdict:
             after = observations[position]
             rejected = after.get("rejected")
             code = rejected.get("code") if isinstance(rejected, dict) else None
-            if step.reject:
-                if code not in step.reject:
+            if step.refuse:
+                if code not in step.refuse:
                     mismatches.append(
-                        Mismatch(number, step.line, f"{action_text(action)} rejected with", list(step.reject), code or "accepted")
+                        Mismatch(number, step.line, f"{action_text(action)} rejected with", list(step.refuse), code or "accepted")
                     )
                 elif not isinstance(before.get("snapshot"), dict) or not isinstance(after.get("snapshot"), dict):
                     return _malformed(scenario, "an observation the kit asked for lacks its snapshot", mismatches)

@@ -69,7 +69,7 @@ def made_in(entry: str, scenario: Scenario) -> bool:
     giving the field."""
     where, _, rest = entry.partition(".")
     if where == ACTION:
-        return any(not step.reject and any(a.get("type") == rest for a in step.actions) for step in scenario.steps)
+        return any(not step.refuse and any(a.get("type") == rest for a in step.actions) for step in scenario.steps)
     value: Any = scenario.setup
     for key in rest.split("."):
         if not isinstance(value, dict) or key not in value:

@@ -28,12 +28,12 @@ SEAT_STEPS = ("pass",)
 
 @dataclass(frozen=True)
 class Step:
-    """Actions to apply, then what must be observed; ``reject`` means one action must be refused."""
+    """Actions to apply, then what must be observed; ``refuse`` holds the codes one action must be refused with."""
 
     actions: tuple[Json, ...]
-    reject: tuple[str, ...] = ()  # one code, unless reject_because says why several are right
+    refuse: tuple[str, ...] = ()  # one code, unless refuse_because says why several are right
     expect: Json | None = None
-    reject_because: str | None = None
+    refuse_because: str | None = None
     line: int = 0
 
 
@@ -64,22 +64,33 @@ class Scenario:
         """Every action of the scenario, in order: what an engine is sent."""
         return [action for step in self.steps for action in step.actions]
 
-    def rejects(self) -> set[str]:
+    def action_refusals(self) -> set[str]:
         """The codes its actions may be refused with."""
-        return {code for step in self.steps for code in step.reject}
+        return {code for step in self.steps for code in step.refuse}
 
     def refusals(self) -> set[str]:
         """Every code it expects a refusal with: its actions', and its setup's."""
-        return self.rejects() | ({self.refuse_setup} if self.refuse_setup else set())
+        return self.action_refusals() | ({self.refuse_setup} if self.refuse_setup else set())
 
 
-def reject_codes(step: Json) -> list[tuple[JsonPath, str]]:
+def refusal_key(step: Json) -> str | None:
+    """The key a step writes its refusal under: ``refusal``, or ``reject`` in a file of format 1, read alike."""
+    return next((key for key in ("refusal", "reject") if key in step), None)
+
+
+def refusal_codes(step: Json) -> list[tuple[JsonPath, str]]:
     """The codes a step's refusal may carry, each with its path in the step: the one of ``[code]``,
     or ``codes`` of the form that says ``because`` several are right."""
-    written = step.get("reject")
-    at: JsonPath = ("reject", "codes") if isinstance(written, dict) else ("reject",)
+    key = refusal_key(step)
+    written = step.get(key) if key else None
+    at: JsonPath = (key, "codes") if key and isinstance(written, dict) else (key,) if key else ()
     codes = written.get("codes") if isinstance(written, dict) else written
     return [((*at, k), code) for k, code in enumerate(codes if isinstance(codes, list) else ()) if isinstance(code, str)]
+
+
+def _because(step: Json) -> str | None:
+    written = step.get(refusal_key(step) or "")
+    return written.get("because") if isinstance(written, dict) else None
 
 
 def expand_actions(step: Json) -> list[Json]:
@@ -216,9 +227,9 @@ def _compile(doc: Document, shown: str, index: int, raw: Json, default_variant: 
         steps.append(
             Step(
                 actions=tuple(expand_actions(step)),
-                reject=tuple(code for _, code in reject_codes(step)),
+                refuse=tuple(code for _, code in refusal_codes(step)),
                 expect=step.get("expect"),
-                reject_because=step["reject"].get("because") if isinstance(step.get("reject"), dict) else None,
+                refuse_because=_because(step),
                 line=doc.where((*at, "steps", j))[0],
             )
         )
@@ -364,7 +375,7 @@ def _cross_checks(
             where = (*at, "setup", *_as_written(_before_placing(refusal.path, placings), written, rested))
             problems.append(doc.problem(where, f"a deal cannot start from this setup: {refusal.message}"))
         for j, step in enumerate(raw.get("steps", [])):
-            for where, code in reject_codes(step):
+            for where, code in refusal_codes(step):
                 if refs.codes.unknown(code):
                     problems.append(
                         doc.problem(
@@ -375,8 +386,8 @@ def _cross_checks(
                     problems.append(
                         doc.problem((*at, "steps", j, *where), f"{code!r} refuses a setup, not an action: see refuse_setup")
                     )
-            if "reject" in step and len(expand_actions(step)) != 1:
-                problems.append(doc.problem((*at, "steps", j), "a step with reject: must hold exactly one action"))
+            if refusal_key(step) and len(expand_actions(step)) != 1:
+                problems.append(doc.problem((*at, "steps", j), "a step with refusal: must hold exactly one action"))
     return problems
 
 
