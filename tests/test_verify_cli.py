@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from conformance.cli import main
+from conformance.engines.adapter import Unsupported
 from conformance.run import expectations, runlog
 from conformance.suite import schemas
 from conformance.vocabulary import Outcome
@@ -145,6 +147,40 @@ def test_smoke_accepts_the_served_reference(capsys: pytest.CaptureFixture[str]) 
     assert code == 0, out
     assert out.strip().splitlines()[-1] == "5 passed, 0 failed"
     assert "ok   one answer per request: no request answered twice" in out
+
+
+class CannotRefuse:
+    """The reference engine, whose API (like many a published engine's) has no way to refuse an action: it says
+    so with ``Unsupported`` rather than answer wrongly."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+
+    @classmethod
+    def new(cls, variant_id: str, setup: dict[str, Any]) -> CannotRefuse:
+        from reference import Engine
+
+        return cls(Engine.new(variant_id, setup))
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        return list(self.engine.legal_actions())
+
+    def snapshot(self) -> dict[str, Any]:
+        return dict(self.engine.snapshot())
+
+    def apply(self, action: dict[str, Any]) -> object:
+        if action not in self.engine.legal_actions():
+            raise Unsupported("this engine has no way to refuse an action")
+        return self.engine.apply(action)
+
+
+def test_smoke_takes_unsupported_as_a_valid_answer(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    here = str(Path(__file__).parent)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([here, os.environ.get("PYTHONPATH", "")]))
+    code, out, _ = run(capsys, "smoke", "--engine-cmd", f"{SERVE} --path={here} {__name__}:CannotRefuse")
+    assert code == 0, out
+    assert "this engine has no way to refuse an action (a valid answer)" in out
+    assert out.strip().splitlines()[-1] == "5 passed, 0 failed"
 
 
 def test_smoke_explains_a_silent_engine(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -53,7 +53,7 @@ def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
         )
         plain = _first(every, supported, lambda s: not s.refusals())  # played through: no refusal, of a setup or an action
         rejecting = _first(every, supported, lambda s: bool(s.action_refusals()))
-        for name, scenario in (("a scenario", plain), ("a rejection", rejecting)):
+        for name, scenario in (("a scenario", plain), ("a refusal", rejecting)):
             if scenario is None:
                 trials.append(Trial(name, False, "no scenario of a declared variant to try"))
                 continue
@@ -62,7 +62,9 @@ def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
                 twice.append(answer.message)
             if isinstance(answer, EngineError) or "error" in answer:
                 failure = answer if isinstance(answer, EngineError) else engine_error(answer["error"])
-                trials.append(Trial(name, False, f"{scenario.id}: {failure}"))
+                # An engine whose API cannot express a scenario says so: a right answer (docs/protocol.md).
+                said = failure.kind is ErrorKind.UNSUPPORTED
+                trials.append(Trial(name, said, f"{scenario.id}: {failure}" + (" (a valid answer)" if said else "")))
                 continue
             observations = answer.get("observations")
             if not isinstance(observations, list) or len(observations) != len(scenario.actions()) + 1:
@@ -78,10 +80,10 @@ def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
             else:
                 verdict = runner.judge(scenario, answer)
                 detail = f"{scenario.id}: {verdict.outcome}"
-                if name == "a rejection":
-                    rejections = [o.get("rejected") for o in observations if isinstance(o, dict)]
-                    codes = [untrusted.text(r.get("code"), 80) for r in rejections if isinstance(r, dict)]
-                    detail += f"; rejection codes seen: {', '.join(codes) or 'none'}"
+                if name == "a refusal":
+                    refused = [o.get("rejected") for o in observations if isinstance(o, dict)]
+                    codes = [untrusted.text(r.get("code"), 80) for r in refused if isinstance(r, dict)]
+                    detail += f"; refusal codes seen: {', '.join(codes) or 'none'}"
                     trials.append(Trial(name, bool(codes), detail))
                 else:
                     trials.append(Trial(name, True, detail + " (a wrong verdict is for verify to judge)"))

@@ -106,7 +106,7 @@ def test_smoke_explains_a_deep_or_undecodable_answer(
     assert code == 3
     lines = out.splitlines()
     assert lines[0].startswith("ok   handshake: hostile 0 (python)")
-    assert [line.split(":")[0] for line in lines[1:3]] == ["FAIL a scenario", "FAIL a rejection"]
+    assert [line.split(":")[0] for line in lines[1:3]] == ["FAIL a scenario", "FAIL a refusal"]
     assert all(failure in line for line in lines[1:3]), lines
     assert lines[3].startswith("ok   an unknown request") and lines[-1] == "3 passed, 2 failed"
     assert_nothing_left(tmp_path)
