@@ -11,6 +11,7 @@ included.
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import re
 import warnings
 from collections.abc import Callable, Generator, Iterator
@@ -149,6 +150,41 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if house is not None:
         house.close()
     config.stash.get(_SIGTERM_KEY, lambda: None)()
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The way to the run's scenario folders is never passed over: the kit installed in a virtual environment
+    inside the project (``.venv``, ``venv``) is below a folder pytest passes over, and its scenarios would not be
+    collected at all. Whatever else is in such a folder stays passed over (the tests of the packages installed
+    there are not the user's)."""
+    path = collection_path.resolve()
+    for folder in _scenario_folders():
+        on_the_way = path == folder or folder in path.parents or path in folder.parents
+        if on_the_way and collection_path.is_symlink():
+            return True  # a link to the way (a venv's lib64): its scenarios are read once, by their own path
+        if on_the_way:
+            return False  # inside a scenario folder, or on the way to one
+        if any(_passed_over(config, above) for above in folder.parents if above in path.parents):
+            return True
+    return None
+
+
+def _passed_over(config: pytest.Config, folder: Path) -> bool:
+    """Whether pytest's own rules pass over ``folder``: ``norecursedirs``, or a virtual environment."""
+    patterns = config.getini("norecursedirs")
+    return (folder / "pyvenv.cfg").is_file() or any(fnmatch.fnmatch(folder.name, pattern) for pattern in patterns)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """An engine named and no scenario collected: said, rather than a run that ends with no test in silence."""
+    if any(isinstance(item, ScenarioItem) for item in session.items) or hasattr(session.config, "workerinput"):
+        return
+    folders = ", ".join(map(str, _scenario_folders()))
+    why = "the paths given hold none of them" if session.config.args_source is pytest.Config.ArgsSource.ARGS else (
+        "-k, -m or --deselect left none of them")
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"trickspec: no scenario collected from {folders}: {why}", yellow=True)
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:

@@ -87,3 +87,28 @@ def test_pip_install_in_an_empty_venv_then_pytest_in_an_empty_folder_runs_every_
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"scenarios in {venv.resolve()}/lib/" in done.stdout  # the wheel's own, under site-packages
     assert f"= {len(kit_scenarios())} passed in " in done.stdout.splitlines()[-1]
+
+
+@pytest.mark.parametrize("venv_name", [".venv", "venv"])
+def test_the_kit_installed_in_the_project_s_own_venv_runs_every_scenario_from_any_folder_of_it(
+    wheel: Path, tmp_path: Path, venv_name: str
+) -> None:
+    """The commonest layout: the kit installed into ``.venv`` (or ``venv``) inside the user's project, pytest run
+    from the project's root or a folder of it. pytest passes over such folders; the way to the kit's scenarios is
+    not passed over, and nothing else in the environment (a package's own tests) is collected."""
+    project = tmp_path / "project"
+    venv = project / venv_name
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    install = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", str(wheel)], capture_output=True, text=True
+    )
+    assert install.returncode == 0, install.stderr
+    (project / "test_mine.py").write_text("def test_mine():\n    pass\n", encoding="utf-8")
+    (project / "sub").mkdir()
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    for where, expected in ((project, len(kit_scenarios()) + 1), (project / "sub", len(kit_scenarios()))):
+        done = subprocess.run([python, "-m", "pytest", "--engine", "reference", "-q", "-p", "no:cacheprovider"],
+                              cwd=where, env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert done.stdout.splitlines()[-1].startswith(f"{expected} passed in "), done.stdout[-2000:]
