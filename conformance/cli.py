@@ -219,7 +219,9 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         adapters.check_names(args.engine, args.engine_cmd)  # the workers of --jobs open their engines apart
     except BadCommand as err:
         return _usage_error(str(err))
-    settings = Settings(args.seed, args.engine, args.engine_cmd, args.timeout, not args.sampled, args.in_process)
+    settings = Settings(
+        args.seed, args.engine, args.engine_cmd, args.timeout, not args.sampled, args.in_process, args.startup_timeout
+    )
     # the seed always, even 0: it is what replays the campaign
     given = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v is not None and v is not False and v != []}
     options = {"command": "fuzz", **given}
@@ -455,6 +457,12 @@ class Command:
 
 
 # House rules (docs/guide/house-rules.md): folders read beside the kit's data.
+_STARTUP_TIMEOUT = Option(
+    ("--startup-timeout",),
+    "seconds an engine may take to start and answer the handshake (default: --timeout)",
+    metavar="SECONDS",
+    type=durations.timeout,
+)
 _ENGINE = Option(
     ("--engine",),
     "'reference' (the default, run in the kit's process) or module:name of a Python engine class or adapter "
@@ -512,12 +520,7 @@ COMMANDS: tuple[Command, ...] = (
             _IN_PROCESS,
             Option(("--engine-cmd",), "an engine program speaking the protocol (docs/protocol.md), e.g. 'node engine.js'"),
             Option(("--timeout",), "seconds an engine may take per scenario (default 10)", type=durations.timeout, default=10.0),
-            Option(
-                ("--startup-timeout",),
-                "seconds an engine command may take to start and answer the handshake (default: --timeout)",
-                metavar="SECONDS",
-                type=durations.timeout,
-            ),
+            _STARTUP_TIMEOUT,
             Option(
                 ("--give-up-after",),
                 f"give up on an engine after N timeouts or failed restarts in a row: the scenarios left are "
@@ -546,6 +549,7 @@ COMMANDS: tuple[Command, ...] = (
             _IN_PROCESS,
             Option(("--engine-cmd",), "an engine program speaking the protocol (docs/protocol.md), e.g. 'node engine.js'"),
             Option(("--timeout",), "seconds an engine may take per deal (default 10)", type=durations.timeout, default=10.0),
+            _STARTUP_TIMEOUT,
             Option(("--variant",), "only this variant (repeatable; default: every variant the engine declares)", action="append"),
             Option(("--deals",), f"deals in the campaign, over all shards (default {FUZZ_DEALS:,})", type=_count, metavar="N"),
             Option(("--time",), "run for this many seconds instead of a number of deals", type=durations.seconds, metavar="S"),

@@ -143,8 +143,9 @@ def test_stalls_on_the_shrinker_s_candidates_neither_give_up_on_the_engine_nor_m
     judged, and the scenario written is the deal as it ran, which fails on the engine when run again."""
     out = tmp_path / "out"
     # Served, under a timeout that leaves a whole deal room on a loaded machine (at 0.2 s one timed out in CI), the
-    # stall twice it.
-    engine = ("--engine", "test_fuzz:stalls_mid_deal", "--variant", MUTANT_VARIANT, "--timeout", "0.5")
+    # stall twice it, and the time a loaded machine takes to start Python and the kit for the start.
+    engine = ("--engine", "test_fuzz:stalls_mid_deal", "--variant", MUTANT_VARIANT, "--timeout", "0.5",
+              "--startup-timeout", "60")
     assert fuzz(*engine, "--deals", "6", "--out", str(out), "--report-dir", str(tmp_path)) == 1
     outcomes = [s["outcome"] for s in runlog.read(tmp_path / "run.jsonl").scenarios]
     assert len(outcomes) == 6 and set(outcomes) <= {Outcome.PASS, Outcome.FAIL} and Outcome.FAIL in outcomes

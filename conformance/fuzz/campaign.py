@@ -119,7 +119,11 @@ class _Inline:
     def __init__(self, settings: Settings, jobs: int) -> None:
         try:
             engine = adapters.open_engine(
-                settings.engine, settings.engine_cmd, timeout=settings.timeout, in_process=settings.in_process
+                settings.engine,
+                settings.engine_cmd,
+                timeout=settings.timeout,
+                startup_timeout=settings.startup_timeout,
+                in_process=settings.in_process,
             )
         except BadCommand:
             raise  # the user's words, not the engine's failure
@@ -160,7 +164,11 @@ def _work(settings: Settings, link: Connection) -> None:
 def _serve(settings: Settings, link: Connection) -> None:
     try:
         engine = adapters.open_engine(
-                settings.engine, settings.engine_cmd, timeout=settings.timeout, in_process=settings.in_process
+                settings.engine,
+                settings.engine_cmd,
+                timeout=settings.timeout,
+                startup_timeout=settings.startup_timeout,
+                in_process=settings.in_process,
             )
     except Exception as err:
         link.send(("unusable", adapters.describe_error(err)))

@@ -36,6 +36,7 @@ class Settings:
     timeout: float
     observe_all: bool = True  # False: snapshots and legal actions compared only where sampled
     in_process: bool = False  # --in-process: a module:name engine loaded into the worker, for a debugger
+    startup_timeout: float | None = None  # None: the timeout
 
 
 @dataclass(frozen=True)

@@ -47,21 +47,35 @@ def test_a_python_engine_runs_in_a_process_of_its_own(tmp_path: Path, capsys: py
 def test_a_stuck_engine_is_a_timeout_for_its_scenario_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     two, three = first("albastini-2p"), first("albastini-3p")
     status, _, _, lines = verify(
-        tmp_path, capsys, "hostile_engines:HangsOnThreePlayers", "--timeout", "1", "--scenario", two, "--scenario", three
+        tmp_path,
+        capsys,
+        "hostile_engines:HangsOnThreePlayers",
+        "--timeout",
+        "1",
+        "--startup-timeout",
+        "60",
+        "--scenario",
+        two,
+        "--scenario",
+        three,
     )
     assert status == EXIT_FAILED
     assert lines[three]["outcome"] == "timeout"
     assert lines[two]["outcome"] == "pass"
 
 
-@pytest.mark.parametrize(("engine", "reason"), [
-    ("hostile_engines:ExitsOnPlay", "SystemExit: 6"),
-    ("hostile_engines:RaisesBeyondException", "crash: on "),
-    ("hostile_engines:RefusesWithEnum", "crash: the engine's answer is not JSON"),
-    ("hostile_engines:RaisesUnreadably", "crash: on "),
-])
-def test_an_engine_s_failure_is_its_scenario_s(tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: str,
-                                               reason: str) -> None:
+@pytest.mark.parametrize(
+    ("engine", "reason"),
+    [
+        ("hostile_engines:ExitsOnPlay", "SystemExit: 6"),
+        ("hostile_engines:RaisesBeyondException", "crash: on "),
+        ("hostile_engines:RefusesWithEnum", "crash: the engine's answer is not JSON"),
+        ("hostile_engines:RaisesUnreadably", "crash: on "),
+    ],
+)
+def test_an_engine_s_failure_is_its_scenario_s(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: str, reason: str
+) -> None:
     chosen = next(s for s in scenarios.kit_scenarios() if s.variant == "albastini-2p" and s.steps)
     status, out, err, lines = verify(tmp_path, capsys, engine, "--scenario", chosen.id)
     assert status == EXIT_FAILED, out + err
@@ -105,8 +119,9 @@ def test_a_module_in_the_current_folder_is_found_as_python_finds_it(
     assert status == 0, out + err
 
 
-def test_a_module_not_found_says_where_it_was_looked_for(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_module_not_found_says_where_it_was_looked_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     status, _, err, _ = verify(tmp_path, capsys, "no_such_engine:Engine")
     assert status == EXIT_ENGINE
@@ -119,8 +134,16 @@ def test_the_engine_s_child_processes_end_with_the_run(tmp_path: Path) -> None:
     """``verify | cat`` ends: no process the engine started holds the kit's output open after the run."""
     chosen = first("albastini-2p")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
-    command = [*TRICKSPEC, "verify", "--engine", "hostile_engines:StartsAChild", "--scenario", chosen,
-               "--report-dir", str(tmp_path / "r")]
+    command = [
+        *TRICKSPEC,
+        "verify",
+        "--engine",
+        "hostile_engines:StartsAChild",
+        "--scenario",
+        chosen,
+        "--report-dir",
+        str(tmp_path / "r"),
+    ]
     verify_run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
     cat = subprocess.run(["cat"], stdin=verify_run.stdout, capture_output=True, timeout=120, check=False)
     assert verify_run.wait(timeout=60) == 0, cat.stdout
