@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from functools import cache
+from pathlib import Path
 
 from reference import components, errors, setup
 from reference.action_ids import ActionIndex
@@ -145,11 +146,11 @@ def _accepts(stages: list[Stage], index: ActionIndex) -> dict[Phase, frozenset[i
 
 
 def _compiled(variant_id: str) -> Rules:
-    return _compiled_with(roots.spec_setting(), variant_id)
+    return _compiled_with(roots.current().spec, variant_id)
 
 
 @cache  # by the house spec folders too: another club's folder may give the same id another variant
-def _compiled_with(house: str, variant_id: str) -> Rules:
+def _compiled_with(house: tuple[Path, ...], variant_id: str) -> Rules:
     try:
         resolved = load_variant(variant_id)
     except KeyError:

@@ -2,9 +2,9 @@
 
 A house spec folder holds ``<game>/variants/*.yaml`` (which may ``extends:`` the kit's variants),
 and may hold ``<game>/clauses.yaml`` in sections of its own, ``<game>/rulings.yaml`` and
-``sources.yaml``; a house scenarios folder holds scenario files. The roots of a run live in the
-environment (``TRICKSPEC_SPEC``, ``TRICKSPEC_SCENARIOS``: folders joined by ``os.pathsep``), so
-every engine process and pytest-xdist worker a run starts reads the same data as the run.
+``sources.yaml``; a house scenarios folder holds scenario files. The roots of a run are values
+this process is given (``using``), never read from the environment: a process the kit starts gets
+them as arguments (``as_arguments``), as ``conformance/engines/serve.py`` does.
 """
 
 from __future__ import annotations
@@ -21,9 +21,6 @@ from specreader.jsontypes import Json
 from specreader.problems import Problem
 from specreader.spec import Spec, load_file, parents, placed_kind
 from specreader.yamlio import Document
-
-SPEC_VARIABLE = "TRICKSPEC_SPEC"
-SCENARIOS_VARIABLE = "TRICKSPEC_SCENARIOS"
 
 # What a house folder may hold: the kit alone states the error codes and the selfcheck's equivalents.
 _EXPECTED = "<game>/variants/*.yaml, <game>/clauses.yaml, <game>/rulings.yaml or sources.yaml"
@@ -45,35 +42,29 @@ class Roots:
 
 def current() -> Roots:
     """The roots this process was given."""
-    return Roots(_folders(SPEC_VARIABLE), _folders(SCENARIOS_VARIABLE))
+    return _current
 
 
-def spec_setting() -> str:
-    """The house spec folders as the environment names them: a cheap key for what a variant id
-    means now (``current().spec`` is the same, read into paths)."""
-    return os.environ.get(SPEC_VARIABLE, "")
-
-
-def _folders(variable: str) -> tuple[Path, ...]:
-    return tuple(Path(p) for p in os.environ.get(variable, "").split(os.pathsep) if p)
+_current = Roots()
 
 
 @contextlib.contextmanager
 def using(spec: Iterable[str | Path] = (), scenarios: Iterable[str | Path] = ()) -> Iterator[Roots]:
-    """Run with these extra folders (none given: as before), restoring the environment after."""
-    given = {SPEC_VARIABLE: list(spec), SCENARIOS_VARIABLE: list(scenarios)}
-    before = {name: os.environ.get(name) for name in given}
+    """Run with these extra folders (none given of a kind: as before), and the roots before it after."""
+    global _current
+    before = _current
+    spec_folders = tuple(Path(os.path.abspath(f)) for f in spec) or before.spec
+    scenario_folders = tuple(Path(os.path.abspath(f)) for f in scenarios) or before.scenarios
+    _current = Roots(spec_folders, scenario_folders)
     try:
-        for name, folders in given.items():
-            if folders:
-                os.environ[name] = os.pathsep.join(os.path.abspath(f) for f in folders)
-        yield current()
+        yield _current
     finally:
-        for name, value in before.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+        _current = before
+
+
+def as_arguments(given: Roots) -> list[str]:
+    """The house spec folders as command-line arguments of a process the kit starts (``--spec=DIR``)."""
+    return [f"--spec={folder}" for folder in given.spec]
 
 
 def folder_problems(folders: Iterable[Path], kind: str) -> list[Problem]:

@@ -46,7 +46,7 @@ def house(tmp_path: Path) -> Path:
 
 def run_line(line: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """A README line as a user runs it, with the venv's commands first on PATH."""
-    env = {k: v for k, v in os.environ.items() if k not in (roots.SPEC_VARIABLE, roots.SCENARIOS_VARIABLE)}
+    env = dict(os.environ)
     env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
     return subprocess.run(line, shell=True, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
 
@@ -78,10 +78,9 @@ def test_the_example_runs_outside_the_checkout_as_its_readme_says(house: Path) -
 
 @pytest.fixture
 def in_house(house: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The copied example as the current folder, with no house folders in the environment: a
-    command line is then run in this process as run_line runs it in a shell."""
-    for name in (roots.SPEC_VARIABLE, roots.SCENARIOS_VARIABLE):
-        monkeypatch.delenv(name, raising=False)
+    """The copied example as the current folder: a command line is then run in this process as run_line runs it
+    in a shell."""
+    assert roots.current() == roots.Roots()
     monkeypatch.chdir(house)
     return house
 
@@ -143,8 +142,9 @@ def test_the_run_log_records_the_house_folders_and_pins_their_data(in_house: Pat
 
 
 def test_an_engine_the_run_starts_reads_the_house_folders_too(in_house: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The reference served over the protocol, in a process of its own, plays the house variant."""
-    served = f'--engine-cmd "{sys.executable} -m conformance.engines.serve"'
+    """The reference served over the protocol, in a process of its own, plays the house variant: given the house
+    folder as an argument, as the kit gives it to a Python engine it serves (never through the environment)."""
+    served = f'--engine-cmd "{sys.executable} -m conformance.engines.serve --spec=spec"'
     status, out, err = run_here(f"trickspec verify --spec spec --scenarios scenarios {served}", capsys)
     assert status == 0, out + err
     assert out.rstrip().endswith("3 passed, 0 failed")
@@ -369,15 +369,8 @@ def test_a_broken_house_spec_is_a_usage_error_under_pytest(pytester: pytest.Pyte
     assert roots.current() == roots.Roots()  # the folders are left though the plugin stopped before its unconfigure
 
 
-def test_a_house_spec_named_by_the_environment_that_does_not_load_is_a_problem_not_a_traceback(
-    broken_house: tuple[Path, str], tmp_path: Path
-) -> None:
-    """The engine's modules read the kit's closed list of codes when they are imported: a house folder in the
-    environment that does not load is then located, exit 2, by every command, as --spec locates it. (A process of
-    its own: the modules are imported once a process.)"""
-    house, problem = broken_house
-    for folder, said in ((tmp_path / "nowhere", f"{tmp_path / 'nowhere'}:0:0: $: no such folder"), (house / "spec", problem)):
-        env = {**os.environ, roots.SPEC_VARIABLE: str(folder)}
-        done = subprocess.run([str(BIN / "trickspec"), "validate"], capture_output=True, text=True, env=env, timeout=120)
-        assert done.returncode == cli.EXIT_BAD_DATA and "Traceback" not in done.stderr, done.stderr[-2000:]
-        assert any(line.startswith(said) for line in done.stderr.splitlines()), done.stderr[-2000:]
+def test_a_python_engine_the_kit_serves_is_given_the_house_folders(in_house: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--engine module:name`` starts the engine's process with the house spec folders as its arguments."""
+    status, out, err = run_here("trickspec verify --spec spec --scenarios scenarios --engine reference:Engine", capsys)
+    assert status == 0, out + err
+    assert out.rstrip().endswith("3 passed, 0 failed")

@@ -282,7 +282,10 @@ def open_engine(
         assert engine is not None
         if in_process:
             return load_engine(engine)
-        command = [sys.executable, "-m", "conformance.engines.serve", *_search_path(), engine]
+        from specreader import roots
+
+        house = roots.as_arguments(roots.current())
+        command = [sys.executable, "-m", "conformance.engines.serve", *house, *_search_path(), engine]
     elif engine_cmd is not None:
         command = split_command(engine_cmd)
     else:

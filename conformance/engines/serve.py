@@ -22,6 +22,7 @@ from conformance.engines.messages import Request
 from conformance.engines.protocol import VERSION as PROTOCOL_VERSION
 from conformance.engines.protocol import EngineUnusable
 from conformance.vocabulary import EngineError
+from specreader import roots
 
 
 def serve(stdin: IO[str], stdout: IO[str], adapter: EngineAdapter | Callable[[], EngineAdapter] | None = None) -> int:
@@ -127,18 +128,22 @@ def _answer(adapter: EngineAdapter, request: Request) -> Mapping[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``[--path=DIR...] [module:name]``: each ``--path`` is searched for the engine's module first, in order (the
-    kit passes the folder it runs in and its own search path)."""
+    """``[--spec=DIR...] [--path=DIR...] [module:name]``: each ``--spec`` a house spec folder read with the kit's
+    (docs/guide/house-rules.md), each ``--path`` searched for the engine's module first, in order (the kit passes
+    the folder it runs in and its own search path)."""
     args = sys.argv[1:] if argv is None else argv
+    house = [arg.removeprefix("--spec=") for arg in args if arg.startswith("--spec=")]
     folders = [arg.removeprefix("--path=") for arg in args if arg.startswith("--path=")]
-    names = [arg for arg in args if not arg.startswith("--path=")]
+    names = [arg for arg in args if not arg.startswith(("--path=", "--spec="))]
     if len(names) > 1 or (names and ":" not in names[0]):
-        print("usage: python -m conformance.engines.serve [--path=DIR...] [module:name]", file=sys.stderr)
+        print("usage: python -m conformance.engines.serve [--spec=DIR...] [--path=DIR...] [module:name]", file=sys.stderr)
         return 2
-    if not names:
-        return serve(sys.stdin, sys.stdout)
     sys.path[:0] = [folder for folder in folders if folder not in sys.path]
-    return serve(sys.stdin, sys.stdout, lambda: load_engine(names[0]))
+    with roots.using(spec=house):
+        if problems := roots.folder_problems(roots.current().spec, "spec"):
+            print("\n".join(map(str, problems)), file=sys.stderr)
+            return 2
+        return serve(sys.stdin, sys.stdout, (lambda: load_engine(names[0])) if names else None)
 
 
 if __name__ == "__main__":
