@@ -1,4 +1,4 @@
-"""The protocol page's field reference: the observation and the snapshot, field by field, for each game.
+"""The field reference page (reference/fields.md): the observation and the snapshot, field by field, for each game.
 
 Each field's type and meaning are read from ``schemas/protocol.schema.json`` and ``schemas/snapshot.schema.json``,
 and what a snapshot field holds in each phase of the game from the latter's ``x-phases`` (``conformance.suite.field_phases``);
@@ -310,3 +310,8 @@ def fields_reference(data: SiteData, page: str) -> str:
         schema_anchor=paths.schema_anchor,
         code_row=CODE_ROW,
     )
+
+
+def fields_page(data: SiteData) -> str:
+    """The field reference, a page of its own: the protocol's page says how engine and kit talk, and links here."""
+    return render("fields_page.md.j2", reference=Markup(fields_reference(data, paths.FIELDS_PAGE)))

@@ -19,6 +19,7 @@ SOURCES_PAGE = "sources.md"
 EXAMPLES_INDEX = "examples/index.md"
 SCHEMAS_PAGE = "reference/schemas.md"
 ERRORS_PAGE = "reference/errors.md"
+FIELDS_PAGE = "reference/fields.md"
 SCENARIO_FORMAT_PAGE = "scenarios.md"  # hand-written
 # The folders of the pages made per game or per variant, and of the worked examples.
 RULES_FOLDER = "rules/"

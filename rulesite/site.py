@@ -5,6 +5,7 @@ from __future__ import annotations
 from rulesite import paths
 from rulesite.errors_page import errors_page
 from rulesite.example_pages import example_page, examples_index, page_labels
+from rulesite.fields_reference import PROTOCOL, SNAPSHOT, fields_page
 from rulesite.glossary_page import glossary_page
 from rulesite.rules_pages import rules_page
 from rulesite.rulings_page import rulings_page
@@ -28,6 +29,8 @@ def pages(data: SiteData) -> dict[str, str]:
     out[paths.SOURCES_PAGE] = sources_page(data)
     out[paths.ERRORS_PAGE] = errors_page(data)
     out[paths.SCHEMAS_PAGE] = schemas_page(data)
+    if {PROTOCOL, SNAPSHOT} <= {name for name, _ in data.schemas}:  # the reference is made from them
+        out[paths.FIELDS_PAGE] = fields_page(data)
     out[paths.EXAMPLES_INDEX] = examples_index(data)
     labels = page_labels(data)
     for path, group in data.example_files().items():
