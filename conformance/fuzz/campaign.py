@@ -115,16 +115,20 @@ def choose_variants(asked: tuple[str, ...] | None, hello: Json) -> tuple[str, ..
 
 
 # -- engines: one in this process, or one per worker process ---------------------------------------
+def _open(settings: Settings) -> adapters.EngineAdapter:
+    return adapters.open_engine(
+        settings.engine,
+        settings.engine_cmd,
+        timeout=settings.timeout,
+        startup_timeout=settings.startup_timeout,
+        in_process=settings.in_process,
+    )
+
+
 class _Inline:
     def __init__(self, settings: Settings, jobs: int) -> None:
         try:
-            engine = adapters.open_engine(
-                settings.engine,
-                settings.engine_cmd,
-                timeout=settings.timeout,
-                startup_timeout=settings.startup_timeout,
-                in_process=settings.in_process,
-            )
+            engine = _open(settings)
         except BadCommand:
             raise  # the user's words, not the engine's failure
         except Exception as err:  # an unusable engine is a verdict, not a traceback
@@ -163,13 +167,7 @@ def _work(settings: Settings, link: Connection) -> None:
 
 def _serve(settings: Settings, link: Connection) -> None:
     try:
-        engine = adapters.open_engine(
-                settings.engine,
-                settings.engine_cmd,
-                timeout=settings.timeout,
-                startup_timeout=settings.startup_timeout,
-                in_process=settings.in_process,
-            )
+        engine = _open(settings)
     except Exception as err:
         link.send(("unusable", adapters.describe_error(err)))
         return
