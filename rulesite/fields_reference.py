@@ -29,7 +29,7 @@ SNAPSHOT = "snapshot.schema.json"
 OBSERVATION = "#/$defs/observation"
 LEGAL_ROW = "legal"
 CODE_ROW = "rejected.code"
-_MOMENT_WORDS = {field_phases.OVER: "deal over", field_phases.MATCH_OVER: "match over"}
+_PHASE_WORDS = {field_phases.OVER: "deal over", field_phases.MATCH_OVER: "match over"}
 # The kit's files a description may name: a schema (with or without its folder) or the list of error codes.
 _FILE = re.compile(r"(?<![\w/.-])(?:schemas/)?([a-z][a-z-]*\.schema\.json)\b|(?<![\w/.-])spec/errors\.yaml\b")
 
@@ -37,7 +37,7 @@ _FILE = re.compile(r"(?<![\w/.-])(?:schemas/)?([a-z][a-z-]*\.schema\.json)\b|(?<
 @dataclass
 class Row:
     """One field: its dotted path (``[]`` for an array's items), its type in a compact notation, its meaning,
-    and the clauses of the game that decide it, each with the moments it speaks of."""
+    and the clauses of the game that decide it, each with the phases it speaks of."""
 
     path: str
     type: str
@@ -151,10 +151,10 @@ def _nulls_last(types: Iterator[str]) -> str:
     return " | ".join([t for t in found if t != "null"] + [t for t in found if t == "null"])
 
 
-def _moment(moment: str | None) -> str | None:
-    if moment is None:
+def _phase_words(phase: str | None) -> str | None:
+    if phase is None:
         return None
-    return "after setup" if moment == observing.SETUP else f"in the {moment} phase"
+    return "after setup" if phase == observing.SETUP else f"in the {phase} phase"
 
 
 def _game_observes(data: SiteData, game: str) -> list[tuple[str, observing.Observed]]:
@@ -171,15 +171,15 @@ def _within(path: str, outer: str) -> bool:
     return path == outer or path.startswith(outer + ".")
 
 
-def _decide(rows: list[Row], clause: str, path: str, moment: str | None) -> None:
+def _decide(rows: list[Row], clause: str, path: str, phase: str | None) -> None:
     """File the clause under the deepest row holding ``path``."""
     holding = [r for r in rows if _within(path, r.dotted)]
     if holding:
         row = max(holding, key=lambda r: len(r.dotted))
-        moments = row.decided_by.setdefault(clause, [])
-        said = _moment(moment)
-        if said and said not in moments:
-            moments.append(said)
+        phases_said = row.decided_by.setdefault(clause, [])
+        said = _phase_words(phase)
+        if said and said not in phases_said:
+            phases_said.append(said)
 
 
 def _add_phases(rows: list[Row], game: str) -> None:
@@ -188,9 +188,9 @@ def _add_phases(rows: list[Row], game: str) -> None:
     defined = field_phases.defined(game)
     for row in rows:
         grouped: dict[str, list[str]] = {}
-        for moment, meaning in defined.get(row.dotted, {}).items():
-            grouped.setdefault(meaning, []).append(_MOMENT_WORDS.get(moment, moment))
-        row.phases = [(", ".join(moments), meaning) for meaning, moments in grouped.items()]
+        for phase, meaning in defined.get(row.dotted, {}).items():
+            grouped.setdefault(meaning, []).append(_PHASE_WORDS.get(phase, phase))
+        row.phases = [(", ".join(phases_said), meaning) for meaning, phases_said in grouped.items()]
 
 
 def game_fields(schemas: Schemas, data: SiteData, game: str) -> GameFields:
@@ -223,7 +223,7 @@ def game_fields(schemas: Schemas, data: SiteData, game: str) -> GameFields:
             phase = o.path.removeprefix(observing.LEGAL).removeprefix(".")
             _decide(observation, clause, LEGAL_ROW, phase or None)
         else:
-            _decide(snapshot, clause, o.path, o.moment)
+            _decide(snapshot, clause, o.path, o.phase)
     _add_phases(snapshot, game)
     setups = data.spec.setup_codes()
     refusing = [c for c in data.game_clauses(game) if c.get("rejects") and not c.get("informative")]

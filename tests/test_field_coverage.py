@@ -31,11 +31,11 @@ def test_the_annotations_break_no_rule_of_their_own() -> None:
 def schema(monkeypatch: pytest.MonkeyPatch) -> Iterator[Json]:
     """A copy of the snapshot schema the field phases are read from, to break."""
     mine = copy.deepcopy(field_phases._snapshot_schema())
-    for cached in (field_phases.fields, field_phases.moments):
+    for cached in (field_phases.fields, field_phases.phases_and_match_over):
         cached.cache_clear()
     monkeypatch.setattr(field_phases, "_snapshot_schema", lambda: mine)
     yield mine
-    for cached in (field_phases.fields, field_phases.moments):
+    for cached in (field_phases.fields, field_phases.phases_and_match_over):
         cached.cache_clear()
 
 
@@ -56,13 +56,13 @@ def test_a_result_branch_without_its_games_is_a_problem(schema: Json) -> None:
 
 def test_a_phase_the_snapshot_does_not_have_is_a_problem(schema: Json) -> None:
     schema["properties"]["trick"]["x-phases"]["dealing"] = "cards going round"
-    assert field_phases.problems() == ["trick: x-phases names no moment 'dealing'"]
+    assert field_phases.problems() == ["trick: x-phases names no phase 'dealing'"]
 
 
 def test_each_game_has_the_phases_its_variants_wait_in() -> None:
-    assert field_phases.game_moments("albastini") == ("bidding", "play", "over", "match-over")
-    assert field_phases.game_moments("altbaumer") == ("cut", "trump", "discard", "lone", "play", "over", "match-over")
-    assert field_phases.game_moments("bisca") == ("play", "over", "match-over")
+    assert field_phases.game_phases("albastini") == ("bidding", "play", "over", "match-over")
+    assert field_phases.game_phases("altbaumer") == ("cut", "trump", "discard", "lone", "play", "over", "match-over")
+    assert field_phases.game_phases("bisca") == ("play", "over", "match-over")
 
 
 def test_result_fields_follow_the_games_score() -> None:
@@ -74,7 +74,7 @@ def test_result_fields_follow_the_games_score() -> None:
 
 
 def test_the_reference_reports_every_field_defined_where_it_is_defined() -> None:
-    """Each field a game defines at a moment is in the reference's snapshot there (so the x-games of
+    """Each field a game defines at a phase is in the reference's snapshot there (so the x-games of
     result's and match's branches name the right games)."""
     engine = field_coverage.adapter.reference_adapter()
     seen = set()
@@ -85,12 +85,12 @@ def test_the_reference_reports_every_field_defined_where_it_is_defined() -> None
             snapshot: Any = observation.get("snapshot")
             if snapshot is None:
                 continue
-            moment = field_phases.moment_of(snapshot)
-            seen.add((s.game, moment))
+            phase = field_phases.phase_shown(snapshot)
+            seen.add((s.game, phase))
             for path, by_moment in field_phases.defined(s.game).items():
-                if moment in by_moment:
-                    assert _field(snapshot, path) != "<missing>", (s.id, path, moment)
-    assert {(g, m) for g in GAMES for m in field_phases.game_moments(g)} <= seen
+                if phase in by_moment:
+                    assert _field(snapshot, path) != "<missing>", (s.id, path, phase)
+    assert {(g, m) for g in GAMES for m in field_phases.game_phases(g)} <= seen
 
 
 def test_an_expect_pins_the_fields_its_keys_reach() -> None:
@@ -107,9 +107,9 @@ def test_an_expect_pins_the_fields_its_keys_reach() -> None:
 
 
 def test_the_end_of_the_match_is_a_moment_of_its_own() -> None:
-    assert field_phases.moment_of({"phase": "over", "match": {"winner": None}}) == "over"
-    assert field_phases.moment_of({"phase": "over", "match": {"winner": 1}}) == "match-over"
-    assert field_phases.moment_of({"phase": "play", "match": {"winner": None}}) == "play"
+    assert field_phases.phase_shown({"phase": "over", "match": {"winner": None}}) == "over"
+    assert field_phases.phase_shown({"phase": "over", "match": {"winner": 1}}) == "match-over"
+    assert field_phases.phase_shown({"phase": "play", "match": {"winner": None}}) == "play"
 
 
 def test_the_kit_pins_every_field_in_every_phase(capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,7 +6,7 @@ action and now and then, first, an illegal attempt (a card not held, an action o
 one of another phase, one a rule forbids). The reference engine plays it as it is drawn and
 keeps what it reports where the kit will read it in full: at every step by default; with
 ``observe_all`` off (``--sampled``), only after the last action and at one random position (or
-at the steer's moment). Whether it refuses an action is kept for every step either way.
+after the steer's event). Whether it refuses an action is kept for every step either way.
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ class _Play:
         self.refusals: list[tuple[str, ...] | None] = []
         self.reports: dict[int, Report] = {}
         self.sample = rng.randrange(len(facts.deck))  # the position read in full, if the deal gets there
-        self.moment: int | None = None  # the position after the steer's moment
+        self.steered_at: int | None = None  # the position after the steer's event
 
     def _read(self) -> None:
         position = len(self.actions)
@@ -159,8 +159,8 @@ class _Play:
             self._attempt([])
         if len(self.actions) not in self.reports:  # a report kept is of the position as it is now
             self.reports[len(self.actions)] = self._report()
-        if self.moment is not None and self.moment not in self.reports:
-            self.reports.update(_replayed(self.variant_id, self.setup, self.actions[: self.moment], self.moment))
+        if self.steered_at is not None and self.steered_at not in self.reports:
+            self.reports.update(_replayed(self.variant_id, self.setup, self.actions[: self.steered_at], self.steered_at))
 
     def _run_plain(self) -> None:
         """The loop of ``run`` for a deal neither steered nor read everywhere: most deals, so its
@@ -196,10 +196,10 @@ class _Play:
         self.refusals.append((code,) if code else None)
         self._read()
         steer = self.steer
-        if steer is None or steer.moment is None or (self.moment is not None and not steer.last):
+        if steer is None or steer.after_event is None or (self.steered_at is not None and not steer.last):
             return
-        if any(e.get("type") == steer.moment for e in getattr(applied, "events", ())):
-            self.moment = len(self.actions)  # read once the deal is played: the last one is known only then
+        if any(e.get("type") == steer.after_event for e in getattr(applied, "events", ())):
+            self.steered_at = len(self.actions)  # read once the deal is played: the last one is known only then
 
     # -- illegal attempts ----------------------------------------------------------------------
     def _attempt(self, legal: list[Json]) -> None:

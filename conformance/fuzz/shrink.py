@@ -38,7 +38,7 @@ class Finding:
     divergence: Divergence
     field: str  # what it is filed under: a field without seats or sides ("hands"), "rejected" or "error"
     clauses: tuple[str, ...]
-    moment: str  # the phase of the action that diverged (setup: none yet)
+    phase: str  # the phase of the action that diverged (setup: none yet)
     reports: tuple[Report, ...]  # what the reference reports at every observation of the case
     mid_deal: bool = False
 
@@ -66,17 +66,17 @@ def name(case: Case, divergence: Divergence, reports: list[Report]) -> tuple[str
     """What a divergence is filed under, the clauses it belongs to, and the phase it happened in."""
     clauses = clauses_of(case.variant)
     position = divergence.position
-    moment = SETUP if position == 0 else str(reports[position - 1][0].get("phase"))
+    phase = SETUP if position == 0 else str(reports[position - 1][0].get("phase"))
     if divergence.kind == REPORT:
         path = divergence.missed[0].path
-        return _field_of(path), clauses.for_field(path, moment) or clauses.of_phase(moment), moment
+        return _field_of(path), clauses.for_field(path, phase) or clauses.of_phase(phase), phase
     if divergence.kind == REFUSAL:
         if divergence.allowed:  # the reference refuses it: the clauses that forbid it
-            named = clauses.for_refusal(divergence.allowed[0], moment)
+            named = clauses.for_refusal(divergence.allowed[0], phase)
         else:  # the reference accepts it: the clauses that make it legal
-            named = clauses.for_field(f"{LEGAL}.{moment}", moment)
-        return "rejected", named or clauses.of_phase(moment), moment
-    return "error", clauses.of_phase(moment) or clauses.for_field(f"{LEGAL}.{moment}", moment), moment
+            named = clauses.for_field(f"{LEGAL}.{phase}", phase)
+        return "rejected", named or clauses.of_phase(phase), phase
+    return "error", clauses.of_phase(phase) or clauses.for_field(f"{LEGAL}.{phase}", phase), phase
 
 
 def _request(case: Case, rid: str) -> Request:
@@ -108,8 +108,8 @@ class Shrinker:
         if divergence.error is not None and divergence.error.kind in STALLS:
             raise _Stalled
         case = truncated(case, divergence.position)
-        field, clauses, moment = name(case, divergence, reports)
-        return Finding(case, divergence, field, clauses, moment, tuple(reports[: divergence.position + 1]))
+        field, clauses, phase = name(case, divergence, reports)
+        return Finding(case, divergence, field, clauses, phase, tuple(reports[: divergence.position + 1]))
 
     def locate(self, case: Case, position: int, rid: str, known: Mapping[int, Report] | None = None) -> Finding | None:
         """The first divergence of a deal seen diverging at ``position`` (None if it does not again, or the

@@ -2,7 +2,7 @@
 
 Each steer reads the variant (its deck, components and parameters) to decide whether it
 applies, and may reorder the deck, add to the setup, prefer some actions, and name the event
-after which the deal's sampled observation is read in full, so the rare moment is compared
+after which the deal's sampled observation is read in full, so the rare event is compared
 whole rather than only through its consequences.
 """
 
@@ -26,7 +26,7 @@ class Steer:
     prefer: tuple[str, ...] = ()  # action types taken whenever one is legal
     # an action from the legal ones, given the reference's snapshot when asked for (it costs)
     choose: Callable[[random.Random, list[Json], Callable[[], Json]], Json | None] | None = None
-    moment: str | None = None  # the event type after which the sampled observation is read
+    after_event: str | None = None  # the event type after which the sampled observation is read
     last: bool = False  # read after the last such event, not the first
     endgame: bool = False  # finish with the completion of the last tricks that ends on a line, if one does
 
@@ -140,13 +140,17 @@ def _dealer_history(rng: random.Random, variant: Json, dealer: int) -> Json:
 
 
 STEERS: tuple[Steer, ...] = (
-    Steer("bid-in-turned-suit", _bids, choose=_bid_in_turned_suit, moment="exchanged"),
-    Steer("one-suit-stock", _one_suit_fits, arrange=_one_suit_stock, prefer=("refuse",), moment="trump_made"),
+    Steer("bid-in-turned-suit", _bids, choose=_bid_in_turned_suit, after_event="exchanged"),
+    Steer("one-suit-stock", _one_suit_fits, arrange=_one_suit_stock, prefer=("refuse",), after_event="trump_made"),
     Steer(
-        "top-trumps-at-cut", _has_cut_with_top_trumps, arrange=_top_trumps_at_the_bottom, prefer=("take_tree",), moment="cut_tree"
+        "top-trumps-at-cut",
+        _has_cut_with_top_trumps,
+        arrange=_top_trumps_at_the_bottom,
+        prefer=("take_tree",),
+        after_event="cut_tree",
     ),
-    Steer("lone", lambda v: bool(_component(v, "lone")), prefer=("alone",), moment="alone"),
-    Steer("last-draw-round", _has_draw, moment="drew", last=True),
+    Steer("lone", lambda v: bool(_component(v, "lone")), prefer=("alone",), after_event="alone"),
+    Steer("last-draw-round", _has_draw, after_event="drew", last=True),
     Steer("exact-lines", _cards_count, endgame=True),
     Steer("match-point", _match_known, setup=_match_so_far),
     Steer("dealer-history", _has_teams, setup=_dealer_history),

@@ -1,9 +1,9 @@
-"""Field coverage: for each game, how many scenarios pin each snapshot field at each moment of a deal.
+"""Field coverage: for each game, how many scenarios pin each snapshot field at each phase of a deal.
 
 A step's ``expect`` pins the fields its keys reach (``result: {tie: ...}`` pins ``result.tie``;
-``snapshot: {bids: []}`` pins ``bids``; ``holds`` pins ``hands``), at the moment the reference
+``snapshot: {bids: []}`` pins ``bids``; ``holds`` pins ``hands``), at the phase the reference
 engine is in when it makes that observation: the scenarios are run on it, in process. A field
-that ``conformance.suite.field_phases`` defines at a moment of a game and that no scenario pins there
+that ``conformance.suite.field_phases`` defines at a phase of a game and that no scenario pins there
 is a gap.
 """
 
@@ -27,12 +27,12 @@ SNAPSHOT_KEY = "snapshot"
 @dataclass(frozen=True)
 class GameCoverage:
     game: str
-    moments: tuple[str, ...]
-    defined: dict[str, dict[str, str]]  # field -> moment -> meaning
-    pinned: dict[tuple[str, str], int]  # (field, moment) -> scenarios
+    phases: tuple[str, ...]
+    defined: dict[str, dict[str, str]]  # field -> phase -> meaning
+    pinned: dict[tuple[str, str], int]  # (field, phase) -> scenarios
 
-    def count(self, path: str, moment: str) -> int:
-        return self.pinned.get((path, moment), 0)
+    def count(self, path: str, phase: str) -> int:
+        return self.pinned.get((path, phase), 0)
 
     def gaps(self) -> list[tuple[str, str]]:
         return [(p, m) for p, by_moment in self.defined.items() for m in by_moment if not self.count(p, m)]
@@ -73,7 +73,7 @@ def _snapshots(scenario: Scenario, engine: adapter.InProcessAdapter) -> list[Jso
 
 
 def measure(scenarios: Iterable[Scenario], games: Iterable[str]) -> list[GameCoverage]:
-    """Each game's fields and moments, and the scenarios pinning each field at each moment."""
+    """Each game's fields and phases, and the scenarios pinning each field at each phase."""
     fields = {f.path for f in field_phases.fields()} | set(observing.snapshot_fields())
     by_game: dict[str, dict[tuple[str, str], set[str]]] = defaultdict(lambda: defaultdict(set))
     engine = adapter.reference_adapter()
@@ -88,15 +88,15 @@ def measure(scenarios: Iterable[Scenario], games: Iterable[str]) -> list[GameCov
                 snapshot = snapshots[position] if position < len(snapshots) else None
                 if not step.expect or snapshot is None:
                     continue
-                moment = field_phases.moment_of(snapshot)
+                phase = field_phases.phase_shown(snapshot)
                 for path in pinned_fields(step.expect, fields):
-                    by_game[scenario.game][(path, moment)].add(scenario.id)
+                    by_game[scenario.game][(path, phase)].add(scenario.id)
     finally:
         engine.close()
     return [
         GameCoverage(
             game,
-            field_phases.game_moments(game),
+            field_phases.game_phases(game),
             field_phases.defined(game),
             {cell: len(ids) for cell, ids in by_game[game].items()},
         )
@@ -105,21 +105,21 @@ def measure(scenarios: Iterable[Scenario], games: Iterable[str]) -> list[GameCov
 
 
 def table(rows: list[GameCoverage]) -> str:
-    """Per game, a field a line and a moment a column: the scenarios pinning it there, ``-`` where the
+    """Per game, a field a line and a phase a column: the scenarios pinning it there, ``-`` where the
     field is not defined, ``GAP`` where it is and none does; then the gaps and a total."""
     lines = []
     for g in rows:
         width = max((len(p) for p in g.defined), default=5)
-        cols = [max(len(m), 4) for m in g.moments]
+        cols = [max(len(m), 4) for m in g.phases]
         lines.append(f"== {g.game}")
-        lines.append(f"{'field':<{width}}  " + "  ".join(f"{m:>{w}}" for m, w in zip(g.moments, cols, strict=True)))
+        lines.append(f"{'field':<{width}}  " + "  ".join(f"{m:>{w}}" for m, w in zip(g.phases, cols, strict=True)))
         for path, by_moment in g.defined.items():
             row = []
-            for moment, w in zip(g.moments, cols, strict=True):
-                n = g.count(path, moment)
-                row.append(f"{('-' if moment not in by_moment else n or 'GAP')!s:>{w}}")
+            for phase, w in zip(g.phases, cols, strict=True):
+                n = g.count(path, phase)
+                row.append(f"{('-' if phase not in by_moment else n or 'GAP')!s:>{w}}")
             lines.append(f"{path:<{width}}  " + "  ".join(row))
-        lines += [f"GAP {g.game}: {path} at {moment}: {g.defined[path][moment]}" for path, moment in g.gaps()]
+        lines += [f"GAP {g.game}: {path} at {phase}: {g.defined[path][phase]}" for path, phase in g.gaps()]
     cells = sum(g.cells for g in rows)
     done = cells - sum(len(g.gaps()) for g in rows)
     percent = 100.0 * done / cells if cells else 100.0

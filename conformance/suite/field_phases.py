@@ -4,7 +4,7 @@
 A field's ``x-phases`` maps phases (space-separated, or ``always``) to what the field holds
 then. A field is defined in a phase of a game when the phase is one of its keys and the game
 plays that phase; a field of an object branch marked ``x-games`` (``result`` scored by card
-points or by tricks) only for those games. The moments are the snapshot's phases, with
+points or by tricks) only for those games. The phases are the snapshot's, with
 ``over`` split in two: ``over`` while the match goes on, ``match-over`` once it is won.
 """
 
@@ -28,15 +28,15 @@ MATCH_OVER = "match-over"  # the deal over and the match won: the snapshot's pha
 
 @dataclass(frozen=True)
 class FieldPhases:
-    """One field (``hands``, ``result.tie``), what it means by moment, and the games it belongs to
+    """One field (``hands``, ``result.tie``), what it means by phase, and the games it belongs to
     (None: every game)."""
 
     path: str
     meanings: dict[str, str]
     games: frozenset[str] | None
 
-    def meaning(self, moment: str) -> str | None:
-        return self.meanings.get(moment)
+    def meaning(self, phase: str) -> str | None:
+        return self.meanings.get(phase)
 
 
 @cache
@@ -46,13 +46,13 @@ def _snapshot_schema() -> Json:
 
 
 @cache
-def moments() -> tuple[str, ...]:
-    """Every moment a field is defined at, in the order of a deal."""
+def phases_and_match_over() -> tuple[str, ...]:
+    """Every phase a field is defined at, in the order of a deal."""
     return (*_snapshot_schema()["properties"]["phase"]["enum"], MATCH_OVER)
 
 
-def moment_of(snapshot: Json) -> str:
-    """The moment a snapshot shows: its phase, or ``match-over`` once the match has a winner."""
+def phase_shown(snapshot: Json) -> str:
+    """The phase a snapshot shows: its phase, or ``match-over`` once the match has a winner."""
     phase = str(snapshot.get("phase"))
     match = snapshot.get("match")
     if phase == OVER and isinstance(match, dict) and match.get("winner") is not None:
@@ -71,8 +71,8 @@ def _branches(node: Json) -> Iterator[Json]:
 def _parse(annotation: Json) -> dict[str, str]:
     out: dict[str, str] = {}
     for key, meaning in annotation.items():
-        for moment in moments() if key == ALWAYS else key.split():
-            out[moment] = str(meaning)
+        for phase in phases_and_match_over() if key == ALWAYS else key.split():
+            out[phase] = str(meaning)
     return out
 
 
@@ -93,14 +93,14 @@ def fields() -> tuple[FieldPhases, ...]:
 
 
 def problems() -> list[str]:
-    """Where the annotations break their own rules: a moment that does not exist, a top-level field
+    """Where the annotations break their own rules: a phase that does not exist, a top-level field
     left without one, a field of an object some of whose fields have one (``result``, ``match``), or
     a branch of such an object, among several, that names no games."""
     out = []
-    known = set(moments())
+    known = set(phases_and_match_over())
     top = _snapshot_schema()["properties"]
     for f in fields():
-        out += [f"{f.path}: {ANNOTATION} names no moment {m!r}" for m in f.meanings if m not in known]
+        out += [f"{f.path}: {ANNOTATION} names no phase {m!r}" for m in f.meanings if m not in known]
     annotated = {f.path for f in fields()}
     for name, node in top.items():
         subfields = [f"{name}.{k}" for b in _branches(node) for k in b["properties"]]
@@ -115,25 +115,25 @@ def problems() -> list[str]:
 
 
 @cache
-def game_moments(game: str) -> tuple[str, ...]:
-    """The moments a game's deals pass through: the phases some playable variant of it waits in for
+def game_phases(game: str) -> tuple[str, ...]:
+    """The phases a game's deals pass through: the phases some playable variant of it waits in for
     an action (as the reference engine compiles the variants), then over and match-over."""
     waiting: set[str] = set()
     for variant_id in variant_ids():
         resolved = variant(variant_id)
         if resolved.get("game") == game:
             waiting |= {str(phase) for stage in compile_rules(resolved).stages for phase in stage.kinds}
-    return tuple(m for m in moments() if m in waiting or m in (OVER, MATCH_OVER))
+    return tuple(m for m in phases_and_match_over() if m in waiting or m in (OVER, MATCH_OVER))
 
 
 def defined(game: str) -> dict[str, dict[str, str]]:
-    """The fields of a game, each with what it means at each moment it is defined at."""
+    """The fields of a game, each with what it means at each phase it is defined at."""
     out: dict[str, dict[str, str]] = {}
     for f in fields():
         if f.games is not None and game not in f.games:
             continue
-        for moment in game_moments(game):
-            meaning = f.meaning(moment)
+        for phase in game_phases(game):
+            meaning = f.meaning(phase)
             if meaning is not None:
-                out.setdefault(f.path, {})[moment] = meaning
+                out.setdefault(f.path, {})[phase] = meaning
     return out

@@ -23,7 +23,7 @@ from specreader.jsontypes import Json
 from specreader.spec import kit_spec
 
 LEGAL = "legal"  # not a snapshot field: the legal actions, reported beside the snapshot
-SETUP = "setup"  # the moment before any action: the deal as set up and dealt
+SETUP = "setup"  # before any action: the deal as set up and dealt
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class Observed:
     the phase of the action that leaves it so (``None``: whatever the action)."""
 
     path: str
-    moment: str | None = None
+    phase: str | None = None
 
     @property
     def field(self) -> str:
@@ -40,8 +40,8 @@ class Observed:
 
 
 def parse(entry: str) -> Observed:
-    path, _, moment = entry.partition("@")
-    return Observed(path, moment or None)
+    path, _, phase = entry.partition("@")
+    return Observed(path, phase or None)
 
 
 @cache
@@ -62,14 +62,14 @@ def problem(entry: str) -> str | None:
     observed = parse(entry)
     if observed.field == LEGAL:
         phase = observed.path.removeprefix(LEGAL).removeprefix(".")
-        if observed.moment is not None:
+        if observed.phase is not None:
             return f"expected legal.<phase> without @, found {entry!r}"
         if phase and phase not in phases():
             return f"expected legal.<phase> with a phase among {', '.join(phases())}, found {entry!r}"
         return None
     if observed.field not in snapshot_fields():
         return f"expected a snapshot field (schemas/snapshot.schema.json) or legal.<phase>, found {entry!r}"
-    if observed.moment is not None and observed.moment not in (SETUP, *phases()):
+    if observed.phase is not None and observed.phase not in (SETUP, *phases()):
         return f"expected @setup or @<phase> with a phase among {', '.join(phases())}, found {entry!r}"
     return None
 
@@ -87,7 +87,7 @@ class _Clause:
 
     def speaks_of(self, phase: str) -> bool:
         """Whether an entry ties the clause to a phase (``x@phase`` or ``legal.phase``)."""
-        return any(o.moment == phase or o.path == f"{LEGAL}.{phase}" for o in self.observes)
+        return any(o.phase == phase or o.path == f"{LEGAL}.{phase}" for o in self.observes)
 
 
 class VariantClauses:
@@ -98,12 +98,12 @@ class VariantClauses:
         # The fields some clause observes: those a difference can be named after.
         self.fields = frozenset(o.field for c in self.clauses for o in c.observes)
 
-    def for_field(self, path: str, moment: str) -> tuple[str, ...]:
+    def for_field(self, path: str, phase: str) -> tuple[str, ...]:
         """Clauses observing ``path`` (a field, or ``legal.<phase>``), as an action of phase
-        ``moment`` left it (``setup`` before any action); failing those, at any moment; failing
+        ``phase`` left it (``setup`` before any action); failing those, in any phase; failing
         those, any part of its field."""
         exact = tuple(
-            c.id for c in self.clauses if any(_overlap(path, o.path) and o.moment in (None, moment) for o in c.observes)
+            c.id for c in self.clauses if any(_overlap(path, o.path) and o.phase in (None, phase) for o in c.observes)
         )
         if exact:
             return exact
