@@ -359,10 +359,10 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
         if r.fate is selfcheck.Fate.EQUIVALENT:
             print(f"EQUIVALENT {r.mutant.name}: {r.equivalent}")
     for r in results:
-        if r.fate is selfcheck.Fate.SETUP_ONLY:
+        if r.fate is selfcheck.Fate.SETUPS_REFUSED:
             first, why = next(iter(r.setup_refused.items()))
             more = f" and {len(r.setup_refused) - 1} more" if len(r.setup_refused) > 1 else ""
-            print(f"KILLED ONLY BY SETUP {r.mutant.name}: refused the setup of {first}{more} ({why}); the others pass")
+            print(f"SETUPS REFUSED {r.mutant.name}: refused the setup of {first}{more} ({why}); the others pass")
     for r in results:
         if r.survived:
             print(f"SURVIVED {r.mutant.name} (no scenario of {r.scenarios} fails)")
@@ -372,7 +372,7 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
     wrong = [r for r in results if r.wrongly_equivalent]
     for r in wrong:
         print(f"NOT EQUIVALENT {r.mutant.name}: killed by {r.killed_by[0]}; remove it from spec/{EQUIVALENTS_FILE}")
-    killed, scored = selfcheck.score(results)
+    killed, scored = selfcheck.kill_rate(results)
     percent = 100.0 * killed / scored if scored else 100.0
     total = Counter(r.fate for r in results)
     hybrids = Counter(r.fate for r in results if r.mutant.kind == "hybrid")
@@ -382,7 +382,7 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             f"{hybrids[selfcheck.Fate.EQUIVALENT]} equivalent, {hybrids[selfcheck.Fate.UNBUILDABLE]} the engine cannot build"
         )
     print(
-        f"mutation score: {killed}/{scored} mutants killed by a scenario they played ({percent:.1f}%); "
+        f"kill rate: {killed}/{scored} mutants killed by a scenario they played ({percent:.1f}%); "
         f"not counted: {total[selfcheck.Fate.EQUIVALENT]} equivalent, {total[selfcheck.Fate.UNBUILDABLE]} the engine cannot build"
     )
     if wrong:
@@ -581,7 +581,7 @@ COMMANDS: tuple[Command, ...] = (
         (
             Option(("--variant",), "only this variant (repeatable)", action="append"),
             Option(("--no-hybrids",), "leave out the hybrids (a neighbouring variant's rule mixed in)", action="store_true"),
-            Option(("--fail-under",), "exit 1 if the mutation score is below this", type=float, metavar="PERCENT"),
+            Option(("--fail-under",), "exit 1 if the kill rate is below this", type=float, metavar="PERCENT"),
         ),
     ),
     Command(

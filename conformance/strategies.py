@@ -32,7 +32,7 @@ from typing import Any, Literal, NamedTuple, TypeVar
 
 from hypothesis import strategies as st
 
-from conformance.engines.messages import Observation, Rejection, Request
+from conformance.engines.messages import Observation, RefusalReport, Request
 from conformance.suite import schemas
 from conformance.suite.scenarios import deck_of
 from reference import Applied, Engine
@@ -247,7 +247,7 @@ def _steps(draw: st.DrawFn, variant_id: str, setup: Json, illegal: bool, observe
     engine = Engine.new(variant_id, setup)
     at = _Position(engine, _table(variant_id), illegal)
 
-    def observation(rejected: Rejection | None) -> Observation:
+    def observation(rejected: RefusalReport | None) -> Observation:
         if not observe:
             return {"rejected": rejected, "snapshot": None, "legal": None}
         return {"rejected": rejected, "snapshot": engine.snapshot(), "legal": [dict(a) for a in at.legal]}

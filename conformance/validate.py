@@ -27,7 +27,7 @@ from specreader.yamlio import Document, load
 # Which schema each spec file kind is checked against.
 _SPEC_SCHEMAS = (
     ("sources_file", "sources"),
-    ("errors_file", "errors"),
+    ("refusals_file", "refusals"),
     ("equivalents_file", "selfcheck-equivalents"),
 )
 
@@ -60,7 +60,7 @@ def check_spec(spec: Spec, *, equivalents: bool = True) -> SpecCheck:
         problems += schemas.check(doc, "variant")
     for doc in spec.house_sources:
         problems += schemas.check(doc, "sources")
-    for attr, kind, what in (("sources_file", "sources", "the bibliography"), ("errors_file", "errors", "the error-code list")):
+    for attr, kind, what in (("sources_file", "sources", "the bibliography"), ("refusals_file", "refusals", "the refusal codes")):
         if getattr(spec, attr) is None and kind not in spec.unloaded:  # one that did not load is reported as such
             where = spec.root / f"{kind}.yaml" if spec.root else Path(f"{kind}.yaml")
             problems.append(Problem(str(where), 0, 0, (), f"missing: {what} is required"))
@@ -181,10 +181,10 @@ def _clause_references(spec: Spec, refs: References) -> list[Problem]:
                 problems.append(
                     doc.problem((*at, "rulings", j), f"ruling {rid!r} does not list clause {cid!r}: expected it in its clauses")
                 )
-        for j, code in strings(clause, "rejects"):
+        for j, code in strings(clause, "refuses_with"):
             if refs.codes.unknown(code):
                 problems.append(
-                    doc.problem((*at, "rejects", j), f"unknown error code {code!r}: expected a code of spec/errors.yaml")
+                    doc.problem((*at, "refuses_with", j), f"unknown refusal code {code!r}: expected a code of spec/refusals.yaml")
                 )
         for j, vid in strings(clause, "variants"):
             if refs.variants.unknown(vid):
@@ -396,7 +396,7 @@ _PLACE_OF_KIND = {
     "clauses": ("clauses.yaml",),
     "rulings": ("rulings.yaml",),
     "sources": ("sources.yaml",),
-    "errors": ("errors.yaml",),
+    "refusals": ("refusals.yaml",),
     "equivalents": (EQUIVALENTS_FILE,),
 }
 

@@ -81,7 +81,7 @@ class EngineError:
 
     kind: ErrorKind
     message: str
-    code: str | None = None  # the refusal code of a setup error (spec/errors.yaml), when the engine gave one
+    code: str | None = None  # the refusal code of a setup error (spec/refusals.yaml), when the engine gave one
 
     def __post_init__(self) -> None:
         # Messages carry engine text (its own words, its stderr): made safe here, once.

@@ -1,6 +1,7 @@
 """The trickspec reference engine: plays any variant of spec/ from its YAML alone."""
 
 from reference.engine import Applied, Engine, compile_rules
-from reference.errors import Rejected, SetupError, VariantError
+from reference.errors import SetupError, VariantError
+from reference.refusals import Refusal
 
-__all__ = ["Applied", "Engine", "Rejected", "SetupError", "VariantError", "compile_rules"]
+__all__ = ["Applied", "Engine", "Refusal", "SetupError", "VariantError", "compile_rules"]

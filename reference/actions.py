@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference import errors
+from reference import refusals
 from reference.cards import Cards
-from reference.errors import Rejected
+from reference.refusals import Refusal
 from reference.seating import Seating
 from specreader.jsontypes import Json
 from specreader.notation import ACTION_KINDS
@@ -76,7 +76,7 @@ class ActionTable:
         }
         self.plain_ids: dict[str, list[int]] = {kind: [-1] * seats.n for kind in self.plain}
 
-    def read(self, action: Json) -> ActionKey | Rejected:
+    def read(self, action: Json) -> ActionKey | Refusal:
         """The type, seat and card index of a well-formed action; else why it is malformed."""
         try:
             kind = action["type"]
@@ -85,24 +85,24 @@ class ActionTable:
         except (KeyError, TypeError):
             return _malformed(action)
         if type(seat) is not int or not 0 <= seat < self.players:
-            return Rejected(errors.INVALID_ACTION, f"expected a seat from 0 to {self.players - 1}, found {seat!r}")
+            return Refusal(refusals.INVALID_ACTION, f"expected a seat from 0 to {self.players - 1}, found {seat!r}")
         if not has_card:
             if len(action) != 2:
-                return Rejected(errors.INVALID_ACTION, f"a {kind} action has exactly the keys type and seat")
+                return Refusal(refusals.INVALID_ACTION, f"a {kind} action has exactly the keys type and seat")
             return kind, seat, -1
         try:
             card = self.cards.index[action["card"]]
         except (KeyError, TypeError):
-            return Rejected(errors.INVALID_ACTION, f"{action.get('card')!r} is not a card of this deck")
+            return Refusal(refusals.INVALID_ACTION, f"{action.get('card')!r} is not a card of this deck")
         if len(action) != 3:
-            return Rejected(errors.INVALID_ACTION, f"a {kind} action has exactly the keys type, seat and card")
+            return Refusal(refusals.INVALID_ACTION, f"a {kind} action has exactly the keys type, seat and card")
         return kind, seat, card
 
 
-def _malformed(action: object) -> Rejected:
+def _malformed(action: object) -> Refusal:
     if not isinstance(action, dict):
-        return Rejected(errors.INVALID_ACTION, "an action is a JSON object")
+        return Refusal(refusals.INVALID_ACTION, "an action is a JSON object")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in ACTION_SHAPES:
-        return Rejected(errors.INVALID_ACTION, f"unknown action type {kind!r}; expected one of {', '.join(ACTION_SHAPES)}")
-    return Rejected(errors.INVALID_ACTION, f"a {kind} action names the seat")
+        return Refusal(refusals.INVALID_ACTION, f"unknown action type {kind!r}; expected one of {', '.join(ACTION_SHAPES)}")
+    return Refusal(refusals.INVALID_ACTION, f"a {kind} action names the seat")

@@ -30,7 +30,7 @@ from reference.turn_up import TurnUp
 
 # component name -> rule name -> implementation, in the order of the deal.
 REGISTRY: dict[str, dict[str, type[Rule]]] = {
-    "setup": {"draw-nines": DrawNines},
+    "first_dealer": {"draw-nines": DrawNines},
     "cut": {"tree-cut": TreeCut},
     "trump": {"otea": Otea, "turn-up": TurnUp},
     "look": {"partners-look": PartnersLook},

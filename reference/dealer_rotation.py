@@ -11,9 +11,9 @@ after the last dealer. The choice is an action only in a variant with a side of 
 
 from __future__ import annotations
 
-from reference import errors
-from reference.errors import Rejected
+from reference import refusals
 from reference.params import Kind, Param, Params
+from reference.refusals import Refusal
 from reference.rules import Events, Rule, Rules
 from reference.state import Deal
 
@@ -35,14 +35,14 @@ class DealWinner(Rule):
         """The seats that may take the next deal once the deal is over: the winning side's."""
         return self.seats.sides[winner] if self.choice and winner is not None else ()
 
-    def take_deal(self, st: Deal, seat: int, ev: Events) -> Rejected | None:
+    def take_deal(self, st: Deal, seat: int, ev: Events) -> Refusal | None:
         """The winning side names ``seat`` its next dealer, once; the result says so from now on."""
         refused = self.precedence.first(
-            None if seat in st.winners else Rejected(
-                errors.NOT_A_WINNER,
+            None if seat in st.winners else Refusal(
+                refusals.NOT_A_WINNER,
                 f"seat {seat} is not of the winning side" if st.winners else "nobody won the deal: the dealer deals again",
             ),
-            Rejected(errors.ALREADY_ACTED, "the winning side has already named its dealer") if st.dealer_chosen else None,
+            Refusal(refusals.ALREADY_ACTED, "the winning side has already named its dealer") if st.dealer_chosen else None,
         )
         if refused is not None:
             return refused
@@ -74,7 +74,7 @@ class NextInPlayOrder(Rule):
     def choosers(self, winner: int | None) -> tuple[int, ...]:
         return ()
 
-    def take_deal(self, st: Deal, seat: int, ev: Events) -> Rejected | None:
+    def take_deal(self, st: Deal, seat: int, ev: Events) -> Refusal | None:
         raise AssertionError("nobody chooses the next dealer in this variant")
 
     def next_dealer(self, st: Deal, winner: int | None) -> int:

@@ -12,9 +12,9 @@ from bisect import insort
 from collections.abc import Callable
 from operator import itemgetter
 
-from reference import errors
-from reference.errors import Rejected
+from reference import refusals
 from reference.params import Params
+from reference.refusals import Refusal
 from reference.rules import Events, Rule, Rules
 from reference.state import Deal, Phase
 
@@ -60,7 +60,7 @@ class Dealing:
     def legal_ids(self, st: Deal) -> list[int]:
         return []
 
-    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Refusal | bool:
         raise AssertionError("the deal takes no actions")
 
 
@@ -104,12 +104,12 @@ class TreeCut(Rule):
         table = self.rules.actions
         return [table.card_ids["take_tree"][seat][st.offer], table.plain_ids["decline"][seat]]
 
-    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Refusal | bool:
         codes = self.rules.cards.codes
         showing = codes[st.offer] if st.offer is not None else "nothing"
         refused = self.rules.precedence.first(
-            Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} cuts, not seat {seat}") if seat != st.to_act else None,
-            Rejected(errors.NO_TREE_TO_TAKE, f"{codes[card]} is not showing at the cut ({showing} is)")
+            Refusal(refusals.NOT_YOUR_TURN, f"seat {st.to_act} cuts, not seat {seat}") if seat != st.to_act else None,
+            Refusal(refusals.NO_TREE_TO_TAKE, f"{codes[card]} is not showing at the cut ({showing} is)")
             if kind == "take_tree" and card != st.offer else None,
         )
         if refused is not None:

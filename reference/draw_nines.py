@@ -1,6 +1,6 @@
-"""``setup: draw-nines``: one card of the first dealer's rank per seat; red against black.
+"""``first_dealer: draw-nines``: one card of the first dealer's rank per seat; red against black.
 
-The seat holding ``first_dealer`` deals first; the holders of red cards must form one side
+The seat holding the ``card`` deals first; the holders of red cards must form one side
 and the holders of black cards the other.
 """
 
@@ -14,12 +14,12 @@ from specreader.jsontypes import JsonPath
 
 
 class DrawNines(Rule):
-    PARAMETERS = (Param("first_dealer", Kind.CARD),)
+    PARAMETERS = (Param("card", Kind.CARD),)
 
     def __init__(self, rules: Rules, params: Params) -> None:
         self.cards = cards = rules.cards
         self.seats = rules.seats
-        self.first_dealer = cards.parse(params.card("first_dealer"), (*params.path, "first_dealer"))
+        self.first_dealer = cards.parse(params.card("card"), (*params.path, "card"))
         self.rank = cards.rank_of[self.first_dealer]
 
     def dealer(self, nines: object, path: JsonPath) -> int:

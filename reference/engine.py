@@ -12,13 +12,14 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-from reference import components, errors, setup
+from reference import components, refusals, setup
 from reference.action_ids import ActionIndex
 from reference.actions import LegalAction
 from reference.dealing import Dealing
-from reference.errors import Rejected, VariantError
+from reference.errors import VariantError
 from reference.play import Play
-from reference.refusals import Precedence
+from reference.precedence import Precedence
+from reference.refusals import Refusal
 from reference.rules import Events, Rules, Stage, built
 from reference.snapshot import snapshot, view
 from reference.state import Deal, Phase
@@ -80,12 +81,12 @@ class EndOfDeal:
         take = self.rules.actions.plain_ids["take_deal"]
         return [take[seat] for seat in st.winners]
 
-    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Refusal | bool:
         return self.rules.dealer.take_deal(st, seat, ev) or False
 
 
-def _wrong_phase(kind: str, st: Deal) -> Rejected:
-    return Rejected(errors.WRONG_PHASE, f"no {kind} in the {st.phase} phase")
+def _wrong_phase(kind: str, st: Deal) -> Refusal:
+    return Refusal(refusals.WRONG_PHASE, f"no {kind} in the {st.phase} phase")
 
 
 def _deal_over(result: Json) -> Json:  # an event record (see rules.Events)
@@ -94,11 +95,11 @@ def _deal_over(result: Json) -> Json:  # an event record (see rules.Events)
 
 def compile_rules(variant: Json, precedence: Sequence[str] | None = None) -> Rules:
     """Read a resolved variant once into lookup tables and components; ``precedence`` is the order
-    refusal codes apply in (by default spec/errors.yaml's for the variant's game)."""
+    refusal codes apply in (by default spec/refusals.yaml's for the variant's game)."""
     rules = Rules(variant)
     rules.precedence = Precedence(load_spec_precedence(rules.game) if precedence is None else precedence)
     components.check_names(variant.get("components"))
-    rules.setup = components.build(rules, "setup")
+    rules.first_dealer = components.build(rules, "first_dealer")
     rules.draw = components.build(rules, "draw")
     rules.legality = components.build(rules, "legality")
     rules.trick = components.build(rules, "trick")
@@ -248,12 +249,12 @@ class Engine:
             actions.append(by_id[i])
         return actions
 
-    def apply_id(self, action_id: int) -> Applied | Rejected:
-        """Apply the action with this id (action_ids.py); a rejection leaves the state exactly as it
+    def apply_id(self, action_id: int) -> Applied | Refusal:
+        """Apply the action with this id (action_ids.py); a refusal leaves the state exactly as it
         was. An id outside the index is refused as an invalid action."""
         keys = self._keys
         if type(action_id) is not int or not 0 <= action_id < len(keys):
-            return Rejected(errors.INVALID_ACTION, f"expected an action id from 0 to {len(keys) - 1}, found {action_id!r}")
+            return Refusal(refusals.INVALID_ACTION, f"expected an action id from 0 to {len(keys) - 1}, found {action_id!r}")
         kind, seat, card = keys[action_id]
         st = self._st
         if action_id not in self._accepts[st.phase]:
@@ -268,7 +269,7 @@ class Engine:
         applied.records = events
         return applied
 
-    def apply(self, action: Json) -> Applied | Rejected:
+    def apply(self, action: Json) -> Applied | Refusal:
         """Apply one JSON action: exactly ``apply_id`` of its id; an action of a kind the variant
         does not use (it has no id) is refused as out of phase."""
         if type(action) is LegalAction and action.table is self._actions:
@@ -276,7 +277,7 @@ class Engine:
             kind, seat, card = action.key
         else:
             key = self._actions.read(action)
-            if isinstance(key, Rejected):
+            if isinstance(key, Refusal):
                 return key
             action_id = self._by_key.get(key, -1)
             kind, seat, card = key

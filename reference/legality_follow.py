@@ -10,7 +10,8 @@ There is never a duty to overtake.
 
 from __future__ import annotations
 
-from reference import errors
+from reference import refusals
+from reference.errors import VariantError
 from reference.params import Kind, Param, Params
 from reference.ranking import Tables
 from reference.rules import Rule, Rules
@@ -27,7 +28,7 @@ class FollowThenTrump(Rule):
         self.is_top = ranking.is_top
         self.top_suit = ranking.top_suit
         if self.exception and self.top_suit is None:
-            raise errors.VariantError(
+            raise VariantError(
                 "top_trump_suit_exception needs top_trumps of one printed suit",
                 (*params.path, "top_trump_suit_exception"),
             )
@@ -41,17 +42,17 @@ class FollowThenTrump(Rule):
             clubs = [c for c in hand if self.suit_of[c] == self.top_suit and not is_trump[c]]
             trees = [c for c in hand if self.is_top[c]]
             if clubs:
-                return sorted(clubs + trees), errors.MUST_FOLLOW_SUIT
+                return sorted(clubs + trees), refusals.MUST_FOLLOW_SUIT
             if trees:
-                return trees, errors.MUST_PLAY_TREE
+                return trees, refusals.MUST_PLAY_TREE
         else:
             suit = eff[led]
             follow = [c for c in hand if eff[c] == suit]
             if follow:
-                return follow, errors.MUST_FOLLOW_SUIT
+                return follow, refusals.MUST_FOLLOW_SUIT
         trumps = [c for c in hand if is_trump[c]]
         if trumps:
-            return trumps, errors.MUST_TRUMP
+            return trumps, refusals.MUST_TRUMP
         return hand, None
 
     def check(self, hand: list[int], card: int, led: int, t: Tables) -> str | None:

@@ -8,9 +8,9 @@ part (``not_a_maker``).
 
 from __future__ import annotations
 
-from reference import errors
-from reference.errors import Rejected
+from reference import refusals
 from reference.params import Params
+from reference.refusals import Refusal
 from reference.rules import Events, Rule, Rules
 from reference.state import Deal, Phase
 
@@ -35,14 +35,14 @@ class MakerAlone(Rule):
         ids = self.rules.actions.plain_ids
         return [ids["alone"][seat], ids["pass"][seat]]
 
-    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Refusal | bool:
         seats = self.rules.seats
         maker = seats.side_of[seat] == st.makers
         refused = self.rules.precedence.first(
-            None if maker else Rejected(errors.NOT_A_MAKER, f"seat {seat} is a defender; only makers may go alone"),
+            None if maker else Refusal(refusals.NOT_A_MAKER, f"seat {seat} is a defender; only makers may go alone"),
             # A defender never had a decision to have taken.
-            Rejected(errors.ALREADY_ACTED, f"seat {seat} has already decided") if maker and seat not in st.pending else None,
-            Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} decides now, not seat {seat}") if seat != st.to_act else None,
+            Refusal(refusals.ALREADY_ACTED, f"seat {seat} has already decided") if maker and seat not in st.pending else None,
+            Refusal(refusals.NOT_YOUR_TURN, f"seat {st.to_act} decides now, not seat {seat}") if seat != st.to_act else None,
         )
         if refused is not None:
             return refused

@@ -7,8 +7,8 @@ shows its partners' hands (see snapshot.view).
 
 from __future__ import annotations
 
-from reference.errors import Rejected
 from reference.params import Params
+from reference.refusals import Refusal
 from reference.rules import Events, Rule, Rules
 from reference.state import Deal, Phase
 
@@ -28,7 +28,7 @@ class PartnersLook(Rule):
     def legal_ids(self, st: Deal) -> list[int]:
         return []
 
-    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Refusal | bool:
         raise AssertionError("the partners' look takes no actions")
 
 

@@ -30,7 +30,7 @@ import pyspiel
 
 from reference.cards import Cards
 from reference.engine import Engine
-from reference.errors import Rejected
+from reference.refusals import Refusal
 from reference.rules import Rules
 from reference.state import Phase
 from specreader.jsontypes import Json
@@ -377,7 +377,7 @@ class _Deal:
         """Take a player's action, by its engine id."""
         assert self.engine is not None
         outcome = self.engine.apply_id(action_id)
-        if isinstance(outcome, Rejected):
+        if isinstance(outcome, Refusal):
             per_seat = self.variant.index.per_seat
             raise ValueError(
                 f"action {action_id % per_seat} of seat {action_id // per_seat} refused: {outcome.code}: {outcome.message}"

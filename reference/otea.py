@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from bisect import insort
 
-from reference import errors
-from reference.errors import Rejected
+from reference import refusals
 from reference.params import Kind, Param, Params
+from reference.refusals import Refusal
 from reference.rules import Events, Rule, Rules
 from reference.state import Deal, Phase
 
@@ -69,27 +69,27 @@ class Otea(Rule):
             out += [bids[c] for c in st.hands[seat]]
         return out
 
-    def _refusal(self, st: Deal, kind: str, seat: int, card: int) -> Rejected | None:
+    def _refusal(self, st: Deal, kind: str, seat: int, card: int) -> Refusal | None:
         """Of every refusal that applies to the action, the one the precedence puts first (None: none does)."""
         cards = self.rules.cards
         eligible = self.eligible(st, seat)
         bid = kind == "bid"
         return self.rules.precedence.first(
-            None if eligible else Rejected(
-                errors.NOT_ALLOWED_TO_BID,
+            None if eligible else Refusal(
+                refusals.NOT_ALLOWED_TO_BID,
                 f"seat {seat} is the dealer or on the dealer's side and takes no part in the bidding",
             ),
             # A seat that takes no part never had a turn to have taken.
-            Rejected(errors.ALREADY_ACTED, f"seat {seat} has had its turn in the bidding")
+            Refusal(refusals.ALREADY_ACTED, f"seat {seat} has had its turn in the bidding")
             if eligible and seat not in st.pending else None,
-            Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} bids now, not seat {seat}") if seat != st.to_act else None,
-            Rejected(errors.CARD_NOT_IN_HAND, f"seat {seat} does not hold {cards.codes[card]}")
+            Refusal(refusals.NOT_YOUR_TURN, f"seat {st.to_act} bids now, not seat {seat}") if seat != st.to_act else None,
+            Refusal(refusals.CARD_NOT_IN_HAND, f"seat {seat} does not hold {cards.codes[card]}")
             if bid and card not in st.hands[seat] else None,
-            Rejected(errors.SUIT_ALREADY_BID, f"a bid in suit {cards.suits[cards.suit_of[card]]} was already made")
+            Refusal(refusals.SUIT_ALREADY_BID, f"a bid in suit {cards.suits[cards.suit_of[card]]} was already made")
             if bid and any(cards.suit_of[b] == cards.suit_of[card] for _, b in st.bids) else None,
         )
 
-    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Refusal | bool:
         refused = self._refusal(st, kind, seat, card)
         if refused is not None:
             return refused

@@ -8,8 +8,8 @@ refills the hands; the winner leads next. The deal ends when the hands are empty
 
 from __future__ import annotations
 
-from reference import errors
-from reference.errors import Rejected
+from reference import refusals
+from reference.refusals import Refusal
 from reference.rules import Events, Rules
 from reference.state import Deal, Phase
 from specreader.jsontypes import Json
@@ -49,7 +49,7 @@ class Play:
             ids.append(plays[card])
         return ids
 
-    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Refusal | bool:
         hand = st.hands[seat]
         trick = st.trick_cards
         # Each condition once, on the way of every play; the refusal is put together only when one holds.
@@ -68,16 +68,16 @@ class Play:
             return False
         return self._close(st, trick, ev)
 
-    def _refusal(self, st: Deal, seat: int, card: int) -> Rejected:
+    def _refusal(self, st: Deal, seat: int, card: int) -> Refusal:
         """Of every refusal that applies to the play, the one the precedence puts first."""
         codes = self.codes
         hand = st.hands[seat]
         trick = st.trick_cards
         illegal = self.legality.check(hand, card, trick[0], st.tables) if trick and not self.free else None
         refused = self.rules.precedence.first(
-            Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} plays now, not seat {seat}") if seat != st.to_act else None,
-            Rejected(errors.CARD_NOT_IN_HAND, f"seat {seat} does not hold {codes[card]}") if card not in hand else None,
-            Rejected(illegal, _explain(illegal, codes[card], codes[trick[0]])) if illegal is not None else None,
+            Refusal(refusals.NOT_YOUR_TURN, f"seat {st.to_act} plays now, not seat {seat}") if seat != st.to_act else None,
+            Refusal(refusals.CARD_NOT_IN_HAND, f"seat {seat} does not hold {codes[card]}") if card not in hand else None,
+            Refusal(illegal, _explain(illegal, codes[card], codes[trick[0]])) if illegal is not None else None,
         )
         assert refused is not None
         return refused
@@ -123,7 +123,7 @@ def _trick_won(winner: int, side: int, codes: tuple[str, ...], cards: list[int],
 
 def _explain(code: str, card: str, led: str) -> str:
     return {
-        errors.MUST_FOLLOW_SUIT: f"{card} does not follow {led}, and the seat can follow",
-        errors.MUST_TRUMP: f"{card} is not a trump, the seat cannot follow {led} but holds a trump",
-        errors.MUST_PLAY_TREE: f"{card} is not a Tree; with no ordinary club, a Tree must go on {led}",
+        refusals.MUST_FOLLOW_SUIT: f"{card} does not follow {led}, and the seat can follow",
+        refusals.MUST_TRUMP: f"{card} is not a trump, the seat cannot follow {led} but holds a trump",
+        refusals.MUST_PLAY_TREE: f"{card} is not a Tree; with no ordinary club, a Tree must go on {led}",
     }.get(code, f"{card} may not be played to {led}")

@@ -12,10 +12,11 @@ from reference.action_ids import ActionIndex
 from reference.actions import ACTION_SHAPES as ACTION_SHAPES  # re-exported for callers of reference.rules
 from reference.actions import ActionTable
 from reference.cards import Cards
-from reference.errors import Rejected, VariantError
+from reference.errors import VariantError
 from reference.params import Param, Params
+from reference.precedence import Precedence
 from reference.ranking import Ranking, Tables
-from reference.refusals import Precedence
+from reference.refusals import Refusal
 from reference.seating import Seating
 from reference.state import Deal, Phase
 from specreader.jsontypes import Json, JsonPath
@@ -53,14 +54,14 @@ class Stage(Protocol):
     def legal_ids(self, st: Deal) -> list[int]:
         """The legal actions now, as ids (action_ids.py), in the order the engine lists them."""
 
-    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Refusal | bool:
         """Apply a well-formed action of an accepted type; True when the stage is done.
 
-        A rejection must leave ``st`` untouched: check everything before changing anything.
+        A refusal must leave ``st`` untouched: check everything before changing anything.
         """
 
 
-class SetupRule(Protocol):
+class FirstDealerRule(Protocol):
     def dealer(self, nines: object, path: JsonPath) -> int:
         """The first dealer, from the setup's ``nines`` (at ``path``)."""
 
@@ -69,7 +70,7 @@ class Legality(Protocol):
     free: bool  # every card in hand is always legal
 
     def check(self, hand: list[int], card: int, led: int, t: Tables) -> str | None:
-        """The rejection code for playing ``card`` to a trick led by ``led``, or None."""
+        """The refusal code for playing ``card`` to a trick led by ``led``, or None."""
 
     def legal(self, hand: list[int], led: int, t: Tables) -> list[int]: ...
 
@@ -106,7 +107,7 @@ class DealerRule(Protocol):
     def choosers(self, winner: int | None) -> tuple[int, ...]:
         """The seats that may take the next deal once the deal is over."""
 
-    def take_deal(self, st: Deal, seat: int, ev: Events) -> Rejected | None:
+    def take_deal(self, st: Deal, seat: int, ev: Events) -> Refusal | None:
         """``seat`` takes the next deal for its side, or why not (``st`` untouched)."""
 
 
@@ -155,7 +156,7 @@ class Rules:
         self.actions = ActionTable(self.cards, self.seats)
         self.precedence: Precedence  # which refusal answers an action breaking several rules
         # Filled by engine.compile_rules through the registry.
-        self.setup: SetupRule | None = None
+        self.first_dealer: FirstDealerRule | None = None
         self.has_cut = False
         self.stages: list[Stage] = []
         self.index: ActionIndex  # the integer ids of the actions the stages accept

@@ -153,9 +153,9 @@ def _dealer(rules: Rules, setup: dict[str, Any]) -> int:
     seats = rules.seats
     given = seats.seat(setup["dealer"], ("dealer",)) if "dealer" in setup else None
     if "nines" in setup:
-        if rules.setup is None:
+        if rules.first_dealer is None:
             raise SetupError("this variant draws no cards for partners and dealer", ("nines",))
-        drawn = rules.setup.dealer(setup["nines"], ("nines",))
+        drawn = rules.first_dealer.dealer(setup["nines"], ("nines",))
         if given is not None and given != drawn:
             raise SetupError(f"the draw makes seat {drawn} the dealer", ("dealer",))
         return drawn

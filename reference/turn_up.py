@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from bisect import insort
 
-from reference import errors
-from reference.errors import Rejected
+from reference import refusals
 from reference.params import Kind, Param, Params
+from reference.refusals import Refusal
 from reference.rules import Events, Rule, Rules
 from reference.state import Deal, Phase
 
@@ -48,12 +48,12 @@ class TurnUp(Rule):
         discards = table.card_ids["discard"][seat]
         return [discards[c] for c in st.hands[seat]]
 
-    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Rejected | bool:
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Events) -> Refusal | bool:
         cards = self.rules.cards
         codes = cards.codes
         refused = self.rules.precedence.first(
-            Rejected(errors.NOT_YOUR_TURN, f"seat {st.to_act} is to act, not seat {seat}") if seat != st.to_act else None,
-            Rejected(errors.CARD_NOT_IN_HAND, f"seat {seat} does not hold {codes[card]}")
+            Refusal(refusals.NOT_YOUR_TURN, f"seat {st.to_act} is to act, not seat {seat}") if seat != st.to_act else None,
+            Refusal(refusals.CARD_NOT_IN_HAND, f"seat {seat} does not hold {codes[card]}")
             if kind == "discard" and card not in st.hands[seat] else None,
         )
         if refused is not None:

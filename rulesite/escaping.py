@@ -39,14 +39,14 @@ def rfc_keywords(escaped: Markup) -> Markup:
 
 
 # What the specification says an engine does with a move the rules forbid, and what a player is told of it.
-_REJECTED = re.compile(r"\b(?:MUST be|is) rejected( too)?\b")
+_REFUSED = re.compile(r"\b(?:MUST be|is) refused( too)?\b")
 
 
 def said_plainly(text: object) -> str:
     """A clause's text with its requirement keywords in lower case ("must", "may"), for a page players read: the
-    specification's capitals mark the keywords of RFC 2119 for engine authors; and a move an engine "MUST" reject
+    specification's capitals mark the keywords of RFC 2119 for engine authors; and a move an engine "MUST" refuse
     is one that "is not allowed"."""
-    allowed = _REJECTED.sub(lambda m: "is not allowed" + (" either" if m[1] else ""), str(text))
+    allowed = _REFUSED.sub(lambda m: "is not allowed" + (" either" if m[1] else ""), str(text))
     return _RFC.sub(lambda m: m[1].lower(), allowed)
 
 

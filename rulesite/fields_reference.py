@@ -3,7 +3,7 @@
 Each field's type and meaning are read from ``schemas/protocol.schema.json`` and ``schemas/snapshot.schema.json``,
 and what a snapshot field holds in each phase of the game from the latter's ``x-phases`` (``conformance.suite.field_phases``);
 which rules decide it, from the clauses' ``observes`` entries (read as ``conformance.suite.observing`` reads them for
-``trickspec fuzz``); the codes a game refuses with, from the clauses' ``rejects``. So the reference states nothing
+``trickspec fuzz``); the codes a game refuses with, from the clauses' ``refuses_with``. So the reference states nothing
 of its own, and a field or a description added to a schema shows on the page at the next build.
 """
 
@@ -30,7 +30,7 @@ OBSERVATION = "#/$defs/observation"
 LEGAL_ROW = "legal"
 CODE_ROW = "rejected.code"
 _PHASE_WORDS = {field_phases.OVER: "deal over", field_phases.MATCH_OVER: "match over"}
-# The kit's files a description may name: a schema (with or without its folder) or the list of error codes.
+# The kit's files a description may name: a schema (with or without its folder) or the list of refusal codes.
 _FILE = re.compile(r"(?<![\w/.-])(?:schemas/)?([a-z][a-z-]*\.schema\.json)\b|(?<![\w/.-])spec/errors\.yaml\b")
 
 
@@ -57,7 +57,7 @@ class GameFields:
     title: str
     observation: list[Row]
     snapshot: list[Row]
-    codes: list[str]  # the codes the game's clauses refuse an action with, in spec/errors.yaml's order
+    codes: list[str]  # the codes the game's clauses refuse an action with, in spec/refusals.yaml's order
     setup_codes: list[str]  # and a setup with: those come in the run's error, not in an observation
     undecided: list[str]  # snapshot fields that only other games' clauses decide
 
@@ -226,12 +226,12 @@ def game_fields(schemas: Schemas, data: SiteData, game: str) -> GameFields:
             _decide(snapshot, clause, o.path, o.phase)
     _add_phases(snapshot, game)
     setups = data.spec.setup_codes()
-    refusing = [c for c in data.game_clauses(game) if c.get("rejects") and not c.get("informative")]
+    refusing = [c for c in data.game_clauses(game) if c.get("refuses_with") and not c.get("informative")]
     for c in refusing:
-        if any(code not in setups for code in c["rejects"]):
+        if any(code not in setups for code in c["refuses_with"]):
             _decide(observation, str(c["id"]), CODE_ROW, None)
-    named = {str(code) for c in refusing for code in c["rejects"]}
-    codes = [str(e.get("code")) for e in data.errors() if str(e.get("code")) in named]
+    named = {str(code) for c in refusing for code in c["refuses_with"]}
+    codes = [str(e.get("code")) for e in data.refusals() if str(e.get("code")) in named]
     return GameFields(
         game,
         data.game_title(game),
@@ -291,7 +291,7 @@ class Described:
 
     def _file(self, named: str, schema: str | None) -> Markup:
         if schema is None:
-            return self.links.to(code(named), paths.ERRORS_PAGE)
+            return self.links.to(code(named), paths.REFUSALS_PAGE)
         return self.links.to(code(named), paths.SCHEMAS_PAGE, paths.schema_anchor(schema))
 
 

@@ -19,7 +19,7 @@ from rulesite.sitedata import SiteData
 from specreader.jsontypes import Json
 from specreader.notation import CARD
 
-# What prose may mention: a clause id, a ruling id, a card code, an error code.
+# What prose may mention: a clause id, a ruling id, a card code, an refusal code.
 _REF = re.compile(
     r"\b([a-z][a-z0-9]*\.[a-z][a-z0-9-]*\.[a-z0-9]+(?:-[a-z0-9]+)*)"
     r"|\b(R[1-9][0-9]*)\b"
@@ -58,8 +58,8 @@ class PageLinks:
             label = md(self.data.clauses[cid].get("title", cid)) + Markup(" ") + label
         return self.to(label, paths.rules_page_path(game), cid)
 
-    def error(self, error_code: str) -> Markup:
-        return self.to(code(error_code), paths.ERRORS_PAGE, error_code)
+    def error(self, refusal_code: str) -> Markup:
+        return self.to(code(refusal_code), paths.REFUSALS_PAGE, refusal_code)
 
     def variant(self, vid: str) -> Markup:
         """A variant by its title, linked to its own rules page."""
@@ -82,7 +82,7 @@ class PageLinks:
     def clauses(self, cids: Iterable[str], *, with_title: bool = False) -> Markup:
         return COMMA.join(self.clause(c, with_title=with_title) for c in cids)
 
-    def errors(self, codes: Iterable[str], sep: str = ", ") -> Markup:
+    def refusals(self, codes: Iterable[str], sep: str = ", ") -> Markup:
         return Markup(sep).join(self.error(c) for c in codes)
 
     def variants(self, vids: Iterable[str]) -> Markup:
@@ -99,7 +99,7 @@ class PageLinks:
         return md(json.dumps(source, ensure_ascii=False))
 
     def prose(self, text: object, *, rfc: bool = False, titles: bool = False) -> Markup:
-        """Escaped prose on one line: the clause ids, ruling ids and error codes it mentions linked, its card
+        """Escaped prose on one line: the clause ids, ruling ids and refusal codes it mentions linked, its card
         codes drawn as cards, and (with ``rfc``) the requirement keywords in bold; with ``titles``, a clause
         mentioned is named by its title, as players read it, not by its id."""
         flat = " ".join(str(text).split())
@@ -121,7 +121,7 @@ class PageLinks:
                 target = self.ruling(rid)
             elif card_code:
                 target = self._card(card_code)
-            elif error and error in self.data.error_codes:
+            elif error and error in self.data.refusal_codes:
                 target = self.error(error)
             else:
                 continue

@@ -18,7 +18,7 @@ GLOSSARY_PAGE = "glossary.md"
 SOURCES_PAGE = "sources.md"
 EXAMPLES_INDEX = "examples/index.md"
 SCHEMAS_PAGE = "reference/schemas.md"
-ERRORS_PAGE = "reference/errors.md"
+REFUSALS_PAGE = "reference/refusals.md"
 FIELDS_PAGE = "reference/fields.md"
 SCENARIO_FORMAT_PAGE = "scenarios.md"  # hand-written
 # The folders of the pages made per game or per variant, and of the worked examples.

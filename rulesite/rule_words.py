@@ -102,12 +102,12 @@ def deal(variant: Json) -> str:
     return out + "."
 
 
-def setup(variant: Json) -> str | None:
-    c = _component(variant, "setup")
+def first_dealer(variant: Json) -> str | None:
+    c = _component(variant, "first_dealer")
     if c is None:
         return None
     if c.get("rule") == "draw-nines":
-        first = c.get("first_dealer")
+        first = c.get("card")
         return f"Each player draws one of the nines: red against black make the partnerships, and {first} deals first."
     return f"Set-up: {c.get('rule')}."
 
@@ -281,7 +281,7 @@ def facts(variant: Json) -> list[Fact]:
         ("Pack", pack(variant)),
         ("Rank", ranking(variant)),
         ("Values", values(variant)),
-        ("Partners and first dealer", setup(variant)),
+        ("Partners and first dealer", first_dealer(variant)),
         ("The cut", cut(variant)),
         ("The deal", deal(variant)),
         ("Trumps", trump(variant)),

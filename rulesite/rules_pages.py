@@ -40,5 +40,5 @@ def rules_page(game: str, data: SiteData) -> str:
 
 
 def _examples(clause: Json, data: SiteData) -> list[tuple[Scenario, bool]]:
-    rejects = set(clause.get("rejects", []) or [])
-    return [(s, bool(s.refusals() & rejects)) for s in data.by_clause.get(str(clause["id"]), [])]
+    refuses_with = set(clause.get("refuses_with", []) or [])
+    return [(s, bool(s.refusals() & refuses_with)) for s in data.by_clause.get(str(clause["id"]), [])]

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from rulesite import paths
-from rulesite.errors_page import errors_page
 from rulesite.example_pages import example_page, examples_index, page_labels
 from rulesite.fields_reference import PROTOCOL, SNAPSHOT, fields_page
 from rulesite.glossary_page import glossary_page
+from rulesite.refusals_page import refusals_page
 from rulesite.rules_pages import rules_page
 from rulesite.rulings_page import rulings_page
 from rulesite.schemas_page import schemas_page
@@ -27,7 +27,7 @@ def pages(data: SiteData) -> dict[str, str]:
     out[paths.RULINGS_PAGE] = rulings_page(data)
     out[paths.GLOSSARY_PAGE] = glossary_page(data)
     out[paths.SOURCES_PAGE] = sources_page(data)
-    out[paths.ERRORS_PAGE] = errors_page(data)
+    out[paths.REFUSALS_PAGE] = refusals_page(data)
     out[paths.SCHEMAS_PAGE] = schemas_page(data)
     if {PROTOCOL, SNAPSHOT} <= {name for name, _ in data.schemas}:  # the reference is made from them
         out[paths.FIELDS_PAGE] = fields_page(data)

@@ -44,7 +44,7 @@ class SiteData:
                 if isinstance(item, dict):
                     self.clause_game[str(item.get("id"))] = game
         self.rulings: dict[str, Json] = {str(r.get("id")): r for _, _, r in self.spec.rulings()}
-        self.error_codes: set[str] = self.spec.error_codes()
+        self.refusal_codes: set[str] = self.spec.refusal_codes()
         self.variants: dict[str, Json] = {}
         for vid in sorted(self.spec.variants_raw()):
             try:
@@ -81,9 +81,9 @@ class SiteData:
         data = doc.data.get("sources", []) if doc is not None and isinstance(doc.data, dict) else []
         return [s for s in data if isinstance(s, dict)]
 
-    def errors(self) -> list[Json]:
-        doc = self.spec.errors_file
-        data = doc.data.get("errors", []) if doc is not None and isinstance(doc.data, dict) else []
+    def refusals(self) -> list[Json]:
+        doc = self.spec.refusals_file
+        data = doc.data.get("refusals", []) if doc is not None and isinstance(doc.data, dict) else []
         return [e for e in data if isinstance(e, dict)]
 
     def example_page(self, scenario: Scenario) -> str:

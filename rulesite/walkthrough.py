@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reference import Engine, Rejected, SetupError, VariantError
+from reference import Engine, Refusal, SetupError, VariantError
 from specreader import yamlio
 from specreader.jsontypes import Json
 from specreader.notation import SUIT_LETTERS
@@ -119,7 +119,7 @@ def play(script: Json) -> Walkthrough:
                 raise ValueError(f"{where}: step {i + 1}: nobody is to act for {text!r}")
             action = parse_action(str(text), seat)
             answer = engine.apply(action)
-            if isinstance(answer, Rejected):
+            if isinstance(answer, Refusal):
                 raise ValueError(f"{where}: step {i + 1}: the engine refuses {text!r}: {answer.code} ({answer.message})")
             actions.append(action)
             events += answer.events

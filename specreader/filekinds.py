@@ -20,7 +20,7 @@ _KIND_OF_SCHEMA = {
     "clauses": "clauses",
     "rulings": "rulings",
     "sources": "sources",
-    "errors": "errors",
+    "refusals": "refusals",
     "selfcheck-equivalents": "equivalents",
     "expectations": "expectations",  # an engine's known failures (conformance/run/expectations.py), not of the spec
 }
@@ -38,7 +38,7 @@ _KEY_OF_KIND = (
     ("clauses", "clauses"),
     ("rulings", "rulings"),
     ("equivalents", "equivalents"),
-    ("errors", "errors"),
+    ("refusals", "refusals"),
     ("id", "variants"),
     ("sources", "sources"),
 )

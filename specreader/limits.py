@@ -38,7 +38,7 @@ MAX_LINE_BYTES = 64 * 1024 * 1024
 # without end waits on its own output instead of filling the kit's memory.
 MAX_BACKLOG_BYTES = 16 * 1024 * 1024
 
-# Characters of an engine's refusal or error code kept for reports: a code is a short word (spec/errors.yaml).
+# Characters of an engine's refusal or refusal code kept for reports: a code is a short word (spec/refusals.yaml).
 CODE_CAP = 80
 
 # Lines of what an engine wrote on the side (its standard error) that go with its failure: the last few.

@@ -1,4 +1,4 @@
-"""The kit's notation, stated here once: card codes and action kinds.
+"""The kit's notation, stated here once: card codes, action kinds and the scenario format.
 
 A card code is a rank letter then a suit letter (``7H``, ``TD``, ``QC``); an action is an object with
 a ``type`` of the kinds below. These are the kit's words, not a game's rules: which ranks and suits a
@@ -26,6 +26,10 @@ ACTION_KINDS: dict[str, bool] = {
     "alone": False,
     "take_deal": False,
 }
+
+# The scenario format files are written in now; files of older formats are read as they mean today
+# (scenario.schema.json's ``format``).
+SCENARIO_FORMAT = 2
 
 RANK = f"[{RANK_LETTERS}]"
 SUIT = f"[{SUIT_LETTERS}]"

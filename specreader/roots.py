@@ -22,7 +22,7 @@ from specreader.problems import Problem
 from specreader.spec import Spec, load_file, parents, placed_kind
 from specreader.yamlio import Document
 
-# What a house folder may hold: the kit alone states the error codes and the selfcheck's equivalents.
+# What a house folder may hold: the kit alone states the refusal codes and the selfcheck's equivalents.
 _EXPECTED = "<game>/variants/*.yaml, <game>/clauses.yaml, <game>/rulings.yaml or sources.yaml"
 
 

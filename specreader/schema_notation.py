@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from specreader import kitdata
-from specreader.notation import ACTION_KINDS, CARD, RANK, SUIT, kinds
+from specreader.notation import ACTION_KINDS, CARD, RANK, SCENARIO_FORMAT, SUIT, kinds
 
 _SEAT = "[0-5]"
 _KIND_WORDS = "|".join(ACTION_KINDS)
@@ -32,6 +32,7 @@ def generated() -> dict[tuple[str, tuple[str | int, ...]], Any]:
         ("action.schema.json", ("oneOf", 1, "properties", "type", "enum")): kinds(with_card=False),
         ("scenario.schema.json", ("$defs", "action", "properties", "type", "enum")): list(ACTION_KINDS),
         ("scenario.schema.json", ("$defs", "legal", "pattern")): f"^{_SEAT} ({_KIND_WORDS})( {CARD})?$",
+        ("scenario.schema.json", ("properties", "format", "enum")): list(range(1, SCENARIO_FORMAT + 1)),
     }
 
 

@@ -30,7 +30,7 @@ class Spec:
     ruling_files: list[Document] = field(default_factory=list)
     sources_file: Document | None = None
     house_sources: list[Document] = field(default_factory=list)  # sources.yaml of house spec folders
-    errors_file: Document | None = None
+    refusals_file: Document | None = None
     root: Path | None = None
     # Files that did not load, by kind: an id they declare is unknown, without being wrong.
     unloaded: dict[str, list[str]] = field(default_factory=dict)
@@ -47,8 +47,8 @@ class Spec:
             self.house_sources.append(doc)
         elif kind == "sources":
             self.sources_file = doc
-        elif kind == "errors":
-            self.errors_file = doc
+        elif kind == "refusals":
+            self.refusals_file = doc
         elif kind == "equivalents":
             self.equivalents_file = doc
         elif kind == "variants":
@@ -104,34 +104,34 @@ class Spec:
     def source_keys(self) -> set[str]:
         return {str(s.get("key")) for doc in self.source_files() for _, _, s in _items(doc, "sources")}
 
-    def error_codes(self) -> set[str]:
-        if self.errors_file is None:
+    def refusal_codes(self) -> set[str]:
+        if self.refusals_file is None:
             return set()
-        return {str(e.get("code")) for _, _, e in _items(self.errors_file, "errors")}
+        return {str(e.get("code")) for _, _, e in _items(self.refusals_file, "refusals")}
 
     def action_codes(self) -> list[str]:
         """The codes that refuse an action (``refuses: action``, the default), in the errors list's
         order: those the refusal precedence orders."""
-        if self.errors_file is None:
+        if self.refusals_file is None:
             return []
         return [
             e["code"]
-            for _, _, e in _items(self.errors_file, "errors")
+            for _, _, e in _items(self.refusals_file, "refusals")
             if isinstance(e.get("code"), str) and e.get("refuses", "action") == "action"
         ]
 
     def setup_codes(self) -> set[str]:
         """The codes that refuse a setup (``refuses: setup``), never an action: every other code."""
-        if self.errors_file is None:
+        if self.refusals_file is None:
             return set()
         actions = set(self.action_codes())
-        codes = (e.get("code") for _, _, e in _items(self.errors_file, "errors"))
+        codes = (e.get("code") for _, _, e in _items(self.refusals_file, "refusals"))
         return {code for code in codes if isinstance(code, str) and code not in actions}
 
     def precedence(self, game: str) -> list[str]:
         """The order refusal codes apply in for ``game``: its own order under ``games``, else the
         common one ([] if the errors file states none; validate reports that)."""
-        data = self.errors_file.data if self.errors_file is not None else None
+        data = self.refusals_file.data if self.refusals_file is not None else None
         stated = data.get("precedence") if isinstance(data, dict) else None
         if not isinstance(stated, dict):
             return []
@@ -183,7 +183,7 @@ class Spec:
 
 def unexpected_file(file: str) -> Problem:
     expected = (
-        f"sources.yaml, errors.yaml, {EQUIVALENTS_FILE}, <game>/clauses.yaml, <game>/rulings.yaml"
+        f"sources.yaml, refusals.yaml, {EQUIVALENTS_FILE}, <game>/clauses.yaml, <game>/rulings.yaml"
         " or <game>/variants/*.yaml"
     )
     return Problem(file, 1, 1, (), f"unexpected file in spec/: expected {expected}")
@@ -199,7 +199,7 @@ def placed_kind(rel: tuple[str, ...]) -> str | None:
 
 def kind_of(rel: tuple[str, ...]) -> str | None:
     """What a file holds, by its place under spec/: sources, errors, equivalents, variants, clauses or rulings."""
-    if rel in (("sources.yaml",), ("errors.yaml",)):
+    if rel in (("sources.yaml",), ("refusals.yaml",)):
         return rel[0].removesuffix(".yaml")
     if rel == (EQUIVALENTS_FILE,):
         return "equivalents"
@@ -296,18 +296,18 @@ def variant_ids(*, playable: bool = True) -> list[str]:
 
 
 def load_spec_precedence(game: str) -> list[str]:
-    """The order refusal codes of spec/errors.yaml apply in for ``game``."""
+    """The order refusal codes of spec/refusals.yaml apply in for ``game``."""
     return kit_spec().precedence(game)
 
 
 def own_spec() -> Spec:
-    """The kit's own spec, without house spec folders: for what they cannot add to (spec/errors.yaml's closed list
+    """The kit's own spec, without house spec folders: for what they cannot add to (spec/refusals.yaml's closed list
     of codes), read when the engine's modules are imported, so that a house folder that does not load is
     reported where it is used, as a located problem, never as a failed import."""
     return _spec_with(())
 
 
-def load_spec_errors() -> list[Json]:
-    """The closed list of rejection codes of spec/errors.yaml (the kit's own: house folders add none)."""
-    errors = own_spec().errors_file
-    return [e for _, _, e in _items(errors, "errors")] if errors is not None else []
+def load_refusal_codes() -> list[Json]:
+    """The closed list of refusal codes of spec/refusals.yaml (the kit's own: house folders add none)."""
+    errors = own_spec().refusals_file
+    return [e for _, _, e in _items(errors, "refusals")] if errors is not None else []

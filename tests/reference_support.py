@@ -96,7 +96,7 @@ def apply_ok(engine: Engine, action: Json) -> list[Json]:
 
 
 def code_of(engine: Engine, action: Json) -> str:
-    """The rejection code for an action that must be refused; checks the state is unchanged."""
+    """The refusal code for an action that must be refused; checks the state is unchanged."""
     before = engine.snapshot()
     outcome = engine.apply(action)
     assert not isinstance(outcome, Applied), f"{action} was accepted"

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance import strategies
-from reference import Applied, Engine, Rejected, errors
+from reference import Applied, Engine, Refusal, refusals
 from reference.action_ids import KIND_ORDER
 from reference.actions import ACTION_SHAPES
 from reference.engine import compile_rules
@@ -28,9 +28,9 @@ DEALS = cases(quick=25, deep=10_000)
 ATTEMPTS = 3  # ids drawn from the whole index at each step besides the legal one played
 
 
-def _same(by_id: Applied | Rejected, by_json: Applied | Rejected, what: str) -> None:
-    if isinstance(by_json, Rejected):
-        assert isinstance(by_id, Rejected), f"{what}: applied by id, refused as JSON ({by_json.code})"
+def _same(by_id: Applied | Refusal, by_json: Applied | Refusal, what: str) -> None:
+    if isinstance(by_json, Refusal):
+        assert isinstance(by_id, Refusal), f"{what}: applied by id, refused as JSON ({by_json.code})"
         assert (by_id.code, by_id.message) == (by_json.code, by_json.message), what
     else:
         assert isinstance(by_id, Applied), f"{what}: refused by id ({by_id}), applied as JSON"
@@ -66,7 +66,7 @@ def test_an_id_outside_the_index_is_refused_and_changes_nothing() -> None:
     snap = engine.snapshot()
     for bad in (-1, engine.index.size, True, 1.0, "0", None):
         outcome = engine.apply_id(bad)  # type: ignore[arg-type]
-        assert isinstance(outcome, Rejected) and outcome.code == errors.INVALID_ACTION, bad
+        assert isinstance(outcome, Refusal) and outcome.code == refusals.INVALID_ACTION, bad
         assert engine.snapshot() == snap
 
 

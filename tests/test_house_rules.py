@@ -246,8 +246,8 @@ def test_a_refused_value_is_shown_escaped_and_once(
 
 
 def test_a_house_spec_folder_holds_no_error_codes(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    errors = house / "spec" / "errors.yaml"
-    shutil.copy(kitdata.spec_dir() / "errors.yaml", errors)
+    errors = house / "spec" / "refusals.yaml"
+    shutil.copy(kitdata.spec_dir() / "refusals.yaml", errors)
     status, err = validate_house(house, capsys)
     assert status == cli.EXIT_BAD_DATA
     assert err[0].startswith(f"{errors}:1:1: $: unexpected file in a house spec folder: expected ")

@@ -1,4 +1,4 @@
-"""The refusal precedence of spec/errors.yaml: stated once as data, checked by validate, read by
+"""The refusal precedence of spec/refusals.yaml: stated once as data, checked by validate, read by
 the reference engine, and pinned by the scenarios. An engine with two codes of the order swapped
 is a mutant: the scenario that pins the pair, and the fuzzer, must catch it."""
 
@@ -17,7 +17,7 @@ from conformance.engines.adapter import InProcessAdapter, reference_adapter
 from conformance.run import runlog, runner
 from conformance.suite import scenarios, setup_check
 from conformance.vocabulary import Outcome
-from reference import VariantError, errors
+from reference import VariantError, refusals
 from reference.engine import Applied, Engine, compile_rules
 from reference.rules import Rules
 from specreader import kitdata, spec
@@ -27,17 +27,17 @@ from specreader.yamlio import load
 # Each pair of codes that apply at once somewhere, the one the precedence puts first first, and a
 # scenario that expects the first where both apply.
 PINNED: dict[tuple[str, str], str] = {
-    (errors.NOT_ALLOWED_TO_BID, errors.NOT_YOUR_TURN): "albastini/otea/four-players-dealer-and-partner-excluded",
-    (errors.NOT_A_MAKER, errors.NOT_YOUR_TURN): "altbaumer/refusals/lone-defender-maker-and-turn",
-    (errors.NOT_A_WINNER, errors.ALREADY_ACTED): "albastini/dealer/side-names-its-dealer-once",
-    (errors.ALREADY_ACTED, errors.NOT_YOUR_TURN): "albastini/refusals/already-acted-or-not-your-turn",
-    (errors.NOT_YOUR_TURN, errors.CARD_NOT_IN_HAND): "altbaumer/refusals/play-turn-then-card-then-follow",
-    (errors.NOT_YOUR_TURN, errors.NO_TREE_TO_TAKE): "altbaumer/refusals/cut-turn-before-tree",
-    (errors.NOT_YOUR_TURN, errors.SUIT_ALREADY_BID): "albastini/refusals/already-acted-or-not-your-turn",
-    (errors.NOT_YOUR_TURN, errors.MUST_FOLLOW_SUIT): "altbaumer/refusals/play-turn-then-card-then-follow",
-    (errors.CARD_NOT_IN_HAND, errors.SUIT_ALREADY_BID): "albastini/refusals/bid-turn-then-card-then-suit",
-    (errors.CARD_NOT_IN_HAND, errors.MUST_FOLLOW_SUIT): "altbaumer/refusals/play-turn-then-card-then-follow",
-    (errors.CARD_NOT_IN_HAND, errors.MUST_TRUMP): "altbaumer/refusals/play-card-before-trump",
+    (refusals.NOT_ALLOWED_TO_BID, refusals.NOT_YOUR_TURN): "albastini/otea/four-players-dealer-and-partner-excluded",
+    (refusals.NOT_A_MAKER, refusals.NOT_YOUR_TURN): "altbaumer/refusals/lone-defender-maker-and-turn",
+    (refusals.NOT_A_WINNER, refusals.ALREADY_ACTED): "albastini/dealer/side-names-its-dealer-once",
+    (refusals.ALREADY_ACTED, refusals.NOT_YOUR_TURN): "albastini/refusals/already-acted-or-not-your-turn",
+    (refusals.NOT_YOUR_TURN, refusals.CARD_NOT_IN_HAND): "altbaumer/refusals/play-turn-then-card-then-follow",
+    (refusals.NOT_YOUR_TURN, refusals.NO_TREE_TO_TAKE): "altbaumer/refusals/cut-turn-before-tree",
+    (refusals.NOT_YOUR_TURN, refusals.SUIT_ALREADY_BID): "albastini/refusals/already-acted-or-not-your-turn",
+    (refusals.NOT_YOUR_TURN, refusals.MUST_FOLLOW_SUIT): "altbaumer/refusals/play-turn-then-card-then-follow",
+    (refusals.CARD_NOT_IN_HAND, refusals.SUIT_ALREADY_BID): "albastini/refusals/bid-turn-then-card-then-suit",
+    (refusals.CARD_NOT_IN_HAND, refusals.MUST_FOLLOW_SUIT): "altbaumer/refusals/play-turn-then-card-then-follow",
+    (refusals.CARD_NOT_IN_HAND, refusals.MUST_TRUMP): "altbaumer/refusals/play-card-before-trump",
 }
 
 ORDER = load_spec_precedence("altbaumer")
@@ -71,7 +71,7 @@ def adapter_with(order: list[str]) -> InProcessAdapter:
 
 def turn_and_follow_swapped() -> InProcessAdapter:
     """``--engine test_precedence:turn_and_follow_swapped``: not_your_turn after must_follow_suit."""
-    return adapter_with(swapped(ORDER, errors.NOT_YOUR_TURN, errors.MUST_FOLLOW_SUIT))
+    return adapter_with(swapped(ORDER, refusals.NOT_YOUR_TURN, refusals.MUST_FOLLOW_SUIT))
 
 
 def test_the_spec_orders_each_pinned_pair_as_its_scenario_expects() -> None:
@@ -80,9 +80,9 @@ def test_the_spec_orders_each_pinned_pair_as_its_scenario_expects() -> None:
 
 
 def test_the_scenario_a_decision_names_tells_the_codes_apart() -> None:
-    doc = spec.kit_spec().errors_file
+    doc = spec.kit_spec().refusals_file
     assert doc is not None
-    decisions = [e for e in doc.data["errors"] if "decision" in e]
+    decisions = [e for e in doc.data["refusals"] if "decision" in e]
     assert decisions
     ids = {s.id: s for s in scenarios.kit_scenarios()}
     for entry in decisions:
@@ -107,7 +107,7 @@ def test_the_engine_answers_the_code_the_order_puts_first() -> None:
         "stock": [],
         "start": {"phase": "play", "trump": "D", "to_act": 0, "makers": 0, "lone": None, "dead": ["QC", "JD", "TD", "9D"]},
     }
-    three = (errors.NOT_YOUR_TURN, errors.CARD_NOT_IN_HAND, errors.MUST_FOLLOW_SUIT)
+    three = (refusals.NOT_YOUR_TURN, refusals.CARD_NOT_IN_HAND, refusals.MUST_FOLLOW_SUIT)
     for code in three:
         order = [c for c in ORDER if c != code]
         order.insert(2, code)  # right after invalid_action and wrong_phase
@@ -125,17 +125,17 @@ def test_an_engine_with_the_pair_swapped_fails_the_scenario_that_pins_it(pair: t
     assert runner.run(adapter_with(ORDER), scenario).outcome is Outcome.PASS
     verdict = runner.run(adapter_with(swapped(ORDER, *pair)), scenario)
     assert verdict.outcome is Outcome.FAIL
-    refusals = [m for m in verdict.mismatches if m.what.endswith("rejected with")]
+    refusals = [m for m in verdict.mismatches if m.what.endswith("refused with")]
     assert any(m.expected == [pair[0]] and m.observed == pair[1] for m in refusals), verdict.mismatches
 
 
 @pytest.mark.parametrize(
     "order",
     [
-        swapped(ORDER, errors.WRONG_PHASE, errors.NOT_YOUR_TURN),  # a code before reading the phase
-        swapped(ORDER, errors.INVALID_ACTION, errors.WRONG_PHASE),
-        [c for c in ORDER if c != errors.MUST_TRUMP],
-        [*ORDER, errors.NOT_YOUR_TURN],
+        swapped(ORDER, refusals.WRONG_PHASE, refusals.NOT_YOUR_TURN),  # a code before reading the phase
+        swapped(ORDER, refusals.INVALID_ACTION, refusals.WRONG_PHASE),
+        [c for c in ORDER if c != refusals.MUST_TRUMP],
+        [*ORDER, refusals.NOT_YOUR_TURN],
     ],
 )
 def test_an_order_the_engine_cannot_follow_is_refused(order: list[str]) -> None:
@@ -162,16 +162,16 @@ def test_the_fuzzer_compares_the_one_code_and_finds_the_swapped_pair(tmp_path: P
     assert runner.run(turn_and_follow_swapped(), scenario).outcome is Outcome.FAIL
 
 
-ERRORS = kitdata.spec_dir() / "errors.yaml"
+ERRORS = kitdata.spec_dir() / "refusals.yaml"
 
 
 def test_a_game_with_its_own_order_is_read_with_it(tmp_path: Path) -> None:
-    own = swapped(ORDER, errors.NOT_YOUR_TURN, errors.CARD_NOT_IN_HAND)
+    own = swapped(ORDER, refusals.NOT_YOUR_TURN, refusals.CARD_NOT_IN_HAND)
     games = f"  games:\n    altbaumer:\n      order: [{', '.join(own)}]\n      reason: a test\n"
-    path = tmp_path / "errors.yaml"
+    path = tmp_path / "refusals.yaml"
     path.write_text(ERRORS.read_text(encoding="utf-8").replace("  reason: >-\n", games + "  reason: >-\n", 1), encoding="utf-8")
     assert main(["validate", str(path)]) == 0
-    read = Spec(errors_file=load(path))
+    read = Spec(refusals_file=load(path))
     assert read.precedence("altbaumer") == own and read.precedence("albastini") == ORDER
 
 
@@ -193,7 +193,7 @@ def test_a_game_with_its_own_order_is_read_with_it(tmp_path: Path) -> None:
 def test_validate_holds_the_order_to_the_code_list(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], change: tuple[str, str], message: str
 ) -> None:
-    path = tmp_path / "errors.yaml"
+    path = tmp_path / "refusals.yaml"
     path.write_text(ERRORS.read_text(encoding="utf-8").replace(*change, 1), encoding="utf-8")
     assert main(["validate", str(path)]) == 2
     err = capsys.readouterr().err
@@ -201,7 +201,7 @@ def test_validate_holds_the_order_to_the_code_list(
 
 
 def test_validate_holds_the_order_to_what_the_engine_reads_first(kit_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = kit_copy / "spec" / "errors.yaml"
+    path = kit_copy / "spec" / "refusals.yaml"
     text = path.read_text(encoding="utf-8")
     moved = "    - invalid_action\n    - wrong_phase\n    - not_allowed_to_bid\n"
     assert text.count(moved) == 1

@@ -178,8 +178,8 @@ def test_glossary_defines_the_words_of_the_rules(site_pages: dict[str, str]) -> 
 
 
 def test_error_and_schema_pages_list_everything(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
-    errors = anchors(site_pages[paths.ERRORS_PAGE])
-    assert site_data.error_codes <= errors
+    errors = anchors(site_pages[paths.REFUSALS_PAGE])
+    assert site_data.refusal_codes <= errors
     schemas = site_pages[paths.SCHEMAS_PAGE]
     for name, schema in site_data.schemas:
         assert f"schemas/{name}" in schemas
@@ -268,7 +268,7 @@ def test_prose_draws_card_codes_and_links_ids(site_data: rulesite.SiteData) -> N
     assert text.count('class="card card--') == 2
     assert "(../rulings.md#R6)" in text
     assert "(#albastini.play.trick-winner)" in text
-    assert "(../reference/errors.md#must_trump)" in text
+    assert "(../reference/refusals.md#must_trump)" in text
 
 
 # ------------------------------------------------------------------ escaping
@@ -406,7 +406,7 @@ def test_the_site_carries_the_reference_engines_conformance_report() -> None:
 
 
 def every_file_kind_evil() -> rulesite.SiteData:
-    """The fabricated game with a variant, a ruling, a source, an error code, a glossary term and a schema,
+    """The fabricated game with a variant, a ruling, a source, an refusal code, a glossary term and a schema,
     each carrying a script wherever it has text."""
     data = fabricated()
     spec = data.spec
@@ -453,7 +453,7 @@ def every_file_kind_evil() -> rulesite.SiteData:
         "spec/sources.yaml",
         {"sources": [{"key": "src", "title": EVIL, "author": EVIL, "games": [EVIL], "notes": EVIL}]},
     )
-    spec.errors_file = Document("spec/errors.yaml", {"errors": [{"code": "must_trump", "meaning": EVIL}]})
+    spec.refusals_file = Document("spec/refusals.yaml", {"refusals": [{"code": "must_trump", "meaning": EVIL}]})
     glossary = [{"term": EVIL, "id": "evil", "language": EVIL, "meaning": EVIL, "game": EVIL, "definition": EVIL}]
     schema = {"$id": EVIL, "title": EVIL, "description": EVIL, "properties": {EVIL: {}}, "required": [EVIL]}
     return rulesite.SiteData(spec, data.scenarios, glossary, [("evil.schema.json", schema)])
@@ -468,7 +468,7 @@ def test_a_script_anywhere_in_the_data_comes_out_escaped_on_every_page() -> None
         paths.RULINGS_PAGE,
         paths.GLOSSARY_PAGE,
         paths.SOURCES_PAGE,
-        paths.ERRORS_PAGE,
+        paths.REFUSALS_PAGE,
         paths.SCHEMAS_PAGE,
         paths.EXAMPLES_INDEX,
         "examples/testgame/sec/evil.md",
@@ -606,11 +606,11 @@ def test_a_ruleset_page_states_its_parameters_in_words_and_only_its_rules(
     assert "Partners' look" in four and "Partners' look" not in five  # no partners, no look, in the facts or the rules
     # in the words players use: the specification's RFC 2119 capitals are for engine authors
     assert "MUST" not in four and " must " in four and '<strong class="rfc">MUST</strong>' in site_pages["rules/albastini.md"]
-    # a move the rules forbid is "not allowed" to a player; an engine "rejects" it (the specification's words)
+    # a move the rules forbid is "not allowed" to a player; an engine "refuses" it (the specification's words)
     rulesets = [site_pages[paths.variant_rules_path(v)] for g in site_data.games() for v in site_data.playable_variants(g)]
-    assert not [page for page in rulesets if " rejected" in page] and "is not allowed" in four
-    assert '<strong class="rfc">MUST</strong> be rejected' in site_pages["rules/albastini.md"]
-    plain = said_plainly("A bid MUST be rejected; a card is rejected too.")
+    assert not [page for page in rulesets if " refused" in page] and "is not allowed" in four
+    assert '<strong class="rfc">MUST</strong> be refused' in site_pages["rules/albastini.md"]
+    plain = said_plainly("A bid MUST be refused; a card is refused too.")
     assert plain == "A bid is not allowed; a card is not allowed either."
     assert "{:" not in four.split("## ", 2)[2].split("\n## ")[0]  # the facts table carries no stray attribute line
     assert rule_words.players(site_data.variants["albastini-4p"]) == (
@@ -850,7 +850,7 @@ def _same_words_told(told: str, label: str) -> bool:
 
 # ------------------------------------------------------------------ the protocol page's files and fields
 
-# A file of the kit named in running text: `schemas/x.schema.json`, `spec/errors.yaml`, `docs/scenarios.md`.
+# A file of the kit named in running text: `schemas/x.schema.json`, `spec/refusals.yaml`, `docs/scenarios.md`.
 _NAMED_FILE = re.compile(r"(\[)?`((?:schemas|spec|docs|scenarios)/[\w./-]+\.(?:json|yaml|md))`(\]\(([^)\s]+)\))?")
 
 
@@ -907,7 +907,7 @@ def test_the_field_reference_files_every_observed_field_under_its_clauses(
     for game, found in game_fields.items():
         decided = {cid for r in (*found.observation, *found.snapshot) for cid in r.decided_by}
         clauses = [c for c in site_data.game_clauses(game) if not c.get("informative")]
-        actions = [c for c in clauses if set(c.get("rejects", [])) - site_data.spec.setup_codes()]
+        actions = [c for c in clauses if set(c.get("refuses_with", [])) - site_data.spec.setup_codes()]
         observing_clauses = {str(c["id"]) for c in clauses if c.get("observes")} | {str(c["id"]) for c in actions}
         assert decided == observing_clauses, game
     albastini = {r.path: r for r in game_fields["albastini"].snapshot}

@@ -12,8 +12,10 @@ from conformance.run import runner
 from conformance.suite.scenarios import expand_setup, load_files
 from conformance.vocabulary import Outcome
 from specreader import kitdata
+from specreader.notation import SCENARIO_FORMAT
 from specreader.problems import DataError
 from specreader.spec import variant
+from specreader.yamlio import load
 
 pytest_plugins = ["pytester"]
 
@@ -85,7 +87,7 @@ def test_bad_card_codes_are_located(tmp_path: Path, capsys: pytest.CaptureFixtur
         ("{do: {type: play, seat: 0, card: AH}, refusal: {codes: [must_trump], because: x}}",
          '16:64: $.scenarios[0].steps[1].refusal.codes: expected at least 2 items, found array ["must_trump"]'),
         ("{do: {type: play, seat: 0, card: AH}, refusal: {codes: [must_trump, nope], because: x}}",
-         "16:77: $.scenarios[0].steps[1].refusal.codes[1]: unknown error code 'nope': expected a code of spec/errors.yaml"),
+         "16:77: $.scenarios[0].steps[1].refusal.codes[1]: unknown refusal code 'nope': expected a code of spec/refusals.yaml"),
         ("{expect: {hands: {7: [AH]}}}",
          '16:27: $.scenarios[0].steps[1].expect.hands["7"]: unexpected key \'7\': expected a string matching ^[0-5]$'),
     ],
@@ -454,3 +456,25 @@ def test_a_file_of_format_1_writing_reject_is_read_as_refusal(tmp_path: Path) ->
                     encoding="utf-8")
     with pytest.raises(DataError, match="expected only one of 'refusal', 'reject', found them together"):
         load_files([path])
+    path.write_text("format: 1\n" + refused.replace("refusal: [not_your_turn]", "reject: [not_your_turn]"), encoding="utf-8")
+    [declared] = load_files([path])
+    assert [(s.actions, s.refuse, s.expect) for s in declared.steps] == [(s.actions, s.refuse, s.expect) for s in today.steps]
+
+
+def test_a_file_of_the_current_format_may_not_write_reject(tmp_path: Path) -> None:
+    """``reject:`` is format 1's spelling alone: a file that declares the current format is told to write ``refusal``."""
+    path = scenario_file(tmp_path)
+    written = f"format: {SCENARIO_FORMAT}\n" + path.read_text(encoding="utf-8")
+    path.write_text(written + "      - {do: {type: play, seat: 0, card: KC}, refusal: [not_your_turn]}\n", encoding="utf-8")
+    [today] = load_files([path])
+    assert today.steps[-1].refuse == ("not_your_turn",)
+    path.write_text(written + "      - {do: {type: play, seat: 0, card: KC}, reject: [not_your_turn]}\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"steps\[\d+\]: expected no key 'reject' here, found one \(reject is the spelling"):
+        load_files([path])
+
+
+def test_the_kit_writes_its_scenarios_in_the_current_format() -> None:
+    files = sorted(kitdata.scenarios_dir().rglob("*.yaml"))
+    assert files
+    stale = [str(f) for f in files if (load(f).data or {}).get("format") != SCENARIO_FORMAT]
+    assert not stale, stale

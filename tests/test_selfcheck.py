@@ -1,5 +1,5 @@
 """`trickspec selfcheck`: one-parameter variant mutants, each run against its variant's scenarios, each
-reported by its fate; only rule kills count in the score."""
+reported by its fate; only rule kills count in the kill rate."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def test_a_mutant_killed_only_by_refusing_a_setup_is_no_rule_kill(only: Callable
     # An open match read as one to 5, given only a scenario that starts past 5: it refuses that setup.
     only(_starting_past_five)
     result = _fates("albastini-2p")["albastini-2p: components.match open -> vp-target"]
-    assert result.fate is selfcheck.Fate.SETUP_ONLY
+    assert result.fate is selfcheck.Fate.SETUPS_REFUSED
     assert not result.killed_by and list(result.setup_refused) == ["albastini/match/two-open-ended"]
     assert "already won" in result.setup_refused["albastini/match/two-open-ended"]
 
@@ -94,28 +94,28 @@ def test_a_listed_equivalent_is_reported_with_its_reason_not_as_a_survivor() -> 
     assert result.equivalent.startswith("Two sides share all 120 card points")
 
 
-def test_the_score_counts_rule_kills_over_the_mutants_that_could_be_killed(
+def test_the_kill_rate_counts_rule_kills_over_the_mutants_that_could_be_killed(
     only: Callable[[Callable[[str], bool]], None],
 ) -> None:
     only(_starting_past_five)
     results = list(selfcheck.run_mutants(["briscola-2p"], hybrids=False))
-    killed, scored = selfcheck.score(results)
+    killed, scored = selfcheck.kill_rate(results)
     fates = [r.fate for r in results]
     assert killed == fates.count(selfcheck.Fate.KILLED)
-    assert scored == killed + fates.count(selfcheck.Fate.SETUP_ONLY) + fates.count(selfcheck.Fate.SURVIVED)
-    assert fates.count(selfcheck.Fate.SETUP_ONLY) == 1 and fates.count(selfcheck.Fate.SURVIVED) > 1 and scored < len(results)
+    assert scored == killed + fates.count(selfcheck.Fate.SETUPS_REFUSED) + fates.count(selfcheck.Fate.SURVIVED)
+    assert fates.count(selfcheck.Fate.SETUPS_REFUSED) == 1 and fates.count(selfcheck.Fate.SURVIVED) > 1 and scored < len(results)
 
 
-def test_the_score_is_printed_and_can_gate(capsys: pytest.CaptureFixture[str],
+def test_the_kill_rate_is_printed_and_can_gate(capsys: pytest.CaptureFixture[str],
                                            only: Callable[[Callable[[str], bool]], None]) -> None:
     only(lambda sid: sid.startswith("albastini/cards/") or _starting_past_five(sid))
     assert main(["selfcheck", "--variant", "albastini-2p", "--no-hybrids"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    assert lines[0].split()[3:] == ["killed", "killed", "only", "by", "setup", "survived", "equivalent", "cannot", "build"]
+    assert lines[0].split()[3:] == ["killed", "setups", "refused", "survived", "equivalent", "cannot", "build"]
     assert lines[1].split()[:3] == ["albastini-2p", "parameter", "27"]
-    assert any(line.startswith("KILLED ONLY BY SETUP albastini-2p: components.match open -> vp-target") for line in lines)
+    assert any(line.startswith("SETUPS REFUSED albastini-2p: components.match open -> vp-target") for line in lines)
     assert any(line.startswith("CANNOT BUILD components.draw.indicator last-drawer -> dead in albastini-2p: ") for line in lines)
-    assert lines[-1].startswith("mutation score: 12/23 mutants killed by a scenario they played (52.2%)")
+    assert lines[-1].startswith("kill rate: 12/23 mutants killed by a scenario they played (52.2%)")
     assert main(["selfcheck", "--variant", "albastini-2p", "--no-hybrids", "--fail-under", "100.1"]) == 1
 
 

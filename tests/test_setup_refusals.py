@@ -80,7 +80,7 @@ def test_the_same_setup_with_steps_is_still_refused_by_validate(tmp_path: Path, 
         (CODE + "    steps:\n      - expect: {phase: bidding}\n", "1",
          "$.scenarios[0]: expected only one of 'steps', 'refuse_setup', found them together"),
         ("", "1", "$.scenarios[0]: missing required key 'steps'"),
-        ("    refuse_setup: no_such_code\n", "1", "$.scenarios[0].refuse_setup: unknown error code 'no_such_code'"),
+        ("    refuse_setup: no_such_code\n", "1", "$.scenarios[0].refuse_setup: unknown refusal code 'no_such_code'"),
         ("    refuse_setup: must_trump\n", "1",
          "$.scenarios[0].refuse_setup: 'must_trump' refuses an action, not a setup: expected a code marked refuses: setup "
          "(invalid_setup)"),
@@ -252,7 +252,7 @@ def test_the_protocol_schema_takes_a_setup_error_s_code() -> None:
 def test_every_clause_refusing_a_setup_has_a_refusal_scenario() -> None:
     spec = kit_spec()
     setup_codes = spec.setup_codes()
-    refusing = {cid for cid, clause in spec.clause_index().items() if setup_codes & set(clause.get("rejects", []))}
+    refusing = {cid for cid, clause in spec.clause_index().items() if setup_codes & set(clause.get("refuses_with", []))}
     assert {"albastini.players.count", "altbaumer.table.players", "albastini.cards.pack", "bisca.deal.three-each"} <= refusing
     rows = {row.clause: row for row in coverage.measure(spec, scenarios.kit_scenarios())}
     assert all(rows[cid].negative > 0 for cid in refusing), [cid for cid in refusing if not rows[cid].negative]

@@ -399,7 +399,7 @@ PAGE_TYPES = {
     "example": EXAMPLE,
     "protocol": "protocol.html",
     "schemas": "reference/schemas.html",
-    "errors": "reference/errors.html",
+    "refusals": "reference/refusals.html",
     "guide": "guide/running.html",
     "changelog": "changelog.html",
 }

@@ -78,7 +78,7 @@ def test_a_scenario_file_files_its_page_under_a_section_of_its_game(write: Write
     path = write("scenarios/anna-boris.yaml", moved)
     code, lines = run(capsys, str(path))
     assert code == 2 and len(lines) == 1
-    assert lines[0].startswith(f"{path}:4:10: $.section: expected a section of albastini's clauses: cards, players, ")
+    assert lines[0].startswith(f"{path}:5:10: $.section: expected a section of albastini's clauses: cards, players, ")
     assert lines[0].endswith("; found 'trump'")  # Altbaumer's, not Albastini's
 
 
@@ -244,7 +244,7 @@ def test_mistyped_references_are_schema_problems_not_crashes(write: Write, capsy
     clauses = write(
         "clauses.yaml",
         "game: albastini\ntitle: T\nsections: [{id: [x], title: y}]\nclauses:\n"
-        "  - {id: [a], title: T, section: {a: 1}, text: t MUST, sources: 7, rulings: [[R1]], rejects: 5, variants: [[v]]}\n"
+        "  - {id: [a], title: T, section: {a: 1}, text: t MUST, sources: 7, rulings: [[R1]], refuses_with: 5, variants: [[v]]}\n"
         "  - {title: T, section: play, text: t MUST, sources: [pagat]}\n"
         "  - {title: T, section: play, text: t MUST, sources: [pagat]}\n",
     )
@@ -363,7 +363,7 @@ def test_a_spec_file_off_the_layout_is_reported_not_taken_in(kit_copy: Path, cap
     code, lines = run(capsys)
     assert code == 2
     for path in (deeper, clauses):
-        assert f"{path}:1:1: $: unexpected file in spec/: expected sources.yaml, errors.yaml, " in "\n".join(lines)
+        assert f"{path}:1:1: $: unexpected file in spec/: expected sources.yaml, refusals.yaml, " in "\n".join(lines)
     assert len(lines) == 2  # nothing they declare is taken in (no clause or variant twice)
 
 

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from conformance.engines.breaker import GIVE_UP_AFTER
 from conformance.engines.interrupt import Interrupted
-from conformance.engines.messages import Answer, ErrorReport, Observation, Rejection, Request
+from conformance.engines.messages import Answer, ErrorReport, Observation, RefusalReport, Request
 from conformance.text.untrusted import text
 from conformance.vocabulary import EngineError, ErrorKind
 from specreader.jsontypes import Json
@@ -104,7 +104,7 @@ class InProcessAdapter:
             return {"id": rid, "error": setup_error(err)}
         for index, action in enumerate(actions, start=1):
             try:
-                rejected = _rejection(engine.apply(dict(action)))
+                rejected = _refusal(engine.apply(dict(action)))
                 observations.append(_observe(engine, rejected, index in wanted))
             except _STOPS:
                 raise
@@ -122,7 +122,7 @@ class InProcessAdapter:
         """Nothing to release: the engines of finished requests are garbage."""
 
 
-def _rejection(applied: Any) -> Rejection | None:
+def _refusal(applied: Any) -> RefusalReport | None:
     """The refusal ``apply`` returned (an object with a ``code``), or None: the action was taken."""
     code = getattr(applied, "code", None)
     if not code:
@@ -130,7 +130,7 @@ def _rejection(applied: Any) -> Rejection | None:
     return {"code": code, "message": getattr(applied, "message", "")}
 
 
-def _observe(engine: PythonEngine, rejected: Rejection | None, full: bool) -> Observation:
+def _observe(engine: PythonEngine, rejected: RefusalReport | None, full: bool) -> Observation:
     if not full:  # the kit does not read this one: skip building what nobody compares
         return {"rejected": rejected, "snapshot": None, "legal": None}
     return {"rejected": rejected, "snapshot": engine.snapshot(), "legal": engine.legal_actions()}

@@ -32,7 +32,7 @@ class Request(TypedDict):
     observe: list[int]
 
 
-class Rejection(TypedDict):
+class RefusalReport(TypedDict):
     code: str
     message: str
 
@@ -41,13 +41,13 @@ class Observation(TypedDict):
     """What an engine reports after setup and after each action; snapshot and legal may be
     null where the request's ``observe`` does not list the observation."""
 
-    rejected: Rejection | None
+    rejected: RefusalReport | None
     snapshot: dict[str, Any] | None
     legal: list[dict[str, Any]] | None
 
 
 class ErrorReport(TypedDict):
-    """Why an engine gave no (or no whole) answer; ``code``, a refusal code of spec/errors.yaml,
+    """Why an engine gave no (or no whole) answer; ``code``, a refusal code of spec/refusals.yaml,
     says why a setup was refused."""
 
     kind: str

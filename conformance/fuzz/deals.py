@@ -244,7 +244,7 @@ class _Play:
             self.refusals.append(None)
             self._read()
             return
-        # Where several codes apply, the precedence of spec/errors.yaml names one, and the
+        # Where several codes apply, the precedence of spec/refusals.yaml names one, and the
         # reference answers with it: an engine must answer the same.
         self.actions.append(action)
         self.refusals.append((code,))

@@ -25,6 +25,7 @@ from conformance.suite.comparisons import action_text
 from conformance.suite.scenarios import SEAT_CARD_STEPS, SEAT_STEPS, load_files
 from conformance.vocabulary import Outcome
 from specreader.jsontypes import Json
+from specreader.notation import SCENARIO_FORMAT
 from specreader.problems import DataError
 from specreader.spec import kit_spec
 
@@ -111,6 +112,7 @@ def document(finding: Finding, seed: int, index: int) -> Json:
     actions = len(finding.case.actions)
     start = " from a mid-deal position" if finding.mid_deal else ""
     return {
+        "format": SCENARIO_FORMAT,
         "variant": finding.case.variant,
         "scenarios": [
             {

@@ -35,11 +35,11 @@ def measure(spec: Spec, scenarios: Iterable[Scenario]) -> list[ClauseCoverage]:
     rows = []
     for _, _, clause in spec.clauses():
         cid = clause["id"]
-        rejects = set(clause.get("rejects", []))
+        refuses_with = set(clause.get("refuses_with", []))
         mine = [s for s in scenarios if cid in s.clauses]
-        negative = [s for s in mine if s.refusals() & rejects]  # an action refused, or the setup
+        negative = [s for s in mine if s.refusals() & refuses_with]  # an action refused, or the setup
         unmade = tuple(c for c in clause.get("choices", []) if not any(choices.made_in(c, s) for s in mine))
-        rows.append(ClauseCoverage(cid, len(mine), len(negative), bool(rejects), bool(clause.get("informative")), unmade))
+        rows.append(ClauseCoverage(cid, len(mine), len(negative), bool(refuses_with), bool(clause.get("informative")), unmade))
     return rows
 
 

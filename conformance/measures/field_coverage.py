@@ -35,11 +35,11 @@ class GameCoverage:
         return self.pinned.get((path, phase), 0)
 
     def gaps(self) -> list[tuple[str, str]]:
-        return [(p, m) for p, by_moment in self.defined.items() for m in by_moment if not self.count(p, m)]
+        return [(p, m) for p, by_phase in self.defined.items() for m in by_phase if not self.count(p, m)]
 
     @property
     def cells(self) -> int:
-        return sum(len(by_moment) for by_moment in self.defined.values())
+        return sum(len(by_phase) for by_phase in self.defined.values())
 
 
 def _reached(key: str, value: object) -> Iterator[str]:
@@ -113,11 +113,11 @@ def table(rows: list[GameCoverage]) -> str:
         cols = [max(len(m), 4) for m in g.phases]
         lines.append(f"== {g.game}")
         lines.append(f"{'field':<{width}}  " + "  ".join(f"{m:>{w}}" for m, w in zip(g.phases, cols, strict=True)))
-        for path, by_moment in g.defined.items():
+        for path, by_phase in g.defined.items():
             row = []
             for phase, w in zip(g.phases, cols, strict=True):
                 n = g.count(path, phase)
-                row.append(f"{('-' if phase not in by_moment else n or 'GAP')!s:>{w}}")
+                row.append(f"{('-' if phase not in by_phase else n or 'GAP')!s:>{w}}")
             lines.append(f"{path:<{width}}  " + "  ".join(row))
         lines += [f"GAP {g.game}: {path} at {phase}: {g.defined[path][phase]}" for path, phase in g.gaps()]
     cells = sum(g.cells for g in rows)

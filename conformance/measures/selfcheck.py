@@ -5,7 +5,7 @@ variant (two ranks swapped, a line moved by one, a rule component exchanged for 
 gives an engine with exactly one rule bug and no new code. Each such mutant runs the
 scenarios of its variant and comes to one ``Fate``. Only a scenario the mutant plays and gets
 wrong kills it on the rule: one whose setup it refuses says nothing of how it plays, and the
-mutation score counts rule kills alone. Mutants the engine cannot build, and those
+kill rate counts rule kills alone. Mutants the engine cannot build, and those
 spec/selfcheck-equivalents.yaml lists as changing nothing observable, are left out of it.
 
 Hybrids are mutants of a second kind: the variant with one rule or parameter of a neighbouring
@@ -64,14 +64,14 @@ class Fate(StrEnum):
     """What became of one mutant."""
 
     KILLED = "killed"  # a scenario it played failed: the suite catches this rule bug
-    SETUP_ONLY = "killed only by setup"  # it refused scenarios' setups and played the others right
+    SETUPS_REFUSED = "setups refused"  # it refused scenarios' setups and played the others right
     SURVIVED = "survived"  # every scenario passed: a rule bug the suite would miss
     EQUIVALENT = "equivalent"  # listed as changing nothing observable, and no scenario killed it
     UNBUILDABLE = "cannot build"  # the engine refuses the mutated variant itself
 
 
-# The fates the mutation score counts: a mutant killed only by a setup error counts against it.
-SCORED = (Fate.KILLED, Fate.SETUP_ONLY, Fate.SURVIVED)
+# The fates the kill rate counts: a mutant that only refused setups counts against it.
+SCORED = (Fate.KILLED, Fate.SETUPS_REFUSED, Fate.SURVIVED)
 
 
 @dataclass
@@ -91,7 +91,7 @@ class MutantResult:
             return Fate.KILLED
         if self.equivalent:
             return Fate.EQUIVALENT
-        return Fate.SETUP_ONLY if self.setup_refused else Fate.SURVIVED
+        return Fate.SETUPS_REFUSED if self.setup_refused else Fate.SURVIVED
 
     @property
     def survived(self) -> bool:
@@ -100,7 +100,7 @@ class MutantResult:
     @property
     def untold_hybrid(self) -> bool:
         """A neighbour's rule mixed in that no scenario tells apart, and not listed as equivalent."""
-        return self.mutant.kind == "hybrid" and self.fate in (Fate.SETUP_ONLY, Fate.SURVIVED)
+        return self.mutant.kind == "hybrid" and self.fate in (Fate.SETUPS_REFUSED, Fate.SURVIVED)
 
     @property
     def wrongly_equivalent(self) -> bool:
@@ -108,7 +108,7 @@ class MutantResult:
         return bool(self.equivalent) and self.fate is Fate.KILLED
 
 
-def score(results: Iterable[MutantResult]) -> tuple[int, int]:
+def kill_rate(results: Iterable[MutantResult]) -> tuple[int, int]:
     """Mutants killed on a rule, out of the mutants the score counts."""
     fates = [r.fate for r in results if r.fate in SCORED]
     return fates.count(Fate.KILLED), len(fates)

@@ -31,7 +31,7 @@ def _first(
 
 
 def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
-    """Handshake, one plain scenario, one rejection, an unknown request, no answer sent twice: each named and explained.
+    """Handshake, one plain scenario, one refusal, an unknown request, no answer sent twice: each named and explained.
     A command that cannot be split is a ``BadCommand`` (a usage error, not a trial)."""
     trials: list[Trial] = []
     twice: list[str] = []  # what says a request was answered twice

@@ -102,7 +102,7 @@ def judge(scenario: Scenario, answer: object) -> Verdict:
             if step.refuse:
                 if code not in step.refuse:
                     mismatches.append(
-                        Mismatch(number, step.line, f"{action_text(action)} rejected with", list(step.refuse), code or "accepted")
+                        Mismatch(number, step.line, f"{action_text(action)} refused with", list(step.refuse), code or "accepted")
                     )
                 elif not isinstance(before.get("snapshot"), dict) or not isinstance(after.get("snapshot"), dict):
                     return _malformed(scenario, "an observation the kit asked for lacks its snapshot", mismatches)
@@ -111,13 +111,13 @@ def judge(scenario: Scenario, answer: object) -> Verdict:
                         Mismatch(
                             number,
                             step.line,
-                            "state after a rejected action",
+                            "state after a refused action",
                             "unchanged",
                             _changed(before.get("snapshot"), after.get("snapshot")),
                         )
                     )
             elif code is not None:
-                mismatches.append(Mismatch(number, step.line, f"{action_text(action)} accepted", "accepted", f"rejected: {code}"))
+                mismatches.append(Mismatch(number, step.line, f"{action_text(action)} accepted", "accepted", f"refused: {code}"))
                 return Verdict(scenario, Outcome.FAIL, mismatches)
         if step.expect:
             current = observations[position]

@@ -9,7 +9,7 @@ A clause of ``spec/<game>/clauses.yaml`` may list what in an engine's report it 
 
 Fields and phases are those of ``schemas/snapshot.schema.json``. ``trickspec fuzz`` compares
 the fields some clause of the variant observes, and names a difference after the clauses that
-observe where it lies; a refusal is named after the clauses whose ``rejects`` list its code.
+observe where it lies; a refusal is named after the clauses whose ``refuses_with`` list its code.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def _overlap(a: str, b: str) -> bool:
 class _Clause:
     id: str
     observes: tuple[Observed, ...]
-    rejects: frozenset[str]
+    refuses_with: frozenset[str]
 
     def speaks_of(self, phase: str) -> bool:
         """Whether an entry ties the clause to a phase (``x@phase`` or ``legal.phase``)."""
@@ -116,7 +116,7 @@ class VariantClauses:
     def for_refusal(self, code: str, phase: str) -> tuple[str, ...]:
         """Clauses that forbid with ``code``, those of the phase first; failing any, the clauses
         of the phase (a game may state a duty without naming the refusal, as Briscola does)."""
-        rejecting = [c for c in self.clauses if code in c.rejects]
+        rejecting = [c for c in self.clauses if code in c.refuses_with]
         of_phase = [c.id for c in rejecting if c.speaks_of(phase)]
         return tuple(of_phase or [c.id for c in rejecting]) or self.of_phase(phase)
 
@@ -143,7 +143,7 @@ def clauses_of(variant_id: str) -> VariantClauses:
         _Clause(
             str(clause["id"]),
             tuple(parse(e) for e in clause.get("observes", [])),
-            frozenset(clause.get("rejects", [])),
+            frozenset(clause.get("refuses_with", [])),
         )
         for _, _, clause in spec.clauses()
         if _applies(clause, variant_id, game)

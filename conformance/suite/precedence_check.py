@@ -1,10 +1,10 @@
-"""The refusal precedence of spec/errors.yaml held to the code list and to the reference engine:
+"""The refusal precedence of spec/refusals.yaml held to the code list and to the reference engine:
 each order names every code refusing an action exactly once, beginning with the codes the engine
-reads first (reference.refusals.READ_FIRST), and a game with its own order is a game of the spec."""
+reads first (reference.precedence.READ_FIRST), and a game with its own order is a game of the spec."""
 
 from __future__ import annotations
 
-from reference.refusals import order_faults
+from reference.precedence import order_faults
 from specreader.jsontypes import JsonPath
 from specreader.problems import Problem
 from specreader.spec import Spec
@@ -12,7 +12,7 @@ from specreader.yamlio import Document
 
 
 def check(spec: Spec) -> list[Problem]:
-    doc = spec.errors_file
+    doc = spec.refusals_file
     stated = doc.data.get("precedence") if doc is not None and isinstance(doc.data, dict) else None
     if doc is None or not isinstance(stated, dict):  # missing or mistyped: the schema says so
         return []

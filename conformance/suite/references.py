@@ -1,6 +1,6 @@
 """The names the spec declares, by kind, for checking references to them.
 
-A kind is incomplete when one of its files did not load, or the schema rejected one of its
+A kind is incomplete when one of its files did not load, or the schema found a problem in one of its
 declarations: a name not found may be declared there, so the reference is not reported as
 unknown. The broken file is reported instead, once, rather than every reference into it.
 """
@@ -17,7 +17,7 @@ from specreader.spec import Spec
 # For each kind: the top-level list its files declare in, and the key of each entry's name.
 _DECLARED = {
     "sources": ("sources", "key"),
-    "errors": ("errors", "code"),
+    "refusals": ("refusals", "code"),
     "clauses": ("clauses", "id"),
     "rulings": ("rulings", "id"),
 }
@@ -67,7 +67,7 @@ class References:
         return cls(
             clauses=names("clauses", spec.clause_index()),
             sources=names("sources", spec.source_keys()),
-            codes=names("errors", spec.error_codes()),
+            codes=names("refusals", spec.refusal_codes()),
             rulings=names("rulings", spec.ruling_ids()),
             variants=names("variants", spec.variants_raw()),
         )
@@ -77,7 +77,7 @@ def _kinds_by_file(spec: Spec) -> dict[str, str]:
     kinds = {doc.file: "clauses" for doc in spec.clause_files}
     kinds.update({doc.file: "rulings" for doc in spec.ruling_files})
     kinds.update({doc.file: "variants" for doc in spec.variant_files})
-    for kind, doc in (("sources", spec.sources_file), ("errors", spec.errors_file)):
+    for kind, doc in (("sources", spec.sources_file), ("refusals", spec.refusals_file)):
         if doc is not None:
             kinds[doc.file] = kind
     kinds.update({doc.file: "sources" for doc in spec.house_sources})

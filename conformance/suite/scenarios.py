@@ -379,7 +379,7 @@ def _cross_checks(
                 if refs.codes.unknown(code):
                     problems.append(
                         doc.problem(
-                            (*at, "steps", j, *where), f"unknown error code {code!r}: expected a code of spec/errors.yaml"
+                            (*at, "steps", j, *where), f"unknown refusal code {code!r}: expected a code of spec/refusals.yaml"
                         )
                     )
                 elif code in spec.setup_codes():
@@ -402,7 +402,7 @@ def _section_problems(doc: Document, spec: Spec, game: str) -> list[Problem]:
 
 def _refusal_code_problems(doc: Document, spec: Spec, refs: References, at: JsonPath, code: str) -> list[Problem]:
     if refs.codes.unknown(code):
-        return [doc.problem(at, f"unknown error code {code!r}: expected a code of spec/errors.yaml")]
+        return [doc.problem(at, f"unknown refusal code {code!r}: expected a code of spec/refusals.yaml")]
     if refs.codes.complete and code not in spec.setup_codes():
         setup_codes = ", ".join(sorted(spec.setup_codes())) or "none"
         message = f"{code!r} refuses an action, not a setup: expected a code marked refuses: setup ({setup_codes})"

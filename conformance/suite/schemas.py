@@ -201,7 +201,7 @@ def _explain_value(error: ValidationError, path: JsonPath) -> list[tuple[JsonPat
     elif kind == "not" and isinstance(expected, dict) and list(expected) == ["required"]:
         keys = list(expected["required"])
         if len(keys) == 1:  # a key this object must not have
-            message = f"expected no key {keys[0]!r} here, found one"
+            message = f"expected no key {keys[0]!r} here, found one" + (f" ({what.rstrip('.')})" if what else "")
         else:
             message = f"expected only one of {', '.join(map(repr, keys))}, found them together"
     else:

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from reference.engine import Engine, compile_rules
 from reference.errors import SetupError, VariantError
-from reference.refusals import order_faults
+from reference.precedence import order_faults
 from reference.rules import Rules
 from specreader.jsontypes import Json
 from specreader.spec import Spec
@@ -70,12 +70,12 @@ class SetupCheck:
             return Unplayable(f"it cannot be resolved: {err}", reported=True)
         game = str(variant.get("game"))
         order = self.spec.precedence(game)
-        if self.spec.errors_file is None:
-            return Unplayable("the error-code list did not load or is missing", reported=True, noted=False)
+        if self.spec.refusals_file is None:
+            return Unplayable("the list of refusal codes did not load or is missing", reported=True, noted=False)
         if not order or order_faults(order, self.spec.action_codes()):
-            # validate reports each fault located at the order in errors.yaml (precedence_check),
+            # validate reports each fault located at the order in refusals.yaml (precedence_check),
             # a missing or mistyped order too (the errors schema)
-            where = self.spec.errors_file.file
+            where = self.spec.refusals_file.file
             return Unplayable(f"the refusal precedence for {game} has problems ({where})", reported=True)
         compiled = _compiled_rules(variant, order)
         if isinstance(compiled, str):  # none reported elsewhere: the scenario says it

@@ -1,4 +1,4 @@
-"""The well-shaped parts of data the schema may have rejected: cross-file checks look only at
+"""The well-shaped parts of data the schema may have found problems in: cross-file checks look only at
 these, and a missing list or an item of another type is the schema's to report."""
 
 from __future__ import annotations

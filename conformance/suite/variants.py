@@ -35,7 +35,7 @@ class VariantCheck:
 
 
 def check(spec: Spec, refs: References, faulty_files: set[str]) -> VariantCheck:
-    """Every variant's problems; ``faulty_files`` are the variant files the schema rejected."""
+    """Every variant's problems; ``faulty_files`` are the variant files with problems under the schema."""
     return _Inheritance(spec, refs, faulty_files).check()
 
 

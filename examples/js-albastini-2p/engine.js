@@ -56,7 +56,7 @@ const sideOf = (seat) => GAME.sides.findIndex((side) => side.includes(seat));
 const isSeat = (x) => Number.isInteger(x) && x >= 0 && x < GAME.players;
 const isCard = (x) => typeof x === "string" && DECK_SET.has(x);
 
-// A setup no deal can begin from: answered with the setup error's code of spec/errors.yaml.
+// A setup no deal can begin from: answered with the setup error's code of spec/refusals.yaml.
 class SetupError extends Error {}
 
 // A refusal: the action is not applied and the state is left as it was.

@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-from reference import Engine, Rejected, SetupError
+from reference import Engine, Refusal, SetupError
 
 VARIANTS = ["albastini-2p", "albastini-3p", "albastini-4p", "albastini-5p", "albastini-6p-pairs", "albastini-6p-threes",
             "albastini-clockwise", "albastini-over60", "albastini-over60-3p", "altbaumer-standard", "briscola-2p", "briscola-4p"]
@@ -24,7 +24,7 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
         engine = Engine.new(request["variant"], request["setup"])
     except Exception as err:  # a setup the engine cannot play is an answer, not a crash
         refused = {"kind": "setup", "message": f"{type(err).__name__}: {err}"}
-        if isinstance(err, SetupError):  # a setup no deal begins from: its refusal code (spec/errors.yaml)
+        if isinstance(err, SetupError):  # a setup no deal begins from: its refusal code (spec/refusals.yaml)
             refused["code"] = err.code
         return {"id": rid, "error": refused}
 
@@ -35,7 +35,7 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
     for action in request.get("actions", []):
         try:
             outcome = engine.apply(action if isinstance(action, dict) else {})
-            refused = {"code": outcome.code, "message": outcome.message} if isinstance(outcome, Rejected) else None
+            refused = {"code": outcome.code, "message": outcome.message} if isinstance(outcome, Refusal) else None
             observations.append(observe(refused))
         except Exception as err:  # report what there is, and the failure
             crash = {"kind": "crash", "message": f"{type(err).__name__}: {err}"}

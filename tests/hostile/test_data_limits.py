@@ -416,7 +416,7 @@ def test_a_broken_variant_is_reported_once_per_scenario_file(kit_copy: Path, cap
     assert len(rest) == len({LOCATED.match(line)["file"] for line in rest})  # type: ignore[index]
 
 
-@pytest.mark.parametrize("name", ["sources.yaml", "errors.yaml", "albastini/clauses.yaml", "albastini/rulings.yaml"])
+@pytest.mark.parametrize("name", ["sources.yaml", "refusals.yaml", "albastini/clauses.yaml", "albastini/rulings.yaml"])
 def test_a_declaring_file_that_does_not_load_is_the_only_problem(kit_copy: Path, capsys: pytest.CaptureFixture[str],
                                                                   name: str) -> None:
     path = kit_copy / "spec" / name

@@ -1,6 +1,6 @@
-"""A malformed file in the kit's own spec, in spec/errors.yaml or in a house folder is located problems and exit 2
+"""A malformed file in the kit's own spec, in spec/refusals.yaml or in a house folder is located problems and exit 2
 from every command, never a traceback: nothing of the spec is read as a module is imported, and a check reads
-only the well-shaped parts of what its schema rejects."""
+only the well-shaped parts of what its schema refuses."""
 
 from __future__ import annotations
 
@@ -35,8 +35,8 @@ def emptied(key: str) -> Callable[[str], str]:
 # Each case: the file under spec/ and what is done to it.
 KIT_CASES = {
     "unparsable variant": ("albastini/variants/2p.yaml", appended("zz: [\n")),
-    "truncated errors.yaml": ("errors.yaml", lambda before: before[:300]),
-    "empty errors.yaml": ("errors.yaml", lambda before: ""),
+    "truncated refusals.yaml": ("refusals.yaml", lambda before: before[:300]),
+    "empty refusals.yaml": ("refusals.yaml", lambda before: ""),
     "sections left empty": ("albastini/clauses.yaml", emptied("sections")),
 }
 

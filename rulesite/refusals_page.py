@@ -1,5 +1,5 @@
-"""The error codes page: which code answers when several apply (the precedence), then each code of
-spec/errors.yaml, the clauses refusing with it, the scenarios expecting it."""
+"""The refusal codes page: which code answers when several apply (the precedence), then each code of
+spec/refusals.yaml, the clauses refusing with it, the scenarios expecting it."""
 
 from __future__ import annotations
 
@@ -11,25 +11,25 @@ from rulesite.sitedata import SiteData
 from rulesite.templating import render
 
 
-def errors_page(data: SiteData) -> str:
+def refusals_page(data: SiteData) -> str:
     rejecting: dict[str, list[str]] = {}
     for cid, clause in data.clauses.items():
-        for code in clause.get("rejects", []) or []:
+        for code in clause.get("refuses_with", []) or []:
             rejecting.setdefault(code, []).append(cid)
     tested = Counter(code for s in data.scenarios for code in s.refusals())
     return render(
-        "errors.md.j2",
-        errors=data.errors(),
+        "refusals.md.j2",
+        refusals=data.refusals(),
         rejecting=rejecting,
         tested=tested,
         precedence=_precedence(data),
-        links=PageLinks(paths.ERRORS_PAGE, data),
+        links=PageLinks(paths.REFUSALS_PAGE, data),
     )
 
 
 def _precedence(data: SiteData) -> list[tuple[str, list[str], str]]:
     """The refusal orders as stated: (game, or "" for the common one; its codes; its reason)."""
-    doc = data.spec.errors_file
+    doc = data.spec.refusals_file
     stated = doc.data.get("precedence") if doc is not None and isinstance(doc.data, dict) else None
     if not isinstance(stated, dict):
         return []

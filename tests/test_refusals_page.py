@@ -1,4 +1,4 @@
-"""The error codes page shows the refusal precedence of spec/errors.yaml: the order, its reason,
+"""The refusal codes page shows the refusal precedence of spec/refusals.yaml: the order, its reason,
 a game's own order, and each code's decision where it has one."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import copy
 import re
 from typing import Any
 
-from rulesite.errors_page import errors_page
+from rulesite.refusals_page import refusals_page
 from rulesite.sitedata import SiteData
 from specreader.spec import load_spec_precedence
 from specreader.yamlio import Document
@@ -15,7 +15,7 @@ from specreader.yamlio import Document
 
 def with_errors(site_data: SiteData, errors_data: dict[str, Any]) -> SiteData:
     spec = copy.copy(site_data.spec)
-    spec.errors_file = Document("spec/errors.yaml", errors_data)
+    spec.refusals_file = Document("spec/refusals.yaml", errors_data)
     return SiteData(spec, site_data.scenarios, site_data.glossary, site_data.schemas)
 
 
@@ -25,7 +25,7 @@ def numbered(page: str) -> list[str]:
 
 
 def test_the_page_lists_the_order_with_its_reason_before_the_codes(site_data: SiteData) -> None:
-    page = errors_page(site_data)
+    page = refusals_page(site_data)
     order = load_spec_precedence("albastini")
     assert numbered(page) == order
     section = page.index("{ #precedence }")
@@ -35,16 +35,16 @@ def test_the_page_lists_the_order_with_its_reason_before_the_codes(site_data: Si
 
 
 def test_a_games_own_order_is_shown_under_it(site_data: SiteData) -> None:
-    raw = copy.deepcopy(site_data.spec.errors_file.data if site_data.spec.errors_file else {})
+    raw = copy.deepcopy(site_data.spec.refusals_file.data if site_data.spec.refusals_file else {})
     common = raw["precedence"]["order"]
     own = [*common[:2], *reversed(common[2:])]
     raw["precedence"]["games"] = {"altbaumer": {"order": own, "reason": "<script>x</script> a test order"}}
-    page = errors_page(with_errors(site_data, raw))
+    page = refusals_page(with_errors(site_data, raw))
     assert numbered(page) == [*common, *own]
     assert page.index("{ #precedence-altbaumer }") > page.index("{ #precedence }")
     assert "&lt;script&gt;x&lt;/script&gt; a test order" in page and "<script>" not in page
 
 
 def test_without_a_precedence_the_page_has_no_such_section(site_data: SiteData) -> None:
-    page = errors_page(with_errors(site_data, {"errors": [{"code": "must_trump", "meaning": "m"}]}))
+    page = refusals_page(with_errors(site_data, {"refusals": [{"code": "must_trump", "meaning": "m"}]}))
     assert "#precedence" not in page and "{ #must_trump }" in page
