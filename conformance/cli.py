@@ -24,6 +24,7 @@ from conformance.run import durations, expectations, outputs, reports, runlog
 from conformance.run.runlog import Log
 from conformance.run.verify import Progress, verify
 from conformance.suite import scenarios
+from conformance.suite.reported import covers, declared, every_path
 from conformance.text import untrusted
 from conformance.validate import spec_problems, validate
 from specreader import kitdata, roots, spec
@@ -132,7 +133,20 @@ def cmd_verify(args: argparse.Namespace) -> int:
             engine_process.end_all()  # no time for a goodbye
         engine.close()
     with interrupt.deferred():  # a signal now waits until every report is written
-        return _report(args, log, report_dir, expectations_path)
+        return _report(args, log, report_dir, expectations_path, _reported_fields(log, chosen))
+
+
+def _reported_fields(log: Log, chosen: list[scenarios.Scenario]) -> str | None:
+    """What the engine's declaration of the fields it reports leaves out of what the scenarios check."""
+    reports = declared(log.header["engine"].get("reports"))
+    if reports is None:
+        return None
+    checked = every_path(step.expect for s in chosen for step in s.steps if step.expect)
+    kept = sorted(path for path in checked if covers(reports, path))
+    left = sorted(set(checked) - set(kept))
+    shown = ", ".join(left[:_UNKNOWN_NAMED]) + (f" and {len(left) - _UNKNOWN_NAMED} more" if len(left) > _UNKNOWN_NAMED else "")
+    said = f"fields: the engine reports {len(kept)} of the {len(checked)} the scenarios check"
+    return said + (f"; not {shown}" if left else "")
 
 
 def _warn_of_late_copies(log: Log) -> None:
@@ -141,7 +155,9 @@ def _warn_of_late_copies(log: Log) -> None:
         print(f"warning: {warning}", file=sys.stderr)
 
 
-def _report(args: argparse.Namespace, log: Log, report_dir: Path | None, expectations_path: Path | None) -> int:
+def _report(
+    args: argparse.Namespace, log: Log, report_dir: Path | None, expectations_path: Path | None, fields: str | None = None
+) -> int:
     """Print the run's summary, write its reports and expectations; the exit status."""
     if log.interrupted and sys.stderr.isatty():
         print(file=sys.stderr)  # after the progress bar
@@ -161,6 +177,8 @@ def _report(args: argparse.Namespace, log: Log, report_dir: Path | None, expecta
         f"engine: {runlog.safe_name(hello)} · spec {log.header['spec_version']} · "
         f"{len(log.scenarios)} scenarios in {seconds:.2f}s ({rate:.0f}/s)"
     )
+    if fields is not None:
+        print(fields)
     if report_dir is not None:
         _write_reports(log, report_dir, args.report_dir)
     if expectations_path is not None and log.interrupted:
@@ -586,7 +604,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "smoke",
-        "check that an engine command speaks the protocol",
+        "try an engine command on the protocol's basics before any verdict",
         cmd_smoke,
         (
             Option(("--engine-cmd",), "the engine program, e.g. 'node engine.js'", required=True),

@@ -204,7 +204,10 @@ def load_engine(target: str) -> EngineAdapter:
     if hasattr(obj, "new"):
         from specreader import spec
 
-        return InProcessAdapter(obj.new, {"name": target, "version": "unknown", "language": "python"}, spec.variant_ids())
+        info: Json = {"name": target, "version": "unknown", "language": "python"}
+        if isinstance(reports := getattr(obj, "REPORTS", None), (list, tuple)):  # the snapshot fields it keeps
+            info["reports"] = list(reports)
+        return InProcessAdapter(obj.new, info, spec.variant_ids())
     try:
         made = obj()
     except _STOPS:

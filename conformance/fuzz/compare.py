@@ -17,12 +17,13 @@ from typing import Any
 from conformance.fuzz.deals import Report
 from conformance.suite.comparisons import COMPARISONS, Mismatch, action_text
 from conformance.suite.observing import LEGAL
+from conformance.suite.reported import Reports, covers
 from conformance.vocabulary import EngineError, ErrorKind, engine_error
 from specreader.jsontypes import Json
 
 # Fields whose comparison takes a mapping of parts (a seat, a side or a key -> its value): they are
 # compared, and a difference is named, part by part.
-_BY_PART = ("hands", "piles", "result", "match", "last_trick")
+BY_PART = ("hands", "piles", "result", "match", "last_trick")
 
 # Which field a difference is filed under when several differ at once: causes before their
 # consequences (the trick's winner before whose turn it is, the hands before the legal actions).
@@ -58,14 +59,14 @@ def expectations(report: Report, fields: frozenset[str]) -> list[Expectation]:
             out.append(Expectation(f"{LEGAL}.{snapshot.get('phase')}", LEGAL, {"exactly": sorted(action_text(a) for a in legal)}))
             continue
         value = snapshot.get(name)
-        if name in _BY_PART and isinstance(value, (dict, list)):
+        if name in BY_PART and isinstance(value, (dict, list)):
             parts = value.items() if isinstance(value, dict) else enumerate(value)
             for part, part_value in parts:
                 written = [p["card"] for p in part_value] if name == "last_trick" and part == "cards" else part_value
                 out.append(Expectation(f"{name}.{part}", name, {str(part): written}))
         elif name == "trick" and isinstance(value, list):
             out.append(Expectation(name, name, [p["card"] for p in value]))
-        elif name in COMPARISONS and name not in _BY_PART:
+        elif name in COMPARISONS and name not in BY_PART:
             out.append(Expectation(name, name, value))
         else:
             out.append(Expectation(name, SNAPSHOT, {name: value}))
@@ -76,14 +77,14 @@ def merged(chosen: list[Expectation]) -> Json:
     """The ``expect`` block holding these expectations."""
     expect: Json = {}
     for e in chosen:
-        if isinstance(e.value, dict) and e.key in (SNAPSHOT, *_BY_PART, LEGAL):
+        if isinstance(e.value, dict) and e.key in (SNAPSHOT, *BY_PART, LEGAL):
             expect.setdefault(e.key, {}).update(e.value)
         else:
             expect[e.key] = e.value
     return expect
 
 
-def _rank(e: Expectation) -> tuple[int, str]:
+def rank(e: Expectation) -> tuple[int, str]:
     return (PRECEDENCE.index(e.field) if e.field in PRECEDENCE else len(PRECEDENCE), e.path)
 
 
@@ -125,6 +126,7 @@ class Expected:
     refusals: tuple[tuple[str, ...] | None, ...]
     reports: Mapping[int, Report]
     fields: frozenset[str] = field(default_factory=frozenset)
+    declared: Reports = None  # the fields the engine says it reports: judged alone (None: every field)
 
 
 def _failed(position: int, error: EngineError) -> Divergence:
@@ -136,17 +138,20 @@ def _error(position: int, kind: ErrorKind, message: str) -> Divergence:
 
 
 def report_divergence(
-    position: int, report: Report, fields: frozenset[str], snapshot: Json, legal: list[Json]
+    position: int, report: Report, fields: frozenset[str], snapshot: Json, legal: list[Json], declared: Reports = None
 ) -> Divergence | None:
-    """The expectations of a reported position the engine's report does not meet, if any."""
+    """The expectations of a reported position the engine's report does not meet, if any; of the fields it
+    declares it reports (``declared``), where it declares them."""
     missed: list[tuple[Expectation, list[Mismatch]]] = []
     for e in expectations(report, fields):
+        if not covers(declared, e.path):
+            continue
         found = COMPARISONS[e.key](e.value, snapshot, legal)
         if found:
             missed.append((e, [Mismatch(position, 0, what, want, got) for what, want, got in found]))
     if not missed:
         return None
-    missed.sort(key=lambda pair: _rank(pair[0]))
+    missed.sort(key=lambda pair: rank(pair[0]))
     return Divergence(REPORT, position, tuple(m for _, ms in missed for m in ms), tuple(e for e, _ in missed))
 
 
@@ -188,7 +193,7 @@ def first_divergence(expected: Expected, answer: object) -> Divergence | None:
             continue  # the same report exactly: every comparison would pass
         if not isinstance(snapshot, dict) or not isinstance(legal, list):
             return _error(position, ErrorKind.MALFORMED, "an observation the kit asked for lacks its snapshot or legal actions")
-        differs = report_divergence(position, report, expected.fields, snapshot, legal)
+        differs = report_divergence(position, report, expected.fields, snapshot, legal, expected.declared)
         if differs is not None:
             return differs
     if len(observations) < wanted:  # it stopped part-way: at the action it could not answer

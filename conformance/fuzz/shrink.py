@@ -18,6 +18,7 @@ from conformance.engines.messages import Request
 from conformance.fuzz.compare import REFUSAL, REPORT, Divergence, Expected, first_divergence
 from conformance.fuzz.deals import Case, Report, reference_reports
 from conformance.suite.observing import LEGAL, SETUP, clauses_of
+from conformance.suite.reported import Reports
 from conformance.vocabulary import ErrorKind
 from reference.state import Phase
 from specreader.jsontypes import Json
@@ -87,9 +88,10 @@ def _request(case: Case, rid: str) -> Request:
 class Shrinker:
     """Locates and shrinks divergences on one engine."""
 
-    def __init__(self, run: Run, fields: Callable[[str], frozenset[str]]) -> None:
+    def __init__(self, run: Run, fields: Callable[[str], frozenset[str]], declared: Reports = None) -> None:
         self.run = run
         self.fields = fields
+        self.declared = declared  # the fields the engine says it reports
 
     def examine(self, case: Case, rid: str, known: Mapping[int, Report] | None = None) -> Finding | None:
         """Run a case with every observation read, on both engines; the first divergence, named.
@@ -101,7 +103,7 @@ class Shrinker:
                 reports = reference_reports(case)
             except ValueError:  # SetupError among them
                 return None  # a candidate the reference cannot set up is no candidate
-        expected = Expected(case.refusals, dict(enumerate(reports)), self.fields(case.variant))
+        expected = Expected(case.refusals, dict(enumerate(reports)), self.fields(case.variant), self.declared)
         divergence = first_divergence(expected, self.run(_request(case, rid)))
         if divergence is None:
             return None

@@ -20,6 +20,8 @@ from conformance.fuzz.compare import ERROR, Divergence, Expected, first_divergen
 from conformance.fuzz.deals import Deal, generate
 from conformance.fuzz.shrink import STALLS, Finding, Shrinker
 from conformance.suite.observing import clauses_of
+from conformance.suite.reported import declared
+from conformance.text import untrusted
 from conformance.vocabulary import EngineError, ErrorKind, Outcome
 from specreader.jsontypes import Json
 
@@ -73,7 +75,8 @@ class Worker:
         self.settings = settings
         self.engine = engine
         self.seen: set[Key] = set()
-        self.shrinker = Shrinker(self.run_one, fields_for)
+        self.declared = declared(untrusted.identity(engine.hello()).get("reports"))
+        self.shrinker = Shrinker(self.run_one, fields_for, self.declared)
         self.late_copies: list[str] = []  # answers sent again after their deal's batch was judged: for the log
 
     def run_one(self, request: Request) -> object:
@@ -107,7 +110,7 @@ class Worker:
         deals = [generate(self.settings.seed, i, variants, observe_all=self.settings.observe_all) for i in indices]
         judged = []
         for deal, answer in zip(deals, self._answers([d.request() for d in deals]), strict=True):
-            expected = Expected(deal.case.refusals, deal.reports, fields_for(deal.case.variant))
+            expected = Expected(deal.case.refusals, deal.reports, fields_for(deal.case.variant), self.declared)
             judged.append((deal, expected, first_divergence(expected, answer)))
         # A copy of an answer the adapter had let go of, come later in the batch, was set aside (conformance/engines/protocol.py):
         # the deal it answered fails with it. One of an earlier batch's deal, judged already, is kept for the log.
@@ -173,8 +176,8 @@ class Worker:
     def _shrunk_and_written(self, finding: Finding, deal: Deal) -> Found:
         seed = self.settings.seed
         shrunk = self.shrinker.shrink(finding, deal.id)
-        done, problem = writing.written(shrunk, seed, deal.index, self.run_one)
+        done, problem = writing.written(shrunk, writing.origin(shrunk, seed, deal.index), self.run_one)
         if done is None and shrunk != finding:  # the shrunk case does not hold up: the deal as it ran, cut short
             shrunk = finding
-            done, problem = writing.written(finding, seed, deal.index, self.run_one)
+            done, problem = writing.written(finding, writing.origin(finding, seed, deal.index), self.run_one)
         return Found(done, problem, shrunk.mid_deal)

@@ -51,10 +51,34 @@ def _game(variant_id: str) -> str:
     return str(kit_spec().resolved(variant_id).get("game", ""))
 
 
-def scenario_id(finding: Finding, seed: int, index: int) -> str:
+@dataclass(frozen=True)
+class Origin:
+    """Where a finding comes from, as its scenario names it: its id, its file's name, its description and
+    its source."""
+
+    id: str
+    file_name: str
+    description: str
+    derived: str
+
+
+def origin(finding: Finding, seed: int, index: int) -> Origin:
+    """A fuzz campaign's finding: named after the variant, the field, the seed and the deal."""
     variant, game = finding.case.variant, _game(finding.case.variant)
     short = variant.removeprefix(game + "-")
-    return f"{game}/fuzz/{slug(short)}-{slug(finding.field)}-{seed}-{index}"
+    actions = len(finding.case.actions)
+    start = " from a mid-deal position" if finding.mid_deal else ""
+    return Origin(
+        f"{game}/fuzz/{slug(short)}-{slug(finding.field)}-{seed}-{index}",
+        f"{variant}-{slug(finding.field)}-{seed}-{index}.yaml",
+        f"Found by trickspec fuzz (seed {seed}, deal {index}) and shrunk to {actions} "
+        f"action{'s' if actions != 1 else ''}{start}. What it expects is what the reference engine reports.",
+        f"found by trickspec fuzz, seed {seed}",
+    )
+
+
+def scenario_id(finding: Finding, seed: int, index: int) -> str:
+    return origin(finding, seed, index).id
 
 
 def _step(action: Json) -> Json:
@@ -108,22 +132,17 @@ def _title(finding: Finding) -> str:
     return f"The engine answers {last}" if finding.case.actions else "The engine sets the deal up"
 
 
-def document(finding: Finding, seed: int, index: int) -> Json:
-    actions = len(finding.case.actions)
-    start = " from a mid-deal position" if finding.mid_deal else ""
+def document(finding: Finding, made: Origin) -> Json:
     return {
         "format": SCENARIO_FORMAT,
         "variant": finding.case.variant,
         "scenarios": [
             {
-                "id": scenario_id(finding, seed, index),
+                "id": made.id,
                 "title": _title(finding),
-                "description": (
-                    f"Found by trickspec fuzz (seed {seed}, deal {index}) and shrunk to {actions} "
-                    f"action{'s' if actions != 1 else ''}{start}. What it expects is what the reference engine reports."
-                ),
+                "description": made.description,
                 "clauses": list(finding.clauses),
-                "source": {"derived": f"found by trickspec fuzz, seed {seed}"},
+                "source": {"derived": made.derived},
                 "setup": finding.case.setup,
                 "steps": steps(finding),
             }
@@ -148,11 +167,10 @@ def dump(data: Json) -> str:
 EngineRun = Callable[[Any], object]
 
 
-def written(finding: Finding, seed: int, index: int, engine_run: EngineRun) -> tuple[Written | None, str | None]:
+def written(finding: Finding, made: Origin, engine_run: EngineRun) -> tuple[Written | None, str | None]:
     """The scenario file for a finding, checked; or None and why it could not be written."""
-    data = document(finding, seed, index)
-    text = dump(data)
-    name = f"{finding.case.variant}-{slug(finding.field)}-{seed}-{index}.yaml"
+    text = dump(document(finding, made))
+    name = made.file_name
     with tempfile.TemporaryDirectory(prefix="trickspec-fuzz-") as folder:
         path = Path(folder) / name
         path.write_text(text, encoding="utf-8")

@@ -9,6 +9,7 @@ from typing import Any
 from conformance.engines.adapter import EngineAdapter, describe_error
 from conformance.engines.messages import Request
 from conformance.suite.comparisons import Mismatch, action_text, compare
+from conformance.suite.reported import Reports, within
 from conformance.suite.scenarios import Scenario
 from conformance.vocabulary import EngineError, ErrorKind, Outcome, engine_error
 
@@ -66,8 +67,9 @@ def observed(scenario: Scenario) -> list[int]:
     return sorted(wanted)
 
 
-def judge(scenario: Scenario, answer: object) -> Verdict:
-    """Compare an engine's answer (untrusted: any shape) with the scenario's steps; never raise."""
+def judge(scenario: Scenario, answer: object, reports: Reports = None) -> Verdict:
+    """Compare an engine's answer (untrusted: any shape) with the scenario's steps, on the fields the engine
+    reports (``reports``; None: every field); never raise."""
     if isinstance(answer, EngineError):
         return _failed(scenario, answer)
     if not isinstance(answer, dict):
@@ -125,7 +127,7 @@ def judge(scenario: Scenario, answer: object) -> Verdict:
             legal = current.get("legal")
             if not isinstance(snapshot, dict) or not isinstance(legal, list):
                 return _malformed(scenario, "an observation the kit asked for lacks its snapshot or legal actions", mismatches)
-            mismatches += compare(step.expect, snapshot, legal, number, step.line)
+            mismatches += compare(within(step.expect, reports)[0], snapshot, legal, number, step.line)
     if error is not None:
         return _failed(scenario, error, mismatches)
     return Verdict(scenario, Outcome.FAIL if mismatches else Outcome.PASS, mismatches)
@@ -157,25 +159,45 @@ def _changed(before: Any, after: Any) -> Any:
     return after
 
 
-def _unsupported(scenario: Scenario, supported: set[str] | None) -> Verdict | None:
-    if supported is None or scenario.variant in supported:
-        return None
-    return Verdict(scenario, Outcome.UNSUPPORTED, not_run=f"the engine does not declare {scenario.variant}")
+def _unsupported(scenario: Scenario, supported: set[str] | None, reports: Reports = None) -> Verdict | None:
+    if supported is not None and scenario.variant not in supported:
+        return Verdict(scenario, Outcome.UNSUPPORTED, not_run=f"the engine does not declare {scenario.variant}")
+    unjudged = unjudgeable(scenario, reports)
+    if unjudged:
+        return Verdict(scenario, Outcome.UNSUPPORTED, not_run=f"it checks only fields the engine does not report: {unjudged}")
+    return None
 
 
-def run_all(adapter: EngineAdapter, chosen: Iterable[Scenario], supported: set[str] | None = None) -> Iterator[Verdict]:
+def unjudgeable(scenario: Scenario, reports: Reports) -> str:
+    """The fields a scenario's every check rests on, where the engine reports none of them ("" otherwise):
+    a refusal is always judged, and so is any expectation on a field it reports."""
+    if reports is None or scenario.refuse_setup is not None or any(step.refuse for step in scenario.steps):
+        return ""
+    left: list[str] = []
+    for step in scenario.steps:
+        if step.expect:
+            kept, out = within(step.expect, reports)
+            if kept:
+                return ""
+            left += out
+    return ", ".join(sorted(set(left)))
+
+
+def run_all(
+    adapter: EngineAdapter, chosen: Iterable[Scenario], supported: set[str] | None = None, reports: Reports = None
+) -> Iterator[Verdict]:
     """Verdicts on many scenarios, in order; an adapter with ``run_many`` gets them all at once
     (the protocol adapter keeps several in flight)."""
     chosen = list(chosen)
     many = getattr(adapter, "run_many", None)
     if many is None:
         for scenario in chosen:
-            yield run(adapter, scenario, supported)
+            yield run(adapter, scenario, supported, reports)
         return
-    answers = many([request_for(s) for s in chosen if _unsupported(s, supported) is None])
+    answers = many([request_for(s) for s in chosen if _unsupported(s, supported, reports) is None])
     broken: EngineError | None = None  # once run_many raises it is finished: the scenarios left are not run, and say why
     for scenario in chosen:
-        unsupported = _unsupported(scenario, supported)
+        unsupported = _unsupported(scenario, supported, reports)
         if unsupported is not None:
             yield unsupported
         elif broken is not None:
@@ -191,16 +213,16 @@ def run_all(adapter: EngineAdapter, chosen: Iterable[Scenario], supported: set[s
                 broken = EngineError(ErrorKind.ADAPTER, describe_error(err))
                 yield _failed(scenario, broken)
             else:
-                yield judge(scenario, answer)
+                yield judge(scenario, answer, reports)
 
 
-def run(adapter: EngineAdapter, scenario: Scenario, supported: set[str] | None = None) -> Verdict:
+def run(adapter: EngineAdapter, scenario: Scenario, supported: set[str] | None = None, reports: Reports = None) -> Verdict:
     """One scenario through one engine."""
-    unsupported = _unsupported(scenario, supported)
+    unsupported = _unsupported(scenario, supported, reports)
     if unsupported is not None:
         return unsupported
     try:
         answer = adapter.run(request_for(scenario))
     except (Exception, SystemExit) as err:  # a misbehaving engine is reported, never a traceback; its sys.exit too
         return _failed(scenario, EngineError(ErrorKind.ADAPTER, describe_error(err)))
-    return judge(scenario, answer)
+    return judge(scenario, answer, reports)

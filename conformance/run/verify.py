@@ -17,6 +17,7 @@ from conformance.engines.adapter import EngineAdapter, take_late_copies
 from conformance.run import runlog, runner
 from conformance.run.expectations import Expectations
 from conformance.run.runlog import Log, ScenarioLine
+from conformance.suite.reported import declared
 from conformance.suite.scenarios import Scenario
 from conformance.text import untrusted
 from conformance.vocabulary import FAILING, Outcome
@@ -59,11 +60,12 @@ def verify(
     expectations = expectations or Expectations()
     hello = untrusted.identity(engine.hello(), {s.variant for s in chosen})  # its name and version reach every report
     supported = set(hello["variants"])
+    reports = declared(hello.get("reports"))
     log = Log(header=runlog.header(hello, options or {}, len(chosen)), stream=stream)
     log.start()
     started = time.perf_counter()
     skipped = {s.id for s in chosen if (e := expectations.get(s.id)) is not None and e.outcome is Outcome.SKIPPED}
-    verdicts = runner.run_all(engine, [s for s in chosen if s.id not in skipped], supported)
+    verdicts = runner.run_all(engine, [s for s in chosen if s.id not in skipped], supported, reports)
     clock = time.perf_counter()
     try:
         for number, scenario in enumerate(chosen, start=1):

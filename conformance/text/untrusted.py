@@ -126,6 +126,7 @@ def strings_made_safe(value: Any, cap: int = CAP) -> Any:
 
 # What the kit keeps of an engine's handshake, each field cut short: it heads every report.
 _IDENTITY_FIELDS = ("name", "version", "language", "homepage")
+REPORTS_KEPT = limits.VARIANTS_KEPT  # field paths kept of a declaration: far more than a snapshot has
 _IDENTITY_CAP = limits.IDENTITY_CAP
 VARIANTS_KEPT = limits.VARIANTS_KEPT
 
@@ -148,6 +149,9 @@ def identity(hello: object, known: Collection[str] = ()) -> dict[str, Any]:
             others += 1
             kept.setdefault(text(variant, _IDENTITY_CAP), None)
     out["variants"] = list(kept)
+    reports = given.get("reports")
+    if isinstance(reports, list) and all(isinstance(r, str) for r in reports):  # the fields it declares it keeps
+        out["reports"] = list(dict.fromkeys(text(r, _IDENTITY_CAP) for r in reports[:REPORTS_KEPT]))
     return out
 
 

@@ -1,0 +1,74 @@
+"""What an engine reports: the snapshot fields it declares it keeps (``reports`` in its handshake or
+its trace's header), and the parts of an expectation that rest on them.
+
+An engine that keeps no dealer, no match or no game points is judged on what it keeps: each
+expectation is narrowed to the declared fields, and a scenario with nothing left to judge is
+unsupported, saying which fields it rests on. Nothing masks anything: a declared field is judged
+wherever a scenario expects it, and every difference of a step is reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from specreader.jsontypes import Json
+
+Reports = frozenset[str] | None  # the declared field paths, and "legal" for the legal actions; None: everything
+
+LEGAL = "legal"
+
+# The expect keys whose value maps a part (a seat, a side or a key) to what is expected of it, and the field the
+# parts belong to; each part rests on its own path (``hands.1``, ``last_trick.winner``).
+_PARTS = {
+    "hands": "hands", "holds": "hands", "lacks": "hands", "piles": "piles",
+    "result": "result", "match": "match", "last_trick": "last_trick",
+}  # fmt: skip
+
+
+def paths(key: str, value: Any) -> list[tuple[str | None, str]]:
+    """The parts of one expect entry (None: the entry is one whole) and the snapshot path each rests on."""
+    if key == "snapshot" and isinstance(value, dict):
+        return [(str(path), str(path)) for path in value]
+    if key in _PARTS and isinstance(value, dict):
+        return [(str(part), f"{_PARTS[key]}.{part}") for part in value]
+    return [(None, key)]
+
+
+def covers(reports: Reports, path: str) -> bool:
+    """Whether the declared fields hold ``path``: the field itself, or a field it is part of."""
+    return reports is None or any(path == field or path.startswith(field + ".") for field in reports)
+
+
+def within(expect: Json, reports: Reports) -> tuple[Json, list[str]]:
+    """The expectation narrowed to what the engine reports, and the paths it leaves out."""
+    if reports is None:
+        return expect, []
+    kept: Json = {}
+    left: list[str] = []
+    for key, value in expect.items():
+        parts = paths(key, value)
+        if parts[0][0] is None:
+            if covers(reports, parts[0][1]):
+                kept[key] = value
+            else:
+                left.append(parts[0][1])
+            continue
+        narrowed = {part: value[part] for part, path in parts if part is not None and covers(reports, path)}
+        left += [path for part, path in parts if not covers(reports, path)]
+        if narrowed:
+            kept[key] = narrowed
+    return kept, left
+
+
+def declared(value: object) -> Reports:
+    """The ``reports`` an engine sent, as the kit keeps it: a list of field paths, else None (everything).
+    Untrusted: anything but a list of short strings is taken as no declaration."""
+    if not isinstance(value, list) or not all(isinstance(v, str) and 0 < len(v) <= 100 for v in value):
+        return None
+    return frozenset(value)
+
+
+def every_path(expects: Iterable[Json]) -> set[str]:
+    """Every snapshot path (and ``legal``) some of these expectations rest on."""
+    return {path for expect in expects for key, value in expect.items() for _, path in paths(key, value)}

@@ -1,0 +1,54 @@
+"""Engines that keep no dealer, no match and no victory points in a deal's result, and say so
+(``REPORTS``): the reference with those fields left out, and the same with a planted bug in
+``result.tie`` (a tie given to seat 0's side).
+
+    trickspec verify --engine lacking_engine:Lacking      # from tests/, or with tests/ on the path
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reference import Engine
+
+LEFT_OUT = ("dealer", "match")
+
+# Every snapshot field but those, and result.vp: the fields these engines report, and the legal actions.
+REPORTS = [
+    "variant", "phase", "to_act", "forehand", "trump", "indicator", "stock", "stock_count", "hands", "sides", "piles",
+    "totals", "dead", "bids", "turned", "trick", "last_trick", "tricks", "makers", "lone", "trees_taken",
+    "result.winner", "result.tie", "result.double", "result.totals", "result.next_dealer", "legal",
+]  # fmt: skip
+
+
+class Lacking:
+    REPORTS = REPORTS
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @classmethod
+    def new(cls, variant_id: str, setup: Any) -> Lacking:
+        return cls(Engine.new(variant_id, setup))
+
+    def legal_actions(self) -> list[Any]:
+        return self.engine.legal_actions()
+
+    def apply(self, action: Any) -> Any:
+        return self.engine.apply(action)
+
+    def snapshot(self) -> dict[str, Any]:
+        kept = {k: v for k, v in self.engine.snapshot().items() if k not in LEFT_OUT}
+        if kept.get("result"):
+            kept["result"] = {k: v for k, v in kept["result"].items() if k != "vp"}
+        return kept
+
+
+class TieBug(Lacking):
+    """A deal that ends level is given to seat 0's side."""
+
+    def snapshot(self) -> dict[str, Any]:
+        kept = super().snapshot()
+        if kept.get("result") and kept["result"].get("tie"):
+            kept["result"] = {**kept["result"], "tie": False, "winner": 0}
+        return kept

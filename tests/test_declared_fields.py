@@ -1,0 +1,70 @@
+"""An engine judged on the snapshot fields it says it keeps (``reports`` in its handshake, ``REPORTS`` on a
+Python engine class): nothing it lacks fails it, and nothing it reports is masked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main
+from conformance.run import runlog
+from conformance.suite.reported import covers, within
+
+LACKING = "lacking_engine:Lacking"  # tests/lacking_engine.py: no dealer, no match, no result.vp
+TIE_BUG = "lacking_engine:TieBug"  # the same, giving a level deal to seat 0's side
+
+
+def test_an_expectation_is_narrowed_to_the_declared_fields() -> None:
+    declared = frozenset({"to_act", "last_trick.winner", "hands", "result.tie"})
+    expect = {"to_act": 1, "dealer": 0, "last_trick": {"winner": 1, "points": 11}, "holds": {"0": ["AH"]},
+              "result": {"tie": True, "vp": 0}, "snapshot": {"match.vp": [1, 0]}}  # fmt: skip
+    kept, left = within(expect, declared)
+    assert kept == {"to_act": 1, "last_trick": {"winner": 1}, "holds": {"0": ["AH"]}, "result": {"tie": True}}
+    assert sorted(left) == ["dealer", "last_trick.points", "match.vp", "result.vp"]
+    assert within(expect, None) == (expect, [])
+    assert covers(frozenset({"legal"}), "legal.play") and not covers(frozenset({"last_trick.winner"}), "last_trick")
+
+
+def test_an_engine_lacking_fields_it_declares_passes_what_it_can_be_judged_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = main(["verify", "--engine", LACKING, "--report-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "fields: the engine reports 50 of the 65 the scenarios check; not dealer, match.decider" in out
+    lines = runlog.read(tmp_path / "run.jsonl").scenarios
+    unjudged = [line for line in lines if line["outcome"] == "unsupported"]
+    assert unjudged and all(line["error"].startswith("it checks only fields the engine does not report: ") for line in unjudged)
+    assert any("match.rounds" in line["error"] for line in unjudged)
+    assert sum(line["outcome"] == "pass" for line in lines) > 500
+
+
+def test_a_bug_in_a_declared_field_fails_under_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["verify", "--engine", TIE_BUG, "--report-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 1, out
+    failed = [line for line in runlog.read(tmp_path / "run.jsonl").scenarios if line["outcome"] == "fail"]
+    assert failed and all({m["what"] for m in line["mismatches"]} <= {"result.tie", "result.winner"} for line in failed)
+    assert sum(any(m["what"] == "result.tie" for m in line["mismatches"]) for line in failed) > 10
+
+
+def test_a_bug_in_a_declared_field_fails_under_fuzz_and_a_lacking_field_does_not(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["fuzz", "--engine", LACKING, "--deals", "120", "--variant", "albastini-2p"]) == 0, capsys.readouterr().out
+    capsys.readouterr()
+    status = main(["fuzz", "--engine", TIE_BUG, "--deals", "120", "--variant", "albastini-2p", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 1, out
+    assert "FAIL albastini-2p result.tie" in out and "albastini.score.tie" in out
+    (written,) = tmp_path.glob("*.yaml")
+    assert "result: {tie: true" in written.read_text(encoding="utf-8")
+
+
+def test_a_handshake_s_reports_reach_the_run_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["verify", "--engine", LACKING, "--report-dir", str(tmp_path), "--variant", "briscola-2p"])
+    capsys.readouterr()
+    header = json.loads((tmp_path / "run.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert "dealer" not in header["engine"]["reports"] and "result.tie" in header["engine"]["reports"]
