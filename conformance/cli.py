@@ -1,4 +1,4 @@
-"""The `trickspec` command: validate, coverage, verify, fuzz, report, smoke, selfcheck, schema-path."""
+"""The `trickspec` command: validate, coverage, verify, fuzz, check-trace, report, smoke, selfcheck, schema-path."""
 
 from __future__ import annotations
 
@@ -267,6 +267,40 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         _write_reports(done.log, report_dir, args.report_dir)
     if done.interrupted:
         return interrupt.exit_status(done.interrupted)
+    return EXIT_FAILED if done.log.failed else EXIT_OK
+
+
+def cmd_check_trace(args: argparse.Namespace) -> int:
+    from conformance.traces import checking
+    from conformance.traces import summary as trace_summary
+    from conformance.traces.reading import trace_files
+
+    files, problems = trace_files(args.trace)
+    if problems:
+        return _print_problems(problems)
+    for folder in (args.report_dir, args.out):  # made before the run, so it never ends unwritable
+        if folder:
+            outputs.make_folder(Path(folder))
+    report_dir, out = _output(args.report_dir), _output(args.out)
+    log_path = report_dir / "run.jsonl" if report_dir else None
+    if log_path and (problems := outputs.unwritable(log_path)):
+        return _print_problems(problems)
+    plan = checking.Plan(tuple(files), shard=args.shard or (1, 1), jobs=args.jobs)
+    given = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v is not None and v is not False and v != []}
+    progress = checking.TraceProgress()
+    try:
+        with contextlib.ExitStack() as stack:
+            stream = stack.enter_context(outputs.FileAtFirstWrite(log_path)) if log_path else None
+            done = checking.run(plan, out=out, stream=stream, options={"command": "check-trace", **given}, progress=progress)
+    finally:
+        progress.end()
+    print(trace_summary.render(done, shard=plan.shard, jobs=plan.jobs))
+    if report_dir is not None:
+        _write_reports(done.log, report_dir, args.report_dir)
+    if done.interrupted:
+        return interrupt.exit_status(done.interrupted)
+    if done.problems:
+        return EXIT_BAD_DATA
     return EXIT_FAILED if done.log.failed else EXIT_OK
 
 
@@ -583,11 +617,24 @@ COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
+        "check-trace",
+        "judge the games an engine played, from trace files, against the reference; write each divergence as a scenario",
+        cmd_check_trace,
+        (
+            Option(("trace",), "trace files (JSON Lines, docs/guide/traces.md) or folders of *.jsonl files", nargs="+"),
+            Option(("--jobs",), "worker processes run in parallel (default 1)", type=_count, default=1, metavar="J"),
+            Option(("--shard",), "judge slice K of N of the games; report merges the logs", type=_shard, metavar="K/N"),
+            Option(("--out",), "write each distinct divergence here as a scenario file", metavar="DIR"),
+            Option(("--report-dir",), "write run.jsonl and the reports (report.md, junit.xml, summary.json, badge.json)"),
+            _SPEC_ROOT,
+        ),
+    ),
+    Command(
         "report",
         "render a run log as md, junit, json or badge; several logs (shards) are merged",
         cmd_report,
         (
-            Option(("log",), "run.jsonl files written by verify or fuzz --report-dir", nargs="+"),
+            Option(("log",), "run.jsonl files written by verify, fuzz or check-trace --report-dir", nargs="+"),
             Option(("--format",), choices=reports.FORMATS, default="md"),
             Option(("--output", "-o"), "write here instead of standard output"),
         ),

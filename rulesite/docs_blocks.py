@@ -17,7 +17,7 @@ from pathlib import Path
 from rulesite.shortcodes import expand_shortcodes
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-PAGES = ("guide/running.md", "scenarios.md")
+PAGES = ("guide/running.md", "guide/traces.md", "scenarios.md")
 _BLOCK = re.compile(r"<!-- generated: (?P<kind>[a-z-]+)(?P<args>[^>]*?) -->\n.*?<!-- end generated -->", re.S)
 _ALONE = re.compile(r"^\[\[(?P<kind>cli|pytest-options|limits):(?P<args>[^\]]*)\]\]$", re.M)
 

@@ -17,7 +17,7 @@ def test_the_generated_tables_are_as_the_code_renders_them() -> None:
     assert docs_blocks.differences() == [], "run python -m rulesite.docs_blocks"
 
 
-@pytest.mark.parametrize("page", ["protocol.md", "guide/running.md", "scenarios.md"])
+@pytest.mark.parametrize("page", ["protocol.md", "guide/running.md", "guide/traces.md", "scenarios.md"])
 def test_no_page_an_engine_author_reads_holds_a_placeholder(page: str) -> None:
     assert not re.search(r"\[\[[a-z-]+:[^\]]*\]\]", (DOCS / page).read_text(encoding="utf-8"))
 

@@ -28,7 +28,7 @@ LAYERS = {
 
 # The kit's rooms, lowest first; each imports only the rooms before it. A module at the kit's top level (the commands,
 # the plugin, the strategies) may import any room.
-ROOMS = ["text", "vocabulary", "suite", "engines", "run", "measures", "fuzz"]
+ROOMS = ["text", "vocabulary", "suite", "engines", "run", "measures", "fuzz", "traces"]
 
 
 @functools.cache

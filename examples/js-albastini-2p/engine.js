@@ -7,6 +7,8 @@
 // not from the reference engine.
 //
 // Run it by hand:   node examples/js-albastini-2p/engine.js
+// Or write a trace of games it plays by itself, for trickspec check-trace:
+//   node examples/js-albastini-2p/engine.js --trace 1000 7 > games.jsonl   (games, seed)
 //   {"cmd": "start", "protocol": 1}
 //   {"cmd": "run", "id": "x", "variant": "albastini-2p", "setup": {...}, "actions": [...]}
 //   {"cmd": "stop"}
@@ -537,6 +539,41 @@ function main() {
   });
 }
 
+// ---------------------------------------------------------------------------
+// A trace (schemas/trace.schema.json): games played with random legal moves,
+// one JSON line each: the deal, every action, and what the engine reports
+// after the deal and after each action.
+// ---------------------------------------------------------------------------
+function writeTrace(games, seed) {
+  let state = seed >>> 0; // mulberry32: a small seeded generator, so that a seed gives the same games
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(state ^ (state >>> 15), 1 | state);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+  const pack = GAME.suits.flatMap((suit) => GAME.ranks.map((rank) => rank + suit));
+  process.stdout.write(JSON.stringify({ trace: 1, engine: IMPLEMENTATION }) + "\n");
+  for (let game = 0; game < games; game++) {
+    const deck = pack.slice();
+    for (let i = deck.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [deck[i], deck[j]] = [deck[j], deck[i]];
+    }
+    const setup = { dealer: game % GAME.players, deck };
+    const deal = new Deal(setup);
+    const actions = [];
+    const observations = [{ snapshot: deal.snapshot(), legal: deal.legal() }];
+    for (let legal = deal.legal(); legal.length; legal = deal.legal()) {
+      const action = legal[Math.floor(random() * legal.length)];
+      deal.apply(action);
+      actions.push(action);
+      observations.push({ snapshot: deal.snapshot(), legal: deal.legal() });
+    }
+    process.stdout.write(JSON.stringify({ game, variant: GAME.variant, setup, actions, observations }) + "\n");
+  }
+}
+
 function isStop(line) {
   try {
     const message = JSON.parse(line);
@@ -546,4 +583,5 @@ function isStop(line) {
   }
 }
 
-main();
+if (process.argv[2] === "--trace") writeTrace(Number(process.argv[3] || 100), Number(process.argv[4] || 0));
+else main();

@@ -1,0 +1,274 @@
+"""``trickspec check-trace``: every game of the trace files given, replayed through the reference
+and judged, into one run log; each distinct divergence written once as a scenario.
+
+Game ``i`` is the ``i``-th game line over the files in the order given (a folder's ``*.jsonl``
+files in name order), and shard ``K/N`` takes the games whose index is ``K-1`` modulo ``N``, as
+fuzz shards its deals. With ``--jobs J`` the games go to J worker processes in batches, and the
+log lists them in index order whatever J is. The first game of a divergence (variant, field,
+clauses, as fuzz files them) is cut short after the difference and written as a scenario; it is
+checked as fuzz checks its own, the engine's side answered from the trace.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from conformance.engines import interrupt
+from conformance.fuzz import writing
+from conformance.fuzz.shrink import Finding
+from conformance.run import outputs, runlog
+from conformance.run.runlog import Log, ScenarioLine
+from conformance.text import untrusted
+from conformance.traces import reading
+from conformance.traces.judging import GameResult, Key, judge
+from conformance.traces.reading import Game, TraceLine
+from specreader.jsontypes import Json
+from specreader.problems import Problem
+from specreader.spec import kit_spec
+
+BATCH = 256  # games a worker takes at a time: enough that handing them over costs little
+
+# A game line's verdict with the scenario written for it (or why none was), or the problems of a line that is no game.
+Judged = tuple[GameResult, writing.Written | None, str | None] | list[Problem]
+
+# The divergences this process has written a scenario for: each worker writes the first it meets of each.
+_written: set[Key] = set()
+
+
+@dataclass(frozen=True)
+class Plan:
+    files: tuple[Path, ...]
+    shard: tuple[int, int] = (1, 1)
+    jobs: int = 1
+
+    def mine(self, index: int) -> bool:
+        k, n = self.shard
+        return index % n == k - 1
+
+
+@dataclass
+class Group:
+    """One distinct divergence: its first game, how many games showed it, its scenario."""
+
+    key: Key
+    first: GameResult
+    games: int = 1
+    written: writing.Written | None = None
+    problem: str | None = None
+    path: Path | None = None
+
+
+@dataclass
+class Checked:
+    log: Log
+    engine: Json
+    groups: dict[Key, Group] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)  # lines that are no game, and files that could not be read
+    reported: Counter[str] = field(default_factory=Counter)  # of the games judged, how many reported each field
+    games: int = 0
+    seconds: float = 0.0
+    interrupted: str | None = None
+
+
+def _answers_from(game: Game) -> writing.EngineRun:
+    """The engine's side of a scenario cut from this game: what the trace holds for that prefix of it."""
+
+    def answer(request: Any) -> object:
+        said = []
+        for position in range(len(request["actions"]) + 1):
+            given = game.observations[position] if position < len(game.observations) else None
+            given = given or {}
+            snapshot, legal = given.get("snapshot") or {}, given.get("legal") or []
+            said.append({"rejected": given.get("rejected"), "snapshot": snapshot, "legal": legal})
+        return {"id": request["id"], "observations": said}
+
+    return answer
+
+
+def _origin(finding: Finding, game: Game) -> writing.Origin:
+    variant = finding.case.variant
+    name = str(kit_spec().resolved(variant).get("game", ""))
+    short = writing.slug(variant.removeprefix(name + "-"))
+    where = untrusted.text(f"{game.file}, line {game.number}", 300)
+    _, named, own = game.name.partition("#")
+    called = f" (game {untrusted.text(own, 100)})" if named else ""
+    return writing.Origin(
+        f"{name}/trace/{short}-{writing.slug(finding.field)}-{game.index}",
+        f"{variant}-{writing.slug(finding.field)}-trace-{game.index}.yaml",
+        f"Found by trickspec check-trace in {where}{called}, the game cut short after the difference. What it "
+        "expects is what the reference engine reports.",
+        "found by trickspec check-trace in a trace of the engine",
+    )
+
+
+def judge_lines(batch: list[TraceLine]) -> tuple[list[Judged], Counter[str]]:
+    """Each line read and judged (in a worker process, or in this one); and the fields the games reported."""
+    out: list[Judged] = []
+    reported: Counter[str] = Counter()
+    for line in batch:
+        game = reading.read_game(line)
+        if isinstance(game, list):
+            out.append(game)
+            continue
+        reported.update({key for o in game.observations if o for key in (o.get("snapshot") or {})})
+        result, finding = judge(game)
+        written: writing.Written | None = None
+        problem: str | None = None
+        if finding is not None and finding.key not in _written:
+            _written.add(finding.key)
+            try:
+                written, problem = writing.written(finding, _origin(finding, game), _answers_from(game))
+            except Exception as err:  # the divergence stands; only its scenario is missing, and why is said
+                problem = f"it could not be written: {type(err).__name__}: {untrusted.text(err, 300)}"
+        elif result.key is not None and result.key not in _written:  # a deal the rules do not allow: no scenario
+            _written.add(result.key)
+            problem = "the engine's deal is one the rules do not allow: the setup shows it"
+        out.append((result, written, problem))
+    return out, reported
+
+
+def _worker_start() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
+
+
+Progress = Callable[[int, float, int], None]  # games done, seconds, distinct divergences
+
+
+def run(
+    plan: Plan,
+    *,
+    out: Path | None = None,
+    stream: runlog.TextSink | None = None,
+    options: Json | None = None,
+    progress: Progress | None = None,
+) -> Checked:
+    """Judge every game of the plan's shard; the log is written to ``stream`` as it goes."""
+    problems: list[Problem] = []
+    headers: list[Json] = []
+    mine = _batches(plan, reading.lines(list(plan.files)), problems, headers)
+    first = next(mine, None)  # the first file's header, if it has one, comes before its first game
+    engine = untrusted.identity(headers[0].get("engine", {}) if headers else {"name": "unnamed engine"})
+    engine.setdefault("name", "unnamed engine")
+    log = Log(header=runlog.header(engine, options or {}, 0), stream=stream)
+    checked = Checked(log, engine, problems=problems)
+    log.start()
+    started = time.perf_counter()
+    batches = iter(() if first is None else [first])
+    pool: Any = None
+    try:
+        if plan.jobs > 1:
+            methods = multiprocessing.get_all_start_methods()
+            context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+            pool = context.Pool(plan.jobs, initializer=_worker_start)
+            judged: Iterator[tuple[list[Judged], Counter[str]]] = pool.imap(judge_lines, _chain(batches, mine))
+        else:
+            judged = map(judge_lines, _chain(batches, mine))
+        for results, reported in judged:
+            checked.reported.update(reported)
+            for item in results:
+                if isinstance(item, list):
+                    problems += item
+                else:
+                    _record(checked, *item, out)
+            if progress is not None:
+                progress(checked.games, time.perf_counter() - started, len(checked.groups))
+        checked.seconds = time.perf_counter() - started
+        log.finish(checked.seconds)
+    except (KeyboardInterrupt, interrupt.Interrupted) as stop:  # what was judged is kept and reported
+        checked.interrupted = stop.signal.name if isinstance(stop, interrupt.Interrupted) else "SIGINT"
+        if pool is not None:
+            pool.terminate()
+            pool = None
+        checked.seconds = time.perf_counter() - started
+        if log.footer is None:
+            log.finish(checked.seconds, interrupted=checked.interrupted)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    return checked
+
+
+class TraceProgress:
+    """Games done and their rate on a terminal, rewritten in place; nothing elsewhere (the summary says it)."""
+
+    def __init__(self, stream: IO[str] | None = None) -> None:
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
+
+    def __call__(self, done: int, elapsed: float, divergences: int) -> None:
+        if self.tty:
+            rate = done / elapsed if elapsed > 0 else 0.0
+            plural = "" if divergences == 1 else "s"
+            self.stream.write(f"\r{done:,} games  {rate:,.0f} games/s  {divergences} divergence{plural}")
+            self.stream.flush()
+
+    def end(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _chain(*parts: Iterator[list[TraceLine]]) -> Iterator[list[TraceLine]]:
+    for part in parts:
+        yield from part
+
+
+def _batches(
+    plan: Plan, lines: Iterator[TraceLine | Json | Problem], problems: list[Problem], headers: list[Json]
+) -> Iterator[list[TraceLine]]:
+    """This shard's game lines in batches; headers and problems met on the way set aside."""
+    batch: list[TraceLine] = []
+    for item in lines:
+        if isinstance(item, Problem):
+            problems.append(item)
+        elif isinstance(item, dict):
+            headers.append(item)
+        elif plan.mine(item.index):
+            batch.append(item)
+            if len(batch) >= BATCH:
+                yield batch
+                batch = []
+    if batch:
+        yield batch
+
+
+def _record(checked: Checked, result: GameResult, written: writing.Written | None, problem: str | None, out: Path | None) -> None:
+    checked.games += 1
+    group = checked.groups.get(result.key) if result.key is not None else None
+    if result.key is not None and group is None:
+        group = checked.groups[result.key] = Group(result.key, result, written=written, problem=problem)
+        if out is not None and written is not None:
+            group.path = out / written.file_name
+            outputs.write_text(group.path, written.text)
+    elif group is not None:
+        group.games += 1
+    checked.log.add(game_line(result, group))
+
+
+def game_line(result: GameResult, group: Group | None) -> ScenarioLine:
+    """A game's line in the run log: a scenario's, named after the game, placed at its line of the trace."""
+    return {
+        "type": "scenario",
+        "id": untrusted.text(result.name, 300),  # the game's own name after its place, or its place alone
+        "outcome": result.outcome,
+        "game": str(kit_spec().resolved(result.variant).get("game", "")),
+        "variant": result.variant,
+        "clauses": list(result.clauses),
+        "file": result.file,
+        "line": result.number,
+        "seconds": round(result.seconds, 6),
+        "mismatch": result.mismatches[0] if result.mismatches else None,
+        "mismatches": list(result.mismatches),
+        "error": None,
+        "expected": None,
+        "note": f"scenario: {group.path}" if group is not None and group.path is not None and group.first is result else None,
+    }

@@ -1,0 +1,192 @@
+"""One game of a trace replayed through the reference engine from the engine's own deal, and
+everything the engine reported held against what the reference reports.
+
+Only what the trace holds is compared: the snapshot fields each observation gives (a field given
+in part, such as one seat's hand or the last trick's winner, in part), the legal actions where
+given, and whether each action was accepted (an observation without ``rejected`` says it was).
+The comparisons are the scenarios' (conformance/suite/comparisons.py), so a difference found
+here is an expectation that fails in the scenario written from it. At the first observation that
+differs the game fails, with every difference of that observation and the clauses behind the
+first; what follows it is played from another position and is not compared.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.fuzz.compare import (
+    BY_PART,
+    REFUSAL,
+    REPORT,
+    Divergence,
+    Expectation,
+    expectations,
+    rank,
+)
+from conformance.fuzz.deals import Case, reference_reports
+from conformance.fuzz.shrink import Finding, name
+from conformance.suite.comparisons import COMPARISONS, Mismatch
+from conformance.suite.observing import LEGAL, SETUP, clauses_of
+from conformance.suite.reported import covers
+from conformance.traces.reading import Game
+from conformance.vocabulary import Outcome
+from reference import Engine, SetupError
+from reference.refusals import INVALID_SETUP
+from specreader.jsontypes import Json
+
+Key = tuple[str, str, tuple[str, ...]]  # variant, field, clauses: one divergence, as fuzz files it
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A game's verdict, as plain data (sent back from a worker process)."""
+
+    index: int
+    name: str
+    file: str
+    number: int
+    variant: str
+    outcome: Outcome
+    seconds: float
+    field: str | None = None
+    clauses: tuple[str, ...] = ()
+    mismatches: tuple[Json, ...] = ()
+    detail: str = ""
+    key: Key | None = None
+
+
+def judge(game: Game) -> tuple[GameResult, Finding | None]:
+    """The game's verdict, and the divergence named where it fails (None where it passes or where the
+    deal itself is one the rules do not allow)."""
+    started = time.perf_counter()
+    try:
+        engine = Engine.new(game.variant, game.setup)
+    except SetupError as err:
+        return _dealt_wrong(game, err, time.perf_counter() - started), None
+    observations = game.observations
+    refusals: list[tuple[str, ...] | None] = []
+    divergence = _report(engine, 0, observations[0] if observations else None, game)
+    for position, action in enumerate(game.actions, start=1):
+        if divergence is not None:
+            break
+        code = getattr(engine.apply(action), "code", None)
+        refusals.append((code,) if code is not None else None)
+        observation = observations[position] if position < len(observations) else None
+        said = _refusal_code(observation)
+        if said != code:
+            what = "refusal code" if code is not None else "action accepted"
+            wanted: Any = [code] if code is not None else "accepted"
+            mismatch = Mismatch(position, game.number, what, wanted, said if said is not None else "accepted")
+            divergence = Divergence(REFUSAL, position, (mismatch,), allowed=(code,) if code is not None else None)
+            break
+        divergence = _report(engine, position, observation, game)
+    seconds = time.perf_counter() - started
+    if divergence is None:
+        return GameResult(game.index, game.name, game.file, game.number, game.variant, Outcome.PASS, seconds), None
+    case = Case(game.variant, game.setup, game.actions[: divergence.position], tuple(refusals[: divergence.position]))
+    reports = reference_reports(case)
+    field, clauses, phase = name(case, divergence, reports)
+    finding = Finding(case, divergence, field, clauses, phase, tuple(reports))
+    result = GameResult(
+        game.index,
+        game.name,
+        game.file,
+        game.number,
+        game.variant,
+        Outcome.FAIL,
+        seconds,
+        field,
+        clauses,
+        tuple(m.to_json() for m in divergence.mismatches),
+        divergence.detail(),
+        finding.key,
+    )
+    return result, finding
+
+
+def _dealt_wrong(game: Game, err: SetupError, seconds: float) -> GameResult:
+    """A deal the reference refuses: the engine dealt what the rules do not allow."""
+    clauses = clauses_of(game.variant).for_refusal(INVALID_SETUP, SETUP)
+    mismatch = Mismatch(0, game.number, "the deal", "a deal the rules allow", str(err))
+    detail = f"the deal: {err}"
+    key: Key = (game.variant, "setup", clauses)
+    return GameResult(
+        game.index, game.name, game.file, game.number, game.variant, Outcome.FAIL, seconds, "setup", clauses,
+        (mismatch.to_json(),), detail, key,
+    )  # fmt: skip
+
+
+def _refusal_code(observation: Json | None) -> str | None:
+    """The code an engine refused an action with, as its observation says; None: it was accepted."""
+    rejected = observation.get("rejected") if observation is not None else None
+    code = rejected.get("code") if isinstance(rejected, dict) else None
+    return code if isinstance(code, str) else None
+
+
+def _report(engine: Engine, position: int, observation: Json | None, game: Game) -> Divergence | None:
+    """What the engine reported at this observation, against the reference; None where it agrees."""
+    if observation is None:
+        return None
+    snapshot, legal = observation.get("snapshot"), observation.get("legal")
+    if not covers(game.reports, LEGAL):  # judged on the fields its header declares, and no others
+        legal = None
+    if snapshot is None and legal is None:
+        return None
+    reference = engine.snapshot()
+    reference_legal = engine.legal_actions() if legal is not None else []
+    if (snapshot is None or _agrees(reference, snapshot)) and (legal is None or _same_actions(reference_legal, legal)):
+        return None
+    line = game.number
+    chosen = _reported(expectations((reference, reference_legal), _fields(reference, snapshot, legal)), snapshot)
+    chosen = [e for e in chosen if covers(game.reports, e.path) or e.field == LEGAL]
+    missed: list[tuple[Expectation, list[Mismatch]]] = []
+    for e in chosen:
+        found = COMPARISONS[e.key](e.value, snapshot or {}, legal or [])
+        if found:
+            missed.append((e, [Mismatch(position, line, what, want, got) for what, want, got in found]))
+    if not missed:
+        return None  # equal as the scenarios compare (a hand in another order)
+    missed.sort(key=lambda pair: rank(pair[0]))
+    return Divergence(REPORT, position, tuple(m for _, ms in missed for m in ms), tuple(e for e, _ in missed))
+
+
+def _agrees(reference: Json, snapshot: Json) -> bool:
+    """Whether every field the engine gave is the reference's exactly (a field given in part, in part)."""
+    for key, value in snapshot.items():
+        have = reference.get(key)
+        if have == value:
+            continue
+        if not (key in BY_PART and isinstance(value, dict) and isinstance(have, dict)):
+            return False
+        if any(have.get(part) != part_value for part, part_value in value.items()):
+            return False
+    return True
+
+
+def _same_actions(reference: list[Json], legal: list[Any]) -> bool:
+    if len(reference) != len(legal):
+        return False
+    mine = {(a["type"], a["seat"], a.get("card")) for a in reference}
+    theirs = {(a.get("type"), a.get("seat"), a.get("card")) for a in legal if isinstance(a, dict)}
+    return mine == theirs
+
+
+def _fields(reference: Json, snapshot: Json | None, legal: object) -> frozenset[str]:
+    """The fields the engine reported that the reference's snapshot has, and the legal actions if given."""
+    named = {key for key in (snapshot or {}) if key in reference}
+    return frozenset(named | ({LEGAL} if legal is not None else set()))
+
+
+def _reported(chosen: list[Expectation], snapshot: Json | None) -> list[Expectation]:
+    """The expectations of what the engine reported: of a field given in part, those of its parts given."""
+    out = []
+    for e in chosen:
+        value = (snapshot or {}).get(e.field)
+        if e.field in BY_PART and isinstance(value, dict) and e.path != e.field:
+            part = e.path.split(".", 1)[1]
+            if part not in value:
+                continue
+        out.append(e)
+    return out

@@ -1,0 +1,164 @@
+"""Trace files read as untrusted data (schemas/trace.schema.json): one JSON object per line, an
+optional header first, then one game per line.
+
+The files are streamed, never read whole (a game site's logs can hold millions of games): each
+line is cut at the kit's line limit, read strictly, checked against the schema, and its setup
+expanded as a scenario's is. A line that is no game is a located problem; the games around it
+are still read.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from conformance.suite import schemas
+from conformance.suite.scenarios import expand_setup
+from conformance.text import json_positions, untrusted
+from specreader import limits
+from specreader.jsontypes import Json, JsonPath
+from specreader.problems import Problem
+from specreader.spec import kit_spec
+
+SUFFIX = ".jsonl"  # the files a folder given to check-trace is searched for
+
+
+@dataclass(frozen=True)
+class TraceLine:
+    """A line of a trace, not yet read: its place in the whole run (``index``, over every file), its
+    file and line number, and its bytes."""
+
+    index: int
+    file: str
+    number: int
+    raw: bytes
+    reports: frozenset[str] | None = None  # the fields its file's header declares the engine reports
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of a trace, read and checked: its setup expanded as the engine receives a scenario's."""
+
+    index: int
+    name: str  # its file and line, and the game's own name after a # where it has one
+    file: str
+    number: int
+    variant: str
+    setup: Json
+    actions: tuple[Json, ...]
+    observations: tuple[Json | None, ...]
+    reports: frozenset[str] | None = None
+
+
+def trace_files(given: list[str]) -> tuple[list[Path], list[Problem]]:
+    """The files named, with each folder's ``*.jsonl`` files (all levels, in name order)."""
+    found: list[Path] = []
+    problems: list[Problem] = []
+    for name in given:
+        path = Path(name)
+        if path.is_dir():
+            inside = sorted(p for p in path.rglob(f"*{SUFFIX}") if p.is_file())
+            if not inside:
+                problems.append(Problem(name, 0, 0, (), f"expected trace files ({SUFFIX}) in this folder, found none"))
+            found += inside
+        elif path.is_file():
+            found.append(path)
+        else:
+            problems.append(Problem(name, 0, 0, (), "expected a trace file or a folder of them, found nothing there"))
+    return found, problems
+
+
+def lines(paths: list[Path]) -> Iterator[TraceLine | Json | Problem]:
+    """Every game line of the files, numbered across them; a file's header (a mapping) where it has one;
+    a problem for a line too long to read or a file that cannot be opened."""
+    index = 0
+    for path in paths:
+        name = str(path)
+        try:
+            handle = path.open("rb")
+        except OSError as err:
+            yield Problem(name, 0, 0, (), f"cannot read it: {os.strerror(err.errno or 0) or err}")
+            continue
+        with handle:  # closed after the file's last line is taken
+            first = True
+            reports: frozenset[str] | None = None
+            for number, raw in enumerate(_bounded_lines(handle), start=1):
+                if raw is None:
+                    yield Problem(name, number, 1, (), f"expected a line of at most {limits.MAX_LINE_BYTES:,} bytes")
+                    continue
+                if not raw.strip():
+                    continue
+                if first:
+                    first = False
+                    header = _header(name, number, raw)
+                    if header is not None:
+                        if isinstance(header, dict) and "reports" in header:
+                            reports = frozenset(header["reports"])
+                        yield header
+                        continue
+                yield TraceLine(index, name, number, raw.rstrip(b"\r\n"), reports)
+                index += 1
+
+
+def _bounded_lines(handle: Any) -> Iterator[bytes | None]:
+    """Each line of the file, or None for one longer than the limit (skipped to its end unread)."""
+    limit = limits.MAX_LINE_BYTES
+    while chunk := handle.readline(limit + 1):
+        if len(chunk) <= limit or chunk.endswith(b"\n"):
+            yield chunk
+            continue
+        while (rest := handle.readline(limit)) and not rest.endswith(b"\n"):
+            pass
+        yield None
+
+
+def _header(name: str, number: int, raw: bytes) -> Json | Problem | None:
+    """The file's header, if its first line is one (a mapping with ``trace``); a problem if it is a bad one."""
+    try:
+        value = untrusted.json_line(raw, limits.MAX_DEPTH)
+    except untrusted.Unreadable:
+        return None  # read again, and reported, as a game
+    if not isinstance(value, dict) or "trace" not in value:
+        return None
+    found = schemas.explain("trace", value, "/$defs/header")
+    if found:
+        path, message, about_key = found[0]
+        return _problem(name, number, raw, path, message, about_key)
+    return value
+
+
+def _problem(name: str, number: int, raw: bytes, path: JsonPath, message: str, about_key: bool = False) -> Problem:
+    column = json_positions.positions(raw.decode("utf-8")).column(path, at_key=about_key)
+    return Problem(name, number, column, path, message)
+
+
+def read_game(line: TraceLine) -> Game | list[Problem]:
+    """One game line read strictly and checked: the game, or every problem of it, located."""
+    try:
+        value = untrusted.json_line(line.raw, limits.MAX_DEPTH)
+    except untrusted.Unreadable as err:
+        return [Problem(line.file, line.number, err.column, err.path, str(err))]
+    found = schemas.explain("trace", value, "/$defs/game")
+    if found:
+        return [_problem(line.file, line.number, line.raw, p, m, k) for p, m, k in found]
+    variant_id = value["variant"]
+    spec = kit_spec()
+    raw_variants = spec.variants_raw()
+    if variant_id not in raw_variants or raw_variants[variant_id][1].get("abstract"):
+        playable = "a playable variant of spec/*/variants"
+        return [_problem(line.file, line.number, line.raw, ("variant",), f"expected {playable}, found {variant_id!r}")]
+    setup = expand_setup(value["setup"], spec.resolved(variant_id))
+    found = schemas.explain("setup", setup)
+    if found:
+        return [_problem(line.file, line.number, line.raw, ("setup", *p), m, k) for p, m, k in found]
+    observations = tuple(value.get("observations", ()))
+    if len(observations) > len(value["actions"]) + 1:
+        wanted = f"at most {len(value['actions']) + 1} observations (one after the deal, one per action)"
+        return [_problem(line.file, line.number, line.raw, ("observations",), f"expected {wanted}, found {len(observations)}")]
+    place = f"{line.file}:{line.number}"  # unique over the run, as a run log's ids must be
+    name = f"{place}#{value['game']}" if "game" in value else place
+    actions = tuple(value["actions"])
+    return Game(line.index, name, line.file, line.number, variant_id, setup, actions, observations, line.reports)

@@ -1,0 +1,58 @@
+"""What ``trickspec check-trace`` says on the terminal: each distinct divergence once, the fields
+the trace reported, a table by variant and the closing line, all from the run's log and groups."""
+
+from __future__ import annotations
+
+from conformance.run import reports
+from conformance.traces.checking import Checked, Group
+
+FIELDS_SHOWN = 30  # fields named in the line of what the trace reported; the rest are counted
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _scenario(group: Group) -> str:
+    if group.written is None:
+        return f"no scenario written: {group.problem or 'this divergence was written by another worker'}"
+    where = str(group.path) if group.path is not None else f"{group.written.file_name} (add --out DIR to write it)"
+    return f"{where} ({_plural(group.written.actions, 'action')})"
+
+
+def divergence_lines(group: Group) -> list[str]:
+    first = group.first
+    variant, field, clauses = group.key
+    return [
+        f"{first.outcome.upper()} {variant} {field} (first at {first.name}; {_plural(group.games, 'game')})",
+        f"  clauses: {', '.join(clauses) or '(none named)'}",
+        f"  {first.detail}",
+        f"  scenario: {_scenario(group)}",
+    ]
+
+
+def render(checked: Checked, *, shard: tuple[int, int], jobs: int) -> str:
+    lines: list[str] = [str(problem) for problem in checked.problems]
+    for group in checked.groups.values():
+        lines += divergence_lines(group)
+    if lines:
+        lines.append("")
+    fields = sorted(checked.reported)
+    shown = ", ".join(fields[:FIELDS_SHOWN]) + (f" and {len(fields) - FIELDS_SHOWN} more" if len(fields) > FIELDS_SHOWN else "")
+    lines.append(f"fields the trace reported: {shown or 'none (only whether each action was accepted is compared)'}")
+    data = reports.summary(checked.log)
+    lines.append(reports.table("variant", data["by_variant"]))
+    lines.append("")
+    rate = checked.games / checked.seconds if checked.seconds else 0.0
+    k, n = shard
+    lines.append(
+        f"engine: {checked.engine.get('name')} {checked.engine.get('version', '')}".rstrip()
+        + f" · spec {checked.log.header['spec_version']}"
+        + (f" · shard {k}/{n}" if n > 1 else "")
+        + f" · {_plural(jobs, 'job')} · {_plural(checked.games, 'game')} in {checked.seconds:.2f}s ({rate:,.0f} games/s)"
+    )
+    if checked.interrupted:
+        lines.append(f"interrupted after {_plural(checked.games, 'game')}")
+    lines.append(_plural(len(checked.groups), "distinct divergence"))
+    lines.append(reports.closing_line(data["counts"]))
+    return "\n".join(lines)

@@ -1,0 +1,213 @@
+"""trickspec check-trace: games an engine played, replayed through the reference from the engine's own deal.
+
+The whole-game example (examples/whole-game: callback players, no step API) writes a trace that passes, and with
+its planted bug fails under the right clause, the scenario written for it failing on that engine and passing on the
+reference. Partial reports are compared in part, a move the reference refuses fails the game, a deal the rules do
+not allow fails it too, bad lines are located problems, and jobs and shards give the single run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.cli import main
+from conformance.engines.adapter import open_engine, reference_adapter
+from conformance.run import runlog, runner
+from conformance.suite.scenarios import deck_of, load_files
+from conformance.vocabulary import Outcome
+from reference import Engine
+from specreader.spec import variant
+
+from depth import cases
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "whole-game"
+JS_ENGINE = ROOT / "examples" / "js-albastini-2p" / "engine.js"
+
+
+def _example_trace(path: Path, games: int, *bug: str) -> Path:
+    subprocess.run(
+        [sys.executable, str(EXAMPLE / "briscola.py"), "--games", str(games), "--seed", "3", "--trace", str(path), *bug],
+        check=True,
+        timeout=600,
+    )
+    return path
+
+
+def _reference_game(variant_id: str, seed: int, *, every: bool = True) -> dict[str, Any]:
+    """A game the reference plays with random legal moves, reported in full: what a right engine writes."""
+    rng = random.Random(seed)
+    deck = deck_of(variant(variant_id))
+    rng.shuffle(deck)
+    setup = {"dealer": 0, "deck": deck}
+    engine = Engine.new(variant_id, setup)
+    observations = [{"snapshot": engine.snapshot(), "legal": engine.legal_actions()}]
+    actions = []
+    while legal := engine.legal_actions():
+        actions.append(rng.choice(legal))
+        engine.apply(actions[-1])
+        observations.append({"snapshot": engine.snapshot(), "legal": engine.legal_actions()} if every else None)
+    return {"game": seed, "variant": variant_id, "setup": setup, "actions": actions, "observations": observations}
+
+
+def _write(path: Path, *lines: Any) -> Path:
+    path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def _check(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    status = main(["check-trace", *args])
+    return status, capsys.readouterr().out
+
+
+def test_the_whole_game_example_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = cases(300, 10_000)
+    trace = _example_trace(tmp_path / "games.jsonl", games)
+    status, out = _check(capsys, str(trace))
+    assert status == 0, out
+    assert f"{games} passed, 0 failed" in out
+    assert "fields the trace reported: hands, last_trick, phase, result, stock_count, to_act, totals, trick, trump" in out
+
+
+def test_a_planted_bug_fails_with_its_clause_and_its_scenario_fails_on_the_engine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    trace = _example_trace(tmp_path / "bad.jsonl", 200, "--bug", "led-suit-wins")
+    status, out = _check(capsys, str(trace), "--out", str(tmp_path / "found"), "--report-dir", str(tmp_path / "reports"))
+    assert status == 1, out
+    assert "FAIL briscola-2p last_trick.winner" in out and "briscola.cards.rank-order" in out
+    (written,) = sorted((tmp_path / "found").glob("*.yaml"))
+    (scenario,) = load_files([written])  # it validates
+    assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS
+    buggy = open_engine(None, f"{sys.executable} {EXAMPLE / 'serve.py'} led-suit-wins", timeout=30)
+    try:
+        assert runner.run(buggy, scenario).outcome is Outcome.FAIL
+    finally:
+        buggy.close()
+    log = runlog.read(tmp_path / "reports" / "run.jsonl")  # the run log reads back as verify's does
+    failing = [line for line in log.scenarios if line["outcome"] == "fail"]
+    assert failing and failing[0]["file"] == str(trace) and failing[0]["line"] >= 2
+    assert failing[0]["clauses"][0] == "briscola.cards.rank-order"
+
+
+def test_the_example_s_adapter_is_judged_on_the_fields_it_keeps(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["verify", "--engine-cmd", f"{sys.executable} {EXAMPLE / 'serve.py'}", "--variant", "briscola-2p"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "fields: the engine reports 13 of the" in out and "not bids, dead, dealer" in out
+
+
+def test_what_a_game_reports_in_part_is_compared_in_part(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = _reference_game("briscola-2p", 1)
+    played = next(i for i, o in enumerate(game["observations"]) if o["snapshot"]["last_trick"])
+    winner = game["observations"][played]["snapshot"]["last_trick"]["winner"]
+    partial = {**game, "observations": [None] * played + [{"snapshot": {"last_trick": {"winner": winner}}}]}
+    status, out = _check(capsys, str(_write(tmp_path / "right.jsonl", partial)))
+    assert status == 0 and "fields the trace reported: last_trick" in out, out
+    partial["observations"][played]["snapshot"]["last_trick"]["winner"] = 1 - winner
+    status, out = _check(capsys, str(_write(tmp_path / "wrong.jsonl", partial)))
+    assert status == 1, out
+    assert f"last_trick.winner: expected {winner}, observed {1 - winner}" in out
+
+
+def test_every_difference_of_the_observation_is_in_the_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = _reference_game("albastini-2p", 2)
+    seen = game["observations"][3]["snapshot"]
+    seen["to_act"], seen["totals"] = 7, [1, 2]
+    _check(capsys, str(_write(tmp_path / "t.jsonl", game)), "--report-dir", str(tmp_path / "r"))
+    (line,) = runlog.read(tmp_path / "r" / "run.jsonl").scenarios
+    assert {m["what"] for m in line["mismatches"]} == {"to_act", "totals"}
+
+
+def test_a_move_the_reference_refuses_fails_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = _reference_game("briscola-2p", 4, every=False)
+    first = game["actions"][0]
+    game["actions"] = [{**first, "seat": 1 - first["seat"]}, *game["actions"]]  # out of turn, and taken
+    game["observations"] = []
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
+    assert status == 1, out
+    assert "FAIL briscola-2p rejected" in out and "briscola.play.in-turn" in out
+    assert "refusal code: expected ['not_your_turn'], observed 'accepted'" in out
+
+
+def test_a_deal_the_rules_do_not_allow_fails_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = _reference_game("briscola-2p", 5, every=False)
+    deck = game["setup"]["deck"]
+    game["setup"] = {"dealer": 0, "hands": {"0": deck[:4], "1": deck[4:8]}, "stock": deck[8:]}
+    game["actions"], game["observations"] = [], []
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
+    assert status == 1, out
+    assert "FAIL briscola-2p setup" in out and "briscola.deal.three-each" in out
+    assert "no scenario written: the engine's deal is one the rules do not allow" in out
+
+
+def test_lines_that_are_no_game_are_located_and_the_rest_judged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = _reference_game("briscola-2p", 6, every=False)
+    trace = _write(
+        tmp_path / "t.jsonl",
+        {"trace": 1, "engine": {"name": "e\x1b[31m", "version": "1"}},
+        good,
+        '{"variant": "briscola-2p", "setup": {"dealer": 0, "deck": []}, "actions": [',
+        {**good, "variant": "briscola-9p"},
+        {key: value for key, value in good.items() if key != "setup"},
+        {**good, "observations": [None] * (len(good["actions"]) + 2)},
+        {**good, "setup": {**good["setup"], "dealer": "zero"}},
+    )
+    status, out = _check(capsys, str(trace))
+    assert status == 2, out
+    assert f"{trace}:3:" in out and "expected a JSON object per line" in out
+    assert f"{trace}:4:24: $.variant: expected a playable variant of spec/*/variants, found 'briscola-9p'" in out
+    assert f"{trace}:5:1: $: missing required key 'setup'" in out
+    assert f"{trace}:6:" in out and "$.observations: expected at most" in out
+    assert f"{trace}:7:" in out and "$.setup.dealer: expected integer" in out
+    assert "1 passed, 0 failed" in out
+    assert "\x1b" not in out and "engine: e\\x1b[31m 1" in out  # the engine's name is text, never a terminal control
+
+
+def test_a_header_s_reports_are_judged_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = _reference_game("briscola-2p", 7)
+    for observation in game["observations"]:
+        observation["snapshot"]["totals"] = [0, 0]  # an engine that keeps no totals, and says so
+    header = {"trace": 1, "engine": {"name": "no-totals"}, "reports": ["phase", "to_act", "hands", "last_trick", "legal"]}
+    status, out = _check(capsys, str(_write(tmp_path / "declared.jsonl", header, game)))
+    assert status == 0, out
+    status, out = _check(capsys, str(_write(tmp_path / "undeclared.jsonl", game)))
+    assert status == 1 and "totals" in out, out
+
+
+def test_jobs_and_shards_give_the_single_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    trace = _example_trace(tmp_path / "bad.jsonl", 300, "--bug", "led-suit-wins")
+
+    def outcomes(*args: str) -> list[tuple[str, str]]:
+        folder = tmp_path / "-".join(args).replace("/", "of")
+        main(["check-trace", str(trace), "--report-dir", str(folder), *args])
+        capsys.readouterr()
+        return [(line["id"], line["outcome"]) for line in runlog.read(folder / "run.jsonl").scenarios]
+
+    single = outcomes()
+    assert outcomes("--jobs", "2") == single
+    shards = outcomes("--shard", "1/2") + outcomes("--shard", "2/2")
+    assert sorted(shards) == sorted(single) and len(single) == 300
+
+
+def test_the_javascript_example_s_trace_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    node = shutil.which("node")
+    if node is None:
+        if "CI" in os.environ:
+            pytest.fail("node is not on PATH: CI must run the JavaScript example engine")
+        pytest.skip("node is not on PATH")
+    games = cases(100, 2_000)
+    trace = tmp_path / "js.jsonl"
+    with trace.open("w", encoding="utf-8") as out:
+        subprocess.run([node, str(JS_ENGINE), "--trace", str(games), "7"], stdout=out, check=True, timeout=600)
+    status, said = _check(capsys, str(trace))
+    assert status == 0 and f"{games} passed, 0 failed" in said, said
