@@ -59,3 +59,16 @@ def test_one_measure_plays_alone_and_quietly_for_an_instruction_counter(
     assert bench.main(["--only", measure, "--variant", "altbaumer-standard", "--deals", "2", "--seed", "7"]) == 0
     assert played == [(measure, "altbaumer-standard", 2, 7)]
     assert capsys.readouterr().out == ""
+
+
+def test_the_check_trace_benchmark_reports_every_row(capsys: pytest.CaptureFixture[str]) -> None:
+    path = BENCH.parent / "bench_check_trace.py"
+    spec = importlib.util.spec_from_file_location("bench_check_trace", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--games", "4", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    for row in ("the reference, snapshot", "the reference's bare deal rate", "check-trace, one job", "check-trace, two jobs"):
+        assert re.search(rf"^{re.escape(row)}.* [\d,]+ games/s +\d+\.\d\dx the floor's time$", out, re.MULTILINE), out
+    assert re.search(r"^target 5,000 games/s with two jobs: (met|not met)$", out, re.MULTILINE), out

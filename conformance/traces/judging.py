@@ -136,7 +136,9 @@ def _report(engine: Engine, position: int, observation: Json | None, game: Game)
         return None
     reference = engine.snapshot()
     reference_legal = engine.legal_actions() if legal is not None else []
-    if (snapshot is None or _agrees(reference, snapshot)) and (legal is None or _same_actions(reference_legal, legal)):
+    # The same report exactly (one comparison in C), else field by field; the legal actions in any order.
+    same = snapshot is None or snapshot == reference or _agrees(reference, snapshot)
+    if same and (legal is None or legal == reference_legal or _same_actions(reference_legal, legal)):
         return None
     line = game.number
     chosen = _reported(expectations((reference, reference_legal), _fields(reference, snapshot, legal)), snapshot)

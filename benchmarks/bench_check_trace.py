@@ -1,0 +1,113 @@
+"""check-trace figures: games judged per second from a trace, beside the reference's own deal rate.
+
+    python benchmarks/bench_check_trace.py [--games N] [--rounds R] [--variant V]
+
+A trace of N games is written first, each played by the reference with random legal moves and
+reported in full after every action (the snapshot and the legal actions: what an engine that
+reports everything writes). Then, in this process and in rounds: the reference playing the same
+games from their deals with the snapshot and legal actions read after every action (the floor: no
+trace read, nothing compared), the same without reading them (the reference's bare deal rate),
+and ``check-trace`` over the file with one job and with two (target for two-player Albastini:
+5,000 games/s with two jobs on a 2-core machine). Each figure is the median of its rounds; the
+ratios are against the floor of the same round. None is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from conformance.suite.scenarios import deck_of
+from conformance.traces import checking
+from reference import Engine
+from specreader.spec import variant as resolved
+
+TARGET = 5000  # games/s with two jobs, two-player Albastini
+
+
+def write_trace(path: Path, variant_id: str, games: int) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """The trace file, and each game's setup and actions (for the floor to replay)."""
+    rng = random.Random(1)
+    deck, players = deck_of(resolved(variant_id)), int(resolved(variant_id)["players"])
+    played = []
+    with path.open("w", encoding="utf-8") as out:
+        out.write(json.dumps({"trace": 1, "engine": {"name": "reference", "version": "bench"}}) + "\n")
+        for number in range(games):
+            rng.shuffle(deck)
+            setup = {"dealer": number % players, "deck": list(deck)}
+            engine = Engine.new(variant_id, setup)
+            observations = [{"snapshot": engine.snapshot(), "legal": engine.legal_actions()}]
+            actions = []
+            while legal := engine.legal_actions():
+                actions.append(rng.choice(legal))
+                engine.apply(actions[-1])
+                observations.append({"snapshot": engine.snapshot(), "legal": engine.legal_actions()})
+            game = {"game": number, "variant": variant_id, "setup": setup, "actions": actions, "observations": observations}
+            out.write(json.dumps(game) + "\n")
+            played.append((setup, actions))
+    return played
+
+
+def replay(variant_id: str, played: list[tuple[dict[str, Any], list[dict[str, Any]]]], read: bool) -> float:
+    started = time.perf_counter()
+    for setup, actions in played:
+        engine = Engine.new(variant_id, setup)
+        if read:
+            engine.snapshot(), engine.legal_actions()
+        for action in actions:
+            engine.apply(action)
+            if read:
+                engine.snapshot(), engine.legal_actions()
+    return time.perf_counter() - started
+
+
+def check(path: Path, jobs: int) -> float:
+    done = checking.run(checking.Plan((path,), jobs=jobs))
+    if done.log.failed or done.problems:
+        raise SystemExit(f"the trace did not pass: {done.log.counts()}")
+    return done.seconds
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=3000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--variant", default="albastini-2p")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "trace.jsonl"
+        played = write_trace(path, args.variant, args.games)
+        size = path.stat().st_size
+        print(f"{args.variant}: {args.games:,} games, {size / args.games / 1024:.1f} KiB a game in the trace")
+        rows: dict[str, list[float]] = {"floor": [], "bare": [], "jobs 1": [], "jobs 2": []}
+        for _ in range(args.rounds):
+            rows["floor"].append(replay(args.variant, played, read=True))
+            rows["bare"].append(replay(args.variant, played, read=False))
+            rows["jobs 1"].append(check(path, 1))
+            rows["jobs 2"].append(check(path, 2))
+        floor = statistics.median(rows["floor"])
+        names = {
+            "floor": "the reference, snapshot and legal actions after every action",
+            "bare": "the reference's bare deal rate (nothing read)",
+            "jobs 1": "check-trace, one job",
+            "jobs 2": "check-trace, two jobs",
+        }
+        for key, seconds in rows.items():
+            median = statistics.median(seconds)
+            print(f"{names[key]:<62} {args.games / median:>8,.0f} games/s  {median / floor:5.2f}x the floor's time")
+        two = args.games / statistics.median(rows["jobs 2"])
+        print(f"target {TARGET:,} games/s with two jobs: {'met' if two >= TARGET else 'not met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
