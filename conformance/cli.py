@@ -1,4 +1,4 @@
-"""The `trickspec` command: validate, coverage, verify, fuzz, check-trace, report, smoke, selfcheck, schema-path."""
+"""The `trickspec` command: validate, coverage, verify, fuzz, check-trace, report, smoke, selfcheck, where, schema-path."""
 
 from __future__ import annotations
 
@@ -388,6 +388,22 @@ def cmd_schema_path(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_where(args: argparse.Namespace) -> int:
+    """Where the installed kit keeps what a user reads and points tools at."""
+    places = (
+        ("spec", kitdata.spec_dir()),
+        ("schemas", kitdata.schemas_dir()),
+        ("scenarios", kitdata.scenarios_dir()),
+        ("docs", kitdata.docs_dir()),
+        ("examples", kitdata.examples_dir()),
+    )
+    print(f"trickspec {kitdata.kit_version()}, spec {runlog.spec_version()}")
+    for name, folder in places:
+        print(f"{name:<10} {folder}" + ("" if folder.is_dir() else "  (not installed)"))
+    print(f"{'site':<10} {kitdata.kit_homepage() or 'https://trickspec.dev'}")
+    return EXIT_OK
+
+
 def cmd_selfcheck(args: argparse.Namespace) -> int:
     results = list(selfcheck.run_mutants(args.variant, hybrids=not args.no_hybrids))
     fates = list(selfcheck.Fate)
@@ -657,6 +673,12 @@ COMMANDS: tuple[Command, ...] = (
             Option(("--engine-cmd",), "the engine program, e.g. 'node engine.js'", required=True),
             Option(("--timeout",), "seconds the engine may take per answer (default 10)", type=durations.timeout, default=10.0),
         ),
+    ),
+    Command(
+        "where",
+        "print where the installed kit keeps its spec, schemas, scenarios, docs and example engines",
+        cmd_where,
+        (),
     ),
     Command(
         "schema-path",

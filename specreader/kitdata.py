@@ -30,6 +30,16 @@ def scenarios_dir() -> Path:
     return root() / "scenarios"
 
 
+def docs_dir() -> Path:
+    """The engine author's pages (the protocol, the guides, the scenario format): in a checkout, the whole site's source."""
+    return root() / "docs"
+
+
+def examples_dir() -> Path:
+    """The example engines: in the wheel, those written for the docs (a whole-game engine, a template, JavaScript)."""
+    return root() / "examples"
+
+
 def kit_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 

@@ -35,7 +35,8 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_wheel_holds_the_data_the_types_and_the_licence(wheel: Path) -> None:
     archive = zipfile.ZipFile(wheel)
     names = archive.namelist()
-    for data in ("spec/albastini/clauses.yaml", "schemas/scenario.schema.json", "scenarios/albastini/trick/anna-boris.yaml"):
+    for data in ("spec/albastini/clauses.yaml", "schemas/scenario.schema.json", "scenarios/albastini/trick/anna-boris.yaml",
+                 "docs/protocol.md", "docs/guide/traces.md", "examples/whole-game/briscola.py"):
         assert f"specreader/_data/{data}" in names
     templates = sorted(p.name for p in (ROOT / "rulesite" / "templates").glob("*.j2"))
     assert templates and all(f"rulesite/templates/{name}" in names for name in templates)
@@ -62,6 +63,10 @@ def test_installed_wheel_validates_and_verifies_outside_the_checkout(wheel: Path
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[0].startswith("valid")
     assert done.stdout.strip().splitlines()[-1].endswith("passed, 0 failed")
+    where = "from conformance.cli import main; raise SystemExit(main(['where']))"
+    done = subprocess.run([sys.executable, "-c", where], cwd=elsewhere, env=env, capture_output=True, text=True)
+    assert done.returncode == 0 and "not installed" not in done.stdout, done.stdout + done.stderr
+    assert f"docs       {site}/specreader/_data/docs" in done.stdout
 
     pages = (
         "import rulesite, sys; assert rulesite.__file__.startswith(sys.argv[1]), rulesite.__file__;"
