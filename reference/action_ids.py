@@ -10,7 +10,7 @@ The index is derived from the variant alone (docs/action-ids.md states it for re
 
 So every JSON action of the variant's kinds has exactly one id and every id one JSON action:
 ``Engine.apply_id(i)`` is ``Engine.apply`` of action ``i``, refusals included. A kind the variant
-does not use (``accept`` in Albastini) has no id; sent as JSON it is refused as ``wrong_phase``.
+does not use (``accept`` in Albastini) has no id; sent as JSON it is refused as ``invalid_action``.
 """
 
 from __future__ import annotations

@@ -271,7 +271,7 @@ class Engine:
 
     def apply(self, action: Json) -> Applied | Refusal:
         """Apply one JSON action: exactly ``apply_id`` of its id; an action of a kind the variant
-        does not use (it has no id) is refused as out of phase."""
+        does not use (it has no id) is refused as an invalid action."""
         if type(action) is LegalAction and action.table is self._actions:
             action_id = action.id
             kind, seat, card = action.key
@@ -282,7 +282,9 @@ class Engine:
             action_id = self._by_key.get(key, -1)
             kind, seat, card = key
         st = self._st
-        if action_id < 0 or action_id not in self._accepts[st.phase]:
+        if action_id < 0:  # a kind of action this variant never uses (spec/refusals.yaml, invalid_action)
+            return Refusal(refusals.INVALID_ACTION, f"{self._rules.id} has no {kind} action")
+        if action_id not in self._accepts[st.phase]:
             return _wrong_phase(kind, st)
         events: Events = []
         done = self._stage.apply(st, kind, seat, card, events)

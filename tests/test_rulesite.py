@@ -924,7 +924,7 @@ def test_the_field_reference_files_every_observed_field_under_its_clauses(
     assert "in the cut phase" in legal.decided_by["altbaumer.deal.cutter"]
     assert "must_trump" in game_fields["altbaumer"].codes
     # Briscola's free play refuses only a card out of turn, not held, or after the last trick (briscola.play.in-turn).
-    assert sorted(game_fields["briscola"].codes) == ["card_not_in_hand", "not_your_turn", "wrong_phase"]
+    assert sorted(game_fields["briscola"].codes) == ["card_not_in_hand", "invalid_action", "not_your_turn", "wrong_phase"]
     for found in game_fields.values():  # a refused setup has no observation to carry its code
         assert not set(found.codes) & site_data.spec.setup_codes() and set(found.setup_codes) <= site_data.spec.setup_codes()
     assert {r.path: r for r in game_fields["albastini"].snapshot}["hands"].type == "{seat: card[]}"

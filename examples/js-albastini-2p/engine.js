@@ -247,6 +247,7 @@ class Deal {
     const keys = withCard ? ["type", "seat", "card"] : ["type", "seat"];
     const extra = Object.keys(action).filter((k) => !keys.includes(k));
     if (extra.length) return new Rejection("invalid_action", `a ${type} action has only the keys ${keys.join(", ")}, found ${extra.join(", ")}`);
+    if (!["bid", "pass", "play"].includes(type)) return new Rejection("invalid_action", `albastini-2p has no ${type} action`);
     if (this.phase === "over") return new Rejection("wrong_phase", "the deal is over");
     if (type === "bid" || type === "pass") {
       if (this.phase !== "bidding") return new Rejection("wrong_phase", `no ${type} in the ${this.phase} phase`);
@@ -265,7 +266,7 @@ class Deal {
       if (!this.hands[seat].includes(card)) return new Rejection("card_not_in_hand", `seat ${seat} does not hold ${card}`);
       return null;
     }
-    return new Rejection("wrong_phase", `no ${type} in the ${this.phase} phase (Albastini has no such step)`);
+    return new Rejection("invalid_action", `albastini-2p has no ${type} action`);
   }
 
   bid(seat, card) {
