@@ -168,6 +168,8 @@ def _report(
     for failure in data["failures"]:
         print(f"{failure['outcome'].upper()} {failure['id']} ({failure['where']}) [{', '.join(failure['clauses'])}]")
         print(f"  {failure['detail']}")
+        for more in reports.beyond_detail(failure):
+            print(f"  {more}")
     print()
     print(reports.render_text(data))
     print()

@@ -41,6 +41,9 @@ MAX_BACKLOG_BYTES = 16 * 1024 * 1024
 # Characters of an engine's refusal or refusal code kept for reports: a code is a short word (spec/refusals.yaml).
 CODE_CAP = 80
 
+# Differences of one failing scenario a report shows, the rest counted: the run log keeps every one.
+DIFFERENCES_SHOWN = 10
+
 # Lines of what an engine wrote on the side (its standard error) that go with its failure: the last few.
 TAIL_LINES = 5
 

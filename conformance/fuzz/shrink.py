@@ -37,7 +37,7 @@ class Finding:
 
     case: Case
     divergence: Divergence
-    field: str  # what it is filed under: a field without seats or sides ("hands"), "rejected" or "error"
+    field: str  # what it is filed under: a field without seats or sides ("hands"), "rejected.<code>", or the error
     clauses: tuple[str, ...]
     phase: str  # the phase of the action that diverged (setup: none yet)
     reports: tuple[Report, ...]  # what the reference reports at every observation of the case
@@ -76,8 +76,13 @@ def name(case: Case, divergence: Divergence, reports: list[Report]) -> tuple[str
             named = clauses.for_refusal(divergence.allowed[0], phase)
         else:  # the reference accepts it: the clauses that make it legal
             named = clauses.for_field(f"{LEGAL}.{phase}", phase)
-        return "rejected", named or clauses.of_phase(phase), phase
-    return "error", clauses.of_phase(phase) or clauses.for_field(f"{LEGAL}.{phase}", phase), phase
+        # one divergence per code the reference answers: each is a rule of its own
+        return f"rejected.{divergence.allowed[0] if divergence.allowed else 'accepted'}", named or clauses.of_phase(phase), phase
+    error = divergence.error
+    # an unsupported answer is filed under its reason, any other error under its kind
+    cause = f"unsupported: {error.message[:80]}" if error is not None and error.kind is ErrorKind.UNSUPPORTED else (
+        f"error.{error.kind}" if error is not None else "error")
+    return cause, clauses.of_phase(phase) or clauses.for_field(f"{LEGAL}.{phase}", phase), phase
 
 
 def _request(case: Case, rid: str) -> Request:

@@ -9,10 +9,11 @@ from collections import Counter
 from typing import Any, cast
 from xml.etree import ElementTree as ET
 
-from conformance.run.runlog import LATE_COPIES_KEPT, Log, ScenarioLine
+from conformance.run.runlog import LATE_COPIES_KEPT, Log, ScenarioLine, kind_of_run
 from conformance.text import untrusted
 from conformance.vocabulary import FAILING, RAN, Outcome
 from specreader.jsontypes import Json
+from specreader.limits import DIFFERENCES_SHOWN
 
 FORMATS = ("md", "junit", "json", "badge")
 
@@ -53,9 +54,28 @@ def _raw_detail(line: ScenarioLine) -> str:
     if line.get("error"):
         return str(line["error"])
     m = line.get("mismatch")
-    if m:
-        return f"step {m['step']}: {m['what']}: expected {m['expected']!r}, observed {m['observed']!r}"
-    return ""
+    return _difference(m) if m else ""
+
+
+def _difference(m: Any) -> str:
+    return f"step {m['step']}: {m['what']}: expected {m['expected']!r}, observed {m['observed']!r}"
+
+
+def beyond_detail(failure: Json) -> list[str]:
+    """A summary failure's differences not already said by its detail (which is the first, unless a note or an
+    error stands first)."""
+    found: list[str] = failure["differences"]
+    return found[1:] if found and found[0] == failure["detail"] else found
+
+
+def differences(line: ScenarioLine) -> list[str]:
+    """Every difference of a scenario, one line of safe text each: the first DIFFERENCES_SHOWN, then a count of the
+    rest (the run log keeps them all)."""
+    found = [m for m in line.get("mismatches") or [] if isinstance(m, dict)]
+    shown = [untrusted.text(_difference(m)) for m in found[:DIFFERENCES_SHOWN]]
+    if len(found) > DIFFERENCES_SHOWN:
+        shown.append(f"and {len(found) - DIFFERENCES_SHOWN:,} more differences (the run log holds every one)")
+    return shown
 
 
 def late_copy_warning(rid: str) -> str:
@@ -89,6 +109,7 @@ def _summary(log: Log) -> Json:
         "spec_version": log.header.get("spec_version", ""),
         "engine": log.header.get("engine", {}),
         "complete": log.complete,
+        "grouped": kind_of_run(log) != "verify",  # deals or games, many of one cause: a report shows each cause once
         **({"stopped_early": stopped_early} if stopped_early else {}),
         **({"late_copies": log.late_copies} if log.late_copies else {}),
         **({"late_copies_unnamed": log.late_copies_unnamed} if log.late_copies_unnamed else {}),
@@ -103,11 +124,44 @@ def _summary(log: Log) -> Json:
                 "clauses": line["clauses"],
                 "where": f"{line['file']}:{line['line']}",
                 "detail": _detail(line),
+                "differences": differences(line),
             }
             for line in lines
             if line["outcome"] in FAILING
         ],
+        "causes": _causes(lines),
     }
+
+
+_SEAT_PART = re.compile(r"\.\d+\b")  # hands.1, piles.0: one cause at any seat or side
+
+
+def _cause(line: ScenarioLine) -> str:
+    """What a failure comes from: the first difference's field (a seat's or side's left out), else the error's kind."""
+    m = line.get("mismatch")
+    if isinstance(m, dict):
+        return _SEAT_PART.sub("", str(m.get("what", "")))
+    error = str(line.get("error") or "")
+    kind, _, message = error.partition(": ")
+    return f"{kind}: {message}" if kind == Outcome.UNSUPPORTED else kind or str(line["outcome"])
+
+
+def _causes(lines: list[ScenarioLine]) -> list[Json]:
+    """The failing lines grouped by cause, in the order each cause first shows, with a count and the first line."""
+    groups: dict[tuple[str, ...], Json] = {}
+    for line in lines:
+        if line["outcome"] not in FAILING:
+            continue
+        key = (str(line["outcome"]), str(line["variant"]), _cause(line), *line["clauses"])
+        if key in groups:
+            groups[key]["count"] += 1
+            continue
+        groups[key] = {
+            "outcome": line["outcome"], "variant": line["variant"], "cause": _cause(line), "clauses": line["clauses"],
+            "count": 1, "first": line["id"], "where": f"{line['file']}:{line['line']}" if line["file"] else "",
+            "detail": _detail(line),
+        }  # fmt: skip
+    return list(groups.values())
 
 
 def closing_line(counts: dict[str, int]) -> str:
@@ -202,13 +256,25 @@ def render_md(data: Json) -> str:
         if data.get("late_copies_unnamed"):
             out.append(f"- {late_copies_unnamed_sentence(data['late_copies_unnamed'])}")
         out.append("")
-    if data["failures"]:
+    if data["failures"] and data.get("grouped"):
+        out.append("## Divergences")
+        out.append("")
+        out.append("Each cause once, with how many failed by it and the first that did; the run log lists every one.")
+        out.append("")
+        for c in data["causes"]:
+            said = f"{c['variant']} {c['cause']}; {c['count']:,} failed, the first {c['first']}" + (
+                f" ({c['where']})" if c["where"] else "")
+            clauses = markdown_text(", ".join(c["clauses"]) or "no clause named")
+            out.append(f"- **{markdown_text(c['outcome'])}** {markdown_text(said)}; {clauses}: {markdown_text(c['detail'])}")
+        out.append("")
+    elif data["failures"]:
         out.append("## Failures")
         out.append("")
         for f in data["failures"]:
             detail = markdown_text(f["detail"])
             where = markdown_text(f"{f['where']}; {', '.join(f['clauses'])}")
             out.append(f"- **{markdown_text(f['outcome'])}** {markdown_code(f['id'])} ({where}): {detail}")
+            out.extend(f"    - {markdown_text(d)}" for d in beyond_detail(f))
         out.append("")
     return "\n".join(out)
 
@@ -246,7 +312,8 @@ def render_junit(log: Log) -> str:
             )
             outcome = line["outcome"]
             if outcome in _JUNIT_FAILURE:
-                ET.SubElement(case, "failure", message=_detail(line)[:500], type=outcome).text = _detail(line)
+                every = "\n".join(differences(line)) or _detail(line)
+                ET.SubElement(case, "failure", message=_detail(line)[:500], type=outcome).text = every
             elif outcome in _JUNIT_ERROR:
                 ET.SubElement(case, "error", message=_detail(line)[:500], type=outcome).text = _detail(line)
             elif outcome in _JUNIT_SKIPPED:

@@ -413,11 +413,21 @@ def _name_late_copies(footer: Footer, late: list[str], unnamed: int = 0) -> None
         footer["late_copies_unnamed"] = more
 
 
+def kind_of_run(log: Log) -> str:
+    """What ran into a log: ``fuzz``, ``check-trace``, or ``verify`` (pytest's plugin writes none of its own)."""
+    options = log.header.get("options", {})
+    merged = options.get("merged")
+    if isinstance(merged, list) and merged and isinstance(merged[0], dict):
+        options = merged[0]  # the shards of one run: merge_problems holds them to one kind
+    command = options.get("command")
+    return command if command in ("fuzz", "check-trace") else "verify"
+
+
 def merge_problems(logs: list[Log], paths: list[str]) -> list[Problem]:
     """Why logs cannot be merged into one report: a fuzz campaign's beside a conformance run's, or the shards of
     campaigns of different seeds (their deals are not one campaign's), each at the header of the log at fault."""
     def kind(log: Log) -> str:
-        return "fuzz" if log.header.get("options", {}).get("command") == "fuzz" else "verify"
+        return kind_of_run(log)
 
     def seed(log: Log) -> Any:
         return log.header.get("options", {}).get("seed")

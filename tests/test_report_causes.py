@@ -1,0 +1,51 @@
+"""Reports show every difference of a failure, and a run of deals or games each cause once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance.run import reports, runlog
+from conformance.run.runlog import Log
+
+
+def _line(rid: str, what: str, n: int = 1, **more: Any) -> dict[str, Any]:
+    mismatches = [{"step": 1, "line": 0, "what": f"{what}" if i == 0 else f"x{i}", "expected": 1, "observed": 2}
+                  for i in range(n)]  # fmt: skip
+    return {"type": "scenario", "id": rid, "outcome": "fail", "game": "albastini", "variant": "albastini-2p",
+            "clauses": ["albastini.score.tie"], "file": "", "line": 0, "seconds": 0.0, "mismatch": mismatches[0],
+            "mismatches": mismatches, "error": None, "expected": None, "note": None, **more}  # fmt: skip
+
+
+def _log(command: str, *lines: dict[str, Any]) -> Log:
+    header = runlog.header({"name": "e", "version": "1", "variants": []}, {"command": command}, len(lines))
+    return Log(header, list(lines))  # type: ignore[arg-type]
+
+
+def test_every_difference_up_to_the_cap_and_the_rest_counted() -> None:
+    data = reports.summary(_log("verify", _line("a/b/c", "to_act", n=14)))
+    (failure,) = data["failures"]
+    assert len(failure["differences"]) == reports.DIFFERENCES_SHOWN + 1
+    assert failure["differences"][-1] == "and 4 more differences (the run log holds every one)"
+    assert reports.beyond_detail(failure)[0] == "step 1: x1: expected 1, observed 2"
+    md = reports.render_md(data)
+    assert "## Failures" in md and "    - step 1: x9: expected 1, observed 2" in md
+
+
+def test_deals_of_one_cause_are_one_group_whatever_the_seat() -> None:
+    log = _log("fuzz", _line("fuzz/0/1", "hands.1 (as a set)"), _line("fuzz/0/7", "hands.0 (as a set)"),
+               _line("fuzz/0/9", "result.tie"))  # fmt: skip
+    data = reports.summary(log)
+    causes = [(c["cause"], c["count"], c["first"]) for c in data["causes"]]
+    assert causes == [("hands (as a set)", 2, "fuzz/0/1"), ("result.tie", 1, "fuzz/0/9")]
+    md = reports.render_md(data)
+    assert "## Divergences" in md and "## Failures" not in md
+    assert "albastini-2p hands (as a set); 2 failed, the first fuzz/0/1" in md
+
+
+def test_unsupported_answers_are_grouped_by_their_reason() -> None:
+    def said(rid: str, reason: str) -> dict[str, Any]:
+        return {**_line(rid, ""), "mismatch": None, "mismatches": [], "outcome": "error", "error": f"unsupported: {reason}"}
+
+    log = _log("check-trace", said("g:1", "no mid-deal start"), said("g:2", "no mid-deal start"), said("g:3", "no refusals"))
+    assert [(c["cause"], c["count"]) for c in reports.summary(log)["causes"]] == [
+        ("unsupported: no mid-deal start", 2), ("unsupported: no refusals", 1)]  # fmt: skip
