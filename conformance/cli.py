@@ -186,7 +186,8 @@ def _report(
     if expectations_path is not None and log.interrupted:
         print(f"expectations: not written to {args.save_expectations}: the run did not finish", file=sys.stderr)
     elif expectations_path is not None:
-        saved = expectations.from_run(log.scenarios, str(hello.get("name", "")))
+        given = expectations.load(Path(args.expect)) if args.expect else expectations.Expectations()
+        saved = expectations.from_run(log.scenarios, str(hello.get("name", "")), known=given.known)
         outputs.write_text(expectations_path, expectations.dump(saved))
         print(f"expectations: {len(saved.entries)} written to {args.save_expectations}")
     if log.interrupted:
@@ -239,8 +240,10 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         adapters.check_names(args.engine, args.engine_cmd)  # the workers of --jobs open their engines apart
     except BadCommand as err:
         return _usage_error(str(err))
+    known = expectations.load(Path(args.expect)).known if args.expect else []
     settings = Settings(
-        args.seed, args.engine, args.engine_cmd, args.timeout, not args.sampled, args.in_process, args.startup_timeout
+        args.seed, args.engine, args.engine_cmd, args.timeout, not args.sampled, args.in_process, args.startup_timeout,
+        tuple((k.variant, k.field) for k in known),
     )
     # the seed always, even 0: it is what replays the campaign
     given = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v is not None and v is not False and v != []}
@@ -287,7 +290,9 @@ def cmd_check_trace(args: argparse.Namespace) -> int:
     log_path = report_dir / "run.jsonl" if report_dir else None
     if log_path and (problems := outputs.unwritable(log_path)):
         return _print_problems(problems)
-    plan = checking.Plan(tuple(files), shard=args.shard or (1, 1), jobs=args.jobs)
+    known = expectations.load(Path(args.expect)).known if args.expect else []
+    pairs = tuple((k.variant, k.field) for k in known)
+    plan = checking.Plan(tuple(files), shard=args.shard or (1, 1), jobs=args.jobs, known=pairs)
     given = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v is not None and v is not False and v != []}
     progress = checking.TraceProgress()
     try:
@@ -629,6 +634,8 @@ COMMANDS: tuple[Command, ...] = (
             Option(("--out",), "write each distinct divergence here as a scenario file", metavar="DIR"),
             Option(("--report-dir",), "write run.jsonl and the reports (report.md, junit.xml, summary.json, badge.json)"),
             Option(("--max-divergences",), "stop once this many distinct divergences are found", type=_count, metavar="N"),
+            Option(("--expect",), "an expectation file: the fields it names under known are compared apart, and a deal "
+                   "differing only there counted as xfail", metavar="FILE"),
             Option(("--sampled",), "compare snapshots and legal actions only after the last action and at one random step of "
                    "each deal (refusals still at every step): several times as many deals a second", action="store_true"),
             _SPEC_ROOT,
@@ -644,6 +651,8 @@ COMMANDS: tuple[Command, ...] = (
             Option(("--shard",), "judge slice K of N of the games; report merges the logs", type=_shard, metavar="K/N"),
             Option(("--out",), "write each distinct divergence here as a scenario file", metavar="DIR"),
             Option(("--report-dir",), "write run.jsonl and the reports (report.md, junit.xml, summary.json, badge.json)"),
+            Option(("--expect",), "an expectation file: the fields it names under known are compared apart, and a game "
+                   "differing only there counted as xfail", metavar="FILE"),
             _SPEC_ROOT,
         ),
     ),

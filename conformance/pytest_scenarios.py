@@ -273,7 +273,9 @@ class ScenarioItem(pytest.Item):
         for late in adapters.take_late_copies(engine):  # a scenario before was judged already (pytest runs one at a time): said
             warnings.warn(EngineWarning(reports.late_copy_warning(late)), stacklevel=1)
         expected = self.config.stash[_EXPECT_KEY]
-        reported, note = expected.reported(self.scenario.id, verdict.outcome)  # as verify reports it
+        reported, note = expected.reported(  # as verify reports it
+            self.scenario.id, verdict.outcome, (m.to_json() for m in verdict.mismatches)
+        )
         if reported is Outcome.PASS:
             return
         entry = expected.get(self.scenario.id)

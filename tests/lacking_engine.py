@@ -52,3 +52,13 @@ class TieBug(Lacking):
         if kept.get("result") and kept["result"].get("tie"):
             kept["result"] = {**kept["result"], "tie": False, "winner": 0}
         return kept
+
+
+class TieBugOtherSide(Lacking):
+    """The same bug, a level deal given to seat 1's side instead: a known failure failing another way."""
+
+    def snapshot(self) -> dict[str, Any]:
+        kept = super().snapshot()
+        if kept.get("result") and kept["result"].get("tie"):
+            kept["result"] = {**kept["result"], "tie": False, "winner": 1}
+        return kept

@@ -68,3 +68,51 @@ def test_a_handshake_s_reports_reach_the_run_log(tmp_path: Path, capsys: pytest.
     capsys.readouterr()
     header = json.loads((tmp_path / "run.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert "dealer" not in header["engine"]["reports"] and "result.tie" in header["engine"]["reports"]
+
+
+def test_a_known_failure_failing_another_way_fails_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pinned = tmp_path / "expect.yaml"
+    assert main(["verify", "--engine", TIE_BUG, "--game", "albastini", "--save-expectations", str(pinned)]) == 1
+    capsys.readouterr()
+    text = pinned.read_text(encoding="utf-8")
+    assert text.startswith("format: 2\n") and "differences:" in text and "what: result.tie" in text
+    assert main(["verify", "--engine", TIE_BUG, "--game", "albastini", "--expect", str(pinned)]) == 0, capsys.readouterr().out
+    capsys.readouterr()
+    status = main(["verify", "--engine", "lacking_engine:TieBugOtherSide", "--game", "albastini", "--expect", str(pinned)])
+    out = capsys.readouterr().out
+    assert status == 1, out
+    assert "a new failure inside a known one: now also result.winner = 1" in out and "no longer result.winner = 0" in out
+
+
+def test_an_expectation_file_of_format_1_pins_the_outcome_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pinned = tmp_path / "expect.yaml"
+    main(["verify", "--engine", TIE_BUG, "--game", "albastini", "--save-expectations", str(pinned)])
+    capsys.readouterr()
+    older = "\n".join(
+        line for line in pinned.read_text(encoding="utf-8").splitlines()
+        if not line.startswith("format:") and "differences:" not in line and not line.startswith(("  - what", "    observed"))
+    )  # fmt: skip
+    pinned.write_text(older + "\n", encoding="utf-8")
+    assert "observed" not in older
+    assert main(["verify", "--engine", "lacking_engine:TieBugOtherSide", "--game", "albastini", "--expect", str(pinned)]) == 0
+
+
+def _known(path: Path, *fields: str) -> Path:
+    listed = "".join(f"  - {{variant: albastini-2p, field: {f}, reason: a level deal given to seat 0}}\n" for f in fields)
+    path.write_text(f"format: 2\nengine: e\nspec_version: x\nexpectations: []\nknown:\n{listed}", encoding="utf-8")
+    return path
+
+
+def test_fuzz_counts_a_known_divergence_apart_and_it_hides_nothing_else(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    both = _known(tmp_path / "both.yaml", "result.tie", "result.winner")
+    fuzz = ["fuzz", "--engine", TIE_BUG, "--deals", "120", "--variant", "albastini-2p", "--report-dir", str(tmp_path / "r")]
+    assert main([*fuzz, "--expect", str(both)]) == 0
+    out = capsys.readouterr().out
+    assert "0 distinct divergences" in out and " xfail" in out
+    xfail = [line for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios if line["outcome"] == "xfail"]
+    assert xfail and all(line["note"].startswith("differs only in fields the expectation file names: result.") for line in xfail)
+    one = _known(tmp_path / "one.yaml", "result.winner")  # the tie itself is not known: it still shows
+    assert main([*fuzz, "--expect", str(one)]) == 1
+    assert "FAIL albastini-2p result.tie" in capsys.readouterr().out

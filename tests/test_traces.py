@@ -211,3 +211,18 @@ def test_the_javascript_example_s_trace_passes(tmp_path: Path, capsys: pytest.Ca
         subprocess.run([node, str(JS_ENGINE), "--trace", str(games), "7"], stdout=out, check=True, timeout=600)
     status, said = _check(capsys, str(trace))
     assert status == 0 and f"{games} passed, 0 failed" in said, said
+
+
+def test_a_known_field_is_counted_apart_in_a_trace(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = _reference_game("albastini-2p", 8)
+    for observation in game["observations"]:
+        observation["snapshot"]["totals"] = [0, 0]  # known to be wrong; the rest right
+    trace = _write(tmp_path / "t.jsonl", game)
+    known = tmp_path / "expect.yaml"
+    known.write_text("format: 2\nengine: e\nspec_version: x\nexpectations: []\n"
+                     "known: [{variant: albastini-2p, field: totals, reason: it keeps no totals}]\n", encoding="utf-8")
+    status, out = _check(capsys, str(trace), "--expect", str(known))
+    assert status == 0 and "0 passed, 0 failed, 1 xfail" in out, out
+    game["observations"][-1]["snapshot"]["to_act"] = 3  # and a difference it does not know of
+    status, out = _check(capsys, str(_write(tmp_path / "u.jsonl", game)), "--expect", str(known))
+    assert status == 1 and "to_act: expected None, observed 3" in out, out

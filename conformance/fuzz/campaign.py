@@ -28,7 +28,7 @@ from conformance.fuzz.worker import DealResult, Found, Key, Settings, Worker
 from conformance.run import outputs, runlog
 from conformance.run.runlog import Log, ScenarioLine
 from conformance.text import untrusted
-from conformance.vocabulary import FAILING
+from conformance.vocabulary import FAILING, Outcome
 from specreader.jsontypes import Json
 from specreader.spec import kit_spec
 
@@ -377,7 +377,7 @@ def deal_line(result: DealResult, group: Group | None) -> ScenarioLine:
         "mismatches": list(result.mismatches),
         "error": result.error,
         "expected": None,
-        "note": None,
+        "note": result.detail if result.outcome is Outcome.XFAIL else None,  # what it differs in, as expected
     }
 
 

@@ -93,10 +93,17 @@ def _request(case: Case, rid: str) -> Request:
 class Shrinker:
     """Locates and shrinks divergences on one engine."""
 
-    def __init__(self, run: Run, fields: Callable[[str], frozenset[str]], declared: Reports = None) -> None:
+    def __init__(
+        self,
+        run: Run,
+        fields: Callable[[str], frozenset[str]],
+        declared: Reports = None,
+        known: Callable[[str], frozenset[str]] = lambda variant: frozenset(),
+    ) -> None:
         self.run = run
         self.fields = fields
         self.declared = declared  # the fields the engine says it reports
+        self.known = known  # by variant, the fields an expectation file says it gets wrong
 
     def examine(self, case: Case, rid: str, known: Mapping[int, Report] | None = None) -> Finding | None:
         """Run a case with every observation read, on both engines; the first divergence, named.
@@ -108,7 +115,8 @@ class Shrinker:
                 reports = reference_reports(case)
             except ValueError:  # SetupError among them
                 return None  # a candidate the reference cannot set up is no candidate
-        expected = Expected(case.refusals, dict(enumerate(reports)), self.fields(case.variant), self.declared)
+        variant = case.variant
+        expected = Expected(case.refusals, dict(enumerate(reports)), self.fields(variant), self.declared, self.known(variant))
         divergence = first_divergence(expected, self.run(_request(case, rid)))
         if divergence is None:
             return None

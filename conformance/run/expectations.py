@@ -1,13 +1,18 @@
 """Per-engine expectation files: scenarios an engine is known to skip or to fail, with reasons.
 
 A file is pinned to the spec version it was written against. ``reported`` turns a scenario's
-outcome on the engine into the one the run reports: a known failure of the same kind is ``xfail``; a pass where a failure
-was expected is ``xpass`` (it fails the run, so the file gets updated); a failure of another
-kind stays a failure, with a note.
+outcome on the engine into the one the run reports: a known failure of the same kind, with the
+differences pinned (format 2) or any (format 1), is ``xfail``; a pass where a failure was expected
+is ``xpass`` (it fails the run, so the file gets updated); a failure of another kind, or with other
+differences than those pinned (a new failure inside a known one), stays a failure, with a note saying
+what changed. ``known`` lists, per variant, the fields fuzz and check-trace leave out of every
+comparison and count apart.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +26,14 @@ from specreader import yamlio
 from specreader.jsontypes import Json
 from specreader.problems import DataError, Problem
 
+FORMAT = 2  # the expectation file format written now; schemas/expectations.schema.json lists the formats read
+
+Difference = tuple[str, str]  # what was checked, and what the engine reported as JSON text (comparable, hashable)
+
+
+def difference(what: object, observed: object) -> Difference:
+    return str(what), json.dumps(observed, sort_keys=True, default=str)
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -28,16 +41,33 @@ class Entry:
     outcome: Outcome  # one of EXPECTABLE: skipped, or the way it is known to fail
     reason: str
     link: str | None = None
+    differences: frozenset[Difference] | None = None  # the failure pinned; None: any failure of the outcome
 
     def to_json(self) -> Json:
         out: Json = {"id": self.id, "outcome": str(self.outcome), "reason": self.reason}
         if self.link:
             out["link"] = self.link
+        if self.differences is not None:
+            out["differences"] = [{"what": what, "observed": json.loads(seen)} for what, seen in sorted(self.differences)]
         return out
 
     @classmethod
     def from_json(cls, data: Json) -> Entry:
-        return cls(data["id"], Outcome(data["outcome"]), data["reason"], data.get("link"))
+        pinned = data.get("differences")
+        differences = None if pinned is None else frozenset(difference(d["what"], d["observed"]) for d in pinned)
+        return cls(data["id"], Outcome(data["outcome"]), data["reason"], data.get("link"), differences)
+
+
+@dataclass(frozen=True)
+class Known:
+    """A field an engine is known to report wrongly or not at all in a variant (for fuzz and check-trace)."""
+
+    variant: str
+    field: str
+    reason: str
+
+    def to_json(self) -> Json:
+        return {"variant": self.variant, "field": self.field, "reason": self.reason}
 
 
 @dataclass
@@ -45,17 +75,29 @@ class Expectations:
     entries: dict[str, Entry] = field(default_factory=dict)
     engine: str = ""
     spec_version: str = ""
+    known: list[Known] = field(default_factory=list)
 
     def get(self, scenario_id: str) -> Entry | None:
         return self.entries.get(scenario_id)
 
-    def reported(self, scenario_id: str, outcome: Outcome) -> tuple[Outcome, str | None]:
-        """The outcome to report for a scenario that ended so, and a note when it differs from what was expected."""
+    def known_fields(self, variant: str) -> frozenset[str]:
+        return frozenset(k.field for k in self.known if k.variant == variant)
+
+    def reported(
+        self, scenario_id: str, outcome: Outcome, mismatches: Iterable[Json] = ()
+    ) -> tuple[Outcome, str | None]:
+        """The outcome to report for a scenario that ended so, with these differences (the run log's mismatches),
+        and a note when it differs from what was expected."""
         entry = self.entries.get(scenario_id)
         if entry is None or entry.outcome is Outcome.SKIPPED:
             return outcome, None
         if outcome == entry.outcome:
-            return Outcome.XFAIL, None
+            if entry.differences is None:
+                return Outcome.XFAIL, None
+            now = frozenset(difference(m.get("what"), m.get("observed")) for m in mismatches)
+            if now == entry.differences:
+                return Outcome.XFAIL, None
+            return outcome, _changed(entry.differences, now)
         if outcome is Outcome.PASS:
             return Outcome.XPASS, f"expected {entry.outcome} ({entry.reason}) but it passed"
         if outcome is Outcome.UNSUPPORTED:
@@ -63,11 +105,22 @@ class Expectations:
         return outcome, f"expected {entry.outcome}, the failure is now {outcome}"
 
 
+def _changed(pinned: frozenset[Difference], now: frozenset[Difference]) -> str:
+    """What a known failure became: the differences it has now and had not, and those it no longer has."""
+    def said(found: frozenset[Difference]) -> str:
+        return "; ".join(f"{what} = {seen}" for what, seen in sorted(found)[:5]) + (" ..." if len(found) > 5 else "")
+
+    parts = [f"now also {said(now - pinned)}" if now - pinned else "", f"no longer {said(pinned - now)}" if pinned - now else ""]
+    return "a new failure inside a known one: " + ", ".join(p for p in parts if p)
+
+
 def load(path: Path) -> Expectations:
-    """Read an expectation file strictly; bad data is a located DataError."""
+    """Read an expectation file strictly; bad data is a located DataError. A file of format 1 (no ``format``)
+    is read as it means today: each entry pins its outcome alone."""
     doc = _read(path)
     entries = {data["id"]: Entry.from_json(data) for data in doc.data["expectations"]}
-    return Expectations(entries, doc.data["engine"], doc.data["spec_version"])
+    known = [Known(k["variant"], k["field"], k["reason"]) for k in doc.data.get("known", [])]
+    return Expectations(entries, doc.data["engine"], doc.data["spec_version"], known)
 
 
 def _read(path: Path) -> yamlio.Document:
@@ -122,22 +175,29 @@ _Dumper.add_representer(str, _Dumper.represent_str)
 
 def dump(expectations: Expectations) -> str:
     """An expectation file as YAML text the strict loader reads back unchanged."""
-    data = {
+    data: Json = {
+        "format": FORMAT,
         "engine": expectations.engine,
         "spec_version": expectations.spec_version,
         "expectations": [e.to_json() for e in sorted(expectations.entries.values(), key=lambda e: e.id)],
     }
+    if expectations.known:
+        data["known"] = [k.to_json() for k in expectations.known]
     return str(yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100))
 
 
-def from_run(lines: list[ScenarioLine], engine: str, reason: str = "failing when the file was saved") -> Expectations:
-    """Expectations that make a run's failures expected (``--save-expectations``); entries the run
-    was given and that still hold (skips, known failures) are kept with their reasons and links."""
+def from_run(
+    lines: list[ScenarioLine], engine: str, reason: str = "failing when the file was saved", known: list[Known] | None = None
+) -> Expectations:
+    """Expectations that make a run's failures expected (``--save-expectations``), each failure pinned to its
+    differences; entries the run was given and that still hold (skips, known failures) are kept with their
+    reasons and links, and the file's known fields with them."""
     entries = {}
     for line in lines:
         outcome = Outcome(line["outcome"])
         if outcome in (Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT):
-            entries[line["id"]] = Entry(line["id"], outcome, reason)
+            pinned = frozenset(difference(m.get("what"), m.get("observed")) for m in line.get("mismatches") or [])
+            entries[line["id"]] = Entry(line["id"], outcome, reason, differences=pinned)
         elif outcome in (Outcome.XFAIL, Outcome.SKIPPED) and line["expected"]:
             entries[line["id"]] = Entry.from_json(line["expected"])
-    return Expectations(entries, engine, runlog.spec_version())
+    return Expectations(entries, engine, runlog.spec_version(), list(known or []))

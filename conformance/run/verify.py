@@ -76,7 +76,7 @@ def verify(
                 reported, note = Outcome.SKIPPED, entry.reason if entry else None
             else:
                 verdict = next(verdicts)
-                reported, note = expectations.reported(scenario.id, verdict.outcome)
+                reported, note = expectations.reported(scenario.id, verdict.outcome, (m.to_json() for m in verdict.mismatches))
             now = time.perf_counter()
             with interrupt.deferred():  # a line is in the log and in the counts, or in neither
                 log.add(scenario_line(scenario, verdict, reported, now - clock, entry.to_json() if entry else None, note))

@@ -11,6 +11,7 @@ checked as fuzz checks its own, the engine's side answered from the trace.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import signal
 import sys
@@ -30,6 +31,7 @@ from conformance.text import untrusted
 from conformance.traces import reading
 from conformance.traces.judging import GameResult, Key, judge
 from conformance.traces.reading import Game, TraceLine
+from conformance.vocabulary import Outcome
 from specreader.jsontypes import Json
 from specreader.problems import Problem
 from specreader.spec import kit_spec
@@ -48,6 +50,7 @@ class Plan:
     files: tuple[Path, ...]
     shard: tuple[int, int] = (1, 1)
     jobs: int = 1
+    known: tuple[tuple[str, str], ...] = ()  # (variant, field): what an expectation file says the engine gets wrong
 
     def mine(self, index: int) -> bool:
         k, n = self.shard
@@ -109,7 +112,7 @@ def _origin(finding: Finding, game: Game) -> writing.Origin:
     )
 
 
-def judge_lines(batch: list[TraceLine]) -> tuple[list[Judged], Counter[str]]:
+def judge_lines(known: tuple[tuple[str, str], ...], batch: list[TraceLine]) -> tuple[list[Judged], Counter[str]]:
     """Each line read and judged (in a worker process, or in this one); and the fields the games reported."""
     out: list[Judged] = []
     reported: Counter[str] = Counter()
@@ -119,7 +122,7 @@ def judge_lines(batch: list[TraceLine]) -> tuple[list[Judged], Counter[str]]:
             out.append(game)
             continue
         reported.update({key for o in game.observations if o for key in (o.get("snapshot") or {})})
-        result, finding = judge(game)
+        result, finding = judge(game, frozenset(field for variant, field in known if variant == game.variant))
         written: writing.Written | None = None
         problem: str | None = None
         if finding is not None and finding.key not in _written:
@@ -163,14 +166,15 @@ def run(
     started = time.perf_counter()
     batches = iter(() if first is None else [first])
     pool: Any = None
+    work = functools.partial(judge_lines, plan.known)
     try:
         if plan.jobs > 1:
             methods = multiprocessing.get_all_start_methods()
             context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
             pool = context.Pool(plan.jobs, initializer=_worker_start)
-            judged: Iterator[tuple[list[Judged], Counter[str]]] = pool.imap(judge_lines, _chain(batches, mine))
+            judged: Iterator[tuple[list[Judged], Counter[str]]] = pool.imap(work, _chain(batches, mine))
         else:
-            judged = map(judge_lines, _chain(batches, mine))
+            judged = map(work, _chain(batches, mine))
         for results, reported in judged:
             checked.reported.update(reported)
             for item in results:
@@ -195,6 +199,12 @@ def run(
             pool.close()
             pool.join()
     return checked
+
+
+def _note(result: GameResult, group: Group | None) -> str | None:
+    if result.outcome is Outcome.XFAIL:
+        return result.detail  # what it differs in, as the expectation file says it does
+    return f"scenario: {group.path}" if group is not None and group.path is not None and group.first is result else None
 
 
 class TraceProgress:
@@ -270,5 +280,5 @@ def game_line(result: GameResult, group: Group | None) -> ScenarioLine:
         "mismatches": list(result.mismatches),
         "error": None,
         "expected": None,
-        "note": f"scenario: {group.path}" if group is not None and group.path is not None and group.first is result else None,
+        "note": _note(result, group),
     }
