@@ -243,7 +243,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     known = expectations.load(Path(args.expect)).known if args.expect else []
     settings = Settings(
         args.seed, args.engine, args.engine_cmd, args.timeout, not args.sampled, args.in_process, args.startup_timeout,
-        tuple((k.variant, k.field) for k in known),
+        tuple((k.variant, k.field) for k in known), args.deal == "engine",
     )
     # the seed always, even 0: it is what replays the campaign
     given = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v is not None and v is not False and v != []}
@@ -636,6 +636,9 @@ COMMANDS: tuple[Command, ...] = (
             Option(("--max-divergences",), "stop once this many distinct divergences are found", type=_count, metavar="N"),
             Option(("--expect",), "an expectation file: the fields it names under known are compared apart, and a deal "
                    "differing only there counted as xfail", metavar="FILE"),
+            Option(("--deal",), "who deals: kit (a deck drawn from the seed, the default) or engine (the engine shuffles "
+                   "from a seed it is sent, its own way, and the reference takes the deal from its first observation)",
+                   choices=("kit", "engine"), default="kit"),
             Option(("--sampled",), "compare snapshots and legal actions only after the last action and at one random step of "
                    "each deal (refusals still at every step): several times as many deals a second", action="store_true"),
             _SPEC_ROOT,

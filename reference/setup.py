@@ -1,13 +1,15 @@
 """Reading a setup (schemas/setup.schema.json) into a fresh deal state, with SetupError paths.
 
 A setup gives the dealer (or the drawn nines), then either the whole ``deck`` (top first,
-dealt by dealing.py, after the cut where the variant has one) or the ``hands`` and the
-``stock`` (top first). ``start`` begins mid-deal in the play phase, everything as given.
+dealt by dealing.py, after the cut where the variant has one), a ``shuffle`` seed (the deck
+shuffled by it, then dealt alike), or the ``hands`` and the ``stock`` (top first). ``start``
+begins mid-deal in the play phase, everything as given.
 Every card of the deck must be in exactly one place.
 """
 
 from __future__ import annotations
 
+import random
 from enum import Enum
 from typing import Any
 
@@ -19,7 +21,7 @@ from specreader.jsontypes import JsonPath
 from specreader.problems import format_path
 
 SETUP_KEYS = (
-    "dealer", "deck", "hands", "stock", "trees_taken", "dealer_history", "nines", "match", "start"
+    "dealer", "deck", "shuffle", "hands", "stock", "trees_taken", "dealer_history", "nines", "match", "start"
 )
 START_KEYS = (
     "phase", "trump", "to_act", "trick", "piles", "tricks", "indicator", "makers", "lone", "dead"
@@ -98,6 +100,16 @@ def build(rules: Rules, setup: object) -> tuple[Deal, Begin]:
         if st.history[-1] != dealer:
             raise SetupError(f"must end with the dealer, seat {dealer}", ("dealer_history", len(history) - 1))
     st.match = rules.match.parse(setup.get("match"), ("match",))
+    if "shuffle" in setup:  # dealt its own way: the reference's way is a shuffle of the deck by this seed
+        for key in ("deck", "hands", "stock", "start", "trees_taken"):
+            if key in setup:
+                raise SetupError("give a shuffle, or the cards, not both", (key,))
+        seed = setup["shuffle"]
+        if type(seed) is not int or not 0 <= seed < 2**32:
+            raise SetupError("expected a seed from 0 to 4294967295", ("shuffle",))
+        st.pack = list(range(rules.cards.size))
+        random.Random(seed).shuffle(st.pack)
+        return st, Begin.FROM_PACK
     if "deck" in setup:
         for key in ("hands", "stock", "start", "trees_taken"):
             if key in setup:

@@ -19,7 +19,7 @@ from typing import Any
 
 from conformance.engines.messages import Request
 from conformance.fuzz import steering
-from conformance.suite.scenarios import deck_of
+from conformance.suite.scenarios import deck_of, expand_setup
 from reference import Engine
 from reference.rules import ACTION_SHAPES
 from reference.state import Phase
@@ -55,12 +55,13 @@ class Deal:
     case: Case
     reports: dict[int, Report]  # what the reference reports, at the observations read in full
     steer: str | None
+    sent: Json | None = None  # the setup the engine is sent, where it is not the case's (a shuffle it deals itself)
 
     def request(self) -> Request:
         return {
             "id": self.id,
             "variant": self.case.variant,
-            "setup": self.case.setup,
+            "setup": self.sent if self.sent is not None else self.case.setup,
             "actions": list(self.case.actions),
             "observe": sorted(self.reports),
         }
@@ -89,9 +90,43 @@ def deal_id(seed: int, index: int) -> str:
     return f"fuzz/{seed}/{index}"
 
 
-def generate(seed: int, index: int, variants: Sequence[str], *, observe_all: bool = True) -> Deal:
-    """Deal ``index`` of the campaign of ``seed`` over ``variants`` (the same for every shard and job)."""
+def engine_dealt(seed: int, index: int, variants: Sequence[str]) -> tuple[str, Json]:
+    """For ``--deal engine``: deal ``index``'s variant and what the engine is asked to deal (a dealer and a seed)."""
+    rng = random.Random(f"{seed}/{index}/engine")
+    variant_id = variants[rng.randrange(len(variants))]
+    return variant_id, {"dealer": rng.randrange(_facts(variant_id).players), "shuffle": rng.getrandbits(32)}
+
+
+def dealt_setup(snapshot: Json, variant_id: str, sent: Json) -> Json:
+    """The deal an engine shows in its first observation, as a setup the reference starts from: the pack
+    before any card is dealt (a cut to come), else the hands and the stock, the card turned for trumps
+    named apart where it already lies under the stock."""
+    stock = list(snapshot.get("stock") or [])
+    hands = snapshot.get("hands") or {}
+    setup: Json = {"dealer": snapshot.get("dealer", sent.get("dealer"))}  # the seat asked to deal, if it keeps none
+    if not any(hands.values()):
+        setup["deck"] = stock
+        return setup
+    turned = snapshot.get("turned") or []
+    if turned and turned[0] in stock:
+        setup["turned"] = turned[0]
+        stock.remove(turned[0])
+    setup["hands"], setup["stock"] = hands, stock
+    return expand_setup(setup, resolved_variant(variant_id))
+
+
+def generate(
+    seed: int, index: int, variants: Sequence[str], *, observe_all: bool = True, dealt: tuple[str, Json, Json] | None = None
+) -> Deal:
+    """Deal ``index`` of the campaign of ``seed`` over ``variants`` (the same for every shard and job). ``dealt``:
+    the variant, the setup the engine dealt and the one it was sent (``--deal engine``): played from there."""
     rng = random.Random(f"{seed}/{index}")
+    if dealt is not None:
+        variant_id, given, sent = dealt
+        play = _Play(rng, variant_id, given, _facts(variant_id), None, observe_all)
+        play.run()
+        case = Case(variant_id, given, tuple(play.actions), tuple(play.refusals))
+        return Deal(index, deal_id(seed, index), case, play.reports, None, sent)
     variant_id = variants[rng.randrange(len(variants))]
     facts = _facts(variant_id)
     steer = rng.choice(facts.steers) if facts.steers and rng.random() < STEERED else None

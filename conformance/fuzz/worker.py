@@ -17,12 +17,14 @@ from conformance.engines.messages import Request
 from conformance.engines.protocol import answered_twice
 from conformance.fuzz import writing
 from conformance.fuzz.compare import ERROR, Divergence, Expected, first_divergence
-from conformance.fuzz.deals import Deal, generate
+from conformance.fuzz.deals import Deal, deal_id, dealt_setup, engine_dealt, generate
 from conformance.fuzz.shrink import STALLS, Finding, Shrinker
-from conformance.suite.observing import clauses_of
+from conformance.suite.observing import SETUP, clauses_of
 from conformance.suite.reported import declared
 from conformance.text import untrusted
-from conformance.vocabulary import EngineError, ErrorKind, Outcome
+from conformance.vocabulary import EngineError, ErrorKind, Outcome, engine_error
+from reference import Engine
+from reference.refusals import INVALID_SETUP
 from specreader.jsontypes import Json
 
 Key = tuple[str, str, tuple[str, ...]]  # variant, field, clauses: one divergence
@@ -40,6 +42,7 @@ class Settings:
     in_process: bool = False  # --in-process: a module:name engine loaded into the worker, for a debugger
     startup_timeout: float | None = None  # None: the timeout
     known: tuple[tuple[str, str], ...] = ()  # (variant, field): what an expectation file says the engine gets wrong
+    engine_deals: bool = False  # --deal engine: the engine shuffles and deals each deal its own way from a seed
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,11 @@ class Worker:
 
     def run(self, indices: list[int], variants: tuple[str, ...]) -> list[DealResult]:
         started = time.perf_counter()
-        deals = [generate(self.settings.seed, i, variants, observe_all=self.settings.observe_all) for i in indices]
+        if self.settings.engine_deals:
+            deals, failed = self._engine_deals(indices, variants)
+        else:
+            every = self.settings.observe_all
+            deals, failed = [generate(self.settings.seed, i, variants, observe_all=every) for i in indices], []
         judged = []
         for deal, answer in zip(deals, self._answers([d.request() for d in deals]), strict=True):
             variant = deal.case.variant
@@ -125,8 +132,44 @@ class Worker:
             (deal, expected, divergence if deal.id not in twice else first_divergence(expected, answered_twice(deal.id)))
             for deal, expected, divergence in judged
         ]
-        seconds = round((time.perf_counter() - started) / max(1, len(deals)), 6)
-        return [self._result(deal, divergence, seconds, expected.known_seen) for deal, expected, divergence in judged]
+        seconds = round((time.perf_counter() - started) / max(1, len(indices)), 6)
+        results = [self._result(deal, divergence, seconds, expected.known_seen) for deal, expected, divergence in judged]
+        return sorted(results + failed, key=lambda result: result.index)
+
+    def _engine_deals(self, indices: list[int], variants: tuple[str, ...]) -> tuple[list[Deal], list[DealResult]]:
+        """``--deal engine``: each deal asked of the engine (a dealer and a seed), taken from its first observation
+        as the reference's setup, and played from there; the deals it could not show, or dealt against the rules,
+        as their results."""
+        seed = self.settings.seed
+        asked = [(i, *engine_dealt(seed, i, variants)) for i in indices]
+        requests: list[Request] = [
+            {"id": f"{deal_id(seed, i)}/deal", "variant": v, "setup": sent, "actions": [], "observe": [0]} for i, v, sent in asked
+        ]
+        deals: list[Deal] = []
+        failed: list[DealResult] = []
+        for (i, variant, sent), answer in zip(asked, self._answers(requests), strict=True):
+            observations = answer.get("observations") if isinstance(answer, dict) else None
+            snapshot = observations[0].get("snapshot") if observations and isinstance(observations[0], dict) else None
+            if not isinstance(snapshot, dict):
+                error = answer if isinstance(answer, EngineError) else engine_error(
+                    answer.get("error") if isinstance(answer, dict) and answer.get("error") else {"kind": "malformed"})
+                said = f"the engine did not show its deal: {error}"
+                failed.append(
+                    DealResult(i, deal_id(seed, i), variant, error.outcome, 0.0, field="error", error=str(error), detail=said)
+                )
+                continue
+            try:
+                setup = dealt_setup(snapshot, variant, sent)
+                Engine.new(variant, setup)
+            except (ValueError, KeyError, TypeError) as err:  # a deal the rules do not allow (SetupError), or no deal
+                clauses = clauses_of(variant).for_refusal(INVALID_SETUP, SETUP)
+                wrong = untrusted.text(err)
+                mismatch = {"step": 0, "line": 0, "what": "the deal", "expected": "a deal the rules allow", "observed": wrong}
+                failed.append(DealResult(i, deal_id(seed, i), variant, Outcome.FAIL, 0.0, "setup", clauses, (mismatch,),
+                                         detail=f"the engine's deal: {wrong}", key=(variant, "setup", clauses)))
+                continue
+            deals.append(generate(seed, i, variants, observe_all=self.settings.observe_all, dealt=(variant, setup, sent)))
+        return deals, failed
 
     def take_late_copies(self) -> list[str]:
         """The ids answered again after their batch was judged, since this was last asked."""

@@ -319,6 +319,10 @@ def _cross_checks(
         if isinstance(source, dict) and "ruling" in source and refs.rulings.unknown(source["ruling"]):
             problems.append(doc.problem((*at, "source", "ruling"), f"unknown ruling {source['ruling']!r}"))
         written = raw.get("setup", {})
+        if isinstance(written, dict) and "shuffle" in written:  # what each engine deals from it is its own
+            wanted = "the cards of a deal, never a shuffle seed: what an engine deals from a seed is its own"
+            problems.append(doc.problem((*at, "setup", "shuffle"), f"expected {wanted}", at_key=True))
+            continue
         turned = _turned_problem(written, variant)
         if turned is not None:
             problems.append(doc.problem((*at, "setup", TURNED), turned))

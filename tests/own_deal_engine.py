@@ -1,0 +1,48 @@
+"""Engines that shuffle and deal their own way when asked to deal (a setup with ``shuffle``), as published
+engines do: the reference, dealt from another shuffle of the same seed; and the same with a planted bug,
+the last trick's winner reported as the next seat.
+
+    trickspec fuzz --engine own_deal_engine:OwnDeal --deal engine      # from tests/, or with tests/ on the path
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from conformance.suite.scenarios import deck_of
+from reference import Engine
+from specreader.spec import variant
+
+
+class OwnDeal:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @classmethod
+    def new(cls, variant_id: str, setup: Any) -> OwnDeal:
+        if isinstance(setup, dict) and "shuffle" in setup:  # its own shuffle, never the reference's
+            deck = deck_of(variant(variant_id))
+            random.Random(f"own/{setup['shuffle']}").shuffle(deck)
+            setup = {"dealer": setup["dealer"], "deck": deck}
+        return cls(Engine.new(variant_id, setup))
+
+    def legal_actions(self) -> list[Any]:
+        return self.engine.legal_actions()
+
+    def apply(self, action: Any) -> Any:
+        return self.engine.apply(action)
+
+    def snapshot(self) -> dict[str, Any]:
+        return self.engine.snapshot()
+
+
+class WrongWinner(OwnDeal):
+    """The last trick's winner reported as the next seat."""
+
+    def snapshot(self) -> dict[str, Any]:
+        seen = super().snapshot()
+        last = seen.get("last_trick")
+        if last:
+            seen["last_trick"] = {**last, "winner": (last["winner"] + 1) % len(seen["hands"])}
+        return seen

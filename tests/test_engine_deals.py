@@ -1,0 +1,54 @@
+"""fuzz --deal engine: the engine shuffles and deals its own way from a seed, and the reference takes the deal
+from the engine's first observation, so that an engine that deals as it likes is fuzzed past the deal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main
+from conformance.fuzz.deals import dealt_setup
+from reference import Engine
+
+OWN_DEAL = "own_deal_engine:OwnDeal"
+
+
+@pytest.mark.parametrize("variant", ["albastini-4p", "altbaumer-standard", "briscola-2p"])
+def test_the_reference_starts_from_the_deal_an_engine_shows(variant: str) -> None:
+    dealt = Engine.new(variant, {"dealer": 1, "shuffle": 77})
+    shown = dealt.snapshot()
+    setup = dealt_setup(shown, variant, {"dealer": 1, "shuffle": 77})
+    again = Engine.new(variant, setup).snapshot()
+    assert {k: again[k] for k in ("hands", "stock", "dealer", "phase", "trump")} == {
+        k: shown[k] for k in ("hands", "stock", "dealer", "phase", "trump")
+    }
+
+
+def test_an_engine_dealing_its_own_way_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["fuzz", "--engine", OWN_DEAL, "--deal", "engine", "--deals", "150"])
+    out = capsys.readouterr().out
+    assert status == 0 and "150 passed, 0 failed" in out, out
+
+
+def test_a_bug_past_an_engine_s_own_deal_is_found_and_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["fuzz", "--engine", "own_deal_engine:WrongWinner", "--deal", "engine", "--deals", "30",
+                   "--variant", "briscola-2p", "--out", str(tmp_path)])  # fmt: skip
+    out = capsys.readouterr().out
+    assert status == 1 and "FAIL briscola-2p last_trick.winner" in out, out
+    (written,) = tmp_path.glob("*.yaml")  # written with the deal the engine showed, every card explicit
+    assert "shuffle" not in written.read_text(encoding="utf-8")
+
+
+def test_a_scenario_may_not_start_from_a_shuffle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "briscola"
+    folder.mkdir()
+    (folder / "s.yaml").write_text(
+        "format: 2\nvariant: briscola-2p\nscenarios:\n  - id: briscola/house/shuffled\n    title: t\n"
+        "    clauses: [briscola.play.free]\n    source: briscola\n    setup: {dealer: 0, shuffle: 3}\n"
+        "    steps:\n      - expect: {phase: play}\n",
+        encoding="utf-8",
+    )
+    assert main(["validate", "--scenarios", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{folder / 's.yaml'}:8:24: $.scenarios[0].setup.shuffle: expected the cards of a deal, never a shuffle seed" in err
