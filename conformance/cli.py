@@ -62,10 +62,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
+    if args.by_variant and not args.fields:
+        return _usage_error("--by-variant counts fields: give it with --fields")
     if args.fields:
         if roots.current():  # a house adds no field and no phase: the fields are pinned by the kit's suite
             return _usage_error("--fields measures the kit's own scenarios: give it no --spec or --scenarios")
-        text, complete = field_report(scenarios.kit_scenarios(), spec.kit_spec().games())
+        text, complete = field_report(scenarios.kit_scenarios(), spec.kit_spec().games(), by_variant=args.by_variant)
         print(text)
         return EXIT_OK if complete else EXIT_FAILED
     rows = coverage.measure(spec.kit_spec(), scenarios.run_scenarios())
@@ -584,7 +586,8 @@ COMMANDS: tuple[Command, ...] = (
         "coverage",
         "print scenarios per clause; exit 1 if a clause lacks one, a refusal where it forbids, or one making a choice it leaves",
         cmd_coverage,
-        (_SPEC_ROOT, _SCENARIO_ROOT, _FIELDS),
+        (_SPEC_ROOT, _SCENARIO_ROOT, _FIELDS, Option(("--by-variant",), "with --fields: a table for each variant, its own "
+                                                    "scenarios counted", action="store_true")),
     ),
     Command(
         "verify",

@@ -145,3 +145,16 @@ def test_the_field_reference_says_what_each_field_holds_in_each_phase(site_data:
     page = fields_reference.fields_reference(data, "protocol.md")
     assert "<br>*deal over, match over*: The side that won a round with this deal" not in page  # two meanings, two entries
     assert "*deal over*: The side that won a round with this deal; null when none did\\." in page
+
+
+def test_by_variant_counts_each_variant_s_own_scenarios(capsys: pytest.CaptureFixture[str]) -> None:
+    main = cli.main
+    assert main(["coverage", "--by-variant"]) == 2  # it counts fields: with --fields alone
+    capsys.readouterr()
+    main(["coverage", "--fields", "--by-variant"])
+    out = capsys.readouterr().out
+    tables = [line.removeprefix("== ") for line in out.splitlines() if line.startswith("== ")]
+    assert "albastini-over60-3p" in tables and "briscola-4p" in tables and "albastini" not in tables
+    three = out.split("== albastini-over60-3p\n", 1)[1].split("\n== ", 1)[0]
+    tie = next(line for line in three.splitlines() if line.startswith("result.tie "))
+    assert tie.split()[-2:] == ["2", "1"], tie  # pinned at the end of the deal and of the match by its own scenarios

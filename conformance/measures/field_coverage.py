@@ -1,4 +1,4 @@
-"""Field coverage: for each game, how many scenarios pin each snapshot field at each phase of a deal.
+"""Field coverage: for each game (or each variant), how many scenarios pin each snapshot field at each phase of a deal.
 
 A step's ``expect`` pins the fields its keys reach (``result: {tie: ...}`` pins ``result.tie``;
 ``snapshot: {bids: []}`` pins ``bids``; ``holds`` pins ``hands``), at the phase the reference
@@ -18,6 +18,7 @@ from conformance.run.runner import request_for
 from conformance.suite import field_phases, observing
 from conformance.suite.scenarios import Scenario
 from specreader.jsontypes import Json
+from specreader.spec import kit_spec, variant_ids
 
 # Keys of ``expect`` that pin a field of another name; ``snapshot`` names its fields by path.
 _FIELD_OF_KEY = {"holds": "hands", "lacks": "hands"}
@@ -26,7 +27,7 @@ SNAPSHOT_KEY = "snapshot"
 
 @dataclass(frozen=True)
 class GameCoverage:
-    game: str
+    game: str  # the game, or the variant the row measures
     phases: tuple[str, ...]
     defined: dict[str, dict[str, str]]  # field -> phase -> meaning
     pinned: dict[tuple[str, str], int]  # (field, phase) -> scenarios
@@ -72,8 +73,9 @@ def _snapshots(scenario: Scenario, engine: adapter.InProcessAdapter) -> list[Jso
     return [o.get("snapshot") for o in answer.get("observations", [])]
 
 
-def measure(scenarios: Iterable[Scenario], games: Iterable[str]) -> list[GameCoverage]:
-    """Each game's fields and phases, and the scenarios pinning each field at each phase."""
+def measure(scenarios: Iterable[Scenario], games: Iterable[str], *, by_variant: bool = False) -> list[GameCoverage]:
+    """Each game's fields and phases, and the scenarios pinning each field at each phase; with ``by_variant``, a
+    row for each variant of those games, its game's fields counted by its own scenarios alone."""
     fields = {f.path for f in field_phases.fields()} | set(observing.snapshot_fields())
     by_game: dict[str, dict[tuple[str, str], set[str]]] = defaultdict(lambda: defaultdict(set))
     engine = adapter.reference_adapter()
@@ -90,18 +92,24 @@ def measure(scenarios: Iterable[Scenario], games: Iterable[str]) -> list[GameCov
                     continue
                 phase = field_phases.phase_shown(snapshot)
                 for path in pinned_fields(step.expect, fields):
-                    by_game[scenario.game][(path, phase)].add(scenario.id)
+                    by_game[scenario.variant if by_variant else scenario.game][(path, phase)].add(scenario.id)
     finally:
         engine.close()
+    rows = [(variant, game) for game in games for variant in variant_ids() if variant_game(variant) == game] if by_variant \
+        else [(game, game) for game in games]
     return [
         GameCoverage(
-            game,
+            row,
             field_phases.game_phases(game),
             field_phases.defined(game),
-            {cell: len(ids) for cell, ids in by_game[game].items()},
+            {cell: len(ids) for cell, ids in by_game[row].items()},
         )
-        for game in games
+        for row, game in rows
     ]
+
+
+def variant_game(variant_id: str) -> str:
+    return str(kit_spec().resolved(variant_id).get("game", ""))
 
 
 def table(rows: list[GameCoverage]) -> str:
@@ -127,7 +135,7 @@ def table(rows: list[GameCoverage]) -> str:
     return "\n".join(lines)
 
 
-def field_report(scenarios: Iterable[Scenario], games: Iterable[str]) -> tuple[str, bool]:
-    """The table of ``trickspec coverage --fields``, and whether it has no gap."""
-    rows = measure(scenarios, games)
+def field_report(scenarios: Iterable[Scenario], games: Iterable[str], *, by_variant: bool = False) -> tuple[str, bool]:
+    """The table of ``trickspec coverage --fields`` (``--by-variant``), and whether it has no gap."""
+    rows = measure(scenarios, games, by_variant=by_variant)
     return table(rows), not any(g.gaps() for g in rows)
