@@ -2,7 +2,8 @@
 
 ``open`` (Albastini's score sheet): victory points add up deal after deal with no finishing
 line; every member of the winning side gets the deal's points in its own sheet column.
-``vp-target``: the same, and the first side to reach ``target`` wins the match.
+``vp-target``: the same, and the first side to reach the target wins the match: ``target`` unless
+the table agreed another before play (setup ``match.target``, as ``open`` takes a house target).
 ``rounds`` (Altbaumer): deal scores add up (negatives allowed); the first side to reach
 ``round_target`` wins a round and both totals go back to 0; with
 ``lone_all_five_wins_round`` a lone player taking every trick wins the round at once;
@@ -43,7 +44,6 @@ class VictoryPoints(Rule):
     """``open``: a table may agree a target as a house rule (setup ``match.target``)."""
 
     PARAMETERS = (Param("target", Kind.INTEGER, minimum=1, optional=True),)
-    fixed_target = False  # the variant's target, if any, cannot be changed by the setup
     needs = "vp"
 
     def __init__(self, rules: Rules, params: Params) -> None:
@@ -59,10 +59,7 @@ class VictoryPoints(Rule):
             raise SetupError("expected a mapping with vp (and optionally sheet, target)", path)
         _keys(value, ("vp", "sheet", "target"), path)
         target = self.target
-        if "target" in value:
-            # A house target is agreed at the table; a variant that fixes one cannot be overridden.
-            if self.fixed_target:
-                raise SetupError(f"this variant's target is fixed at {self.target}", (*path, "target"))
+        if "target" in value:  # the target the table agreed before play, in place of the variant's usual one
             if type(value["target"]) is not int or value["target"] < 1:
                 raise SetupError("expected a positive integer", (*path, "target"))
             target = value["target"]
@@ -103,10 +100,10 @@ class VictoryPoints(Rule):
 
 
 class TargetVictoryPoints(VictoryPoints):
-    """``vp-target``: the variant fixes the target."""
+    """``vp-target``: the match is played to a target, the variant's usual one unless the table agrees another
+    before play (setup ``match.target``)."""
 
     PARAMETERS = (Param("target", Kind.INTEGER, minimum=1),)
-    fixed_target = True
 
 
 class Rounds(Rule):

@@ -260,7 +260,7 @@ def match(variant: Json) -> str:
         return "Victory points are added up on a score sheet, deal after deal, for as long as the table likes."
     if rule == "vp-target":
         target = table_words.plural(whole(c.get("target")), "victory point")
-        return f"The first side to {target} wins the match (a target the table agrees before play)."
+        return f"The first side to reach the target agreed before play wins the match: {target} unless the table agrees another."
     if rule == "rounds":
         rounds = table_words.plural(whole(c.get("rounds_to_win")), "round")
         out = f"A round goes to the first side to {c.get('round_target')} points; {rounds} win the match."

@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance import strategies
+from conformance.suite.scenarios import deck_of
 from reference import Engine, SetupError, VariantError
-from specreader.spec import variant
+from specreader.spec import variant, variant_ids
 
 from reference_support import apply_ok, code_of, deck, filled, play_out
 
@@ -58,7 +59,7 @@ def test_two_player_game_has_no_look() -> None:
     assert engine.view(0)["partner_hand"] is None
 
 
-def test_rejections_follow_the_check_order() -> None:
+def test_refusals_follow_the_check_order() -> None:
     engine = Engine.new("albastini-2p", filled("albastini-2p", 1, {0: ["AH"]}, stock=["3C"]))
     assert code_of(engine, {"type": "play", "seat": 0, "card": "2H"}) == "invalid_action"
     assert code_of(engine, {"type": "play", "seat": 7, "card": "AH"}) == "invalid_action"
@@ -413,3 +414,16 @@ def test_legal_actions_are_shared_read_only_json() -> None:
     mutable = copy.deepcopy(action)
     mutable["seat"] = 1
     assert type(mutable) is dict and engine.legal_actions()[0] == {"type": "pass", "seat": 0}
+
+
+def test_every_over_60_table_plays_to_the_target_it_agrees() -> None:
+    """albastini.over-60.vp-target: the target is agreed before play, commonly 5 or 10; the variant's is the usual one."""
+    over60 = [v for v in variant_ids() if variant(v)["components"]["match"]["rule"] == "vp-target"]
+    assert len(over60) >= 6
+    for vid in over60:
+        sides = len(variant(vid)["sides"])
+        for target in (5, 10, 1, 25):
+            deck = deck_of(variant(vid))
+            snapshot = Engine.new(vid, {"dealer": 0, "deck": deck, "match": {"vp": [0] * sides, "target": target}}).snapshot()
+            assert snapshot["match"]["target"] == target, vid
+        assert Engine.new(vid, {"dealer": 0, "deck": deck_of(variant(vid))}).snapshot()["match"]["target"] == 5

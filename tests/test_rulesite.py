@@ -693,7 +693,10 @@ def test_the_facts_of_a_table_name_only_what_is_played_there(site_data: rulesite
     assert "ordinary club is led" in fact("altbaumer-standard", "Play")
     assert "a winning side names which member" in fact("albastini-4p", "Next dealer")
     assert "nobody over 60" in fact("albastini-over60-3p", "Next dealer")
-    assert fact("albastini-over60", "The match").startswith("The first side to five victory points wins the match (a target")
+    assert fact("albastini-over60", "The match") == (
+        "The first side to reach the target agreed before play wins the match: "
+        "five victory points unless the table agrees another."
+    )
     playable = [vid for vid, v in site_data.variants.items() if not v.get("abstract")]
     alone = [vid for vid in playable if "lone" in site_data.variants[vid].get("components", {})]
     assert alone and all("laid aside for a partner playing alone, the next player" in fact(vid, "The trick") for vid in alone)
