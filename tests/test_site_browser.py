@@ -401,6 +401,17 @@ PAGE_TYPES = {
     "schemas": "reference/schemas.html",
     "refusals": "reference/refusals.html",
     "guide": "guide/running.html",
+    "guide-adapter": "guide/adapter.html",
+    "guide-traces": "guide/traces.html",
+    "guide-reports": "guide/reports.html",
+    "guide-property-tests": "guide/property-tests.html",
+    "guide-house-rules": "guide/house-rules.html",
+    "action-ids": "action-ids.html",
+    "scenario-format": "scenarios.html",
+    "fields": "reference/fields.html",
+    "implementations": "implementations.html",
+    "print-altbaumer": "print/altbaumer.html",
+    "print-briscola": "print/briscola.html",
     "changelog": "changelog.html",
 }
 WIDTHS = {"desktop": 1280, "phone": 390}

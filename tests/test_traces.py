@@ -226,3 +226,12 @@ def test_a_known_field_is_counted_apart_in_a_trace(tmp_path: Path, capsys: pytes
     game["observations"][-1]["snapshot"]["to_act"] = 3  # and a difference it does not know of
     status, out = _check(capsys, str(_write(tmp_path / "u.jsonl", game)), "--expect", str(known))
     assert status == 1 and "to_act: expected None, observed 3" in out, out
+
+
+def test_each_run_writes_its_divergences_though_another_run_in_the_process_wrote_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    trace = _example_trace(tmp_path / "bad.jsonl", 20, "--bug", "led-suit-wins")
+    for run in ("first", "second"):
+        _check(capsys, str(trace), "--out", str(tmp_path / run))
+        assert len(list((tmp_path / run).glob("*.yaml"))) == 1, run

@@ -42,11 +42,14 @@ class Entry:
     reason: str
     link: str | None = None
     differences: frozenset[Difference] | None = None  # the failure pinned; None: any failure of the outcome
+    category: str | None = None  # rule-bug, rule-played-differently or beyond-api: for a findings report
 
     def to_json(self) -> Json:
         out: Json = {"id": self.id, "outcome": str(self.outcome), "reason": self.reason}
         if self.link:
             out["link"] = self.link
+        if self.category:
+            out["category"] = self.category
         if self.differences is not None:
             out["differences"] = [{"what": what, "observed": json.loads(seen)} for what, seen in sorted(self.differences)]
         return out
@@ -55,7 +58,7 @@ class Entry:
     def from_json(cls, data: Json) -> Entry:
         pinned = data.get("differences")
         differences = None if pinned is None else frozenset(difference(d["what"], d["observed"]) for d in pinned)
-        return cls(data["id"], Outcome(data["outcome"]), data["reason"], data.get("link"), differences)
+        return cls(data["id"], Outcome(data["outcome"]), data["reason"], data.get("link"), differences, data.get("category"))
 
 
 @dataclass(frozen=True)

@@ -154,6 +154,7 @@ def run(
     progress: Progress | None = None,
 ) -> Checked:
     """Judge every game of the plan's shard; the log is written to ``stream`` as it goes."""
+    _written.clear()  # a run writes each divergence once: none was written by an earlier run in this process
     problems: list[Problem] = []
     headers: list[Json] = []
     mine = _batches(plan, reading.lines(list(plan.files)), problems, headers)
