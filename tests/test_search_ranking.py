@@ -77,6 +77,23 @@ def test_rule_pages_come_first_for_rule_words(index: SearchIndex, word: str) -> 
     assert not late, f"{word!r}: {late} rank below the example page {pages[first_example]}"
 
 
+# The game's words a player looks up ("follow" for following suit: the search ranks single words).
+PLAYER_WORDS = ("indicator", "follow", "trump", "ndoa", "Otea", "mrithi", "Tree")
+
+
+@pytest.mark.parametrize("word", PLAYER_WORDS)
+def test_a_player_s_word_finds_how_to_play_or_the_glossary_first(index: SearchIndex, word: str) -> None:
+    pages = index.pages(word)
+    assert pages and pages[0].startswith(("play/", "glossary.html")), f"{word!r}: {pages[:5]}"
+
+
+def test_the_rulesets_stay_out_of_the_index(index: SearchIndex) -> None:
+    """A ruleset is the specification again for one table: thirteen copies would bury every other page."""
+    located = {d["location"].split("#")[0] for d in index.docs}
+    assert "rules/albastini.html" in located and "rules/altbaumer.html" in located
+    assert not [page for page in located if page.startswith("rules/") and page.count("-")], sorted(located)
+
+
 def test_the_search_splits_words_at_punctuation(index: SearchIndex) -> None:
     """The headings "Scoring a deal (mrithi)" and "Otea: choosing trumps" hold the words mrithi and Otea."""
     assert index.tokens("Scoring a deal (mrithi)") == ["scoring", "a", "deal", "mrithi"]
