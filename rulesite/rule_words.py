@@ -74,7 +74,8 @@ def ranking(variant: Json) -> str:
         out = f"In plain suits, from high to low: {plain}. In trumps: {trumps}."
     tops = rk.get("top_trumps")
     if isinstance(tops, list) and tops:
-        out += f" Above every trump, whatever suit is trumps: {' then '.join(str(t) for t in tops)}."
+        trees = " (the Trees)" if (_component(variant, "cut") or {}).get("rule") == "tree-cut" else ""
+        out += f" Above every trump, whatever suit is trumps: {' then '.join(str(t) for t in tops)}{trees}."
     return out
 
 
@@ -117,9 +118,12 @@ def cut(variant: Json) -> str | None:
     if c is None:
         return None
     if c.get("rule") == "tree-cut":
+        # the player before the dealer in play order sits on the side the turn does not go to
+        side = "left" if str(variant.get("direction", "")) == "anticlockwise" else "right"
         return (
-            "The player before the dealer cuts; a Tree showing at the cut may be taken, and then the next card too"
-            " if it is the other Tree."
+            f"The player on the dealer's {side} cuts; a Tree showing at the cut may be taken, and then the next card"
+            " too if it is the other Tree. The cutter keeps each Tree taken and is dealt that many fewer cards in"
+            " the first packet, so still holds five."
         )
     return f"The cut: {c.get('rule')}."
 
@@ -225,9 +229,13 @@ def score(variant: Json) -> str:
         return out + f". When no side has more than {c.get('win_over')}, nobody scores."
     if rule == "tricks":
         table = _mapping(c.get("table"))
+        by_points: dict[int, list[int]] = {}  # tricks paying alike said together: "three or four tricks: one point"
+        for k, v in table.items():
+            by_points.setdefault(whole(v), []).append(int(k) if str(k).isdigit() else 0)
         pays = "; ".join(
-            f"{table_words.plural(int(k) if str(k).isdigit() else 0, 'trick')}: {table_words.plural(whole(v), 'point')}"
-            for k, v in table.items()
+            " or ".join(table_words.number(n) for n in counts) + f" trick{'s' if counts != [1] else ''}: "
+            + table_words.plural(points, "point")
+            for points, counts in by_points.items()
         )
         out = f"The side taking most tricks scores: {pays}."
         if c.get("makers_lose"):

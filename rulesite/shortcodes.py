@@ -6,7 +6,7 @@ big cards with captions (``_`` for a space), ``[[values: VARIANT]]`` the variant
 ``[[pytest-options:]]`` the pytest plugin's, ``[[limits:]]`` the data limits, all read from the code so the
 guide cannot drift from it; ``[[fields:]]`` the observation and the snapshot field by field for each game,
 read from the schemas and the clauses. A bad card code or an unknown variant is an error, so a typo
-fails the build.
+fails the build. ``[[ruling: R6]]`` marks, where players read, what follows the project's ruling.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from specreader import limits
 from specreader.jsontypes import Json
 
 _SHORTCODE = re.compile(
-    r"\[\[(cards|hand|show|values|cli|pytest-options|limits|walkthrough|table|rulesets|fields):\s*([^\]]*)\]\]"
+    r"\[\[(cards|hand|show|values|cli|pytest-options|limits|walkthrough|table|rulesets|fields|ruling):\s*([^\]]*)\]\]"
 )
 
 
@@ -35,6 +35,21 @@ def values_table(variant: Json) -> str:
     return templating.render("values_table.html.j2", order=order, values=values, total=total)
 
 
+def ruling_note(ruling: Json, links: PageLinks) -> str:
+    """One line where players read: this is the project's ruling, where the accounts disagree, what one says
+    otherwise (its erratum, or the number of readings), and a link to the whole ruling."""
+    rid = str(ruling["id"])
+    errata = ruling.get("errata") or []
+    other = (
+        f" One account says otherwise: \u201c{' '.join(str(errata[0].get('says', '')).split())}\u201d"
+        if errata else f" The accounts read it {len(ruling.get('readings') or [])} ways."
+    )  # fmt: skip
+    said = templating.render(
+        "ruling_note.md.j2", link=links.ruling(rid, with_title=True), other=other
+    )
+    return said
+
+
 def expand_shortcodes(markdown: str, data: SiteData | None = None, page: str = "index.md") -> str:
     """``page`` is the page's path under the docs folder, for the links the pieces carry."""
 
@@ -44,6 +59,10 @@ def expand_shortcodes(markdown: str, data: SiteData | None = None, page: str = "
             if data is None or arg:
                 raise ValueError(f"[[fields:]]: takes no argument and needs the site's data, found {' '.join(arg)!r}")
             return fields_reference.fields_reference(data, page)
+        if kind == "ruling":
+            if data is None or len(arg) != 1 or arg[0] not in data.rulings:
+                raise ValueError(f"[[ruling: ...]]: expected a ruling id, found {' '.join(arg)!r}")
+            return ruling_note(data.rulings[arg[0]], PageLinks(page, data))
         if kind == "rulesets":
             if data is None or len(arg) != 1 or arg[0] not in data.games():
                 raise ValueError(f"[[rulesets: ...]]: expected one game, found {' '.join(arg)!r}")

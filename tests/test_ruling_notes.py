@@ -1,0 +1,27 @@
+"""Where players read, a line marks what follows the project's ruling, links it, and says what else an account says."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import rulesite
+from rulesite.shortcodes import expand_shortcodes
+
+
+def test_a_ruling_note_links_the_ruling_and_gives_the_other_reading(site_data: rulesite.SiteData) -> None:
+    said = expand_shortcodes("[[ruling: R6]]", site_data, "play/albastini.md")
+    assert said.startswith("Our ruling [R6 Who draws the indicator](../rulings.md#R6): the accounts differ here")
+    assert "One account says otherwise: \u201cThe last card of the stock" in said and said.rstrip().endswith("{: .ruling-note }")
+    assert "read it 3 ways" in expand_shortcodes("[[ruling: R3]]", site_data, "play/albastini.md")
+    with pytest.raises(ValueError, match="expected a ruling id"):
+        expand_shortcodes("[[ruling: R99]]", site_data, "play/albastini.md")
+
+
+def test_the_how_to_play_pages_mark_the_rulings_they_follow(site_data: rulesite.SiteData) -> None:
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    for page, rulings in (("play/albastini.md", ("R3", "R6")), ("play/altbaumer.md", ("R9", "R10"))):
+        shown = expand_shortcodes((docs / page).read_text(encoding="utf-8"), site_data, page)
+        for rid in rulings:
+            assert f"Our ruling [{rid} " in shown, (page, rid)
