@@ -28,7 +28,7 @@ class MomentView:
     number: int  # the trick's number, 0 for another step
     anchor: str
     title: str
-    played: list[tuple[str, str]]  # (name, card) in the order played
+    played: list[tuple[str, str, bool]]  # (name, card, whether it won the trick) in the order played
     note: Markup | None
     standing: str
     table: TableView | None
@@ -58,7 +58,8 @@ def standing(after: Json, variant: Json) -> str:
 def _moment(i: int, m: Moment, number: int, walk: Walkthrough, title: str, links: PageLinks) -> MomentView:
     names = table_words.seat_names(walk.variant)
     trick = m.trick()
-    played = [(names[a["seat"]], str(a["card"])) for a in m.actions if a.get("type") == "play"]
+    winner = trick.get("winner") if trick else None
+    played = [(names[a["seat"]], str(a["card"]), a["seat"] == winner) for a in m.actions if a.get("type") == "play"]
     anchor = f"{walk.game}-trick-{number}" if trick else f"{walk.game}-step-{i + 1}"
     hands_changed = trick is None and m.result() is None
     return MomentView(

@@ -1,4 +1,4 @@
-"""Where players read, a line marks what follows the project's ruling, links it, and says what else an account says."""
+"""What players read: the project's rulings marked where the page follows one, and the card that won each trick."""
 
 from __future__ import annotations
 
@@ -25,3 +25,15 @@ def test_the_how_to_play_pages_mark_the_rulings_they_follow(site_data: rulesite.
         shown = expand_shortcodes((docs / page).read_text(encoding="utf-8"), site_data, page)
         for rid in rulings:
             assert f"Our ruling [{rid} " in shown, (page, rid)
+
+
+@pytest.mark.parametrize("game", ["albastini", "altbaumer", "briscola", "bisca"])
+def test_each_trick_of_a_walkthrough_marks_its_winning_card(site_data: rulesite.SiteData, game: str) -> None:
+    shown = expand_shortcodes(f"[[walkthrough: {game}]]", site_data, f"play/{game}.md")
+    tricks = shown.split("### Trick ")[1:]
+    assert tricks
+    for trick in tricks:
+        played = trick.split("wins the trick")[0]
+        winner = played.rsplit("\n", 1)[-1].strip()  # "South wins the trick": the name before it
+        assert played.count("labelled--won") == 1, trick[:200]
+        assert f">{winner}, wins</span>" in played, (winner, trick[:300])
