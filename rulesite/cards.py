@@ -27,6 +27,14 @@ RANKS = {
 # U+FE0E asks for the text presentation of the suit symbol, never a colour emoji.
 TEXT_PRESENTATION = "\ufe0e"
 
+_CARD_IN_TEXT = re.compile(f"\\b({RANK})({SUIT})\\b")
+
+
+def in_symbols(text: str) -> str:
+    """Text with each card code said as players write a card, rank and suit symbol: "AC beats the led 7C" reads
+    "A♣ beats the led 7♣", "TD" reads "10♦". For headings, where a card drawn as a picture would not do."""
+    return _CARD_IN_TEXT.sub(lambda m: RANKS[m[1]][0] + SUITS[m[2]][0] + TEXT_PRESENTATION, text)
+
 
 @dataclass(frozen=True)
 class Suit:

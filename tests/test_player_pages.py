@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -37,3 +38,16 @@ def test_each_trick_of_a_walkthrough_marks_its_winning_card(site_data: rulesite.
         winner = played.rsplit("\n", 1)[-1].strip()  # "South wins the trick": the name before it
         assert played.count("labelled--won") == 1, trick[:200]
         assert f">{winner}, wins</span>" in played, (winner, trick[:300])
+
+
+def test_example_headings_say_cards_as_players_write_them(site_pages: dict[str, str]) -> None:
+    from rulesite.cards import in_symbols
+
+    assert in_symbols("AC beats the led 7C, TD stays; AS high, ASK no card") == (
+        "A♣\ufe0e beats the led 7♣\ufe0e, 10♦\ufe0e stays; A♠\ufe0e high, ASK no card"
+    )
+    headings = [line for page, text in site_pages.items() if page.startswith("examples/")
+                for line in text.splitlines() if line.startswith("## ")]  # fmt: skip
+    assert len(headings) > 300
+    coded = [h for h in headings if re.search(r"\b[AKQJT2-9][CDHS]\b", h.split(" {:")[0].split(" {#")[0])]
+    assert not coded, coded[:5]
