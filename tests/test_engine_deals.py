@@ -52,3 +52,16 @@ def test_a_scenario_may_not_start_from_a_shuffle(tmp_path: Path, capsys: pytest.
     assert main(["validate", "--scenarios", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert f"{folder / 's.yaml'}:8:24: $.scenarios[0].setup.shuffle: expected the cards of a deal, never a shuffle seed" in err
+
+
+def test_a_legal_actions_divergence_names_the_clauses_refusing_what_the_engine_offers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Thirteen Altbaumer clauses say what is legal in play; a divergence names those whose refusal the engine
+    offers anyway (tests/free_play_engine.py offers every card held), one divergence per duty."""
+    main(["fuzz", "--engine", "free_play_engine:FreePlay", "--variant", "altbaumer-standard", "--deals", "60"])
+    out = capsys.readouterr().out
+    named = [line.removeprefix("  clauses: ").split(", ") for line in out.splitlines() if line.startswith("  clauses: ")]
+    assert len(named) >= 2 and all(len(clauses) <= 4 for clauses in named), named
+    assert any("altbaumer.play.follow-suit" in clauses for clauses in named)
+    assert any("altbaumer.play.trump-when-void" in clauses for clauses in named)

@@ -20,6 +20,7 @@ from conformance.fuzz.deals import Case, Report, reference_reports
 from conformance.suite.observing import LEGAL, SETUP, clauses_of
 from conformance.suite.reported import Reports
 from conformance.vocabulary import ErrorKind
+from reference import Engine
 from reference.state import Phase
 from specreader.jsontypes import Json
 
@@ -70,7 +71,10 @@ def name(case: Case, divergence: Divergence, reports: list[Report]) -> tuple[str
     phase = SETUP if position == 0 else str(reports[position - 1][0].get("phase"))
     if divergence.kind == REPORT:
         path = divergence.missed[0].path
-        return _field_of(path), clauses.for_field(path, phase) or clauses.of_phase(phase), phase
+        named = clauses.for_field(path, phase) or clauses.of_phase(phase)
+        if path.startswith(f"{LEGAL}."):  # many clauses say what is legal: those refusing what the engine offers
+            named = _refusing_offered(case, divergence, phase) or named
+        return _field_of(path), named, phase
     if divergence.kind == REFUSAL:
         if divergence.allowed:  # the reference refuses it: the clauses that forbid it
             named = clauses.for_refusal(divergence.allowed[0], phase)
@@ -83,6 +87,32 @@ def name(case: Case, divergence: Divergence, reports: list[Report]) -> tuple[str
     cause = f"unsupported: {error.message[:80]}" if error is not None and error.kind is ErrorKind.UNSUPPORTED else (
         f"error.{error.kind}" if error is not None else "error")
     return cause, clauses.of_phase(phase) or clauses.for_field(f"{LEGAL}.{phase}", phase), phase
+
+
+def _refusing_offered(case: Case, divergence: Divergence, phase: str) -> tuple[str, ...]:
+    """For legal actions that differ: the clauses that refuse, with the reference's code, the actions the engine
+    offers and the reference does not (a play the duty to follow suit forbids names that duty alone); none
+    when the engine offers nothing more."""
+    offered = {
+        text for m in divergence.mismatches if isinstance(m.observed, list) and isinstance(m.expected, list)
+        for text in m.observed if text not in m.expected
+    }  # fmt: skip
+    if not offered:
+        return ()
+    engine = Engine.new(case.variant, case.setup)
+    for played in case.actions:
+        engine.apply(dict(played))
+    codes: set[str] = set()
+    for text in sorted(offered):
+        seat, kind, *card = str(text).split()
+        if not seat.isdigit():
+            continue
+        action: Json = {"type": kind, "seat": int(seat), **({"card": card[0]} if card else {})}
+        code = getattr(engine.copy().apply(action), "code", None)
+        if code is not None:
+            codes.add(code)
+    clauses = clauses_of(case.variant)
+    return tuple(dict.fromkeys(c for code in sorted(codes) for c in clauses.for_refusal(code, phase)))
 
 
 def _request(case: Case, rid: str) -> Request:
