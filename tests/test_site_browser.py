@@ -379,6 +379,20 @@ def test_cards_stay_readable_in_both_palettes(visit: Visit) -> None:
     visit.assert_offline()
 
 
+def test_the_rank_table_fits_a_phone_whole(browser: Browser, server: str) -> None:
+    """The first thing a learner needs, read whole at 390 px, not scrolled inside its box."""
+    context = browser.new_context(viewport={"width": WIDTHS["phone"], "height": 900})
+    page = context.new_page()
+    try:
+        for path in ("index.html", "play/albastini.html"):
+            page.goto(server + path)
+            page.wait_for_load_state("load")
+            sizes = page.evaluate("[...document.querySelectorAll('.values-table')].map(t => [t.scrollWidth, t.clientWidth])")
+            assert sizes and all(scroll <= client for scroll, client in sizes), (path, sizes)
+    finally:
+        context.close()
+
+
 # ------------------------------------------------------------------ every page type, phone and desktop, light and dark
 
 AXE = ROOT / "build" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
