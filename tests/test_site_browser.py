@@ -393,6 +393,21 @@ def test_the_rank_table_fits_a_phone_whole(browser: Browser, server: str) -> Non
         context.close()
 
 
+def test_field_paths_are_never_broken_mid_word(browser: Browser, server: str) -> None:
+    context = browser.new_context(viewport={"width": WIDTHS["phone"], "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(server + "reference/fields.html")
+        page.wait_for_load_state("load")
+        paths, broken = page.evaluate(
+            "(() => { const cs = [...document.querySelectorAll('table td:first-child code')];"
+            " return [cs.length, cs.filter(c => c.getClientRects().length > 1).map(c => c.textContent)]; })()"
+        )
+        assert paths > 100 and not broken, broken[:5]
+    finally:
+        context.close()
+
+
 # ------------------------------------------------------------------ every page type, phone and desktop, light and dark
 
 AXE = ROOT / "build" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
