@@ -441,6 +441,8 @@ PAGE_TYPES = {
     "implementations": "implementations.html",
     "print-altbaumer": "print/altbaumer.html",
     "print-briscola": "print/briscola.html",
+    "print-bisca": "print/bisca.html",
+    "how-to-play-briscola": "play/briscola.html",
     "changelog": "changelog.html",
 }
 WIDTHS = {"desktop": 1280, "phone": 390}
