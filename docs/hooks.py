@@ -18,6 +18,7 @@ from mkdocs.structure.pages import Page
 
 import rulesite
 from conformance.suite.scenarios import Scenario
+from rulesite import docs_blocks
 from rulesite.implementations import IMPLEMENTATIONS_PAGE, implementations_page
 from rulesite.search_weights import search_settings
 from specreader.problems import DataError
@@ -42,24 +43,26 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     global _data
     _data = _load(config)
     if config.nav:
-        config.nav = _expand_nav(config.nav, rulesite.example_nav(_data), rulesite.rules_nav(_data))
+        sections = {**rulesite.rules_nav(_data), **rulesite.fields_nav(_data)}
+        config.nav = _expand_nav(config.nav, rulesite.example_nav(_data), sections)
     config.extra[VERSION_KEY] = site_version()
     return config
 
 
-def _expand_nav(nav: list[Any], examples: list[Any], rulesets: dict[str, list[Any]]) -> list[Any]:
-    """Replace the section whose value is the examples index by the full examples tree, and each game's
-    specification page by a section holding it and the game's rulesets."""
+def _expand_nav(nav: list[Any], examples: list[Any], sections: dict[str, list[Any]]) -> list[Any]:
+    """Replace the section whose value is the examples index by the full examples tree, each game's
+    specification page by a section holding it and the game's rulesets, and the field reference's first page
+    by a section holding it and each game's fields."""
     out: list[Any] = []
     for item in nav:
         if isinstance(item, dict):
             ((title, value),) = item.items()
             if value == EXAMPLES_PLACEHOLDER:
                 out.append({title: examples})
-            elif isinstance(value, str) and value in rulesets:
-                out.append({title: rulesets[value]})
+            elif isinstance(value, str) and value in sections:
+                out.append({title: sections[value]})
             elif isinstance(value, list):
-                out.append({title: _expand_nav(value, examples, rulesets)})
+                out.append({title: _expand_nav(value, examples, sections)})
             else:
                 out.append(item)
         else:
@@ -117,8 +120,13 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         generated[CHANGELOG_PAGE] = (Path(config.config_file_path).resolve().parent / "CHANGELOG.md").read_text(encoding="utf-8")
     except ValueError as err:
         raise PluginError(f"the rules site cannot be generated: {err}") from None
+    kept = docs_blocks.reference_pages(data)  # in docs/ too, so that they read whole in the repository
     for path, content in generated.items():
         existing = files.get_file_from_path(path)
+        if path in kept:
+            if existing is None or existing.content_string != kept[path]:
+                raise PluginError(f"docs/{path} is not as the kit's data makes it: run python -m rulesite.docs_blocks")
+            continue
         if existing is not None:
             raise PluginError(f"docs/{path} exists but is generated from the kit's data: remove it")
         files.append(File.generated(config, path, content=content))

@@ -8,6 +8,7 @@ through the Jinja2 templates of ``rulesite/templates`` with autoescape on. Nothi
 from __future__ import annotations
 
 from rulesite.example_pages import example_nav
+from rulesite.fields_reference import fields_nav
 from rulesite.paths import EXAMPLES_INDEX
 from rulesite.shortcodes import expand_shortcodes
 from rulesite.site import pages
@@ -21,6 +22,7 @@ __all__ = [
     "SiteData",
     "example_nav",
     "expand_shortcodes",
+    "fields_nav",
     "fragments_kept",
     "load_site_data",
     "pages",

@@ -1,11 +1,13 @@
-"""The tables of hand-written docs pages that are made from the code, written into the pages themselves, so that
-each page reads whole where it is read (the repository, an editor), not only on the built site.
+"""The docs an engine author reads, made from the code and the kit's data, written into docs/ so that each page
+reads whole where it is read (the repository, an editor), not only on the built site.
 
     python -m rulesite.docs_blocks [--check]
 
-A block is ``<!-- generated: KIND ARGS -->``, then what the shortcode ``[[KIND: ARGS]]`` renders, then
-``<!-- end generated -->``; a shortcode alone on a line of these pages becomes such a block. ``--check`` lists the
-blocks that differ from what the code renders now, and exits 1.
+Two kinds: the tables of hand-written pages, and the reference pages the protocol's page links to (schemas,
+refusal codes, fields), written whole. A block is ``<!-- generated: KIND ARGS -->``, then what the shortcode
+``[[KIND: ARGS]]`` renders, then ``<!-- end generated -->``; a shortcode alone on a line of these pages becomes
+such a block. A reference page is the site's page as ``rulesite.pages`` makes it. ``--check`` lists the pages
+that differ from what the code renders now, and exits 1; the site's build refuses a reference page out of date.
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ import re
 import sys
 from pathlib import Path
 
+from rulesite import paths
 from rulesite.shortcodes import expand_shortcodes
+from rulesite.site import pages
+from rulesite.sitedata import SiteData, load_site_data
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 PAGES = ("guide/running.md", "guide/traces.md", "scenarios.md")
@@ -35,16 +40,39 @@ def rendered(text: str) -> str:
     return _ALONE.sub(lambda m: _block(m["kind"], m["args"]), text)
 
 
-def differences(docs: Path = DOCS) -> list[str]:
-    return [page for page in PAGES if rendered(text := (docs / page).read_text(encoding="utf-8")) != text]
+def is_reference_page(page: str) -> bool:
+    """A page of the site made whole from the kit's data that is kept in docs/ too."""
+    return page in (paths.SCHEMAS_PAGE, paths.REFUSALS_PAGE, paths.FIELDS_PAGE) or page.startswith(paths.FIELDS_FOLDER)
+
+
+def reference_pages(data: SiteData | None = None) -> dict[str, str]:
+    """The reference pages as the code renders them now, from ``data`` (the kit's, read afresh, by default)."""
+    made = pages(data if data is not None else load_site_data())
+    return {page: text for page, text in made.items() if is_reference_page(page)}
+
+
+def _stale(docs: Path, page: str, text: str) -> bool:
+    path = docs / page
+    return not path.is_file() or path.read_text(encoding="utf-8") != text
+
+
+def differences(docs: Path = DOCS, data: SiteData | None = None) -> list[str]:
+    found = [page for page in PAGES if rendered(text := (docs / page).read_text(encoding="utf-8")) != text]
+    made = reference_pages(data)
+    found += [page for page, text in made.items() if _stale(docs, page, text)]
+    return found + [page for page in _kept_game_pages(docs) if page not in made]  # a game no longer in the kit
+
+
+def _kept_game_pages(docs: Path) -> list[str]:
+    return [f"{paths.FIELDS_FOLDER}{p.name}" for p in sorted((docs / paths.FIELDS_FOLDER).glob("*.md"))]
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args == ["--check"]:
         found = differences()
-        print("\n".join(f"docs/{page}: its generated tables differ: run python -m rulesite.docs_blocks" for page in found)
-              or "the generated tables of the docs are as the code renders them")
+        print("\n".join(f"docs/{page}: differs from what the code renders: run python -m rulesite.docs_blocks" for page in found)
+              or "the generated pages and tables of the docs are as the code renders them")
         return 1 if found else 0
     if args:
         print("usage: python -m rulesite.docs_blocks [--check]", file=sys.stderr)
@@ -52,6 +80,13 @@ def main(argv: list[str] | None = None) -> int:
     for page in PAGES:
         path = DOCS / page
         path.write_text(rendered(path.read_text(encoding="utf-8")), encoding="utf-8")
+    made = reference_pages()
+    for old in _kept_game_pages(DOCS):
+        if old not in made:
+            (DOCS / old).unlink()
+    for page, text in made.items():
+        (DOCS / page).parent.mkdir(parents=True, exist_ok=True)
+        (DOCS / page).write_text(text, encoding="utf-8")
     return 0
 
 

@@ -1,4 +1,5 @@
-"""The field reference page (reference/fields.md): the observation and the snapshot, field by field, for each game.
+"""The field reference: the named types (reference/fields.md), and for each game a page of its own
+(reference/fields/<game>.md) with the observation and the snapshot, field by field.
 
 Each field's type and meaning are read from ``schemas/protocol.schema.json`` and ``schemas/snapshot.schema.json``,
 and what a snapshot field holds in each phase of the game from the latter's ``x-phases`` (``conformance.suite.field_phases``);
@@ -295,23 +296,40 @@ class Described:
         return self.links.to(code(named), paths.SCHEMAS_PAGE, paths.schema_anchor(schema))
 
 
-def fields_reference(data: SiteData, page: str) -> str:
-    """The observation and the snapshot, field by field, for each game, with links relative to ``page``."""
+def fields_pages(data: SiteData) -> dict[str, str]:
+    """The field reference by page path: the types and the games on the first page, then each game's fields on
+    a page of its own (the protocol's page says how engine and kit talk, and links here)."""
     schemas = Schemas(data)
     games = [game_fields(schemas, data, g) for g in data.games()]
-    links = PageLinks(page, data)
-    return render(
-        "fields.md.j2",
-        games=games,
-        types=type_names(schemas, games),
-        links=links,
-        described=Described(links, schemas),
-        schemas_page=paths.SCHEMAS_PAGE,
-        schema_anchor=paths.schema_anchor,
-        code_row=CODE_ROW,
-    )
+    index = PageLinks(paths.FIELDS_PAGE, data)
+    out = {
+        paths.FIELDS_PAGE: render(
+            "fields_page.md.j2",
+            games=games,
+            types=type_names(schemas, games),
+            links=index,
+            described=Described(index, schemas),
+            schemas_page=paths.SCHEMAS_PAGE,
+            schema_anchor=paths.schema_anchor,
+            game_page=paths.game_fields_path,
+        )
+    }
+    for g in games:
+        page = paths.game_fields_path(g.game)
+        links = PageLinks(page, data)
+        out[page] = render(
+            "fields.md.j2",
+            g=g,
+            links=links,
+            described=Described(links, schemas),
+            code_row=CODE_ROW,
+            index=paths.FIELDS_PAGE,
+        )
+    return out
 
 
-def fields_page(data: SiteData) -> str:
-    """The field reference, a page of its own: the protocol's page says how engine and kit talk, and links here."""
-    return render("fields_page.md.j2", reference=Markup(fields_reference(data, paths.FIELDS_PAGE)))
+def fields_nav(data: SiteData) -> dict[str, list[dict[str, str]]]:
+    """The nav section the field reference's first page stands for: that page, then each game's."""
+    entries = [{"Types and games": paths.FIELDS_PAGE}]
+    entries += [{data.game_title(g): paths.game_fields_path(g)} for g in data.games()]
+    return {paths.FIELDS_PAGE: entries}

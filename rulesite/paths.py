@@ -26,6 +26,7 @@ RULES_FOLDER = "rules/"
 PLAY_FOLDER = "play/"
 PRINT_FOLDER = "print/"
 EXAMPLES_FOLDER = "examples/"
+FIELDS_FOLDER = "reference/fields/"
 
 
 def rules_page_path(game: str) -> str:
@@ -39,6 +40,11 @@ def variant_rules_path(variant_id: str) -> str:
 def how_to_play_path(game: str) -> str:
     """Hand-written: the prose is for players, the walk-through and the table come from shortcodes."""
     return f"{PLAY_FOLDER}{game}.md"
+
+
+def game_fields_path(game: str) -> str:
+    """A game's fields, in the field reference."""
+    return f"{FIELDS_FOLDER}{game}.md"
 
 
 def summary_path(game: str) -> str:

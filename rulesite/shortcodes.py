@@ -4,8 +4,7 @@
 big cards with captions (``_`` for a space), ``[[values: VARIANT]]`` the variant's ranks and values.
 ``[[cli: verify]]`` lists a ``trickspec`` command's options (``[[cli:]]`` the commands) and
 ``[[pytest-options:]]`` the pytest plugin's, ``[[limits:]]`` the data limits, all read from the code so the
-guide cannot drift from it; ``[[fields:]]`` the observation and the snapshot field by field for each game,
-read from the schemas and the clauses. A bad card code or an unknown variant is an error, so a typo
+guide cannot drift from it. A bad card code or an unknown variant is an error, so a typo
 fails the build. ``[[ruling: R6]]`` marks, where players read, what follows the project's ruling.
 """
 
@@ -13,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from rulesite import cli_reference, fields_reference, how_to_play, templating, variant_pages
+from rulesite import cli_reference, how_to_play, templating, variant_pages
 from rulesite.cards import is_card
 from rulesite.links import PageLinks
 from rulesite.sitedata import SiteData
@@ -21,7 +20,7 @@ from specreader import limits
 from specreader.jsontypes import Json
 
 _SHORTCODE = re.compile(
-    r"\[\[(cards|hand|show|values|cli|pytest-options|limits|walkthrough|table|rulesets|fields|ruling):\s*([^\]]*)\]\]"
+    r"\[\[(cards|hand|show|values|cli|pytest-options|limits|walkthrough|table|rulesets|ruling):\s*([^\]]*)\]\]"
 )
 
 
@@ -55,10 +54,6 @@ def expand_shortcodes(markdown: str, data: SiteData | None = None, page: str = "
 
     def replace(m: re.Match[str]) -> str:
         kind, arg = m.group(1), m.group(2).split()
-        if kind == "fields":
-            if data is None or arg:
-                raise ValueError(f"[[fields:]]: takes no argument and needs the site's data, found {' '.join(arg)!r}")
-            return fields_reference.fields_reference(data, page)
         if kind == "ruling":
             if data is None or len(arg) != 1 or arg[0] not in data.rulings:
                 raise ValueError(f"[[ruling: ...]]: expected a ruling id, found {' '.join(arg)!r}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rulesite import paths
 from rulesite.example_pages import example_page, examples_index, page_labels
-from rulesite.fields_reference import PROTOCOL, SNAPSHOT, fields_page
+from rulesite.fields_reference import PROTOCOL, SNAPSHOT, fields_pages
 from rulesite.glossary_page import glossary_page
 from rulesite.refusals_page import refusals_page
 from rulesite.rules_pages import rules_page
@@ -30,7 +30,7 @@ def pages(data: SiteData) -> dict[str, str]:
     out[paths.REFUSALS_PAGE] = refusals_page(data)
     out[paths.SCHEMAS_PAGE] = schemas_page(data)
     if {PROTOCOL, SNAPSHOT} <= {name for name, _ in data.schemas}:  # the reference is made from them
-        out[paths.FIELDS_PAGE] = fields_page(data)
+        out.update(fields_pages(data))
     out[paths.EXAMPLES_INDEX] = examples_index(data)
     labels = page_labels(data)
     for path, group in data.example_files().items():

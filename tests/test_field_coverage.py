@@ -16,7 +16,7 @@ from conformance.measures import field_coverage
 from conformance.run.runner import request_for
 from conformance.suite import field_phases, scenarios
 from conformance.suite.comparisons import _field
-from rulesite import fields_reference
+from rulesite import fields_reference, paths
 from specreader.jsontypes import Json
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -142,7 +142,7 @@ def test_the_field_reference_says_what_each_field_holds_in_each_phase(site_data:
     scores = dict(altbaumer["match.scores"].phases)
     assert scores["match over"] == "0 for every side: the deal won the last round."
     assert "cut, trump, discard, lone, play" in scores
-    page = fields_reference.fields_reference(data, "protocol.md")
+    page = fields_reference.fields_pages(data)[paths.game_fields_path("altbaumer")]
     assert "<br>*deal over, match over*: The side that won a round with this deal" not in page  # two meanings, two entries
     assert "*deal over*: The side that won a round with this deal; null when none did\\." in page
 

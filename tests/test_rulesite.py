@@ -933,14 +933,32 @@ def test_the_field_reference_files_every_observed_field_under_its_clauses(
     assert {r.path: r for r in game_fields["albastini"].snapshot}["hands"].type == "{seat: card[]}"
 
 
+def test_each_game_has_its_own_field_page_with_the_deciding_clauses_folded(site_data: rulesite.SiteData) -> None:
+    pages = fields_reference.fields_pages(site_data)
+    assert sorted(pages) == sorted([paths.FIELDS_PAGE] + [paths.game_fields_path(g) for g in site_data.games()])
+    index = pages[paths.FIELDS_PAGE]
+    for game in site_data.games():
+        assert f"]({paths.link(paths.FIELDS_PAGE, paths.game_fields_path(game))})" in index
+        page = pages[paths.game_fields_path(game)]
+        assert page.startswith(f"# {site_data.game_title(game)} fields\n")
+        others = [g for g in site_data.games() if g != game]
+        assert not any(f"rules/{g}.md#" in page for g in others), game  # one game's clauses to a page
+    altbaumer = pages[paths.game_fields_path("altbaumer")]
+    row = next(line for line in altbaumer.splitlines() if line.startswith("| <code>last\\_trick\\.winner</code>"))
+    folded = row.split(" | ")[-1]
+    assert folded.startswith('<details class="decided-by"><summary>') and folded.endswith("</details> |"), folded
+    count = int(folded.split("<summary>")[1].split(" ")[0])
+    assert count == folded.count("](../../rules/altbaumer.md#") >= 1
+
+
 def test_a_field_added_to_the_snapshot_schema_shows_in_every_games_reference(site_data: rulesite.SiteData) -> None:
     schemas = [(name, copy.deepcopy(s)) for name, s in site_data.schemas]
     snapshot = dict(schemas)["snapshot.schema.json"]
     card = {"$ref": "common.schema.json#/$defs/card"}
     snapshot["properties"]["hints"] = {"description": "A <b>hint</b> for MR7H.", "type": "array", "items": card}
-    page = fields_reference.fields_reference(dataclasses.replace(site_data, schemas=schemas), "protocol.md")
+    pages = fields_reference.fields_pages(dataclasses.replace(site_data, schemas=schemas))
     for game in site_data.games():
-        section = page.split(f"{{ #fields-{game} }}")[1].split("\n### ")[0]
+        section = pages[paths.game_fields_path(game)].split("## The snapshot")[1]
         assert "| <code>hints</code> | <code>card\\[\\]</code> | A &lt;b&gt;hint&lt;/b&gt; for MR7H\\. |" in section, game
 
 

@@ -36,7 +36,8 @@ def test_the_wheel_holds_the_data_the_types_and_the_licence(wheel: Path) -> None
     archive = zipfile.ZipFile(wheel)
     names = archive.namelist()
     for data in ("spec/albastini/clauses.yaml", "schemas/scenario.schema.json", "scenarios/albastini/trick/anna-boris.yaml",
-                 "docs/protocol.md", "docs/guide/traces.md", "examples/whole-game/briscola.py"):
+                 "docs/protocol.md", "docs/guide/traces.md", "docs/reference/fields/albastini.md",
+                 "examples/whole-game/briscola.py"):
         assert f"specreader/_data/{data}" in names
     templates = sorted(p.name for p in (ROOT / "rulesite" / "templates").glob("*.j2"))
     assert templates and all(f"rulesite/templates/{name}" in names for name in templates)
