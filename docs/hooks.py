@@ -43,7 +43,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     global _data
     _data = _load(config)
     if config.nav:
-        sections = {**rulesite.rules_nav(_data), **rulesite.fields_nav(_data)}
+        sections = {**rulesite.rules_nav(_data), **rulesite.fields_nav(_data), **rulesite.summary_nav(_data)}
         config.nav = _expand_nav(config.nav, rulesite.example_nav(_data), sections)
     config.extra[VERSION_KEY] = site_version()
     return config
@@ -51,8 +51,9 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 def _expand_nav(nav: list[Any], examples: list[Any], sections: dict[str, list[Any]]) -> list[Any]:
     """Replace the section whose value is the examples index by the full examples tree, each game's
-    specification page by a section holding it and the game's rulesets, and the field reference's first page
-    by a section holding it and each game's fields."""
+    specification page by a section holding it and the game's rulesets, a game's print page by a section
+    holding it and a sheet per table size, and the field reference's first page by a section holding it and
+    each game's fields."""
     out: list[Any] = []
     for item in nav:
         if isinstance(item, dict):

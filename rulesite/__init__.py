@@ -13,6 +13,7 @@ from rulesite.paths import EXAMPLES_INDEX
 from rulesite.shortcodes import expand_shortcodes
 from rulesite.site import pages
 from rulesite.sitedata import SiteData, load_site_data
+from rulesite.summary_pages import summary_nav
 from rulesite.templating import Fragments, fragments_kept
 from rulesite.variant_pages import rules_nav
 
@@ -27,4 +28,5 @@ __all__ = [
     "load_site_data",
     "pages",
     "rules_nav",
+    "summary_nav",
 ]

@@ -48,8 +48,13 @@ def game_fields_path(game: str) -> str:
 
 
 def summary_path(game: str) -> str:
-    """A game's one-page summary, to print."""
+    """A game's one-page summary, to print; for a game of several table sizes, the page choosing among them."""
     return f"{PRINT_FOLDER}{game}.md"
+
+
+def table_summary_path(game: str, players: int) -> str:
+    """The one-page summary of a game's tables of ``players``, when the game has several sizes."""
+    return f"{PRINT_FOLDER}{game}-{players}p.md"
 
 
 def example_page_path(scenario: Scenario, root: Path | None = None) -> str:

@@ -18,6 +18,7 @@ from specreader.jsontypes import Json
 class Fact:
     topic: str  # "Players", "Trumps"...
     words: str  # plain text; card codes in it are drawn by the page
+    reads: tuple[str, ...] = ()  # the variant's parameters the words are said from, as dotted paths
 
 
 def _mapping(value: object) -> Json:
@@ -283,23 +284,23 @@ def match(variant: Json) -> str:
 
 def facts(variant: Json) -> list[Fact]:
     """Every part of the game at this table, in the order of a deal."""
-    found: list[tuple[str, str | None]] = [
-        ("Players", players(variant)),
-        ("Direction", direction(variant)),
-        ("Pack", pack(variant)),
-        ("Rank", ranking(variant)),
-        ("Values", values(variant)),
-        ("Partners and first dealer", first_dealer(variant)),
-        ("The cut", cut(variant)),
-        ("The deal", deal(variant)),
-        ("Trumps", trump(variant)),
-        ("Partners' look", look(variant)),
-        ("Going alone", lone(variant)),
-        ("Play", legality(variant)),
-        ("The trick", trick(variant)),
-        ("Drawing", draw(variant)),
-        ("Scoring", score(variant)),
-        ("Next dealer", dealer(variant)),
-        ("The match", match(variant)),
+    found: list[tuple[str, str | None, tuple[str, ...]]] = [
+        ("Players", players(variant), ("players", "sides")),
+        ("Direction", direction(variant), ("direction",)),
+        ("Pack", pack(variant), ("deck",)),
+        ("Rank", ranking(variant), ("ranking",)),
+        ("Values", values(variant), ("values",)),
+        ("Partners and first dealer", first_dealer(variant), ("components.first_dealer",)),
+        ("The cut", cut(variant), ("components.cut",)),
+        ("The deal", deal(variant), ("deal",)),
+        ("Trumps", trump(variant), ("components.trump",)),
+        ("Partners' look", look(variant), ("components.look",)),
+        ("Going alone", lone(variant), ("components.lone",)),
+        ("Play", legality(variant), ("components.legality",)),
+        ("The trick", trick(variant), ("components.trick",)),
+        ("Drawing", draw(variant), ("components.draw",)),
+        ("Scoring", score(variant), ("components.score",)),
+        ("Next dealer", dealer(variant), ("components.dealer",)),
+        ("The match", match(variant), ("components.match",)),
     ]
-    return [Fact(topic, words) for topic, words in found if words]
+    return [Fact(topic, words, reads) for topic, words, reads in found if words]

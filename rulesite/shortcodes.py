@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from rulesite import cli_reference, how_to_play, templating, variant_pages
+from rulesite import cli_reference, how_to_play, ruling_marks, templating, variant_pages
 from rulesite.cards import is_card
 from rulesite.links import PageLinks
 from rulesite.sitedata import SiteData
@@ -35,18 +35,8 @@ def values_table(variant: Json) -> str:
 
 
 def ruling_note(ruling: Json, links: PageLinks) -> str:
-    """One line where players read: this is the project's ruling, where the accounts disagree, what one says
-    otherwise (its erratum, or the number of readings), and a link to the whole ruling."""
-    rid = str(ruling["id"])
-    errata = ruling.get("errata") or []
-    other = (
-        f" One account says otherwise: \u201c{' '.join(str(errata[0].get('says', '')).split())}\u201d"
-        if errata else f" The accounts read it {len(ruling.get('readings') or [])} ways."
-    )  # fmt: skip
-    said = templating.render(
-        "ruling_note.md.j2", link=links.ruling(rid, with_title=True), other=other
-    )
-    return said
+    """The ruling's line as a paragraph of its own, marked for the stylesheet."""
+    return f"{ruling_marks.ruling_words(ruling, links)}\n{{: .ruling-note }}\n"
 
 
 def expand_shortcodes(markdown: str, data: SiteData | None = None, page: str = "index.md") -> str:

@@ -12,7 +12,7 @@ from rulesite.rulings_page import rulings_page
 from rulesite.schemas_page import schemas_page
 from rulesite.sitedata import SiteData
 from rulesite.sources_page import sources_page
-from rulesite.summary_pages import summary_page
+from rulesite.summary_pages import summary_pages
 from rulesite.variant_pages import variant_page
 from rulesite.variants_page import variants_page
 
@@ -22,7 +22,7 @@ def pages(data: SiteData) -> dict[str, str]:
     for game in data.games():
         for vid in data.playable_variants(game):
             out[paths.variant_rules_path(vid)] = variant_page(vid, data)
-        out[paths.summary_path(game)] = summary_page(game, data)
+        out.update(summary_pages(game, data))
     out[paths.VARIANTS_PAGE] = variants_page(data)
     out[paths.RULINGS_PAGE] = rulings_page(data)
     out[paths.GLOSSARY_PAGE] = glossary_page(data)

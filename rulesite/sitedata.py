@@ -19,6 +19,12 @@ from specreader.spec import Spec, read
 GLOSSARY_KEYS = {"term", "id", "language", "meaning", "game", "definition", "clauses", "cards"}
 
 
+def clause_applies(clause: Json, vid: str) -> bool:
+    """A clause applies to the variants it names, or to every variant of its game when it names none."""
+    only = clause.get("variants")
+    return not isinstance(only, list) or vid in only
+
+
 def game_order(game: str) -> tuple[bool, bool, str]:
     """Albastini first, then Altbaumer, then the rest by name."""
     return (game != "albastini", game != "altbaumer", game)

@@ -1,9 +1,12 @@
-"""A game's one-page summary, to print and keep by the cards: what a player needs at the table.
+"""One-page summaries, to print and keep by the cards: what a player needs at the table.
 
-Every line is a fact of ``rule_words``, the words built from a resolved variant that the ruleset pages show
-too, gathered over the game's playable rulesets: a fact they share is said once, a fact they differ on is
-given once per wording, naming the rulesets it holds for. Ranks and values, when every ruleset shares them, are
-drawn as the how-to-play pages' table instead of said.
+A sheet per table size: a game played by one number of players has one sheet (``print/<game>.md``); a game
+played by several has one for each (``print/<game>-<n>p.md``) and, at ``print/<game>.md``, a page choosing
+among them. Every line is a fact of ``rule_words``, the words built from a resolved variant that the ruleset
+pages show too, gathered over the sheet's rulesets: a fact they share is said once, a fact they differ on is
+given once per wording, naming the rulesets it holds for. Under a fact, a line marks each of the project's
+rulings behind it (``ruling_marks``). Ranks and values, when every ruleset shares them, are drawn as the
+how-to-play pages' table instead of said.
 """
 
 from __future__ import annotations
@@ -12,10 +15,11 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from rulesite import paths, rule_words
+from rulesite import paths, rule_words, ruling_marks, table_words
 from rulesite.links import PageLinks
 from rulesite.shortcodes import values_table
 from rulesite.sitedata import SiteData
+from rulesite.table_words import whole
 from rulesite.templating import render
 from specreader.jsontypes import Json
 
@@ -45,11 +49,15 @@ class Line:
     topic: str
     common: str | None  # what every ruleset says, or every one not named in ``others``
     others: list[Wording]
+    rulings: tuple[str, ...] = ()  # the project's rulings behind it, for any of the sheet's rulesets
 
     def labelled(self, wording: Wording) -> str:
-        """The rulesets of a wording, as the sheet names them: "For five" or, under a common wording, "Except for five"."""
+        """The rulesets of a wording, as the sheet names them: "For five" or, under a common wording, "Except for five";
+        a ruleset named by what sets it apart ("clockwise") is named alone."""
         names = "; ".join(wording.rulesets)
-        return "Except " + names if self.common is not None else names[:1].upper() + names[1:]
+        if self.common is not None and names.startswith("for "):
+            return "Except " + names
+        return names[:1].upper() + names[1:]
 
 
 @dataclass(frozen=True)
@@ -59,30 +67,63 @@ class Group:
     table: Markup | None = None
 
 
-def ruleset_label(title: str, game_title: str) -> str:
-    """On Albastini's sheet "Albastini for two" is "for two"; a title not of that form is kept whole."""
-    short = title.removeprefix(game_title + " ")
+@dataclass(frozen=True)
+class Sheet:
+    path: str
+    title: str  # "Albastini for two", or the game's title when it has one table size
+    variants: dict[str, Json]
+
+
+def sheets(game: str, data: SiteData) -> list[Sheet]:
+    """A sheet for each number of players the game's rulesets are for."""
+    variants = data.playable_variants(game)
+    sizes = sorted({whole(v.get("players")) for v in variants.values()})
+    if len(sizes) == 1:
+        return [Sheet(paths.summary_path(game), data.game_title(game), variants)]
+    return [
+        Sheet(
+            paths.table_summary_path(game, n),
+            f"{data.game_title(game)} for {table_words.number(n)}",
+            {vid: v for vid, v in variants.items() if whole(v.get("players")) == n},
+        )
+        for n in sizes
+    ]
+
+
+def ruleset_label(title: str, sheet_title: str) -> str:
+    """On the sheet "Albastini for four", "Albastini for four, clockwise" is "clockwise"; on the sheet "Albastini",
+    "Albastini for two" is "for two"; a title not of that form is kept whole."""
+    if title.startswith(sheet_title + ", "):
+        return title.removeprefix(sheet_title + ", ")
+    short = title.removeprefix(sheet_title + " ")
     return short if short != title and short.startswith("for ") else title
 
 
-def topic_line(topic: str, wordings: dict[str, list[str]], rulesets: int) -> Line:
+def topic_line(topic: str, wordings: dict[str, list[str]], rulesets: int, rulings: tuple[str, ...] = ()) -> Line:
     """A topic's wordings, each with its rulesets' labels: the wording of most rulesets, when every ruleset has
     the topic, is said as the rule and the others as its exceptions."""
     top, held = max(wordings.items(), key=lambda item: len(item[1]))
     everyone = sum(len(labels) for labels in wordings.values()) == rulesets
     if everyone and 2 * len(held) > rulesets:
-        return Line(topic, top, [Wording(w, labels) for w, labels in wordings.items() if w != top])
-    return Line(topic, None, [Wording(w, labels) for w, labels in wordings.items()])
+        return Line(topic, top, [Wording(w, labels) for w, labels in wordings.items() if w != top], rulings)
+    return Line(topic, None, [Wording(w, labels) for w, labels in wordings.items()], rulings)
 
 
-def lines(variants: dict[str, Json], game_title: str) -> list[Line]:
-    """Every topic of every ruleset, in rule_words' order."""
+def lines(variants: dict[str, Json], sheet_title: str, data: SiteData | None = None) -> list[Line]:
+    """Every topic of every ruleset, in rule_words' order, with the rulings behind it when ``data`` is given."""
     by_topic: dict[str, dict[str, list[str]]] = {}
-    for variant in variants.values():
-        label = ruleset_label(str(variant.get("title", "")), game_title)
+    behind: dict[str, set[str]] = {}
+    for vid, variant in variants.items():
+        label = ruleset_label(str(variant.get("title", "")), sheet_title)
         for fact in rule_words.facts(variant):
             by_topic.setdefault(fact.topic, {}).setdefault(fact.words, []).append(label)
-    return [topic_line(topic, wordings, len(variants)) for topic, wordings in by_topic.items()]
+            if data is not None:
+                behind.setdefault(fact.topic, set()).update(ruling_marks.rulings_behind(fact, vid, data))
+    order = list(data.rulings) if data is not None else []
+    return [
+        topic_line(topic, wordings, len(variants), tuple(r for r in order if r in behind.get(topic, set())))
+        for topic, wordings in by_topic.items()
+    ]
 
 
 def shared_table(variants: dict[str, Json]) -> tuple[Markup | None, set[str]]:
@@ -108,18 +149,45 @@ def groups(found: list[Line], table: Markup | None = None) -> list[Group]:
     return [g for g in out if g.lines or g.table is not None]
 
 
-def summary_page(game: str, data: SiteData) -> str:
-    variants = data.playable_variants(game)
-    game_title = data.game_title(game)
-    table, said = shared_table(variants)
-    found = [found_line for found_line in lines(variants, game_title) if found_line.topic not in said]
-    page = paths.summary_path(game)
+def sheet_page(sheet: Sheet, game: str, data: SiteData) -> str:
+    table, said = shared_table(sheet.variants)
+    found = [found_line for found_line in lines(sheet.variants, sheet.title, data) if found_line.topic not in said]
+    links = PageLinks(sheet.path, data)
     return render(
         "summary.md.j2",
         game=game,
-        game_title=game_title,
+        title=sheet.title,
+        game_title=data.game_title(game),
         groups=groups(found, table),
-        rulesets=[str(v.get("title", vid)) for vid, v in variants.items()],
+        rulesets=[str(v.get("title", vid)) for vid, v in sheet.variants.items()],
         how_to_play=paths.how_to_play_path(game),
-        links=PageLinks(page, data),
+        rulings={rid: ruling_marks.ruling_words(data.rulings[rid], links) for g in found for rid in g.rulings},
+        links=links,
     )
+
+
+def summary_pages(game: str, data: SiteData) -> dict[str, str]:
+    """The game's sheets by path, with the page choosing among them when there are several."""
+    made = sheets(game, data)
+    out = {sheet.path: sheet_page(sheet, game, data) for sheet in made}
+    if paths.summary_path(game) not in out:
+        out[paths.summary_path(game)] = render(
+            "sheets.md.j2",
+            game_title=data.game_title(game),
+            sheets=made,
+            how_to_play=paths.how_to_play_path(game),
+            links=PageLinks(paths.summary_path(game), data),
+        )
+    return out
+
+
+def summary_nav(data: SiteData) -> dict[str, list[dict[str, str]]]:
+    """For each game of several table sizes, the nav entries of its sheets, after the page choosing among them."""
+    out = {}
+    for game in data.games():
+        made = sheets(game, data)
+        if len(made) > 1:
+            entries = [{"Choose your table": paths.summary_path(game)}]
+            entries += [{sheet.title.removeprefix(data.game_title(game) + " ").capitalize(): sheet.path} for sheet in made]
+            out[paths.summary_path(game)] = entries
+    return out

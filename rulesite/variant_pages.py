@@ -9,14 +9,9 @@ from markupsafe import Markup
 from rulesite import paths, rule_words
 from rulesite.escaping import said_plainly
 from rulesite.links import PageLinks
-from rulesite.sitedata import SiteData
+from rulesite.sitedata import SiteData, clause_applies
 from rulesite.templating import render
 from specreader.jsontypes import Json
-
-
-def applies(clause: Json, vid: str) -> bool:
-    only = clause.get("variants")
-    return not isinstance(only, list) or vid in only
 
 
 def for_players(clause: Json) -> bool:
@@ -33,16 +28,19 @@ def variant_page(vid: str, data: SiteData) -> str:
     sections = []
     for section in data.spec.sections(game):
         mine = [
-            c for c in data.game_clauses(game) if c.get("section") == section.get("id") and applies(c, vid) and for_players(c)
+            c
+            for c in data.game_clauses(game)
+            if c.get("section") == section.get("id") and clause_applies(c, vid) and for_players(c)
         ]
         if mine:
             sections.append((section, mine))
+    facts = rule_words.facts(variant)
     return render(
         "variant_rules.md.j2",
         vid=vid,
         title=str(variant.get("title", vid)),
         game_title=data.game_title(game),
-        facts=rule_words.facts(variant),
+        facts=facts,
         sections=sections,
         selector=selector(game, page, data, current=vid),
         game_page=paths.rules_page_path(game),

@@ -1,6 +1,7 @@
-"""Each game's one-page summary to print: made from its rulesets' facts, every fact once, every table named.
+"""A one-page summary to print for each table size: made from its rulesets' facts, every fact once, every table
+named, and the project's rulings behind a fact marked under it.
 
-tests/test_site_browser.py prints each summary in Chromium and counts its pages.
+tests/test_site_browser.py prints each sheet in Chromium and counts its pages.
 """
 
 from __future__ import annotations
@@ -10,11 +11,11 @@ import re
 from pathlib import Path
 
 import rulesite
-from rulesite import paths, rule_words, summary_pages
+from rulesite import paths, rule_words, ruling_marks, summary_pages
 from rulesite.escaping import md
 from rulesite.links import PageLinks
 from rulesite.shortcodes import values_table
-from rulesite.summary_pages import Line, Wording, summary_page
+from rulesite.summary_pages import Line, Wording, sheets
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -31,51 +32,90 @@ def block_of(page: str, words: str) -> tuple[str, list[str], str]:
     return lines[start], lines[start + 1 : end], lines[at]
 
 
-def test_every_game_has_its_sheet(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+def test_every_table_size_has_its_sheet_and_a_game_of_several_a_page_choosing(
+    site_data: rulesite.SiteData, site_pages: dict[str, str]
+) -> None:
     for game in site_data.games():
-        page = site_pages[paths.summary_path(game)]
-        assert page.startswith(f"# {site_data.game_title(game)} at the table {{: .print-sheet }}\n")
-        assert f"({paths.link(paths.summary_path(game), paths.how_to_play_path(game))})" in page
+        made = sheets(game, site_data)
+        sizes = {v["players"] for v in site_data.playable_variants(game).values()}
+        assert len(made) == len(sizes)
+        assert sorted(vid for sheet in made for vid in sheet.variants) == sorted(site_data.playable_variants(game))
+        for sheet in made:
+            page = site_pages[sheet.path]
+            assert page.startswith(f"# {md(sheet.title)} at the table {{: .print-sheet }}\n")
+            assert f"({paths.link(sheet.path, paths.how_to_play_path(game))})" in page
+            assert len({v["players"] for v in sheet.variants.values()}) == 1
+        if len(made) > 1:
+            chooser = site_pages[paths.summary_path(game)]
+            assert ".print-sheet" not in chooser
+            assert all(f"]({paths.link(paths.summary_path(game), sheet.path)})" in chooser for sheet in made)
+    titles = [f"Albastini for {n}" for n in ("two", "three", "four", "five", "six")]
+    assert [sheet.title for sheet in sheets("albastini", site_data)] == titles
+    assert [sheet.path for sheet in sheets("altbaumer", site_data)] == [paths.summary_path("altbaumer")]
 
 
-def test_every_fact_of_every_ruleset_is_on_the_sheet_once(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+def test_every_fact_of_every_ruleset_is_on_its_sheet_once(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
     for game in site_data.games():
-        page = site_pages[paths.summary_path(game)]
-        links = PageLinks(paths.summary_path(game), site_data)
-        variants = site_data.playable_variants(game)
-        table, said = summary_pages.shared_table(variants)
-        for vid, variant in variants.items():
-            label = str(md(summary_pages.ruleset_label(str(variant["title"]), site_data.game_title(game))))
-            for fact in rule_words.facts(variant):
-                if fact.topic in said:
-                    assert table is not None and str(table) in page
-                    continue
-                words = str(links.prose(fact.words))
-                said_times = sum(line.endswith(" " + words) for line in page.splitlines())
-                assert said_times == 1, f"{game}: {fact.topic} of {vid} is said {said_times} times"
-                first, nested, own = block_of(page, words)
-                assert first.startswith(f"- **{md(fact.topic)}:**"), (fact.topic, first)
-                if own in nested:  # said for some rulesets: this one is named
-                    assert re.search(rf"\*(Except )?(.*; )?{re.escape(label)}(; .*)?:\*", own, re.I), (vid, own)
-                else:  # said for every ruleset not named below: this one is not
-                    assert not any(re.search(rf"[*;] ?{re.escape(label)}[;:]", n, re.I) for n in nested), (vid, nested)
+        for sheet in sheets(game, site_data):
+            page = site_pages[sheet.path]
+            links = PageLinks(sheet.path, site_data)
+            table, said = summary_pages.shared_table(sheet.variants)
+            for vid, variant in sheet.variants.items():
+                label = str(md(summary_pages.ruleset_label(str(variant["title"]), sheet.title)))
+                for fact in rule_words.facts(variant):
+                    if fact.topic in said:
+                        assert table is not None and str(table) in page
+                        continue
+                    words = str(links.prose(fact.words))
+                    said_times = sum(line.endswith(" " + words) for line in page.splitlines())
+                    assert said_times == 1, f"{sheet.path}: {fact.topic} of {vid} is said {said_times} times"
+                    first, nested, own = block_of(page, words)
+                    assert first.startswith(f"- **{md(fact.topic)}:**"), (fact.topic, first)
+                    if own in nested:  # said for some rulesets: this one is named
+                        assert re.search(rf"\*(Except )?(.*; )?{re.escape(label)}(; .*)?:\*", own, re.I), (vid, own)
+                    else:  # said for every ruleset not named below: this one is not
+                        assert not any(re.search(rf"[*;] ?{re.escape(label)}[;:]", n, re.I) for n in nested), (vid, nested)
 
 
 def test_a_fact_the_rulesets_differ_on_names_the_tables_of_each_wording(
     site_data: rulesite.SiteData, site_pages: dict[str, str]
 ) -> None:
-    page = site_pages[paths.summary_path("albastini")]
-    links = PageLinks(paths.summary_path("albastini"), site_data)
+    path = paths.table_summary_path("albastini", 4)
+    page = site_pages[path]
+    links = PageLinks(path, site_data)
     clockwise = site_data.variants["albastini-clockwise"]
     direction = next(f.words for f in rule_words.facts(clockwise) if f.topic == "Direction")
     _, nested, own = block_of(page, str(links.prose(direction)))
-    assert nested == [own] == [f"    - *Except for four, clockwise:* {links.prose(direction)}"]
-    two = next(f.words for f in rule_words.facts(site_data.variants["albastini-2p"]) if f.topic == "Players")
-    assert re.match(r"    - \*For two[;:]", block_of(page, str(links.prose(two)))[2])
+    assert own == f"    - *Clockwise:* {links.prose(direction)}"
+    assert [n for n in nested if "ruling-mark" not in n] == [own]
+    two = site_pages[paths.table_summary_path("albastini", 2)]
+    assert re.search(r"^    - \*Over\\-60 scoring to a target:\* A side with more than 60", two, re.M)
+
+
+def test_each_ruling_behind_a_rule_is_marked_under_it_for_the_rulesets_it_holds_for(
+    site_data: rulesite.SiteData, site_pages: dict[str, str]
+) -> None:
+    def behind(vid: str, topic: str) -> list[str]:
+        fact = next(f for f in rule_words.facts(site_data.variants[vid]) if f.topic == topic)
+        return ruling_marks.rulings_behind(fact, vid, site_data)
+
+    assert behind("albastini-2p", "Scoring") == ["R7"] and behind("albastini-over60-2p", "Scoring") == ["R8"]
+    assert behind("albastini-4p", "Drawing") == ["R6"] and behind("albastini-5p", "Drawing") == []  # the indicator is dead
+    assert behind("altbaumer-standard", "Rank") == ["R9"] and behind("briscola-2p", "Scoring") == []
+    four, five = (site_pages[paths.table_summary_path("albastini", n)] for n in (4, 5))
+    mark = '    - <span class="ruling-mark">Our ruling [R6 Who draws the indicator](../rulings.md#R6): one account says otherwise'
+    drawing = block_of(four, "the trick's winner first\\. The indicator, last of the stock, goes to the last player to draw\\.")
+    assert drawing[1][-1].startswith(mark)
+    assert "R6 Who draws" not in five
+    for page in (four, five, site_pages[paths.summary_path("altbaumer")]):
+        for line in page.splitlines():
+            if "ruling-mark" in line:
+                marked = r'    - <span class="ruling-mark">Our ruling \[R\d+ [^\]]+\]\(\.\./rulings\.md#R\d+\): '
+                assert re.fullmatch(marked + r".*; this page follows the ruling\.</span>", line), line
 
 
 def test_the_shared_rank_and_values_are_drawn_once_as_the_table(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
-    page = site_pages[paths.summary_path("briscola")]
+    page = site_pages[paths.table_summary_path("briscola", 4)]
     assert page.count(values_table(site_data.variants["briscola-2p"])) == 1
     assert "**Values:**" not in page and "**Rank:**" not in page
     # Altbaumer's trumps rank otherwise and count no points: its rank is said, with no table.
@@ -88,7 +128,8 @@ def test_the_sheet_follows_the_data(site_data: rulesite.SiteData) -> None:
     changed.variants = copy.deepcopy(site_data.variants)
     changed.variants["bisca-2p"]["deal"]["hand_size"] = 4
     changed.variants["bisca-2p"]["components"]["score"]["win_over"] = 70
-    before, after = summary_page("bisca", site_data), summary_page("bisca", changed)
+    before = summary_pages.summary_pages("bisca", site_data)[paths.summary_path("bisca")]
+    after = summary_pages.summary_pages("bisca", changed)[paths.summary_path("bisca")]
     assert "Three cards each" in before and "Four cards each" in after and "Three cards each" not in after
     assert "more than 60 points" in before and "more than 70 points" in after
 
@@ -109,7 +150,12 @@ def test_the_rulesets_of_a_wording_read_as_an_exception_under_a_common_one() -> 
     wording = Wording("Clockwise.", ["for four, clockwise"])
     assert Line("Direction", "Anticlockwise.", [wording]).labelled(wording) == "Except for four, clockwise"
     assert Line("Players", None, [wording]).labelled(wording) == "For four, clockwise"
+    trait = Wording("Clockwise.", ["clockwise"])
+    assert Line("Direction", "Anticlockwise.", [trait]).labelled(trait) == "Clockwise"
     assert summary_pages.ruleset_label("Albastini for two", "Albastini") == "for two"
+    assert summary_pages.ruleset_label("Albastini for four, clockwise", "Albastini for four") == "clockwise"
+    assert summary_pages.ruleset_label("Albastini for two", "Albastini for two") == "Albastini for two"
+    assert summary_pages.ruleset_label("Albastini for twenty", "Albastini for two") == "Albastini for twenty"
     assert summary_pages.ruleset_label("Bisca de Três (two players)", "Bisca") == "Bisca de Três (two players)"
     assert summary_pages.ruleset_label("Altbaumer", "Altbaumer") == "Altbaumer"
 

@@ -291,20 +291,25 @@ _MEDIA_BOX = re.compile(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_each_games_summary_prints_on_one_a4_sheet(browser: Browser, server: str, scheme: str) -> None:
-    """Chromium's own printing, as its --print-to-pdf does: the page size is the sheet's own (@page)."""
+def test_each_table_s_sheet_prints_on_one_a4_sheet(browser: Browser, server: str, site: Path, scheme: str) -> None:
+    """Chromium's own printing, as its --print-to-pdf does: the page size is the sheet's own (@page). Every
+    page of print/ whose heading marks it a sheet: one per table size, and a game of one size has one."""
+    sheets = sorted(p.stem for p in (site / "print").glob("*.html") if '<h1 class="print-sheet"' in p.read_text("utf-8"))
+    games = sorted(spec.kit_spec().games())
+    assert all(g in sheets or any(s.startswith(g + "-") for s in sheets) for g in games), sheets
+    assert {f"albastini-{n}p" for n in range(2, 7)} <= set(sheets) and "altbaumer" in sheets, sheets
     context = browser.new_context(color_scheme=scheme)
     page = context.new_page()
     try:
-        for game in sorted(spec.kit_spec().games()):
-            page.goto(f"{server}print/{game}.html")
+        for sheet in sheets:
+            page.goto(f"{server}print/{sheet}.html")
             page.wait_for_load_state("load")
             pdf = page.pdf(prefer_css_page_size=True)
             SHOTS.mkdir(parents=True, exist_ok=True)
-            (SHOTS / f"print-{game}-{scheme}.pdf").write_bytes(pdf)
+            (SHOTS / f"print-{sheet}-{scheme}.pdf").write_bytes(pdf)
             pages = len(_PDF_PAGE.findall(pdf))
             sizes = {(round(float(w)), round(float(h))) for w, h in _MEDIA_BOX.findall(pdf)}
-            assert pages == 1, f"{game} prints on {pages} pages"
+            assert pages == 1, f"{sheet} prints on {pages} pages"
             assert len(sizes) == 1 and all(abs(a - b) <= 1 for a, b in zip(sizes.pop(), A4, strict=True)), sizes
     finally:
         context.close()
@@ -417,7 +422,8 @@ PAGE_TYPES = {
     "home": "index.html",
     "how-to-play": "play/albastini.html",
     "how-to-play-altbaumer": "play/altbaumer.html",
-    "print-summary": "print/albastini.html",
+    "print-summary": "print/albastini-4p.html",
+    "print-chooser": "print/albastini.html",
     "ruleset": "rules/albastini-4p.html",
     "specification": "rules/altbaumer.html",
     "variants": "variants.html",
