@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from rulesite import paths, rule_words
+from rulesite import paths, rule_words, ruling_marks
 from rulesite.escaping import said_plainly
 from rulesite.links import PageLinks
 from rulesite.sitedata import SiteData, clause_applies
@@ -41,6 +41,7 @@ def variant_page(vid: str, data: SiteData) -> str:
         title=str(variant.get("title", vid)),
         game_title=data.game_title(game),
         facts=facts,
+        rulings={f.topic: ruling_marks.ruling_lines(ruling_marks.rulings_behind(f, vid, data), data, links) for f in facts},
         sections=sections,
         selector=selector(game, page, data, current=vid),
         game_page=paths.rules_page_path(game),

@@ -636,8 +636,9 @@ def test_a_rule_on_a_ruleset_page_names_the_rulings_that_decide_it(
     lines = {line.split("**")[1]: line for line in two.splitlines() if line.startswith("**")}
     clause = "[<code>albastini.deal.five-each</code>](albastini.md#albastini.deal.five-each)"
     ruling = "[R3 How the cards are dealt](../rulings.md#R3)"
-    assert lines["Five cards each, the rest is the stock."].endswith(f"{clause} · ruling {ruling}</span>")
-    assert "· ruling" not in lines["Two to six players."] and "· rulings" not in lines["Two to six players."]
+    five = lines["Five cards each, the rest is the stock."]
+    assert five.endswith(f'<span class="rule__ruling">Ruling {ruling}.</span> <span class="rule__clause">{clause}</span>')
+    assert "rule__ruling" not in lines["Two to six players."]
     checked = set()
     for game in site_data.games():
         for vid in site_data.playable_variants(game):
@@ -648,10 +649,25 @@ def test_a_rule_on_a_ruleset_page_names_the_rulings_that_decide_it(
                 if line is None:  # a rule of other tables
                     continue
                 checked.add(clause["id"])
-                named = re.findall(r"\[(R\d+) [^]]+\]\(\.\./rulings\.md#\1\)", line.rsplit('<span class="rule__clause">', 1)[1])
+                marked = line.rsplit('<span class="rule__ruling">', 1)[1] if "rule__ruling" in line else ""
+                named = re.findall(r"\[(R\d+) [^]]+\]\(\.\./rulings\.md#\1\)", marked)
                 assert named == list(clause.get("rulings", [])), (vid, clause["id"])
     # every rule players read is on some table's page, and was looked at there
     assert checked == {cid for cid, c in site_data.clauses.items() if c.get("text")}
+
+
+def test_a_ruleset_page_leads_with_the_table_in_plain_words_its_rulings_marked(
+    site_data: rulesite.SiteData, site_pages: dict[str, str]
+) -> None:
+    page = site_pages[paths.variant_rules_path("albastini-4p")]
+    lead, summary, rules = page.index("{: .lead }"), page.index("## At this table"), page.index("## Every rule")
+    assert lead < page.index('??? abstract "The other rulesets of Albastini"') < summary < rules
+    rows = {row.split(" | ")[0].removeprefix("| "): row for row in page[summary:rules].splitlines() if row.startswith("| ")}
+    assert "Our ruling [R6 Who draws the indicator](../rulings.md#R6)" in rows["Drawing"]
+    assert "ruling-mark" not in rows["Pack"]
+    # the clause ids are there for those who ask: each behind the page's one toggle
+    assert page.count('<input type="checkbox" id="show-clause-ids">') == 1
+    assert page.index('id="show-clause-ids"') < page.index('<span class="rule__clause">')
 
 
 def test_what_a_clause_asks_of_engines_alone_is_on_the_specification_page_and_no_ruleset(
