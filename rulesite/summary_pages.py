@@ -99,6 +99,22 @@ def ruleset_label(title: str, sheet_title: str) -> str:
     return short if short != title and short.startswith("for ") else title
 
 
+def named(labels: list[str], every: list[str]) -> list[str]:
+    """The rulesets of a wording, named by what sets them apart when one part of their labels does: on the sheet
+    "Albastini for six", the wording of "three pairs" and "three pairs, over-60 scoring to a target" is that of
+    "three pairs", as no other ruleset of the sheet is of three pairs."""
+    parts = [set(label_parts(label)) for label in labels]
+    others = [set(label_parts(label)) for label in every if label not in labels]
+    for part in label_parts(labels[0]):
+        if all(part in p for p in parts) and not any(part in o for o in others):
+            return [part]
+    return labels
+
+
+def label_parts(label: str) -> list[str]:
+    return label.split(", ")
+
+
 def topic_line(topic: str, wordings: dict[str, list[str]], rulesets: int, rulings: tuple[str, ...] = ()) -> Line:
     """A topic's wordings, each with its rulesets' labels: the wording of most rulesets, when every ruleset has
     the topic, is said as the rule and the others as its exceptions."""
@@ -120,8 +136,14 @@ def lines(variants: dict[str, Json], sheet_title: str, data: SiteData | None = N
             if data is not None:
                 behind.setdefault(fact.topic, set()).update(ruling_marks.rulings_behind(fact, vid, data))
     order = list(data.rulings) if data is not None else []
+    every = [ruleset_label(str(v.get("title", "")), sheet_title) for v in variants.values()]
     return [
-        topic_line(topic, wordings, len(variants), tuple(r for r in order if r in behind.get(topic, set())))
+        topic_line(
+            topic,
+            {words: named(labels, every) for words, labels in wordings.items()},
+            len(variants),
+            tuple(r for r in order if r in behind.get(topic, set())),
+        )
         for topic, wordings in by_topic.items()
     ]
 
