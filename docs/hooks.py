@@ -121,12 +121,14 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         generated[CHANGELOG_PAGE] = (Path(config.config_file_path).resolve().parent / "CHANGELOG.md").read_text(encoding="utf-8")
     except ValueError as err:
         raise PluginError(f"the rules site cannot be generated: {err}") from None
-    kept = docs_blocks.reference_pages(data)  # in docs/ too, so that they read whole in the repository
+    # The reference pages are kept in docs/ too, so that they read whole in the repository: they must be as made.
+    kept = {path: _fragments.expand(text) for path, text in generated.items() if docs_blocks.is_reference_page(path)}
+    stale = docs_blocks.stale_reference_pages(kept, Path(config.docs_dir))
+    if stale:
+        raise PluginError(f"docs/{', docs/'.join(stale)}: not as the kit's data makes them: run python -m rulesite.docs_blocks")
     for path, content in generated.items():
         existing = files.get_file_from_path(path)
         if path in kept:
-            if existing is None or existing.content_string != kept[path]:
-                raise PluginError(f"docs/{path} is not as the kit's data makes it: run python -m rulesite.docs_blocks")
             continue
         if existing is not None:
             raise PluginError(f"docs/{path} exists but is generated from the kit's data: remove it")

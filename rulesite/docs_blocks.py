@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from rulesite import paths
@@ -56,11 +57,18 @@ def _stale(docs: Path, page: str, text: str) -> bool:
     return not path.is_file() or path.read_text(encoding="utf-8") != text
 
 
+def stale_reference_pages(made: Mapping[str, str], docs: Path) -> list[str]:
+    """The reference pages of ``made`` (pages by path, as the code renders them now) that ``docs`` does not hold
+    as made, then the game pages of the field reference it holds for no game of ``made``."""
+    kept = {page: text for page, text in made.items() if is_reference_page(page)}
+    return [page for page, text in kept.items() if _stale(docs, page, text)] + [
+        page for page in _kept_game_pages(docs) if page not in kept
+    ]
+
+
 def differences(docs: Path = DOCS, data: SiteData | None = None) -> list[str]:
     found = [page for page in PAGES if rendered(text := (docs / page).read_text(encoding="utf-8")) != text]
-    made = reference_pages(data)
-    found += [page for page, text in made.items() if _stale(docs, page, text)]
-    return found + [page for page in _kept_game_pages(docs) if page not in made]  # a game no longer in the kit
+    return found + stale_reference_pages(reference_pages(data), docs)
 
 
 def _kept_game_pages(docs: Path) -> list[str]:

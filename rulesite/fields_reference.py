@@ -330,6 +330,6 @@ def fields_pages(data: SiteData) -> dict[str, str]:
 
 def fields_nav(data: SiteData) -> dict[str, list[dict[str, str]]]:
     """The nav section the field reference's first page stands for: that page, then each game's."""
-    entries = [{"Types and games": paths.FIELDS_PAGE}]
+    entries = [{"Overview and types": paths.FIELDS_PAGE}]
     entries += [{data.game_title(g): paths.game_fields_path(g)} for g in data.games()]
     return {paths.FIELDS_PAGE: entries}

@@ -405,6 +405,35 @@ def test_the_site_carries_the_reference_engines_conformance_report() -> None:
     assert "passed, 0 failed**" in page and "| `albastini` |" in page
 
 
+def test_the_nav_puts_each_sheet_and_each_game_s_fields_under_their_first_page(site_data: rulesite.SiteData) -> None:
+    pytest.importorskip("mkdocs")
+    import importlib.util
+
+    import yaml
+
+    hooks_path = Path(__file__).resolve().parent.parent / "docs" / "hooks.py"
+    spec_ = importlib.util.spec_from_file_location("site_hooks", hooks_path)
+    assert spec_ is not None and spec_.loader is not None
+    hooks = importlib.util.module_from_spec(spec_)
+    spec_.loader.exec_module(hooks)
+    nav = yaml.safe_load((Path(__file__).resolve().parent.parent / "mkdocs.yml").read_text(encoding="utf-8"))["nav"]
+    sections = {**rulesite.rules_nav(site_data), **rulesite.fields_nav(site_data), **rulesite.summary_nav(site_data)}
+    expanded = hooks._expand_nav(nav, [], sections)
+
+    def entry(items: list[Any], *titles: str) -> Any:
+        found = next(item[titles[0]] for item in items if isinstance(item, dict) and titles[0] in item)
+        return entry(found, *titles[1:]) if titles[1:] else found
+
+    albastini = entry(expanded, "How to play", "On one page, to print", "Albastini")
+    assert albastini == [{"Choose your table": "print/albastini.md"}] + [
+        {f"For {n}": f"print/albastini-{p}p.md"} for p, n in ((2, "two"), (3, "three"), (4, "four"), (5, "five"), (6, "six"))
+    ]
+    assert entry(expanded, "How to play", "On one page, to print", "Altbaumer") == "print/altbaumer.md"
+    fields = entry(expanded, "Conformance", "Field reference")
+    assert fields[0] == {"Overview and types": "reference/fields.md"}
+    assert fields[1:] == [{site_data.game_title(g): f"reference/fields/{g}.md"} for g in site_data.games()]
+
+
 def every_file_kind_evil() -> rulesite.SiteData:
     """The fabricated game with a variant, a ruling, a source, an refusal code, a glossary term and a schema,
     each carrying a script wherever it has text."""
