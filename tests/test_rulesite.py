@@ -656,13 +656,18 @@ def test_a_ruleset_page_states_its_parameters_in_words_and_only_its_rules(
         assert rule in five and rule not in four
 
 
+def rule_title(line: str) -> str:
+    """A rule's title on a ruleset page, the link to its clause taken off: ``**[Title](spec.md#id).**``."""
+    return re.sub(r"^\[(.*)\]\([^)]*\)(\.?)$", r"\1\2", line.split("**")[1])
+
+
 def test_a_rule_on_a_ruleset_page_names_the_rulings_that_decide_it(
     site_data: rulesite.SiteData, site_pages: dict[str, str]
 ) -> None:
     """The table's summary says how the cards are dealt; the rule says the accounts fix no packet size: the
     ruling that decides it is named beside the rule, so that a player sees why, and every other rule's too."""
     two = site_pages[paths.variant_rules_path("albastini-2p")]
-    lines = {line.split("**")[1]: line for line in two.splitlines() if line.startswith("**")}
+    lines = {rule_title(line): line for line in two.splitlines() if line.startswith("**")}
     clause = "[<code>albastini.deal.five-each</code>](albastini.md#albastini.deal.five-each)"
     ruling = "[R3 How the cards are dealt](../rulings.md#R3)"
     five = lines["Five cards each, the rest is the stock."]
@@ -672,7 +677,7 @@ def test_a_rule_on_a_ruleset_page_names_the_rulings_that_decide_it(
     for game in site_data.games():
         for vid in site_data.playable_variants(game):
             page = site_pages[paths.variant_rules_path(vid)]
-            shown = {line.split("**")[1]: line for line in page.splitlines() if line.startswith("**")}
+            shown = {rule_title(line): line for line in page.splitlines() if line.startswith("**")}
             for clause in site_data.game_clauses(game):
                 line = shown.get(md(str(clause.get("title"))) + ".")
                 if line is None:  # a rule of other tables
@@ -694,6 +699,8 @@ def test_a_ruleset_page_leads_with_the_table_in_plain_words_its_rulings_marked(
     rows = {row.split(" | ")[0].removeprefix("| "): row for row in page[summary:rules].splitlines() if row.startswith("| ")}
     assert "Our ruling [R6 Who draws the indicator](../rulings.md#R6)" in rows["Drawing"]
     assert "ruling-mark" not in rows["Pack"]
+    pack = next(line for line in page[rules:].splitlines() if line.startswith("**"))
+    assert pack.startswith("**[A 36\\-card pack](albastini.md#albastini.cards.pack).**"), pack  # the title links its clause
     # the clause ids are there for those who ask: each behind the page's one toggle
     assert page.count('<input type="checkbox" id="show-clause-ids">') == 1
     assert page.index('id="show-clause-ids"') < page.index('<span class="rule__clause">')
