@@ -18,7 +18,9 @@ from specreader.jsontypes import Json
 class Fact:
     topic: str  # "Players", "Trumps"...
     words: str  # plain text; card codes in it are drawn by the page
-    reads: tuple[str, ...] = ()  # the variant's parameters the words are said from, as dotted paths
+    # The variant parameters (dotted paths) the topic is about: the rulings deciding one of them are marked
+    # under the words (ruling_marks). The words may read more (the trick's lead reads going alone).
+    about: tuple[str, ...] = ()
 
 
 def _mapping(value: object) -> Json:
@@ -284,7 +286,7 @@ def match(variant: Json) -> str:
 
 def facts(variant: Json) -> list[Fact]:
     """Every part of the game at this table, in the order of a deal."""
-    found: list[tuple[str, str | None, tuple[str, ...]]] = [
+    found: list[tuple[str, str | None, tuple[str, ...]]] = [  # topic, words, about
         ("Players", players(variant), ("players", "sides")),
         ("Direction", direction(variant), ("direction",)),
         ("Pack", pack(variant), ("deck",)),
@@ -303,4 +305,4 @@ def facts(variant: Json) -> list[Fact]:
         ("Next dealer", dealer(variant), ("components.dealer",)),
         ("The match", match(variant), ("components.match",)),
     ]
-    return [Fact(topic, words, reads) for topic, words, reads in found if words]
+    return [Fact(topic, words, about) for topic, words, about in found if words]

@@ -2,16 +2,20 @@
 read: a player holding an account that says otherwise learns that the accounts differ and what this page follows.
 
 A ruling stands behind a fact of ``rule_words`` when the variant parameter it decides (its ``parameter``) is a
-part of what the fact is said from, or holds it, and so is the parameter of one of its clauses that applies to the
-ruleset (over-60 scoring's ruling is not behind the mrithi scoring of a ruleset its clauses do not apply to).
+part of one the fact is about, or holds one, and so is the parameter of one of its clauses that applies to the
+ruleset (over-60 scoring's ruling is not behind the mrithi scoring of a ruleset its clauses do not apply to). A
+ruling with no parameter is marked nowhere; tests/test_print_summary.py holds every ruling of the kit marked.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from markupsafe import Markup
 
+from rulesite import table_words
+from rulesite.escaping import md
 from rulesite.links import PageLinks
 from rulesite.rule_words import Fact
 from rulesite.sitedata import SiteData, clause_applies
@@ -28,7 +32,7 @@ def rulings_behind(fact: Fact, vid: str, data: SiteData) -> list[str]:
     game = data.variants[vid].get("game")
 
     def said_from(parameter: object) -> bool:
-        return bool(parameter) and any(_within(str(parameter), r) or _within(r, str(parameter)) for r in fact.reads)
+        return bool(parameter) and any(_within(str(parameter), a) or _within(a, str(parameter)) for a in fact.about)
 
     found = []
     for rid, ruling in data.rulings.items():
@@ -42,10 +46,12 @@ def ruling_words(ruling: Json, links: PageLinks) -> Markup:
     """One line of Markdown: this is the project's ruling, where the accounts disagree, what one says otherwise (its
     erratum, or the number of readings), and a link to the whole ruling."""
     errata = ruling.get("errata") or []
-    other = (
-        f"one account says otherwise (\u201c{' '.join(str(errata[0].get('says', '')).split())}\u201d)"
-        if errata else f"the accounts read this {len(ruling.get('readings') or [])} ways"
-    )  # fmt: skip
+    if errata:
+        # A quotation inside the quotation takes single quotes.
+        says = re.sub(r'"([^"]*)"', "\u2018\\1\u2019", " ".join(str(errata[0].get("says", "")).split()))
+        other = Markup("one account says otherwise (\u201c{}\u201d)").format(md(says))
+    else:
+        other = Markup("the accounts read this {} ways").format(table_words.number(len(ruling.get("readings") or [])))
     return Markup(render("ruling_note.md.j2", link=links.ruling(str(ruling["id"]), with_title=True), other=other).strip())
 
 

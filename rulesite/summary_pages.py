@@ -4,9 +4,10 @@ A sheet per table size: a game played by one number of players has one sheet (``
 played by several has one for each (``print/<game>-<n>p.md``) and, at ``print/<game>.md``, a page choosing
 among them. Every line is a fact of ``rule_words``, the words built from a resolved variant that the ruleset
 pages show too, gathered over the sheet's rulesets: a fact they share is said once, a fact they differ on is
-given once per wording, naming the rulesets it holds for. Under a fact, a line marks each of the project's
-rulings behind it (``ruling_marks``). Ranks and values, when every ruleset shares them, are drawn as the
-how-to-play pages' table instead of said.
+given once per wording, naming the rulesets it holds for. Under a wording, a line marks each of the project's
+rulings behind it (``ruling_marks``); a ruling behind every wording of a fact is marked once, under them all.
+Ranks and values, when every ruleset shares them, are drawn as the how-to-play pages' table instead of said,
+with the rulings behind them under it.
 """
 
 from __future__ import annotations
@@ -41,15 +42,17 @@ OTHER_GROUP = "Also"
 @dataclass(frozen=True)
 class Wording:
     words: str
-    rulesets: list[str]  # the labels of the rulesets that say it
+    rulesets: list[str]  # the labels of the rulesets that say it, or of what sets them apart
+    rulings: tuple[str, ...] = ()  # the rulings behind this wording and not behind every wording of its topic
+    held: int = 1  # how many rulesets say it (``rulesets`` may name them by one thing they share)
 
 
 @dataclass(frozen=True)
 class Line:
     topic: str
-    common: str | None  # what every ruleset says, or every one not named in ``others``
+    common: Wording | None  # what every ruleset says, or every one not named in ``others``
     others: list[Wording]
-    rulings: tuple[str, ...] = ()  # the project's rulings behind it, for any of the sheet's rulesets
+    rulings: tuple[str, ...] = ()  # the rulings behind every wording of the topic
 
     def labelled(self, wording: Wording) -> str:
         """The rulesets of a wording, as the sheet names them: "For five" or, under a common wording, "Except for five";
@@ -59,12 +62,17 @@ class Line:
             return "Except " + names
         return names[:1].upper() + names[1:]
 
+    def every_ruling(self) -> tuple[str, ...]:
+        held = [*(self.common.rulings if self.common else ()), *(r for w in self.others for r in w.rulings)]
+        return tuple(dict.fromkeys([*held, *self.rulings]))
+
 
 @dataclass(frozen=True)
 class Group:
     title: str
     lines: list[Line]
     table: Markup | None = None
+    table_rulings: tuple[str, ...] = ()  # the rulings behind what the table says
 
 
 @dataclass(frozen=True)
@@ -72,6 +80,7 @@ class Sheet:
     path: str
     title: str  # "Albastini for two", or the game's title when it has one table size
     variants: dict[str, Json]
+    players: int | None = None  # the table size, when the game has several
 
 
 def sheets(game: str, data: SiteData) -> list[Sheet]:
@@ -83,11 +92,17 @@ def sheets(game: str, data: SiteData) -> list[Sheet]:
     return [
         Sheet(
             paths.table_summary_path(game, n),
-            f"{data.game_title(game)} for {table_words.number(n)}",
+            f"{data.game_title(game)} {table_size(n)}",
             {vid: v for vid, v in variants.items() if whole(v.get("players")) == n},
+            n,
         )
         for n in sizes
     ]
+
+
+def table_size(players: int) -> str:
+    """ "for four": how a ruleset's title names its table size, and so how a sheet's does."""
+    return f"for {table_words.number(players)}"
 
 
 def ruleset_label(title: str, sheet_title: str) -> str:
@@ -99,53 +114,57 @@ def ruleset_label(title: str, sheet_title: str) -> str:
     return short if short != title and short.startswith("for ") else title
 
 
-def named(labels: list[str], every: list[str]) -> list[str]:
-    """The rulesets of a wording, named by what sets them apart when one part of their labels does: on the sheet
-    "Albastini for six", the wording of "three pairs" and "three pairs, over-60 scoring to a target" is that of
-    "three pairs", as no other ruleset of the sheet is of three pairs."""
-    parts = [set(label_parts(label)) for label in labels]
-    others = [set(label_parts(label)) for label in every if label not in labels]
-    for part in label_parts(labels[0]):
-        if all(part in p for p in parts) and not any(part in o for o in others):
-            return [part]
-    return labels
-
-
 def label_parts(label: str) -> list[str]:
+    """What a ruleset's label says sets it apart: "three pairs, over-60 scoring to a target" says two things."""
     return label.split(", ")
 
 
-def topic_line(topic: str, wordings: dict[str, list[str]], rulesets: int, rulings: tuple[str, ...] = ()) -> Line:
-    """A topic's wordings, each with its rulesets' labels: the wording of most rulesets, when every ruleset has
-    the topic, is said as the rule and the others as its exceptions."""
-    top, held = max(wordings.items(), key=lambda item: len(item[1]))
-    everyone = sum(len(labels) for labels in wordings.values()) == rulesets
-    if everyone and 2 * len(held) > rulesets:
-        return Line(topic, top, [Wording(w, labels) for w, labels in wordings.items() if w != top], rulings)
-    return Line(topic, None, [Wording(w, labels) for w, labels in wordings.items()], rulings)
+def named(labels: list[str], every: list[str], sheet_title: str = "") -> list[str]:
+    """The rulesets of a wording, named by what sets them apart when one part of their labels does: on the sheet
+    "Albastini for six", the wording of "three pairs" and "three pairs, over-60 scoring to a target" is that of
+    "three pairs", as no other ruleset of the sheet is of three pairs; and the wording of exactly the rulesets
+    without over-60 scoring, "without over-60 scoring to a target". A label that is the sheet's own title (the
+    ruleset with nothing set apart) only ever goes by the second way."""
+    parts = [set(label_parts(label)) for label in labels]
+    others = [set(label_parts(label)) for label in every if label not in labels]
+    for part in label_parts(labels[0]):
+        if part != sheet_title and all(part in p for p in parts) and not any(part in o for o in others):
+            return [part]
+    for part in dict.fromkeys(p for label in every if label not in labels for p in label_parts(label)):
+        if part != sheet_title and all(part in o for o in others) and not any(part in p for p in parts):
+            return [f"without {part}"]
+    return labels
 
 
-def lines(variants: dict[str, Json], sheet_title: str, data: SiteData | None = None) -> list[Line]:
-    """Every topic of every ruleset, in rule_words' order, with the rulings behind it when ``data`` is given."""
-    by_topic: dict[str, dict[str, list[str]]] = {}
-    behind: dict[str, set[str]] = {}
+def topic_line(topic: str, wordings: list[Wording], rulesets: int, rulings: tuple[str, ...] = ()) -> Line:
+    """A topic's wordings: the wording of most rulesets, when every ruleset has the topic, is said as the rule and
+    the others as its exceptions."""
+    top = max(wordings, key=lambda w: w.held)
+    everyone = sum(w.held for w in wordings) == rulesets
+    if everyone and 2 * top.held > rulesets:
+        return Line(topic, top, [w for w in wordings if w is not top], rulings)
+    return Line(topic, None, wordings, rulings)
+
+
+def lines(variants: dict[str, Json], sheet_title: str, data: SiteData) -> list[Line]:
+    """Every topic of every ruleset, in rule_words' order, each wording with the rulings behind it."""
+    said: dict[str, dict[str, tuple[list[str], set[str]]]] = {}  # topic: words: (labels, rulings)
     for vid, variant in variants.items():
         label = ruleset_label(str(variant.get("title", "")), sheet_title)
         for fact in rule_words.facts(variant):
-            by_topic.setdefault(fact.topic, {}).setdefault(fact.words, []).append(label)
-            if data is not None:
-                behind.setdefault(fact.topic, set()).update(ruling_marks.rulings_behind(fact, vid, data))
-    order = list(data.rulings) if data is not None else []
+            labels, behind = said.setdefault(fact.topic, {}).setdefault(fact.words, ([], set()))
+            labels.append(label)
+            behind.update(ruling_marks.rulings_behind(fact, vid, data))
     every = [ruleset_label(str(v.get("title", "")), sheet_title) for v in variants.values()]
-    return [
-        topic_line(
-            topic,
-            {words: named(labels, every) for words, labels in wordings.items()},
-            len(variants),
-            tuple(r for r in order if r in behind.get(topic, set())),
-        )
-        for topic, wordings in by_topic.items()
-    ]
+    out = []
+    for topic, wordings in said.items():
+        shared = set.intersection(*(behind for _, behind in wordings.values()))
+        made = [
+            Wording(words, named(labels, every, sheet_title), tuple(r for r in data.rulings if r in behind - shared), len(labels))
+            for words, (labels, behind) in wordings.items()
+        ]
+        out.append(topic_line(topic, made, len(variants), tuple(r for r in data.rulings if r in shared)))
+    return out
 
 
 def shared_table(variants: dict[str, Json]) -> tuple[Markup | None, set[str]]:
@@ -160,30 +179,33 @@ def shared_table(variants: dict[str, Json]) -> tuple[Markup | None, set[str]]:
     return Markup(values_table(first)), {"Values", "Rank"} if plain else {"Values"}
 
 
-def groups(found: list[Line], table: Markup | None = None) -> list[Group]:
+def groups(found: list[Line], table: Markup | None = None, table_rulings: tuple[str, ...] = ()) -> list[Group]:
     by_topic = {found_line.topic: found_line for found_line in found}
-    named = {topic for _, topics in GROUPS for topic in topics}
+    grouped = {topic for _, topics in GROUPS for topic in topics}
     out = [
-        Group(title, [by_topic[t] for t in topics if t in by_topic], table if title == TABLE_GROUP else None)
+        Group(title, [by_topic[t] for t in topics if t in by_topic], *((table, table_rulings) if title == TABLE_GROUP else ()))
         for title, topics in GROUPS
     ]
-    out.append(Group(OTHER_GROUP, [found_line for found_line in found if found_line.topic not in named]))
+    out.append(Group(OTHER_GROUP, [found_line for found_line in found if found_line.topic not in grouped]))
     return [g for g in out if g.lines or g.table is not None]
 
 
 def sheet_page(sheet: Sheet, game: str, data: SiteData) -> str:
-    table, said = shared_table(sheet.variants)
-    found = [found_line for found_line in lines(sheet.variants, sheet.title, data) if found_line.topic not in said]
+    table, drawn = shared_table(sheet.variants)
+    every = lines(sheet.variants, sheet.title, data)
+    found = [line for line in every if line.topic not in drawn]
+    under_table = tuple(dict.fromkeys(r for line in every if line.topic in drawn for r in line.every_ruling()))
     links = PageLinks(sheet.path, data)
+    marked = {r for line in every for r in line.every_ruling()}
     return render(
         "summary.md.j2",
         game=game,
         title=sheet.title,
         game_title=data.game_title(game),
-        groups=groups(found, table),
+        groups=groups(found, table, under_table),
         rulesets=[str(v.get("title", vid)) for vid, v in sheet.variants.items()],
         how_to_play=paths.how_to_play_path(game),
-        rulings={rid: ruling_marks.ruling_words(data.rulings[rid], links) for g in found for rid in g.rulings},
+        rulings={rid: ruling_marks.ruling_words(data.rulings[rid], links) for rid in marked},
         links=links,
     )
 
@@ -210,6 +232,6 @@ def summary_nav(data: SiteData) -> dict[str, list[dict[str, str]]]:
         made = sheets(game, data)
         if len(made) > 1:
             entries = [{"Choose your table": paths.summary_path(game)}]
-            entries += [{sheet.title.removeprefix(data.game_title(game) + " ").capitalize(): sheet.path} for sheet in made]
+            entries += [{table_size(sheet.players).capitalize(): sheet.path} for sheet in made if sheet.players]
             out[paths.summary_path(game)] = entries
     return out

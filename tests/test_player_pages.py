@@ -15,8 +15,8 @@ def test_a_ruling_note_links_the_ruling_and_gives_the_other_reading(site_data: r
     said = expand_shortcodes("[[ruling: R6]]", site_data, "play/albastini.md")
     assert said.startswith("Our ruling [R6 Who draws the indicator](../rulings.md#R6): one account says otherwise (")
     assert "otherwise (\u201cThe last card of the stock" in said and said.rstrip().endswith("{: .ruling-note }")
-    assert "this page follows the ruling" in said
-    assert "read this 3 ways" in expand_shortcodes("[[ruling: R3]]", site_data, "play/albastini.md")
+    assert "this page follows the ruling" in said and "seated \u2018to the right of whoever wins\u2019 that" in said
+    assert "read this three ways" in expand_shortcodes("[[ruling: R3]]", site_data, "play/albastini.md")
     with pytest.raises(ValueError, match="expected a ruling id"):
         expand_shortcodes("[[ruling: R99]]", site_data, "play/albastini.md")
 

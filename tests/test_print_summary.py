@@ -33,9 +33,19 @@ def block_of(page: str, words: str) -> tuple[str, list[str], str]:
 
 
 def names_in(line: str) -> set[str]:
-    """The rulesets a nested line of a sheet names: ``    - *Except for five; for six:* ...``."""
+    """What a nested line of a sheet names: ``    - *Except for five; for six:* ...``."""
     found = re.match(r"    - \*(?:Except )?(.*?):\*", line)
-    return {name.lower() for name in found[1].split("; ")} if found else set()
+    return {name.replace("\\", "").lower() for name in found[1].split("; ")} if found else set()
+
+
+def names(name: str, label: str, every: list[str]) -> bool:
+    """Whether a sheet's name stands for the ruleset of ``label``: its label, a part of it no other ruleset of
+    the sheet without it has, or "without" a part every other ruleset has and this one has not."""
+    parts = summary_pages.label_parts(label)
+    if name.startswith("without "):
+        missing = name.removeprefix("without ")
+        return missing not in parts and any(missing in summary_pages.label_parts(o) for o in every if o != label)
+    return name == label or name in parts
 
 
 def test_every_table_size_has_its_sheet_and_a_game_of_several_a_page_choosing(
@@ -66,8 +76,9 @@ def test_every_fact_of_every_ruleset_is_on_its_sheet_once(site_data: rulesite.Si
             page = site_pages[sheet.path]
             links = PageLinks(sheet.path, site_data)
             table, said = summary_pages.shared_table(sheet.variants)
+            every = [summary_pages.ruleset_label(str(v["title"]), sheet.title).lower() for v in sheet.variants.values()]
             for vid, variant in sheet.variants.items():
-                label = str(md(summary_pages.ruleset_label(str(variant["title"]), sheet.title)))
+                label = summary_pages.ruleset_label(str(variant["title"]), sheet.title).lower()
                 for fact in rule_words.facts(variant):
                     if fact.topic in said:
                         assert table is not None and str(table) in page
@@ -77,11 +88,10 @@ def test_every_fact_of_every_ruleset_is_on_its_sheet_once(site_data: rulesite.Si
                     assert said_times == 1, f"{sheet.path}: {fact.topic} of {vid} is said {said_times} times"
                     first, nested, own = block_of(page, words)
                     assert first.startswith(f"- **{md(fact.topic)}:**"), (fact.topic, first)
-                    mine = {label.lower(), *(part.lower() for part in summary_pages.label_parts(label))}
-                    if own in nested:  # said for some rulesets: this one is named, whole or by a part of its label
-                        assert names_in(own) & mine, (vid, own)
+                    if own in nested:  # said for some rulesets: this one is named
+                        assert any(names(n, label, every) for n in names_in(own)), (vid, own)
                     else:  # said for every ruleset not named below: this one is not
-                        assert not any(names_in(n) & mine for n in nested if "ruling-mark" not in n), (vid, nested)
+                        assert not any(names(n, label, every) for line in nested for n in names_in(line)), (vid, nested)
 
 
 def test_a_fact_the_rulesets_differ_on_names_the_tables_of_each_wording(
@@ -103,7 +113,10 @@ def test_a_fact_the_rulesets_differ_on_names_the_tables_of_each_wording(
     assert re.search(r"^    - \*Two teams of three:\* Six players in two teams of three", six, re.M)
     every = ["three pairs", "two teams of three", "three pairs, over-60", "two teams of three, over-60"]
     assert summary_pages.named(["three pairs", "three pairs, over-60"], every) == ["three pairs"]
-    assert summary_pages.named(["three pairs", "two teams of three"], every) == ["three pairs", "two teams of three"]
+    assert summary_pages.named(["three pairs", "two teams of three"], every) == ["without over-60"]
+    apart = ["three pairs", "two teams of three, over-60"]  # nothing they share sets them apart
+    assert summary_pages.named(apart, every) == apart
+    assert re.search(r"^    - \*Without over\\-60 scoring to a target:\* The side with the single highest", two, re.M)
 
 
 def test_each_ruling_behind_a_rule_is_marked_under_it_for_the_rulesets_it_holds_for(
@@ -124,7 +137,7 @@ def test_each_ruling_behind_a_rule_is_marked_under_it_for_the_rulesets_it_holds_
     for page in (four, five, site_pages[paths.summary_path("altbaumer")]):
         for line in page.splitlines():
             if "ruling-mark" in line:
-                marked = r'    - <span class="ruling-mark">Our ruling \[R\d+ [^\]]+\]\(\.\./rulings\.md#R\d+\): '
+                marked = r'(    )+- <span class="ruling-mark">Our ruling \[R\d+ [^\]]+\]\(\.\./rulings\.md#R\d+\): '
                 assert re.fullmatch(marked + r".*; this page follows the ruling\.</span>", line), line
 
 
@@ -181,3 +194,44 @@ def test_each_how_to_play_page_links_its_sheet_and_the_nav_lists_it(site_data: r
         target = paths.link(paths.how_to_play_path(game), paths.summary_path(game))
         assert re.search(rf"\]\({re.escape(target)}\)", prose), f"{game}: no link to {target}"
         assert re.search(rf"^\s+- {re.escape(site_data.game_title(game))}: {re.escape(paths.summary_path(game))}$", nav, re.M)
+
+
+def test_a_ruling_behind_one_wording_is_marked_under_that_wording(site_pages: dict[str, str]) -> None:
+    four = site_pages[paths.table_summary_path("albastini", 4)].splitlines()
+    scoring = four.index(next(line for line in four if line.startswith("- **Scoring:** The side with the single highest")))
+    assert "R7 Which losing sides" in four[scoring + 1] and four[scoring + 1].startswith("    - <span")
+    over = next(i for i in range(scoring, len(four)) if four[i].startswith("    - *Over\\-60 scoring to a target:* A side"))
+    assert "R8 Over\\-60 scoring" in four[over + 1] and four[over + 1].startswith("        - <span")
+
+
+def test_a_ruling_behind_what_the_table_draws_is_marked_under_the_table(site_data: rulesite.SiteData) -> None:
+    changed = copy.copy(site_data)
+    values = {"id": "R99", "title": "What a card counts", "parameter": "values", "clauses": ["albastini.cards.values"],
+              "readings": [{"summary": "a"}, {"summary": "b"}]}
+    changed.rulings = {**site_data.rulings, "R99": values}
+    page = summary_pages.summary_pages("albastini", changed)[paths.table_summary_path("albastini", 2)]
+    after_table = page.split("</table>", 1)[1].split("\n## ", 1)[0]
+    assert '- <span class="ruling-mark">Our ruling [R99 What a card counts](../rulings.md#R99)' in after_table
+
+
+def test_every_ruling_is_marked_on_some_page_players_read(site_data: rulesite.SiteData) -> None:
+    marked = {
+        rid
+        for vid, variant in site_data.variants.items()
+        if not variant.get("abstract")
+        for fact in rule_words.facts(variant)
+        for rid in ruling_marks.rulings_behind(fact, vid, site_data)
+    }
+    assert marked == set(site_data.rulings), set(site_data.rulings) - marked
+
+
+def test_what_each_fact_is_about_is_a_parameter_of_the_variant_schema(site_data: rulesite.SiteData) -> None:
+    schema = dict(site_data.schemas)["variant.schema.json"]
+    for variant in (v for v in site_data.variants.values() if not v.get("abstract")):
+        for fact in rule_words.facts(variant):
+            assert fact.about, fact.topic
+            for path in fact.about:
+                node = schema
+                for key in path.split("."):
+                    assert key in node.get("properties", {}), f"{fact.topic}: {path} is no parameter of a variant"
+                    node = node["properties"][key]
