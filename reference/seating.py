@@ -23,6 +23,7 @@ class Seating:
         if type(n) is not int or not 2 <= n <= MAX_SEATS:
             raise VariantError(f"expected an integer from 2 to {MAX_SEATS}", ("players",))
         self.n: int = n
+        self.names: tuple[str, ...] = tuple(str(seat) for seat in range(n))  # the seats as JSON keys (hands)
         sides = variant.get("sides")
         if not isinstance(sides, list) or not sides:
             raise VariantError("expected a list of sides, each a list of seats", ("sides",))

@@ -11,9 +11,12 @@ from reference.rules import Rules
 from reference.state import Deal
 from specreader.jsontypes import Json, json_copy
 
+# Built after every action wherever every observation is judged (fuzz, check-trace): the lists
+# of codes are written out here rather than asked of Cards.code_list, a call each, and the
+# empty bids and tricks of most positions are made without a helper's call.
 
-def _bids(rules: Rules, st: Deal) -> list[Json]:
-    codes = rules.cards.codes
+
+def _bids(codes: tuple[str, ...], st: Deal) -> list[Json]:
     out: list[Json] = [{"seat": seat, "card": codes[c]} for seat, c in st.bids]
     if st.bid_outcomes is not None:
         for entry, outcome in zip(out, st.bid_outcomes, strict=True):
@@ -21,57 +24,48 @@ def _bids(rules: Rules, st: Deal) -> list[Json]:
     return out
 
 
-def _trick(rules: Rules, seats: list[int] | tuple[int, ...], cards: list[int] | tuple[int, ...]) -> list[Json]:
-    codes = rules.cards.codes
+def _trick(codes: tuple[str, ...], seats: list[int] | tuple[int, ...], cards: list[int] | tuple[int, ...]) -> list[Json]:
     return [{"seat": s, "card": codes[c]} for s, c in zip(seats, cards, strict=True)]
 
 
-def _last_trick(rules: Rules, st: Deal) -> Json | None:
-    if st.last_trick is None:
-        return None
-    seats, cards, winner, points = st.last_trick
-    return {"cards": _trick(rules, seats, cards), "winner": winner, "points": points}
-
-
-def _stock(st: Deal) -> list[int]:
-    # Before the deal (the cut) the whole undealt pack is the stock.
-    return st.pack if st.pack is not None else st.stock
-
-
 def _common(rules: Rules, st: Deal) -> Json:
-    cards = rules.cards
+    codes = rules.cards.codes
+    last = st.last_trick
     return {
         "phase": st.phase.value,
         "to_act": st.to_act,
         "dealer": st.dealer,
-        "trump": cards.suits[st.trump] if st.trump is not None else None,
-        "stock_count": len(_stock(st)),
-        "bids": _bids(rules, st),
-        "turned": cards.code_list(st.turned),
-        "trick": _trick(rules, st.trick_seats, st.trick_cards),
-        "last_trick": _last_trick(rules, st),
+        "trump": rules.cards.suits[st.trump] if st.trump is not None else None,
+        # Before the deal (the cut) the whole undealt pack is the stock.
+        "stock_count": len(st.pack if st.pack is not None else st.stock),
+        "bids": _bids(codes, st) if st.bids or st.bid_outcomes else [],
+        "turned": [codes[c] for c in st.turned],
+        "trick": _trick(codes, st.trick_seats, st.trick_cards) if st.trick_seats or st.trick_cards else [],
+        "last_trick": None if last is None else {"cards": _trick(codes, last[0], last[1]), "winner": last[2], "points": last[3]},
         "tricks": list(st.tricks),
         "makers": st.makers,
         "lone": st.lone,
-        "trees_taken": cards.code_list(st.trees_taken),
-        "result": json_copy(st.result),
+        "trees_taken": [codes[c] for c in st.trees_taken],
+        "result": json_copy(st.result) if st.result is not None else None,
         "match": rules.match.snapshot(st),
     }
 
 
 def snapshot(rules: Rules, st: Deal) -> Json:
-    cards = rules.cards
-    codes = cards.codes
+    codes = rules.cards.codes
+    hands: Json = {}
+    for seat, hand in zip(rules.seats.names, st.hands, strict=True):
+        hands[seat] = [codes[c] for c in hand]
     out = {
         "variant": rules.id,
         "forehand": st.forehand,
         "indicator": codes[st.indicator] if st.indicator is not None else None,
-        "stock": cards.code_list(_stock(st)),
-        "hands": {str(s): cards.code_list(h) for s, h in enumerate(st.hands)},
+        "stock": [codes[c] for c in (st.pack if st.pack is not None else st.stock)],
+        "hands": hands,
         "sides": [list(side) for side in rules.seats.sides],
-        "piles": [cards.code_list(p) for p in st.piles],
+        "piles": [[codes[c] for c in pile] for pile in st.piles],
         "totals": list(st.totals),
-        "dead": cards.code_list(st.dead),
+        "dead": [codes[c] for c in st.dead],
     }
     out.update(_common(rules, st))
     return out
