@@ -370,7 +370,11 @@ def _nested_deeper(raw: bytes, limit: int) -> bool:
     invalid text it may answer either way, and the parser then says what is wrong."""
     if b"\\" in raw:
         raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
-    marks = raw.translate(_ONE_BRACKET_KIND, _NOT_BRACKET_OR_QUOTE).replace(b'""', b"")
+    marks = raw.translate(_ONE_BRACKET_KIND, _NOT_BRACKET_OR_QUOTE)
+    quotes = marks.count(b'"')
+    # Each string left as "" (none holds a bracket): every quote goes, as replacing each "" would
+    # remove it, with no copy per string.
+    marks = marks.translate(None, b'"') if quotes == 2 * marks.count(b'""') else marks.replace(b'""', b"")
     if b'"' in marks:  # a string holding brackets
         marks = _STRING.sub(b"", marks)
         if b'"' in marks:  # a string still open where the text stops (cut): what follows it is inside it
