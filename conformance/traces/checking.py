@@ -121,7 +121,11 @@ def judge_lines(known: tuple[tuple[str, str], ...], batch: list[TraceLine]) -> t
         if isinstance(game, list):
             out.append(game)
             continue
-        reported.update({key for o in game.observations if o for key in (o.get("snapshot") or {})})
+        fields: set[str] = set()
+        for o in game.observations:
+            if o:
+                fields.update(o.get("snapshot") or ())
+        reported.update(fields)
         result, finding = judge(game, frozenset(field for variant, field in known if variant == game.variant))
         written: writing.Written | None = None
         problem: str | None = None

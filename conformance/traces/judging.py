@@ -68,14 +68,17 @@ def judge(game: Game, known: frozenset[str] = frozenset()) -> tuple[GameResult, 
     except SetupError as err:
         return _dealt_wrong(game, err, time.perf_counter() - started), None
     observations = game.observations
+    given = len(observations)
+    legal_judged = covers(game.reports, LEGAL)  # judged on the fields its header declares, and no others
     refusals: list[tuple[str, ...] | None] = []
-    divergence = _report(engine, 0, observations[0] if observations else None, game, known, seen)
+    divergence = _report(engine, 0, observations[0] if observations else None, game, known, seen, legal_judged)
+    apply = engine.apply
     for position, action in enumerate(game.actions, start=1):
         if divergence is not None:
             break
-        code = getattr(engine.apply(action), "code", None)
+        code = getattr(apply(action), "code", None)
         refusals.append((code,) if code is not None else None)
-        observation = observations[position] if position < len(observations) else None
+        observation = observations[position] if position < given else None
         said = _refusal_code(observation)
         if said != code:
             what = "refusal code" if code is not None else "action accepted"
@@ -83,7 +86,7 @@ def judge(game: Game, known: frozenset[str] = frozenset()) -> tuple[GameResult, 
             mismatch = Mismatch(position, game.number, what, wanted, said if said is not None else "accepted")
             divergence = Divergence(REFUSAL, position, (mismatch,), allowed=(code,) if code is not None else None)
             break
-        divergence = _report(engine, position, observation, game, known, seen)
+        divergence = _report(engine, position, observation, game, known, seen, legal_judged)
     seconds = time.perf_counter() - started
     if divergence is None:
         outcome = Outcome.XFAIL if seen else Outcome.PASS
@@ -130,14 +133,20 @@ def _refusal_code(observation: Json | None) -> str | None:
 
 
 def _report(
-    engine: Engine, position: int, observation: Json | None, game: Game, known: frozenset[str], seen: set[str]
+    engine: Engine,
+    position: int,
+    observation: Json | None,
+    game: Game,
+    known: frozenset[str],
+    seen: set[str],
+    legal_judged: bool,
 ) -> Divergence | None:
-    """What the engine reported at this observation, against the reference; None where it agrees."""
+    """What the engine reported at this observation, against the reference; None where it agrees.
+    ``legal_judged``: whether the game's header leaves the legal actions among the fields judged."""
     if observation is None:
         return None
-    snapshot, legal = observation.get("snapshot"), observation.get("legal")
-    if not covers(game.reports, LEGAL):  # judged on the fields its header declares, and no others
-        legal = None
+    snapshot = observation.get("snapshot")
+    legal = observation.get("legal") if legal_judged else None
     if snapshot is None and legal is None:
         return None
     reference = engine.snapshot()
