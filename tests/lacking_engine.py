@@ -1,6 +1,6 @@
 """Engines that keep no dealer, no match and no victory points in a deal's result, and say so
 (``REPORTS``): the reference with those fields left out, and the same with a planted bug in
-``result.tie`` (a tie given to seat 0's side).
+``result.tie`` (a tie given to seat 0's side); and the reference in full with a deal's flags written as numbers.
 
     trickspec verify --engine lacking_engine:Lacking      # from tests/, or with tests/ on the path
 """
@@ -61,4 +61,28 @@ class TieBugOtherSide(Lacking):
         kept = super().snapshot()
         if kept.get("result") and kept["result"].get("tie"):
             kept["result"] = {**kept["result"], "tie": False, "winner": 1}
+        return kept
+
+
+class NumbersForFlags:
+    """The reference in full, as an engine of a language without booleans would report it: a deal's tie and
+    double as 0 and 1."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @classmethod
+    def new(cls, variant_id: str, setup: Any) -> NumbersForFlags:
+        return cls(Engine.new(variant_id, setup))
+
+    def legal_actions(self) -> list[Any]:
+        return self.engine.legal_actions()
+
+    def apply(self, action: Any) -> Any:
+        return self.engine.apply(action)
+
+    def snapshot(self) -> dict[str, Any]:
+        kept = self.engine.snapshot()
+        if kept.get("result"):
+            kept["result"] = {k: int(v) if isinstance(v, bool) else v for k, v in kept["result"].items()}
         return kept

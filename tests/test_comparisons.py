@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from conformance.suite.comparisons import compare
+from conformance.suite.comparisons import compare, flags_agreed, kinds_agree
 
 SNAPSHOT = {"piles": [["AH", "3S"], []], "dead": ["6S"], "hands": {"0": ["KC"]}}
 
@@ -86,3 +86,17 @@ def test_a_legal_action_s_seat_is_one_json_number_whether_written_1_or_1_0() -> 
 )
 def test_a_legal_action_that_is_not_the_expected_json_is_not_taken_for_it(seat: Any, card: Any, written: str) -> None:
     assert legal_differences(seat, card) == [("legal actions (exactly)", ["1 play 9D"], [written])]
+
+
+def test_a_whole_report_s_fast_path_tells_true_from_one() -> None:
+    reference = {"to_act": 1, "hands": {"0": ["AH"]}, "result": {"tie": False, "tricks": [0, 1]}}
+    assert kinds_agree(reference, {"to_act": 1, "hands": {"0": ["AH"]}, "result": {"tie": False, "tricks": [0, 1]}})
+    assert kinds_agree(reference, {"to_act": 1})  # a field not reported is not looked at
+    assert not kinds_agree(reference, {"to_act": True})
+    assert not kinds_agree(reference, {"result": {"tie": 0, "tricks": [0, 1]}})
+    assert not kinds_agree(reference, {"result": {"tie": False, "tricks": [False, 1]}})
+    assert kinds_agree([1.0], [1])  # one JSON number
+    reference_result = {"tie": False, "double": True, "totals": [60, 60]}
+    assert flags_agreed(reference_result, dict(reference_result)) == 2  # the reference's flags the engine reported
+    assert flags_agreed(reference_result, {"totals": [60, 60]}) == 0  # a result reported in part
+    assert flags_agreed(reference_result, {"tie": 0}) is None

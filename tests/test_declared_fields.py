@@ -63,6 +63,14 @@ def test_a_bug_in_a_declared_field_fails_under_fuzz_and_a_lacking_field_does_not
     assert "result: {tie: true" in written.read_text(encoding="utf-8")
 
 
+def test_a_flag_reported_as_a_number_fails_under_fuzz(capsys: pytest.CaptureFixture[str]) -> None:
+    """Python's 0 == False: JSON's are apart, and so are the kit's, in the fast path that compares a whole report."""
+    status = main(["fuzz", "--engine", "lacking_engine:NumbersForFlags", "--deals", "20", "--variant", "albastini-2p"])
+    out = capsys.readouterr().out
+    assert status == 1, out
+    assert "FAIL albastini-2p result." in out
+
+
 def test_a_handshake_s_reports_reach_the_run_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     main(["verify", "--engine", LACKING, "--report-dir", str(tmp_path), "--variant", "briscola-2p"])
     capsys.readouterr()

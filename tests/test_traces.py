@@ -128,6 +128,36 @@ def test_every_difference_of_the_observation_is_in_the_log(tmp_path: Path, capsy
     assert {m["what"] for m in line["mismatches"]} == {"to_act", "totals"}
 
 
+@pytest.mark.parametrize("field", ["to_act", "result.tie", "seat"])
+def test_true_is_not_one_nor_false_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str) -> None:
+    """JSON's true and false are no numbers, though Python's True == 1: an engine reporting one for the other fails."""
+    game = _reference_game("albastini-2p", 2)
+    observations = game["observations"]
+    if field == "to_act":
+        at = next(i for i, o in enumerate(observations) if o["snapshot"]["to_act"] == 1)
+        observations[at]["snapshot"]["to_act"] = True
+    elif field == "result.tie":
+        at = len(observations) - 1
+        observations[at]["snapshot"]["result"]["tie"] = int(observations[at]["snapshot"]["result"]["tie"])
+    else:  # a seat in the legal actions
+        at = next(i for i, o in enumerate(observations) if o["legal"] and o["legal"][0]["seat"] in (0, 1))
+        first = dict(observations[at]["legal"][0])
+        observations[at]["legal"] = [{**first, "seat": bool(first["seat"])}, *observations[at]["legal"][1:]]
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
+    if field == "seat":  # an action's seat is held to the action schema as the line is read
+        assert status == 2 and "legal[0].seat: expected integer, found boolean true" in out, out
+    else:
+        assert status == 1 and "1 failed" in out, out
+
+
+def test_a_true_in_a_string_is_no_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The line's words true and false are counted to know where flags may stand: one in a name is judged again,
+    looking at every value, and passes."""
+    game = {**_reference_game("albastini-2p", 2), "game": "true-or-false"}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
+    assert status == 0 and "1 passed, 0 failed" in out, out
+
+
 def test_a_move_the_reference_refuses_fails_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = _reference_game("briscola-2p", 4, every=False)
     first = game["actions"][0]

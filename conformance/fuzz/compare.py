@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.fuzz.deals import Report
-from conformance.suite.comparisons import COMPARISONS, Mismatch, action_text
+from conformance.suite.comparisons import COMPARISONS, Mismatch, action_text, kinds_agree
 from conformance.suite.observing import LEGAL
 from conformance.suite.reported import Reports, covers
 from conformance.vocabulary import EngineError, ErrorKind, engine_error
@@ -202,8 +202,8 @@ def first_divergence(expected: Expected, answer: object) -> Divergence | None:
         if report is None:
             continue
         snapshot, legal = observation.get("snapshot"), observation.get("legal")
-        if snapshot == report[0] and legal == report[1]:
-            continue  # the same report exactly: every comparison would pass
+        if snapshot == report[0] and legal == report[1] and kinds_agree(report[0], snapshot) and kinds_agree(report[1], legal):
+            continue  # the same report exactly (true and false told from numbers): every comparison would pass
         if not isinstance(snapshot, dict) or not isinstance(legal, list):
             return _error(position, ErrorKind.MALFORMED, "an observation the kit asked for lacks its snapshot or legal actions")
         differs = report_divergence(

@@ -7,8 +7,10 @@ import reprlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
+from conformance.suite import schemas
 from conformance.text import untrusted
 from specreader.jsontypes import Json
 
@@ -101,6 +103,72 @@ def _same_kinds(expected: Any, observed: Any) -> bool:  # of two values already 
     if isinstance(expected, list):
         return all(_same_kinds(e, o) for e, o in zip(expected, observed, strict=True))
     return True
+
+
+@cache
+def flag_fields() -> frozenset[str]:
+    """The snapshot's fields that may hold a true or false somewhere, as schemas/snapshot.schema.json says (its
+    references followed)."""
+
+    def holds_flag(node: Any) -> bool:
+        if isinstance(node, dict):
+            kind, named = node.get("type"), [node.get("const"), *(node.get("enum") or [])]
+            said = kind == "boolean" or (isinstance(kind, list) and "boolean" in kind) or any(isinstance(v, bool) for v in named)
+            return said or any(map(holds_flag, node.values()))
+        return isinstance(node, list) and any(map(holds_flag, node))
+
+    snapshot: Any = schemas.validator("snapshot").schema
+    return frozenset(key for key, node in snapshot["properties"].items() if holds_flag(node))
+
+
+def flags_in(value: Any) -> int:
+    """How many true and false a JSON value holds."""
+    if value is True or value is False:
+        return 1
+    if type(value) is dict:
+        return sum(flags_in(v) for v in value.values())
+    if type(value) is list:
+        return sum(flags_in(v) for v in value)
+    return 0
+
+
+def kinds_agree(reference: Any, observed: Any) -> bool:
+    """Of a value the reference engine made and one an engine reported, already equal in Python: whether no
+    true or false of one stands for a number of the other. ``same`` for the fast paths that compare a whole
+    report at once: the reference's lists each hold one kind of item, so a list of strings (cards) is passed
+    over whole, as only a string equals a string; a key the engine did not report is not looked at."""
+    return flags_agreed(reference, observed) is not None
+
+
+def flags_agreed(reference: Any, observed: Any) -> int | None:
+    """``kinds_agree``, counting: None where the two disagree in kind, else how many of the reference's true and
+    false the engine reported (each one a true or false of its own)."""
+    if type(reference) is dict:
+        pairs: Any = ((value, observed[key]) for key, value in reference.items() if key in observed)
+    elif type(reference) is list:
+        if not reference or type(reference[0]) is str:
+            return 0
+        pairs = zip(reference, observed, strict=False)  # of one length, being equal
+    else:
+        flag = type(reference) is bool
+        return (1 if flag else 0) if flag is (type(observed) is bool) else None
+    found = 0
+    for value, seen in pairs:
+        kind = type(value)
+        if kind is str:
+            continue
+        if kind is dict or kind is list:
+            inner = flags_agreed(value, seen)
+            if inner is None:
+                return None
+            found += inner
+        elif kind is bool:
+            if type(seen) is not bool:
+                return None
+            found += 1
+        elif type(seen) is bool:
+            return None
+    return found
 
 
 def _equal(key: str) -> Comparison:

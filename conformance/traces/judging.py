@@ -27,7 +27,7 @@ from conformance.fuzz.compare import (
 )
 from conformance.fuzz.deals import Case, reference_reports
 from conformance.fuzz.shrink import Finding, name
-from conformance.suite.comparisons import COMPARISONS, Mismatch
+from conformance.suite.comparisons import COMPARISONS, Mismatch, flag_fields, flags_agreed, flags_in, kinds_agree
 from conformance.suite.observing import LEGAL, SETUP, clauses_of
 from conformance.suite.reported import covers
 from conformance.traces.reading import Game
@@ -57,12 +57,41 @@ class GameResult:
     key: Key | None = None
 
 
-def judge(game: Game, known: frozenset[str] = frozenset()) -> tuple[GameResult, Finding | None]:
+class _Flags:
+    """True and false told from numbers (Python's True == 1) where a whole report equals the reference's.
+
+    Looking at every value of every report costs about as much as the rest of the judging, so at first only the
+    reference's flags are looked at: each the engine reported must be its flag too (``flag_fields`` says where
+    they may stand), and each is counted. The engine's flags are then at least as many; its line may hold no more true
+    and false than it writes (``Game.flags_written``). So when the game passes and the two counts are equal,
+    the engine has no flag of its own where the reference has a number; else the game is judged again looking
+    at every value (``every``)."""
+
+    def __init__(self, every: bool) -> None:
+        self.every = every
+        self.found = 0  # the flags the engine reported: the reference's, where reports equal it; all, elsewhere
+
+    def agree(self, reference: Json, snapshot: Json) -> bool:
+        """Of a report equal to the reference's in Python."""
+        if self.every:
+            return kinds_agree(reference, snapshot)
+        for key in flag_fields():
+            if key in snapshot and (mine := reference.get(key)) is not None and flags_in(mine):
+                reported = flags_agreed(mine, snapshot[key])
+                if reported is None:
+                    return False
+                self.found += reported
+        return True
+
+
+def judge(game: Game, known: frozenset[str] = frozenset(), *, every_value: bool = False) -> tuple[GameResult, Finding | None]:
     """The game's verdict, and the divergence named where it fails (None where it passes or where the
     deal itself is one the rules do not allow). ``known``: fields an expectation file says the engine gets
-    wrong in this game's variant: a difference there is counted apart (xfail) and hides nothing else."""
+    wrong in this game's variant: a difference there is counted apart (xfail) and hides nothing else.
+    ``every_value``: look at every value for a true or false that stands for a number (``_Flags``)."""
     started = time.perf_counter()
     seen: set[str] = set()
+    flags = _Flags(every_value)
     try:
         engine = Engine.new(game.variant, game.setup)
     except SetupError as err:
@@ -71,7 +100,7 @@ def judge(game: Game, known: frozenset[str] = frozenset()) -> tuple[GameResult, 
     given = len(observations)
     legal_judged = covers(game.reports, LEGAL)  # judged on the fields its header declares, and no others
     refusals: list[tuple[str, ...] | None] = []
-    divergence = _report(engine, 0, observations[0] if observations else None, game, known, seen, legal_judged)
+    divergence = _report(engine, 0, observations[0] if observations else None, game, known, seen, legal_judged, flags)
     apply = engine.apply
     for position, action in enumerate(game.actions, start=1):
         if divergence is not None:
@@ -86,7 +115,9 @@ def judge(game: Game, known: frozenset[str] = frozenset()) -> tuple[GameResult, 
             mismatch = Mismatch(position, game.number, what, wanted, said if said is not None else "accepted")
             divergence = Divergence(REFUSAL, position, (mismatch,), allowed=(code,) if code is not None else None)
             break
-        divergence = _report(engine, position, observation, game, known, seen, legal_judged)
+        divergence = _report(engine, position, observation, game, known, seen, legal_judged, flags)
+    if divergence is None and not every_value and flags.found != game.flags_written:
+        return judge(game, known, every_value=True)
     seconds = time.perf_counter() - started
     if divergence is None:
         outcome = Outcome.XFAIL if seen else Outcome.PASS
@@ -140,6 +171,7 @@ def _report(
     known: frozenset[str],
     seen: set[str],
     legal_judged: bool,
+    flags: _Flags,
 ) -> Divergence | None:
     """What the engine reported at this observation, against the reference; None where it agrees.
     ``legal_judged``: whether the game's header leaves the legal actions among the fields judged."""
@@ -151,8 +183,9 @@ def _report(
         return None
     reference = engine.snapshot()
     reference_legal = engine.legal_actions() if legal is not None else []
-    # The same report exactly (one comparison in C), else field by field; the legal actions in any order.
-    same = snapshot is None or snapshot == reference or _agrees(reference, snapshot)
+    # The same report exactly (one comparison in C, then true and false told from numbers), else field by field;
+    # the legal actions in any order (their seats are integers: the trace's schema holds them to it).
+    same = snapshot is None or ((snapshot == reference or _agrees(reference, snapshot)) and flags.agree(reference, snapshot))
     if same and (legal is None or legal == reference_legal or _same_actions(reference_legal, legal)):
         return None
     line = game.number
@@ -165,8 +198,9 @@ def _report(
             seen.add(e.path)
         elif found:
             missed.append((e, [Mismatch(position, line, what, want, got) for what, want, got in found]))
-    if not missed:
-        return None  # equal as the scenarios compare (a hand in another order)
+    if not missed:  # equal as the scenarios compare (a hand in another order), which tell true from 1
+        flags.found += flags_in(snapshot)
+        return None
     missed.sort(key=lambda pair: rank(pair[0]))
     return Divergence(REPORT, position, tuple(m for _, ms in missed for m in ms), tuple(e for e, _ in missed))
 
