@@ -202,6 +202,10 @@ def _clause_references(spec: Spec, refs: References) -> list[Problem]:
             wrong = choices.problem(entry)
             if wrong:
                 problems.append(doc.problem((*at, "choices", j), wrong))
+        usual = clause.get("usual")
+        for key in usual if isinstance(usual, dict) else {}:
+            if key not in (clause.get("choices") or []):
+                problems.append(doc.problem((*at, "usual", key), f"expected one of the clause's choices, found {key!r}"))
     return problems
 
 

@@ -7,11 +7,16 @@ vanishing.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from rulesite import cards, table_words
 from rulesite.table_words import whole
 from specreader.jsontypes import Json
+
+# The setup choice of the match's target, as a clause's choices and usual name it.
+TARGET_CHOICE = "setup.match.target"
 
 
 @dataclass(frozen=True)
@@ -262,7 +267,7 @@ def dealer(variant: Json) -> str:
     return f"The next dealer: {c.get('rule')}."
 
 
-def match(variant: Json) -> str:
+def match(variant: Json, usual: Mapping[str, list[Any]]) -> str:
     c = _component(variant, "match") or {}
     rule = c.get("rule")
     if rule == "open":
@@ -270,6 +275,10 @@ def match(variant: Json) -> str:
             return f"Victory points are added up; the first to {c['target']} wins."
         return "Victory points are added up on a score sheet, deal after deal, for as long as the table likes."
     if rule == "vp-target":
+        agreed = usual.get(TARGET_CHOICE)
+        if agreed:
+            said = " or ".join(table_words.number(whole(v)) for v in agreed)
+            return f"The first side to reach the target agreed before play, usually {said} victory points, wins the match."
         target = table_words.plural(whole(c.get("target")), "victory point")
         return f"The first side to reach the target agreed before play wins the match: {target} unless the table agrees another."
     if rule == "rounds":
@@ -284,8 +293,10 @@ def match(variant: Json) -> str:
     return f"The match: {rule}."
 
 
-def facts(variant: Json) -> list[Fact]:
-    """Every part of the game at this table, in the order of a deal."""
+def facts(variant: Json, usual: Mapping[str, list[Any]] | None = None) -> list[Fact]:
+    """Every part of the game at this table, in the order of a deal. ``usual``: the values tables commonly agree
+    for a setup choice, by its path (the ``usual`` of the clauses that apply to the variant)."""
+    usual = usual or {}
     found: list[tuple[str, str | None, tuple[str, ...]]] = [  # topic, words, about
         ("Players", players(variant), ("players", "sides")),
         ("Direction", direction(variant), ("direction",)),
@@ -303,6 +314,6 @@ def facts(variant: Json) -> list[Fact]:
         ("Drawing", draw(variant), ("components.draw",)),
         ("Scoring", score(variant), ("components.score",)),
         ("Next dealer", dealer(variant), ("components.dealer",)),
-        ("The match", match(variant), ("components.match",)),
+        ("The match", match(variant, usual), ("components.match",)),
     ]
     return [Fact(topic, words, about) for topic, words, about in found if words]

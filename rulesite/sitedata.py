@@ -6,9 +6,10 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from conformance.suite.scenarios import Scenario, load_files, scenario_files
-from rulesite import walkthrough
+from rulesite import rule_words, walkthrough
 from rulesite.cards import is_card
 from rulesite.paths import example_page_path
 from specreader import kitdata, yamlio
@@ -81,6 +82,16 @@ class SiteData:
 
     def playable_variants(self, game: str) -> dict[str, Json]:
         return {v: r for v, r in self.variants.items() if r.get("game") == game and not r.get("abstract")}
+
+    def facts(self, vid: str) -> list[rule_words.Fact]:
+        """What each part of the game is at the table of ``vid``, in words, with the values tables usually agree
+        for its choices (the ``usual`` of the clauses that apply to it)."""
+        variant = self.variants[vid]
+        usual: dict[str, list[Any]] = {}
+        for clause in self.game_clauses(str(variant.get("game"))):
+            if clause_applies(clause, vid) and isinstance(clause.get("usual"), dict):
+                usual.update(clause["usual"])
+        return rule_words.facts(variant, usual)
 
     def sources(self) -> list[Json]:
         doc = self.spec.sources_file

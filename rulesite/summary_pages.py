@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from rulesite import paths, rule_words, ruling_marks, table_words
+from rulesite import paths, ruling_marks, table_words
 from rulesite.links import PageLinks
 from rulesite.shortcodes import values_table
 from rulesite.sitedata import SiteData
@@ -151,7 +151,7 @@ def lines(variants: dict[str, Json], sheet_title: str, data: SiteData) -> list[L
     said: dict[str, dict[str, tuple[list[str], set[str]]]] = {}  # topic: words: (labels, rulings)
     for vid, variant in variants.items():
         label = ruleset_label(str(variant.get("title", "")), sheet_title)
-        for fact in rule_words.facts(variant):
+        for fact in data.facts(vid):
             labels, behind = said.setdefault(fact.topic, {}).setdefault(fact.words, ([], set()))
             labels.append(label)
             behind.update(ruling_marks.rulings_behind(fact, vid, data))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from rulesite import paths, rule_words, ruling_marks
+from rulesite import paths, ruling_marks
 from rulesite.escaping import said_plainly
 from rulesite.links import PageLinks
 from rulesite.sitedata import SiteData, clause_applies
@@ -34,7 +34,7 @@ def variant_page(vid: str, data: SiteData) -> str:
         ]
         if mine:
             sections.append((section, mine))
-    facts = rule_words.facts(variant)
+    facts = data.facts(vid)
     return render(
         "variant_rules.md.j2",
         vid=vid,

@@ -79,7 +79,7 @@ def test_every_fact_of_every_ruleset_is_on_its_sheet_once(site_data: rulesite.Si
             every = [summary_pages.ruleset_label(str(v["title"]), sheet.title).lower() for v in sheet.variants.values()]
             for vid, variant in sheet.variants.items():
                 label = summary_pages.ruleset_label(str(variant["title"]), sheet.title).lower()
-                for fact in rule_words.facts(variant):
+                for fact in site_data.facts(vid):
                     if fact.topic in said:
                         assert table is not None and str(table) in page
                         continue
@@ -101,7 +101,7 @@ def test_a_fact_the_rulesets_differ_on_names_the_tables_of_each_wording(
     page = site_pages[path]
     links = PageLinks(path, site_data)
     clockwise = site_data.variants["albastini-clockwise"]
-    direction = next(f.words for f in rule_words.facts(clockwise) if f.topic == "Direction")
+    direction = next(f.words for f in rule_words.facts(clockwise) if f.topic == "Direction")  # no choice of its own
     _, nested, own = block_of(page, str(links.prose(direction)))
     assert own == f"    - *Clockwise:* {links.prose(direction)}"
     assert [n for n in nested if "ruling-mark" not in n] == [own]
@@ -123,7 +123,7 @@ def test_each_ruling_behind_a_rule_is_marked_under_it_for_the_rulesets_it_holds_
     site_data: rulesite.SiteData, site_pages: dict[str, str]
 ) -> None:
     def behind(vid: str, topic: str) -> list[str]:
-        fact = next(f for f in rule_words.facts(site_data.variants[vid]) if f.topic == topic)
+        fact = next(f for f in site_data.facts(vid) if f.topic == topic)
         return ruling_marks.rulings_behind(fact, vid, site_data)
 
     assert behind("albastini-2p", "Scoring") == ["R7"] and behind("albastini-over60-2p", "Scoring") == ["R8"]
@@ -219,10 +219,21 @@ def test_every_ruling_is_marked_on_some_page_players_read(site_data: rulesite.Si
         rid
         for vid, variant in site_data.variants.items()
         if not variant.get("abstract")
-        for fact in rule_words.facts(variant)
+        for fact in site_data.facts(vid)
         for rid in ruling_marks.rulings_behind(fact, vid, site_data)
     }
     assert marked == set(site_data.rulings), set(site_data.rulings) - marked
+
+
+def test_the_match_says_the_targets_tables_usually_agree(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+    """The over-60 clause leaves the target to the table, "commonly 5 or 10" (its ``usual``): the words say so."""
+    match = next(f.words for f in site_data.facts("albastini-over60-2p") if f.topic == "The match")
+    assert match == "The first side to reach the target agreed before play, usually five or ten victory points, wins the match."
+    assert str(PageLinks(paths.table_summary_path("albastini", 2), site_data).prose(match)) in site_pages[
+        paths.table_summary_path("albastini", 2)
+    ]
+    plain = next(f.words for f in rule_words.facts(site_data.variants["albastini-over60-2p"]) if f.topic == "The match")
+    assert plain.endswith("five victory points unless the table agrees another.")  # with no clause's usual, the variant's
 
 
 def test_what_each_fact_is_about_is_a_parameter_of_the_variant_schema(site_data: rulesite.SiteData) -> None:
