@@ -205,7 +205,8 @@ def _clause_references(spec: Spec, refs: References) -> list[Problem]:
         usual = clause.get("usual")
         for key in usual if isinstance(usual, dict) else {}:
             if key not in (clause.get("choices") or []):
-                problems.append(doc.problem((*at, "usual", key), f"expected one of the clause's choices, found {key!r}"))
+                wrong = f"expected one of the clause's choices, found {key!r}"
+                problems.append(doc.problem((*at, "usual", key), wrong, at_key=True))
     return problems
 
 

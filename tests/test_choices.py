@@ -54,6 +54,16 @@ def test_validate_accepts_choices_that_name_an_action_and_a_setup_field(
     assert main(["validate", str(path)]) == 0, capsys.readouterr().err
 
 
+def test_validate_holds_a_clause_s_usual_values_to_its_choices(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    usual = "[setup.match.target]\n    usual: {setup.match.target: [5, 10], setup.dealer: [0]}"
+    path = write("clauses.yaml", CLAUSES.format(choices=usual))
+    assert main(["validate", str(path)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert [line for line in lines if "usual" in line] == [
+        f"{path}:9:42: $.clauses[0].usual[\"setup.dealer\"]: expected one of the clause's choices, found 'setup.dealer'"
+    ], lines
+
+
 def _rows(kit: list[scenarios.Scenario]) -> dict[str, coverage.ClauseCoverage]:
     return {row.clause: row for row in coverage.measure(kit_spec(), kit)}
 
