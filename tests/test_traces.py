@@ -23,6 +23,7 @@ from conformance.cli import main
 from conformance.engines.adapter import open_engine, reference_adapter
 from conformance.run import runlog, runner
 from conformance.suite.scenarios import deck_of, load_files
+from conformance.traces import judging, reading
 from conformance.vocabulary import Outcome
 from reference import Engine
 from specreader.spec import variant
@@ -150,12 +151,38 @@ def test_true_is_not_one_nor_false_zero(tmp_path: Path, capsys: pytest.CaptureFi
         assert status == 1 and "1 failed" in out, out
 
 
-def test_a_true_in_a_string_is_no_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The line's words true and false are counted to know where flags may stand: one in a name is judged again,
-    looking at every value, and passes."""
+def test_a_true_in_a_string_is_no_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The line's words true and false are counted to know where flags may stand: one in a name has the game
+    judged again, looking at every value, and it passes."""
+    again: list[bool] = []
+    judge = judging.judge
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        again.append(kwargs.get("every_value", False))
+        return judge(*args, **kwargs)
+
+    monkeypatch.setattr(judging, "judge", counted)
     game = {**_reference_game("albastini-2p", 2), "game": "true-or-false"}
     status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
     assert status == 0 and "1 passed, 0 failed" in out, out
+    assert again == [True]  # the recursive call: judged again on every value
+
+
+def test_a_known_difference_hides_no_flag_that_stands_for_a_number(tmp_path: Path) -> None:
+    """A report judged by the scenarios' comparisons (its legal actions differ, as an expectation file allows)
+    counts its flags once: a true standing for a number earlier in the game still fails it."""
+    game = _reference_game("albastini-2p", 2)
+    at = next(i for i, o in enumerate(game["observations"]) if o["snapshot"]["to_act"] == 1)
+    game["observations"][at] = {"snapshot": {"to_act": True}}
+    last = game["observations"][-1]
+    last["snapshot"] = {"result": {"tie": last["snapshot"]["result"]["tie"]}}
+    last["legal"] = [{"type": "pass", "seat": 0}]  # the reference's list is empty
+    read = reading.read_game(reading.TraceLine(0, str(tmp_path / "t.jsonl"), 1, json.dumps(game).encode()))
+    assert not isinstance(read, list), read
+    result, _ = judging.judge(read, frozenset({"legal"}))
+    assert result.outcome is Outcome.FAIL and result.field == "to_act", (result.outcome, result.field)
 
 
 def test_a_move_the_reference_refuses_fails_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -61,11 +61,11 @@ class _Flags:
     """True and false told from numbers (Python's True == 1) where a whole report equals the reference's.
 
     Looking at every value of every report costs about as much as the rest of the judging, so at first only the
-    reference's flags are looked at: each the engine reported must be its flag too (``flag_fields`` says where
-    they may stand), and each is counted. The engine's flags are then at least as many; its line may hold no more true
-    and false than it writes (``Game.flags_written``). So when the game passes and the two counts are equal,
-    the engine has no flag of its own where the reference has a number; else the game is judged again looking
-    at every value (``every``)."""
+    reference's flags are looked at (``flag_fields`` says where they may stand): where the engine reported one,
+    it must have reported a flag too, and each is counted. The engine's flags are then at least as many; its line
+    holds no more than the words true and false in it (``Game.flags_at_most``). So when the game passes and the
+    two counts are equal, the engine has no flag of its own where the reference has a number; else the game is
+    judged again looking at every value (``every``)."""
 
     def __init__(self, every: bool) -> None:
         self.every = every
@@ -116,7 +116,7 @@ def judge(game: Game, known: frozenset[str] = frozenset(), *, every_value: bool 
             divergence = Divergence(REFUSAL, position, (mismatch,), allowed=(code,) if code is not None else None)
             break
         divergence = _report(engine, position, observation, game, known, seen, legal_judged, flags)
-    if divergence is None and not every_value and flags.found != game.flags_written:
+    if divergence is None and not every_value and flags.found != game.flags_at_most:
         return judge(game, known, every_value=True)
     seconds = time.perf_counter() - started
     if divergence is None:
@@ -183,6 +183,7 @@ def _report(
         return None
     reference = engine.snapshot()
     reference_legal = engine.legal_actions() if legal is not None else []
+    counted = flags.found  # what agree counts here is counted again, whole, where the scenarios' comparisons judge
     # The same report exactly (one comparison in C, then true and false told from numbers), else field by field;
     # the legal actions in any order (their seats are integers: the trace's schema holds them to it).
     same = snapshot is None or ((snapshot == reference or _agrees(reference, snapshot)) and flags.agree(reference, snapshot))
@@ -199,7 +200,7 @@ def _report(
         elif found:
             missed.append((e, [Mismatch(position, line, what, want, got) for what, want, got in found]))
     if not missed:  # equal as the scenarios compare (a hand in another order), which tell true from 1
-        flags.found += flags_in(snapshot)
+        flags.found = counted + flags_in(snapshot)
         return None
     missed.sort(key=lambda pair: rank(pair[0]))
     return Divergence(REPORT, position, tuple(m for _, ms in missed for m in ms), tuple(e for e, _ in missed))

@@ -51,8 +51,8 @@ class Game:
     actions: tuple[Json, ...]
     observations: tuple[Json | None, ...]
     reports: frozenset[str] | None = None
-    # How many true and false its line may hold: each literal counted, in strings too, so never fewer.
-    flags_written: int = 0
+    # The most true and false its line can hold: the words true and false in it, in strings too.
+    flags_at_most: int = 0
 
 
 def trace_files(given: list[str]) -> tuple[list[Path], list[Problem]]:
@@ -163,5 +163,5 @@ def read_game(line: TraceLine) -> Game | list[Problem]:
     place = f"{line.file}:{line.number}"  # unique over the run, as a run log's ids must be
     name = f"{place}#{value['game']}" if "game" in value else place
     actions = tuple(value["actions"])
-    flags = line.raw.count(b"true") + line.raw.count(b"false")
+    flags = line.raw.count(b"true") + line.raw.count(b"false")  # Game.flags_at_most
     return Game(line.index, name, line.file, line.number, variant_id, setup, actions, observations, line.reports, flags)
