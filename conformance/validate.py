@@ -203,11 +203,27 @@ def _clause_references(spec: Spec, refs: References) -> list[Problem]:
             if wrong:
                 problems.append(doc.problem((*at, "choices", j), wrong))
         usual = clause.get("usual")
-        for key in usual if isinstance(usual, dict) else {}:
+        for key, values in usual.items() if isinstance(usual, dict) else ():
             if key not in (clause.get("choices") or []):
                 wrong = f"expected one of the clause's choices, found {key!r}"
                 problems.append(doc.problem((*at, "usual", key), wrong, at_key=True))
+            else:
+                for j, value in enumerate(values if isinstance(values, list) else []):
+                    wrong = _usual_value_problem(key, value)
+                    if wrong:
+                        problems.append(doc.problem((*at, "usual", key, j), wrong))
     return problems
+
+
+def _usual_value_problem(choice: str, value: object) -> str | None:
+    """What is wrong with a value a clause says tables usually agree for a setup field, as the setup schema
+    sees it there; None if the field may hold it."""
+    path = tuple(choice.split(".")[1:])
+    given: Any = value
+    for key in reversed(path):
+        given = {key: given}
+    found = [text for at, text, _ in schemas.explain("setup", given) if tuple(at[: len(path)]) == path]
+    return found[0] if found else None
 
 
 def _ruling_references(spec: Spec, refs: References) -> list[Problem]:

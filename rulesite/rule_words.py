@@ -277,7 +277,8 @@ def match(variant: Json, usual: Mapping[str, list[Any]]) -> str:
     if rule == "vp-target":
         agreed = usual.get(TARGET_CHOICE)
         if agreed:
-            said = " or ".join(table_words.number(whole(v)) for v in agreed)
+            words = [table_words.number(whole(v)) for v in agreed]
+            said = ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
             return f"The first side to reach the target agreed before play, usually {said} victory points, wins the match."
         target = table_words.plural(whole(c.get("target")), "victory point")
         return f"The first side to reach the target agreed before play wins the match: {target} unless the table agrees another."

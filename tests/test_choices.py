@@ -64,6 +64,19 @@ def test_validate_holds_a_clause_s_usual_values_to_its_choices(write: Write, cap
     ], lines
 
 
+def test_validate_holds_a_usual_value_to_what_its_setup_field_may_hold(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    usual = "[setup.match.target]\n    usual: {setup.match.target: [5, five, 0]}"
+    path = write("clauses.yaml", CLAUSES.format(choices=usual))
+    assert main(["validate", str(path)]) == 2
+    lines = [line for line in capsys.readouterr().err.splitlines() if "usual" in line]
+    assert lines == [
+        f'{path}:9:37: $.clauses[0].usual["setup.match.target"][1]: expected integer, found string "five"',
+        f'{path}:9:43: $.clauses[0].usual["setup.match.target"][2]: expected at least 1, found integer 0',
+    ], lines
+
+
 def _rows(kit: list[scenarios.Scenario]) -> dict[str, coverage.ClauseCoverage]:
     return {row.clause: row for row in coverage.measure(kit_spec(), kit)}
 

@@ -234,6 +234,8 @@ def test_the_match_says_the_targets_tables_usually_agree(site_data: rulesite.Sit
     ]
     plain = next(f.words for f in rule_words.facts(site_data.variants["albastini-over60-2p"]) if f.topic == "The match")
     assert plain.endswith("five victory points unless the table agrees another.")  # with no clause's usual, the variant's
+    three = rule_words.facts(site_data.variants["albastini-over60-2p"], {rule_words.TARGET_CHOICE: [5, 7, 10]})
+    assert "usually five, seven or ten victory points" in next(f.words for f in three if f.topic == "The match")
 
 
 def test_what_each_fact_is_about_is_a_parameter_of_the_variant_schema(site_data: rulesite.SiteData) -> None:
