@@ -30,13 +30,14 @@ def write(tmp_path: Path) -> Callable[[str, str], Path]:
 @pytest.fixture
 def kit_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The kit's data copied, and used by validate in place of the kit's own."""
-    from conformance.suite import schemas
+    from conformance.suite import scenarios, schemas
     from specreader import kitdata, spec
 
-    # The kit's own spec and schemas, read once a process and kept, are read before the copy stands in: a copy
-    # a test breaks is then never what the worker's later tests read.
+    # The kit's own spec, schemas and scenarios, read once a process and kept, are read before the copy stands
+    # in: a copy a test breaks is then never what the worker's later tests read.
     spec.kit_spec()
     schemas.registry()
+    scenarios.kit_scenarios()
     root = tmp_path / "kit"
     for folder in ("spec", "schemas", "scenarios"):
         shutil.copytree(kitdata.root() / folder, root / folder)
