@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 from reference import Engine
 
@@ -21,14 +21,14 @@ REPORTS = [
 ]  # fmt: skip
 
 
-class Lacking:
-    REPORTS = REPORTS
+class Reporting:
+    """The reference engine, its snapshot reported as the subclass says."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
     @classmethod
-    def new(cls, variant_id: str, setup: Any) -> Lacking:
+    def new(cls, variant_id: str, setup: Any) -> Self:
         return cls(Engine.new(variant_id, setup))
 
     def legal_actions(self) -> list[Any]:
@@ -38,7 +38,14 @@ class Lacking:
         return self.engine.apply(action)
 
     def snapshot(self) -> dict[str, Any]:
-        kept = {k: v for k, v in self.engine.snapshot().items() if k not in LEFT_OUT}
+        return self.engine.snapshot()
+
+
+class Lacking(Reporting):
+    REPORTS = REPORTS
+
+    def snapshot(self) -> dict[str, Any]:
+        kept = {k: v for k, v in super().snapshot().items() if k not in LEFT_OUT}
         if kept.get("result"):
             kept["result"] = {k: v for k, v in kept["result"].items() if k != "vp"}
         return kept
@@ -64,25 +71,12 @@ class TieBugOtherSide(Lacking):
         return kept
 
 
-class NumbersForFlags:
+class NumbersForFlags(Reporting):
     """The reference in full, as an engine of a language without booleans would report it: a deal's tie and
     double as 0 and 1."""
 
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-
-    @classmethod
-    def new(cls, variant_id: str, setup: Any) -> NumbersForFlags:
-        return cls(Engine.new(variant_id, setup))
-
-    def legal_actions(self) -> list[Any]:
-        return self.engine.legal_actions()
-
-    def apply(self, action: Any) -> Any:
-        return self.engine.apply(action)
-
     def snapshot(self) -> dict[str, Any]:
-        kept = self.engine.snapshot()
+        kept = super().snapshot()
         if kept.get("result"):
             kept["result"] = {k: int(v) if isinstance(v, bool) else v for k, v in kept["result"].items()}
         return kept

@@ -390,8 +390,8 @@ def test_md_shows_text_exactly(text: str) -> None:
     assert "".join(parsed.text) == "x " + text
 
 
-def test_the_site_carries_the_reference_engines_conformance_report() -> None:
-    """docs/hooks.py verifies the reference engine at build time and publishes the report."""
+def site_hooks() -> Any:
+    """docs/hooks.py, loaded as MkDocs loads it."""
     pytest.importorskip("mkdocs")
     import importlib.util
 
@@ -400,22 +400,20 @@ def test_the_site_carries_the_reference_engines_conformance_report() -> None:
     assert spec_ is not None and spec_.loader is not None
     hooks = importlib.util.module_from_spec(spec_)
     spec_.loader.exec_module(hooks)
-    page = hooks.conformance_report()
+    return hooks
+
+
+def test_the_site_carries_the_reference_engines_conformance_report() -> None:
+    """docs/hooks.py verifies the reference engine at build time and publishes the report."""
+    page = site_hooks().conformance_report()
     assert page.startswith("# Conformance report: trickspec-reference")
     assert "passed, 0 failed**" in page and "| `albastini` |" in page
 
 
 def test_the_nav_puts_each_sheet_and_each_game_s_fields_under_their_first_page(site_data: rulesite.SiteData) -> None:
-    pytest.importorskip("mkdocs")
-    import importlib.util
-
     import yaml
 
-    hooks_path = Path(__file__).resolve().parent.parent / "docs" / "hooks.py"
-    spec_ = importlib.util.spec_from_file_location("site_hooks", hooks_path)
-    assert spec_ is not None and spec_.loader is not None
-    hooks = importlib.util.module_from_spec(spec_)
-    spec_.loader.exec_module(hooks)
+    hooks = site_hooks()
     nav = yaml.safe_load((Path(__file__).resolve().parent.parent / "mkdocs.yml").read_text(encoding="utf-8"))["nav"]
     sections = {**rulesite.rules_nav(site_data), **rulesite.fields_nav(site_data), **rulesite.summary_nav(site_data)}
     expanded = hooks._expand_nav(nav, [], sections)
