@@ -5,23 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference import Engine
+from wrapped_engine import Wrapped
 
 
-class FreePlay:
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-
-    @classmethod
-    def new(cls, variant_id: str, setup: Any) -> FreePlay:
-        return cls(Engine.new(variant_id, setup))
-
-    def snapshot(self) -> dict[str, Any]:
-        return self.engine.snapshot()
-
-    def apply(self, action: Any) -> Any:
-        return self.engine.apply(action)
-
+class FreePlay(Wrapped):
     def legal_actions(self) -> list[Any]:
         legal = self.engine.legal_actions()
         seen = self.engine.snapshot()

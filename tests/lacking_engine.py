@@ -7,9 +7,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Self
+from typing import Any
 
-from reference import Engine
+from wrapped_engine import Wrapped
 
 LEFT_OUT = ("dealer", "match")
 
@@ -21,27 +21,7 @@ REPORTS = [
 ]  # fmt: skip
 
 
-class Reporting:
-    """The reference engine, its snapshot reported as the subclass says."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-
-    @classmethod
-    def new(cls, variant_id: str, setup: Any) -> Self:
-        return cls(Engine.new(variant_id, setup))
-
-    def legal_actions(self) -> list[Any]:
-        return self.engine.legal_actions()
-
-    def apply(self, action: Any) -> Any:
-        return self.engine.apply(action)
-
-    def snapshot(self) -> dict[str, Any]:
-        return self.engine.snapshot()
-
-
-class Lacking(Reporting):
+class Lacking(Wrapped):
     REPORTS = REPORTS
 
     def snapshot(self) -> dict[str, Any]:
@@ -71,7 +51,7 @@ class TieBugOtherSide(Lacking):
         return kept
 
 
-class NumbersForFlags(Reporting):
+class NumbersForFlags(Wrapped):
     """The reference in full, as an engine of a language without booleans would report it: a deal's tie and
     double as 0 and 1."""
 

@@ -8,33 +8,23 @@ the last trick's winner reported as the next seat.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Self
+
+from wrapped_engine import Wrapped
 
 from conformance.suite.scenarios import deck_of
 from reference import Engine
 from specreader.spec import variant
 
 
-class OwnDeal:
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-
+class OwnDeal(Wrapped):
     @classmethod
-    def new(cls, variant_id: str, setup: Any) -> OwnDeal:
+    def new(cls, variant_id: str, setup: Any) -> Self:
         if isinstance(setup, dict) and "shuffle" in setup:  # its own shuffle, never the reference's
             deck = deck_of(variant(variant_id))
             random.Random(f"own/{setup['shuffle']}").shuffle(deck)
             setup = {"dealer": setup["dealer"], "deck": deck}
         return cls(Engine.new(variant_id, setup))
-
-    def legal_actions(self) -> list[Any]:
-        return self.engine.legal_actions()
-
-    def apply(self, action: Any) -> Any:
-        return self.engine.apply(action)
-
-    def snapshot(self) -> dict[str, Any]:
-        return self.engine.snapshot()
 
 
 class WrongWinner(OwnDeal):
