@@ -55,6 +55,17 @@ def number_hooks(text: str) -> dict[str, Any]:
     return NUMBER_HOOKS if _LONG_RUN in digits else _FRACTIONS_ONLY
 
 
+# Each digit made "0", each mark of a fraction or an exponent ".", every other byte " ".
+_NUMBER_MARKS = bytes(ord("0") if 0x30 <= byte <= 0x39 else ord(".") if chr(byte) in ".eE" else ord(" ") for byte in range(256))
+
+
+def short_integers_only(raw: bytes) -> bool:
+    """Whether every number in JSON text is an integer too short to pass the bound: no digit is followed by a
+    fraction or an exponent, and no run of digits is as long as MAX_NUMBER's (strings are looked in too)."""
+    marks = raw.translate(_NUMBER_MARKS)
+    return b"0." not in marks and _LONG_RUN not in marks
+
+
 def number_problem(text: str) -> str | None:
     """What the kit's limits find wrong with a number as JSON text writes it (or as Python's json
     reads NaN and Infinity), or None: what the hooks refuse, for a reader locating it."""

@@ -8,6 +8,7 @@ import re
 import sys
 import tracemalloc
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -382,3 +383,89 @@ def test_a_report_with_its_standard_streams_closed_writes_no_traceback_and_no_no
     json.loads(capsys.readouterr().out)  # the report alone: the note went nowhere, not into it
     monkeypatch.setattr(sys, "stdout", None)
     assert main(["report", *logs]) == 0
+
+
+def _read(raw: bytes, *, fast: bool) -> tuple[str, object]:
+    """What json_line makes of ``raw``: the value (its repr, which tells 1 from 1.0 and true from 1) or its
+    refusal, message, column and path; with orjson's fast reading, or with json's alone."""
+    with pytest.MonkeyPatch.context() as patch:
+        if not fast:
+            patch.setattr(untrusted, "_read_fast", lambda raw, keys_once: untrusted._UNSURE)
+        try:
+            return ("value", repr(untrusted.json_line(raw)))
+        except untrusted.Unreadable as err:
+            return ("refused", (str(err), err.column, err.path))
+
+
+_LEAVES = (
+    st.integers(-(10**17), 10**17)
+    | st.integers(10**15 - 2, 10**15 + 2)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.booleans()
+    | st.none()
+    | st.text(alphabet=st.sampled_from('a:é"\\\x1f\u2028 0eE.\U0001f600'), max_size=6)
+)
+
+
+def _leaf_text(ascii_only: bool, value: object) -> str:
+    return json.dumps(value, ensure_ascii=ascii_only)
+
+
+def _array(items: list[str]) -> str:
+    return "[" + ",".join(items) + "]"
+
+
+def _object(members: list[tuple[str, str]]) -> str:
+    return "{" + ",".join(f"{key}:{value}" for key, value in members) + "}"
+
+
+def _nested_text(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    keys = st.text(alphabet=st.sampled_from('a:"\\e'), max_size=2).map(json.dumps)  # few keys: one twice is common
+    return st.lists(inner, max_size=4).map(_array) | st.lists(st.tuples(keys, inner), max_size=4).map(_object)
+
+
+@st.composite
+def _lines(draw: st.DrawFn) -> bytes:
+    """JSON text as engines write it (ASCII or not, spaced or not, a key twice now and then), and a byte
+    of it changed, cut or repeated now and then: a number made long, a letter where a digit stood."""
+    ascii_only = draw(st.booleans())
+    text = draw(st.recursive(_LEAVES.map(partial(_leaf_text, ascii_only)), _nested_text, max_leaves=16))
+    raw = text.replace(",", draw(st.sampled_from([",", ", ", " ,\t"]))).encode()  # in strings too: still JSON
+    edit = draw(st.sampled_from(["none", "insert", "cut", "repeat"]))
+    at = draw(st.integers(0, len(raw)))
+    if edit == "insert":
+        inserted = [b"0", b"9" * 16, b"e", b".5", b"\\", b"\\u003a", b"\\udc00", b"\xff", b"\x00", b"true"]
+        raw = raw[:at] + draw(st.sampled_from(inserted)) + raw[at:]
+    elif edit == "cut":
+        raw = raw[:at] + raw[at + 1 :]
+    elif edit == "repeat":
+        raw = raw[:at] + raw[at : at + draw(st.integers(1, 8))] + raw[at:]
+    return raw
+
+
+@settings(max_examples=cases(quick=300, deep=20000), deadline=None, database=None)
+@given(_lines())
+def test_the_fast_reading_reads_every_line_as_json_alone_does(raw: bytes) -> None:
+    """orjson reads the lines it can vouch for: each gives the same value, or the same refusal, as json alone."""
+    assert _read(raw, fast=True) == _read(raw, fast=False)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"a": 1, "a": 2}',  # a key twice, which orjson reads as its last
+        '{"a:b": 1, "a": 2, "a": 3}',  # a colon in a key as well
+        '{"\\u003a": 1, "a": 1, "a": 2}',  # an escaped colon, which json writes back as a colon
+        f'{{"a": {10**15}}}',  # the bound itself
+        f'{{"a": {10**15 + 1}}}',  # past it
+        '{"a": 18446744073709551616}',  # which orjson reads as a float
+        '{"a": 1E400}',
+        '{"a": 1.0, "b": -0, "c": -0.0}',
+        '{"a": NaN}',
+        '\ufeff{"a": 1}',
+        '{"a": "\\udc00"}',
+        '{"a": true, "b": [false, null]}',
+    ],
+)
+def test_the_fast_reading_reads_these_lines_as_json_alone_does(line: str) -> None:
+    assert _read(line.encode(), fast=True) == _read(line.encode(), fast=False)
