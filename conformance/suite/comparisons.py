@@ -125,11 +125,16 @@ def flags_in(value: Any) -> int:
     """How many true and false a JSON value holds."""
     if value is True or value is False:
         return 1
-    if type(value) is dict:
-        return sum(flags_in(v) for v in value.values())
-    if type(value) is list:
-        return sum(flags_in(v) for v in value)
-    return 0
+    kind = type(value)
+    if kind is not dict and kind is not list:
+        return 0
+    found = 0
+    for item in value.values() if kind is dict else value:  # a call for each list or mapping, none for a leaf
+        if item is True or item is False:
+            found += 1
+        elif type(item) is dict or type(item) is list:
+            found += flags_in(item)
+    return found
 
 
 def kinds_agree(reference: Any, observed: Any) -> bool:
