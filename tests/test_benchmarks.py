@@ -72,3 +72,30 @@ def test_the_check_trace_benchmark_reports_every_row(capsys: pytest.CaptureFixtu
     for row in ("the reference, snapshot", "the reference's bare deal rate", "check-trace, one job", "check-trace, two jobs"):
         assert re.search(rf"^{re.escape(row)}.* [\d,]+ games/s +\d+\.\d\dx the floor's time$", out, re.MULTILINE), out
     assert re.search(r"^target 5,000 games/s with two jobs: (met|not met)$", out, re.MULTILINE), out
+
+
+def test_the_check_trace_benchmark_reports_every_row_and_judges_a_trace_alone(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    spec = importlib.util.spec_from_file_location("bench_check_trace", BENCH.with_name("bench_check_trace.py"))
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--games", "3", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    rows = (
+        "the reference, snapshot and legal actions after every action",
+        "the reference's bare deal rate (nothing read)",
+        "the trace's lines read, nothing judged",
+        "check-trace, one job",
+        "check-trace, two jobs",
+        "the bound: two jobs, a game costing its reading and the floor",
+    )
+    for row in rows:
+        assert re.search(rf"^{re.escape(row)} +[\d,]+ games/s", out, re.MULTILINE), out
+    trace = tmp_path / "trace.jsonl"
+    assert bench.main(["--write", str(trace), "--games", "2"]) == 0 and capsys.readouterr().out == ""
+    assert len(trace.read_text().splitlines()) == 3  # a header and two games
+    assert bench.main(["--judge", str(trace)]) == 0 and capsys.readouterr().out == ""
+    trace.write_text(trace.read_text().replace('"trick": []', '"trick": [{"seat": 0, "card": "AS"}]', 1))
+    assert bench.main(["--judge", str(trace)]) == 1  # a game that differs is no figure
