@@ -18,7 +18,7 @@ from mkdocs.structure.pages import Page
 
 import rulesite
 from conformance.suite.scenarios import Scenario
-from rulesite import docs_blocks
+from rulesite import docs_blocks, repository_links
 from rulesite.implementations import IMPLEMENTATIONS_PAGE, implementations_page
 from rulesite.search_weights import search_settings
 from specreader.problems import DataError
@@ -122,7 +122,11 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     except ValueError as err:
         raise PluginError(f"the rules site cannot be generated: {err}") from None
     # The reference pages are kept in docs/ too, so that they read whole in the repository: they must be as made.
-    kept = {path: _fragments.expand(text) for path, text in generated.items() if docs_blocks.is_reference_page(path)}
+    kept = {
+        path: docs_blocks.kept_page(path, _fragments.expand(text), data)
+        for path, text in generated.items()
+        if docs_blocks.is_reference_page(path)
+    }
     stale = docs_blocks.stale_reference_pages(kept, Path(config.docs_dir))
     if stale:
         raise PluginError(f"docs/{', docs/'.join(stale)}: not as the kit's data makes them: run python -m rulesite.docs_blocks")
@@ -146,6 +150,7 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     page.meta["search"] = search_settings(page.file.src_uri, page.meta.get("search"), _data.games() if _data else ())
+    markdown = repository_links.to_site(markdown, page.file.src_uri)  # the links docs/ holds to the kit's data files
     try:
         return rulesite.expand_shortcodes(markdown, _data, page.file.src_uri)
     except ValueError as err:

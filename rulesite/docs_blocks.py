@@ -17,7 +17,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from rulesite import paths
+from rulesite import paths, repository_links
 from rulesite.shortcodes import expand_shortcodes
 from rulesite.site import pages
 from rulesite.sitedata import SiteData, load_site_data
@@ -47,9 +47,15 @@ def is_reference_page(page: str) -> bool:
 
 
 def reference_pages(data: SiteData | None = None) -> dict[str, str]:
-    """The reference pages as the code renders them now, from ``data`` (the kit's, read afresh, by default)."""
-    made = pages(data if data is not None else load_site_data())
-    return {page: text for page, text in made.items() if is_reference_page(page)}
+    """The reference pages as docs/ keeps them, from ``data`` (the kit's, read afresh, by default)."""
+    data = data if data is not None else load_site_data()
+    return {page: kept_page(page, text, data) for page, text in pages(data).items() if is_reference_page(page)}
+
+
+def kept_page(page: str, text: str, data: SiteData) -> str:
+    """A reference page as docs/ keeps it: as the site makes it, its links to the pages the site makes from the
+    kit's data leading to the files they are made from (the site's build leads them back)."""
+    return repository_links.to_repository(text, page, data.games(), data.ruling_game)
 
 
 def _stale(docs: Path, page: str, text: str) -> bool:

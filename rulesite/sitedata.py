@@ -51,6 +51,9 @@ class SiteData:
                 if isinstance(item, dict):
                     self.clause_game[str(item.get("id"))] = game
         self.rulings: dict[str, Json] = {str(r.get("id")): r for _, _, r in self.spec.rulings()}
+        self.ruling_game: dict[str, str] = {
+            str(r.get("id")): str(doc.data.get("game")) for doc, _, r in self.spec.rulings() if isinstance(doc.data, dict)
+        }
         self.refusal_codes: set[str] = self.spec.refusal_codes()
         self.variants: dict[str, Json] = {}
         for vid in sorted(self.spec.variants_raw()):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import rulesite
-from rulesite import docs_blocks
+from rulesite import docs_blocks, repository_links
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
@@ -59,3 +59,58 @@ def test_every_reference_page_an_author_s_page_links_to_is_in_the_repository(pag
     assert into_reference, f"{page} links to no reference page"
     missing = [t for t in into_reference if not (DOCS / page).parent.joinpath(t).resolve().is_file()]
     assert not missing, missing
+
+
+# The pages shipped with the kit (pyproject.toml's force-include): what an engine author reads where the kit is.
+AUTHOR_PAGES = sorted(
+    str(p.relative_to(DOCS))
+    for p in [DOCS / "protocol.md", DOCS / "scenarios.md", DOCS / "action-ids.md", *DOCS.glob("guide/*.md"),
+              *DOCS.glob("reference/**/*.md")]
+)  # fmt: skip
+_LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)\s]*)?\)")
+
+
+@pytest.mark.parametrize("page", AUTHOR_PAGES)
+def test_every_link_of_a_page_an_engine_author_reads_leads_to_a_file_in_the_repository(page: str) -> None:
+    """Where the site has a page made from the kit's data, the page links the file it is made from: the link
+    works on the repository page and where the kit is installed (tests/test_wheel.py), and the site's build
+    leads it back to its page."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    targets = {t for t in _LINK.findall(text) if "://" not in t and not t.startswith("mailto:")}
+    missing = sorted(t for t in targets if not (DOCS / page).parent.joinpath(t).resolve().exists())
+    assert not missing, f"docs/{page} links to what the repository does not hold: {missing}"
+
+
+def test_the_site_leads_a_kept_link_back_to_the_page_it_stood_for(site_data: rulesite.SiteData) -> None:
+    made = rulesite.pages(site_data)
+    kept = docs_blocks.reference_pages(site_data)
+    assert kept and kept.keys() <= made.keys()
+    for page, text in kept.items():
+        assert "../rules/" not in text and "rulings.md" not in text, page  # every such link leads to a file
+        assert repository_links.to_site(text, page) == made[page], page
+
+
+@pytest.mark.parametrize(
+    ("page", "site", "repository"),
+    [
+        ("guide/adapter.md", "[rules](../rules/albastini.md#albastini.play.in-turn)",
+         "[rules](../../spec/albastini/clauses.yaml#albastini.play.in-turn)"),
+        ("reference/fields/bisca.md", "[R2](../../rulings.md#R2)", "[R2](../../../spec/albastini/rulings.yaml#R2)"),
+        ("protocol.md", "[examples](examples/index.md)", "[examples](../scenarios/)"),
+    ],
+)  # fmt: skip
+def test_a_link_to_a_page_made_from_the_kit_s_data_leads_to_its_file_and_back(
+    site_data: rulesite.SiteData, page: str, site: str, repository: str
+) -> None:
+    assert repository_links.to_repository(site, page, site_data.games(), site_data.ruling_game) == repository
+    assert repository_links.to_site(repository, page) == site
+
+
+@pytest.mark.parametrize(
+    "link",
+    ["[a variant](../rules/albastini-2p.md)", "[a ruling](../rulings.md#R99)", "[off](https://example.org/rules/x.md)",
+     "[same page](#wrong_phase)", "[a schema](../../schemas/trace.schema.json)"],
+)  # fmt: skip
+def test_other_links_are_left_as_they_are(site_data: rulesite.SiteData, link: str) -> None:
+    assert repository_links.to_repository(link, "reference/refusals.md", site_data.games(), site_data.ruling_game) == link
+    assert repository_links.to_site(link, "reference/refusals.md") == link

@@ -4,6 +4,8 @@ licence: an installed kit works outside a checkout, and pytest there runs every 
 from __future__ import annotations
 
 import os
+import posixpath
+import re
 import subprocess
 import sys
 import zipfile
@@ -48,6 +50,20 @@ def test_the_wheel_holds_the_data_the_types_and_the_licence(wheel: Path) -> None
     assert metadata["License-Expression"] == "MIT"
     assert "Typing :: Typed" in metadata.get_all("Classifier", [])
     assert "Homepage, https://trickspec.dev" in metadata.get_all("Project-URL", [])
+
+
+def test_every_link_of_the_docs_shipped_leads_to_what_the_wheel_holds(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    folders = {"/".join(name.split("/")[:depth]) for name in names for depth in range(1, name.count("/") + 1)}
+    docs = sorted(name for name in names if name.startswith("specreader/_data/docs/") and name.endswith(".md"))
+    assert len(docs) > 10
+    for page in docs:
+        text = zipfile.ZipFile(wheel).read(page).decode()
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)\s]*)?\)", text):
+            if "://" in target or target.startswith("mailto:"):
+                continue
+            where = posixpath.normpath(posixpath.join(posixpath.dirname(page), target))
+            assert where in names or where in folders, f"{page} links to {target}, which the wheel does not hold"
 
 
 def test_installed_wheel_validates_and_verifies_outside_the_checkout(wheel: Path, tmp_path: Path) -> None:
