@@ -60,3 +60,11 @@ def anchor(name: str) -> Markup:
     if not _ANCHOR.fullmatch(name):
         raise ValueError(f"unusable anchor id {name!r}")
     return Markup("{{ #{} }}").format(name)
+
+
+def html_anchor(name: str) -> Markup:
+    """An anchor of its own, for a heading of a page kept in the repository, where an attr_list block would
+    show as text; put on the line before the heading."""
+    if not _ANCHOR.fullmatch(name):
+        raise ValueError(f"unusable anchor id {name!r}")
+    return Markup('<a id="{}"></a>').format(name)

@@ -31,7 +31,10 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(md=escaping.md, anchor=escaping.anchor, code=escaping.code, fragment=fragment, in_symbols=cards.in_symbols)
+    env.filters.update(
+        md=escaping.md, anchor=escaping.anchor, html_anchor=escaping.html_anchor, code=escaping.code, fragment=fragment,
+        in_symbols=cards.in_symbols,
+    )
     # "list" where Jinja's own "sequence" would also take strings and mappings.
     env.tests.update(list=lambda value: isinstance(value, list), card=cards.is_card)
     env.globals.update(face=cards.face, suit=cards.suit)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from markdown.extensions.toc import slugify
 from markupsafe import escape
 
 import rulesite
@@ -43,8 +44,15 @@ def sentences_saying(words: str, text: str) -> list[str]:
     return found
 
 
+def _slug(heading: str) -> str:
+    """The id the docs tool gives a heading without one of its own (its text, markup and escapes gone)."""
+    text = re.sub(r"<[^>]+>", "", re.sub(r"\\(.)", r"\1", heading.lstrip("#").strip()))
+    return slugify(text, "-")
+
+
 def anchors(markdown: str) -> set[str]:
-    return {a or b for a, b in _ANCHOR.findall(markdown)}
+    found = {a or b for a, b in _ANCHOR.findall(markdown)}
+    return found | {_slug(line) for line in markdown.splitlines() if line.startswith("#") and not line.endswith("}")}
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +65,8 @@ def block(markdown: str, anchor: str) -> str:
     """The text under the heading anchored ``anchor``, up to the next heading of the same or a higher level."""
     lines = markdown.splitlines()
     for i, line in enumerate(lines):
-        if line.startswith("#") and line.endswith(f"{{ #{anchor} }}"):
+        own = line.endswith(f"{{ #{anchor} }}") or (i > 1 and lines[i - 2] == f'<a id="{anchor}"></a>')
+        if line.startswith("#") and (own or (not line.endswith("}") and _slug(line) == anchor)):
             level = len(line) - len(line.lstrip("#"))
             end = next(
                 (j for j in range(i + 1, len(lines)) if re.match(rf"^#{{1,{level}}} ", lines[j])),
