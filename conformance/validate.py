@@ -156,6 +156,9 @@ def _clause_references(spec: Spec, refs: References) -> list[Problem]:
     problems = []
     sections_of: dict[str, set[str]] = {}
     settles = {str(r.get("id")): {cid for _, cid in strings(r, "clauses")} for _, _, r in spec.rulings()}
+    # The clauses giving usual values for a setup choice, by game and choice: each with the variants it applies to
+    # (None: every variant of its game). Two for one variant would leave the words to say either's.
+    usual_from: dict[tuple[str, str], list[tuple[str, frozenset[str] | None]]] = {}
     for doc, i, clause in spec.clauses():
         at = ("clauses", i)
         game = doc.data.get("game")
@@ -203,7 +206,14 @@ def _clause_references(spec: Spec, refs: References) -> list[Problem]:
             if wrong:
                 problems.append(doc.problem((*at, "choices", j), wrong))
         usual = clause.get("usual")
+        applies = frozenset(v for _, v in strings(clause, "variants")) if isinstance(clause.get("variants"), list) else None
         for key, values in usual.items() if isinstance(usual, dict) else ():
+            given = usual_from.setdefault((str(game), key), [])
+            twice = [other for other, where in given if where is None or applies is None or where & applies]
+            given.append((str(cid), applies))
+            if twice:
+                wrong = f"expected one clause to give the usual values of {key} for a variant, found {twice[0]!r} giving them too"
+                problems.append(doc.problem((*at, "usual", key), wrong, at_key=True))
             if key not in (clause.get("choices") or []):
                 wrong = f"expected one of the clause's choices, found {key!r}"
                 problems.append(doc.problem((*at, "usual", key), wrong, at_key=True))

@@ -55,7 +55,7 @@ def test_validate_accepts_choices_that_name_an_action_and_a_setup_field(
 
 
 def test_validate_holds_a_clause_s_usual_values_to_its_choices(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
-    usual = "[setup.match.target]\n    usual: {setup.match.target: [5, 10], setup.dealer: [0]}"
+    usual = "[setup.match.target]\n    usual: {setup.match.target: [5, 10], setup.dealer: [0]}\n    variants: [albastini-2p]"
     path = write("clauses.yaml", CLAUSES.format(choices=usual))
     assert main(["validate", str(path)]) == 2
     lines = capsys.readouterr().err.splitlines()
@@ -67,13 +67,38 @@ def test_validate_holds_a_clause_s_usual_values_to_its_choices(write: Write, cap
 def test_validate_holds_a_usual_value_to_what_its_setup_field_may_hold(
     write: Write, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    usual = "[setup.match.target]\n    usual: {setup.match.target: [5, five, 0]}"
+    usual = "[setup.match.target]\n    usual: {setup.match.target: [5, five, 0]}\n    variants: [albastini-2p]"
     path = write("clauses.yaml", CLAUSES.format(choices=usual))
     assert main(["validate", str(path)]) == 2
     lines = [line for line in capsys.readouterr().err.splitlines() if "usual" in line]
     assert lines == [
         f'{path}:9:37: $.clauses[0].usual["setup.match.target"][1]: expected integer, found string "five"',
         f'{path}:9:43: $.clauses[0].usual["setup.match.target"][2]: expected at least 1, found integer 0',
+    ], lines
+
+
+def test_validate_refuses_two_clauses_giving_usual_values_for_one_variant(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The rules' words say one clause's usual values: a second for a variant the first applies to is located,
+    the kit's own among them (albastini.over-60.vp-target, for the over-60 variants)."""
+    second = CLAUSES.split("clauses:\n")[1].replace("albastini.dealer.x", "albastini.dealer.{id}")
+    usual = "[setup.match.target]\n    usual: {{setup.match.target: {values}}}\n"
+    text = CLAUSES.format(choices=usual.format(values="[5, 10]") + "    variants: [albastini-2p]") + "".join(
+        second.format(id=cid, choices=usual.format(values=values) + variants).rstrip("\n") + "\n"
+        for cid, values, variants in [
+            ("apart", "[7]", "    variants: [albastini-3p]"),
+            ("same", "[3]", "    variants: [albastini-3p, albastini-2p]"),
+            ("every", "[10]", ""),
+        ]
+    )
+    path = write("clauses.yaml", text)
+    assert main(["validate", str(path)]) == 2
+    lines = [line.split(": ", 1)[1] for line in capsys.readouterr().err.splitlines() if "usual" in line]
+    said = "expected one clause to give the usual values of setup.match.target for a variant, found"
+    assert lines == [
+        f"$.clauses[2].usual[\"setup.match.target\"]: {said} 'albastini.dealer.x' giving them too",
+        f"$.clauses[3].usual[\"setup.match.target\"]: {said} 'albastini.over-60.vp-target' giving them too",
     ], lines
 
 
