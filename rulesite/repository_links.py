@@ -2,9 +2,10 @@
 
 The pages an engine author reads where the kit is (the repository, an installed kit: the protocol's page,
 docs/guide, docs/reference) link what the site makes from the kit's data to the file it is made from: a
-game's rules page to its clauses, a ruling to its game's rulings, the worked examples to the scenarios.
-``to_repository`` writes a page's links so; the site's build leads each back to its page (``to_site``),
-where the docs tool checks it and its anchor.
+game's rules page to its clauses, a ruling to its game's rulings, the worked examples to the scenarios, a
+schema's row of the schemas page to the schema. ``to_repository`` writes a page's links so; the site's
+build leads each back to its page (``to_site``), where the docs tool checks it and its anchor. A link
+to ``spec/refusals.yaml`` leads to the refusal codes' page on the site.
 """
 
 from __future__ import annotations
@@ -21,23 +22,28 @@ _LINK = re.compile(r"\]\((?P<target>[^)\s#]+)(?P<anchor>#[^)\s]*)?\)")
 _CLAUSES = re.compile(r"spec/(?P<game>[a-z0-9-]+)/clauses\.yaml")
 _RULINGS = re.compile(r"spec/(?P<game>[a-z0-9-]+)/rulings\.yaml")
 _RULES_PAGE = re.compile(re.escape(paths.RULES_FOLDER) + r"(?P<game>[a-z0-9-]+)\.md")
+_SCHEMA = re.compile(r"schemas/(?P<name>[a-z0-9-]+)\.schema\.json")
+_SCHEMA_ROW = re.compile(r"#" + re.escape(paths.schema_anchor("")) + r"(?P<name>[a-z0-9-]+)")
+REFUSALS = "spec/refusals.yaml"
 
 
 def to_repository(markdown: str, page: str, games: Collection[str], ruling_game: Mapping[str, str]) -> str:
     """``page``'s links to the site's pages of a game's rules (``games``: the games' ids), of the rulings
     (``ruling_game``: each ruling's game) and of the worked examples, as links to the files they are made from."""
 
-    def repository_file(site_page: str, anchor: str) -> str | None:
+    def repository_file(site_page: str, anchor: str) -> tuple[str, str] | None:
         found = _RULES_PAGE.fullmatch(site_page)
         if found and found["game"] in games:
-            return f"spec/{found['game']}/clauses.yaml"
+            return f"spec/{found['game']}/clauses.yaml", anchor
         if site_page == paths.RULINGS_PAGE and anchor[1:] in ruling_game:
-            return f"spec/{ruling_game[anchor[1:]]}/rulings.yaml"
-        return SCENARIOS if site_page == paths.EXAMPLES_INDEX else None
+            return f"spec/{ruling_game[anchor[1:]]}/rulings.yaml", anchor
+        if site_page == paths.SCHEMAS_PAGE and (row := _SCHEMA_ROW.fullmatch(anchor)):
+            return f"schemas/{row['name']}.schema.json", ""
+        return (SCENARIOS, anchor) if site_page == paths.EXAMPLES_INDEX else None
 
     def relink(target: str, anchor: str) -> str | None:
-        where = repository_file(posixpath.normpath(posixpath.join(posixpath.dirname(page), target)), anchor)
-        return None if where is None else _relative(where, f"{DOCS}/{page}")
+        found = repository_file(posixpath.normpath(posixpath.join(posixpath.dirname(page), target)), anchor)
+        return None if found is None else _relative(found[0], f"{DOCS}/{page}") + found[1]
 
     return _rewrite(markdown, relink)
 
@@ -45,16 +51,20 @@ def to_repository(markdown: str, page: str, games: Collection[str], ruling_game:
 def to_site(markdown: str, page: str) -> str:
     """``page``'s links to the files the site's pages are made from, as links to those pages."""
 
-    def site_page(repository_file: str) -> str | None:
+    def site_page(repository_file: str, anchor: str) -> tuple[str, str] | None:
         if found := _CLAUSES.fullmatch(repository_file):
-            return paths.rules_page_path(found["game"])
+            return paths.rules_page_path(found["game"]), anchor
         if _RULINGS.fullmatch(repository_file):
-            return paths.RULINGS_PAGE
-        return paths.EXAMPLES_INDEX if repository_file == SCENARIOS.rstrip("/") else None
+            return paths.RULINGS_PAGE, anchor
+        if found := _SCHEMA.fullmatch(repository_file):
+            return paths.SCHEMAS_PAGE, "#" + paths.schema_anchor(f"{found['name']}.schema.json")
+        if repository_file == REFUSALS:
+            return paths.REFUSALS_PAGE, anchor
+        return (paths.EXAMPLES_INDEX, anchor) if repository_file == SCENARIOS.rstrip("/") else None
 
     def relink(target: str, anchor: str) -> str | None:
-        where = site_page(posixpath.normpath(posixpath.join(DOCS, posixpath.dirname(page), target)))
-        return None if where is None else _relative(where, page)
+        found = site_page(posixpath.normpath(posixpath.join(DOCS, posixpath.dirname(page), target)), anchor)
+        return None if found is None else _relative(found[0], page) + found[1]
 
     return _rewrite(markdown, relink)
 
@@ -70,6 +80,6 @@ def _rewrite(markdown: str, relink: Callable[[str, str], str | None]) -> str:
         if "://" in target or target.startswith(("/", "mailto:")):
             return link.group()
         changed = relink(target, anchor)
-        return link.group() if changed is None else f"]({changed}{anchor})"
+        return link.group() if changed is None else f"]({changed})"
 
     return _LINK.sub(replaced, markdown)

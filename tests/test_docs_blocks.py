@@ -97,6 +97,7 @@ def test_the_site_leads_a_kept_link_back_to_the_page_it_stood_for(site_data: rul
          "[rules](../../spec/albastini/clauses.yaml#albastini.play.in-turn)"),
         ("reference/fields/bisca.md", "[R2](../../rulings.md#R2)", "[R2](../../../spec/albastini/rulings.yaml#R2)"),
         ("protocol.md", "[examples](examples/index.md)", "[examples](../scenarios/)"),
+        ("reference/fields.md", "[the schema](schemas.md#schema-action)", "[the schema](../../schemas/action.schema.json)"),
     ],
 )  # fmt: skip
 def test_a_link_to_a_page_made_from_the_kit_s_data_leads_to_its_file_and_back(
@@ -106,10 +107,14 @@ def test_a_link_to_a_page_made_from_the_kit_s_data_leads_to_its_file_and_back(
     assert repository_links.to_site(repository, page) == site
 
 
+def test_the_refusal_codes_file_leads_to_its_page_on_the_site() -> None:
+    assert repository_links.to_site("[codes](../spec/refusals.yaml#x)", "protocol.md") == "[codes](reference/refusals.md#x)"
+
+
 @pytest.mark.parametrize(
     "link",
     ["[a variant](../rules/albastini-2p.md)", "[a ruling](../rulings.md#R99)", "[off](https://example.org/rules/x.md)",
-     "[same page](#wrong_phase)", "[a schema](../../schemas/trace.schema.json)"],
+     "[same page](#wrong_phase)", "[the licence](../../LICENSE)"],
 )  # fmt: skip
 def test_other_links_are_left_as_they_are(site_data: rulesite.SiteData, link: str) -> None:
     assert repository_links.to_repository(link, "reference/refusals.md", site_data.games(), site_data.ruling_game) == link

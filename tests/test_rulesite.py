@@ -18,7 +18,7 @@ from markupsafe import escape
 import rulesite
 from conformance import cli
 from conformance.suite.scenarios import Scenario, Step
-from rulesite import cli_reference, fields_reference, paths, rule_words, table_words, templating, walkthrough
+from rulesite import cli_reference, fields_reference, paths, repository_links, rule_words, table_words, templating, walkthrough
 from rulesite.escaping import md, said_plainly
 from rulesite.links import PageLinks
 from rulesite.variants_page import COLUMNS
@@ -45,7 +45,7 @@ def sentences_saying(words: str, text: str) -> list[str]:
 
 
 def _slug(heading: str) -> str:
-    """The id the docs tool gives a heading without one of its own (its text, markup and escapes gone)."""
+    """The id Python-Markdown's toc gives a heading without one of its own (its #s, markup and escapes gone)."""
     text = re.sub(r"<[^>]+>", "", re.sub(r"\\(.)", r"\1", heading.lstrip("#").strip()))
     return slugify(text, "-")
 
@@ -918,7 +918,7 @@ _NAMED_FILE = re.compile(r"(\[)?`((?:schemas|spec|docs|scenarios)/[\w./-]+\.(?:j
 def test_every_file_the_protocol_page_names_is_a_link_that_lands(
     site_data: rulesite.SiteData, site_pages: dict[str, str], page_anchors: dict[str, set[str]]
 ) -> None:
-    source = (DOCS / "protocol.md").read_text(encoding="utf-8")
+    source = repository_links.to_site((DOCS / "protocol.md").read_text(encoding="utf-8"), "protocol.md")  # as the site has it
     prose = re.sub(r"^```.*?^```", "", source, flags=re.MULTILINE | re.DOTALL)
     named = _NAMED_FILE.findall(prose)
     assert len(named) >= 6
@@ -936,11 +936,6 @@ def test_every_file_the_protocol_page_names_is_a_link_that_lands(
             assert anchor is None or anchor in page_anchors[path], target
         else:
             assert path in handwritten and (anchor is None or anchor in headings[path]), target
-
-
-def _slug(heading: str) -> str:
-    """The id Python-Markdown's toc gives a heading."""
-    return re.sub(r"[-\s]+", "-", re.sub(r"[^\w\s-]", "", heading).strip().lower())
 
 
 @pytest.fixture(scope="module")
