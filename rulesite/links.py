@@ -19,7 +19,7 @@ from rulesite.sitedata import SiteData
 from specreader.jsontypes import Json
 from specreader.notation import CARD
 
-# What prose may mention: a clause id, a ruling id, a card code, an refusal code.
+# What prose may mention: a clause id, a ruling id, a card code, a refusal code.
 _REF = re.compile(
     r"\b([a-z][a-z0-9]*\.[a-z][a-z0-9-]*\.[a-z0-9]+(?:-[a-z0-9]+)*)"
     r"|\b(R[1-9][0-9]*)\b"
