@@ -156,5 +156,4 @@ def test_python_subprocess_example_passes_everything() -> None:
     outcomes = _outcomes(adapter, pipelined=True)
     assert len(outcomes) == len(scenarios.kit_scenarios())
     assert not _failures(outcomes), "\n".join(_failures(outcomes))
-    declared = {o.scenario.variant for o in outcomes if o.outcome != Outcome.UNSUPPORTED}
-    assert {o.outcome for o in outcomes if o.scenario.variant in declared} == {Outcome.PASS}
+    assert {o.outcome for o in outcomes} == {Outcome.PASS}  # it plays every variant, as its README says

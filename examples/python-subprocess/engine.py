@@ -13,8 +13,11 @@ from typing import Any
 
 from reference import Engine, Refusal, SetupError
 
-VARIANTS = ["albastini-2p", "albastini-3p", "albastini-4p", "albastini-5p", "albastini-6p-pairs", "albastini-6p-threes",
-            "albastini-clockwise", "albastini-over60", "albastini-over60-3p", "altbaumer-standard", "briscola-2p", "briscola-4p"]
+VARIANTS = [
+    "albastini-2p", "albastini-3p", "albastini-4p", "albastini-5p", "albastini-6p-pairs", "albastini-6p-threes",
+    "albastini-clockwise", "albastini-over60", "albastini-over60-2p", "albastini-over60-3p", "albastini-over60-5p",
+    "albastini-over60-6p-pairs", "albastini-over60-6p-threes", "altbaumer-standard", "bisca-2p", "briscola-2p", "briscola-4p",
+]
 HELLO = {"name": "python-subprocess-example", "version": "0.1.0", "language": "python", "homepage": "", "variants": VARIANTS}
 
 
