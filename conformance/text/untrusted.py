@@ -179,6 +179,10 @@ class _RepeatedKey(Exception):
 
 _UNSURE = object()  # the fast readers' answer for a line they cannot vouch for
 
+# The deepest line orjson reads here: it writes back at most 254 levels, and json reads a few hundred before the
+# interpreter's recursion limit, where the careful reading says the line is too deep.
+_FAST_DEPTH = 200
+
 
 def _read_fast(raw: bytes, keys_once: bool) -> Any:
     """The line as the careful reading gives it, read by orjson where that is sure to be the same; else _UNSURE.
@@ -195,10 +199,10 @@ def _read_fast(raw: bytes, keys_once: bool) -> Any:
         return _UNSURE
     try:
         value = orjson.loads(raw)
-    except orjson.JSONDecodeError:
+        if keys_once and orjson.dumps(value).count(b":") != raw.count(b":"):
+            return _UNSURE
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError):
         return _UNSURE  # the careful reading says what is wrong, and where
-    if keys_once and orjson.dumps(value).count(b":") != raw.count(b":"):
-        return _UNSURE
     return value
 
 
@@ -249,7 +253,7 @@ def json_line(raw: bytes, max_depth: int = MAX_DEPTH, *, keys_once: bool = True)
         raise Unreadable(found, column, first_part=raw[: err.start].decode() + "x" if cut else None) from None
     if _nested_deeper(raw, max_depth):
         raise Unreadable(limits.depth_problem(max_depth))
-    value = _read_fast(raw, keys_once)
+    value = _read_fast(raw, keys_once) if max_depth <= _FAST_DEPTH else _UNSURE
     if value is not _UNSURE:
         return value
     hooks = jsonio.number_hooks(line)

@@ -469,3 +469,25 @@ def test_the_fast_reading_reads_every_line_as_json_alone_does(raw: bytes) -> Non
 )
 def test_the_fast_reading_reads_these_lines_as_json_alone_does(line: str) -> None:
     assert _read(line.encode(), fast=True) == _read(line.encode(), fast=False)
+
+
+@pytest.mark.parametrize(("raw", "depth", "keys_once"), [
+    (b"[" * 255 + b"]" * 255, 255, True),  # deeper than orjson writes back
+    (b"[" * 994 + b"]" * 994, 2000, False),  # deeper than json reads within the interpreter's recursion
+    (b"[" * 200 + b"]" * 200, 200, True),
+])  # fmt: skip
+def test_a_line_nested_deeper_than_the_kit_s_limit_allows_is_read_as_json_alone_reads_it(
+    raw: bytes, depth: int, keys_once: bool
+) -> None:
+    """Callers may allow a deeper nesting than the kit's: the reading is then the careful one's."""
+
+    def read(fast: bool) -> tuple[str, object]:
+        with pytest.MonkeyPatch.context() as patch:
+            if not fast:
+                patch.setattr(untrusted, "_read_fast", lambda raw, keys_once: untrusted._UNSURE)
+            try:
+                return ("value", repr(untrusted.json_line(raw, depth, keys_once=keys_once)))
+            except untrusted.Unreadable as err:
+                return ("refused", str(err))
+
+    assert read(fast=True) == read(fast=False)
