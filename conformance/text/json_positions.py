@@ -7,10 +7,10 @@ from 1, as json's own errors do.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 from specreader.jsontypes import JsonPath
@@ -27,77 +27,90 @@ _DECODER = json.JSONDecoder(parse_int=Number, parse_float=Number, parse_constant
 _SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]  # made by __init__, not typed
 
 
-@dataclass
-class Positions:
-    """The column of each value and each key of a line, by JSON path (the first, if a key is there
-    twice), the first key found twice in one object, and every key, string and number in the order
-    the line has them."""
+_VALUE, _KEY, _SCALAR, _REPEATED = "value", "key", "scalar", "repeated"
+Found = tuple[str, JsonPath, int, str]  # what the walk meets: its kind, path, column and (a key or scalar's) text
 
-    values: dict[JsonPath, int] = field(default_factory=dict)
-    keys: dict[JsonPath, int] = field(default_factory=dict)
-    repeated: tuple[JsonPath, int] | None = None  # its path and the column of its second occurrence
-    scalars: list[tuple[JsonPath, int, str]] = field(default_factory=list)  # a key's path is its member's
+
+class Positions:
+    """Where things are in one line: the column of a value or a key by JSON path (the first, if a key
+    is there twice), the first key found twice in one object, the first key, string or number that is
+    wrong. Each question walks the line only as far as its answer: a line of the kit's length limit
+    can hold tens of millions of values, too many to keep a record of each."""
+
+    def __init__(self, line: str) -> None:
+        self._line = line
+
+    def _walk(self) -> Iterator[Found]:
+        line = self._line
+        yield from _value(line, _skip(line, 0), ())
 
     def first(self, wrong: Callable[[str], bool]) -> tuple[JsonPath, int] | None:
         """The path and column of the first key, string or number (a ``Number``) that is ``wrong``."""
-        return next(((path, column) for path, column, text in self.scalars if wrong(text)), None)
+        return next(((path, column) for kind, path, column, text in self._walk() if kind == _SCALAR and wrong(text)), None)
+
+    @functools.cached_property
+    def repeated(self) -> tuple[JsonPath, int] | None:
+        """The path of the first key found twice in one object, and the column of its second occurrence."""
+        return next(((path, column) for kind, path, column, _ in self._walk() if kind == _REPEATED), None)
 
     def column(self, path: JsonPath, *, at_key: bool = False) -> int:
         """The column of ``path``'s key (``at_key``) or value; of the nearest enclosing value it has
         when the line has no such path (a key that is missing)."""
-        if at_key and path in self.keys:
-            return self.keys[path]
-        while path not in self.values and path:
-            path = path[:-1]
-        return self.values.get(path, 1)
+        nearest, depth = 1, -1
+        for kind, at, column, _ in self._walk():
+            if kind == _KEY and at_key and at == path:
+                return column
+            if kind == _VALUE and len(at) > depth and path[: len(at)] == at:
+                if at == path:
+                    return column
+                nearest, depth = column, len(at)
+        return nearest
 
 
 def positions(line: str) -> Positions:
     """The positions in ``line``, a JSON value that json reads (nested within the kit's limits)."""
-    found = Positions()
-    _value(line, _SPACE.match(line, 0).end(), (), found)  # type: ignore[union-attr]  # the pattern matches anywhere
-    return found
+    return Positions(line)
 
 
 def _skip(line: str, at: int) -> int:
     return _SPACE.match(line, at).end()  # type: ignore[union-attr]  # the pattern matches anywhere
 
 
-def _value(line: str, at: int, path: JsonPath, found: Positions) -> int:
-    """Record the value starting at ``at`` and what it holds; return where it ends."""
-    found.values.setdefault(path, at + 1)
+def _value(line: str, at: int, path: JsonPath) -> Generator[Found, None, int]:
+    """What the value starting at ``at`` holds, in the line's order; the generator returns where it ends."""
+    yield _VALUE, path, at + 1, ""
     opening = line[at]
     if opening == "{":
-        return _members(line, _skip(line, at + 1), path, found)
+        return (yield from _members(line, _skip(line, at + 1), path))
     if opening == "[":
-        return _items(line, _skip(line, at + 1), path, found)
+        return (yield from _items(line, _skip(line, at + 1), path))
     value, end = _SCAN(line, at)
     if isinstance(value, str):
-        found.scalars.append((path, at + 1, value))
+        yield _SCALAR, path, at + 1, value
     return end
 
 
-def _members(line: str, at: int, path: JsonPath, found: Positions) -> int:
+def _members(line: str, at: int, path: JsonPath) -> Generator[Found, None, int]:
     seen: set[str] = set()
     while line[at] != "}":
         key, after = _SCAN(line, at)
         member = (*path, key)
-        if key in seen and found.repeated is None:
-            found.repeated = (member, at + 1)
+        if key in seen:
+            yield _REPEATED, member, at + 1, key
         seen.add(key)
-        found.keys.setdefault(member, at + 1)
-        found.scalars.append((member, at + 1, key))
+        yield _KEY, member, at + 1, key
+        yield _SCALAR, member, at + 1, key
         at = _skip(line, _skip(line, after) + 1)  # past the colon
-        at = _skip(line, _value(line, at, member, found))
+        at = _skip(line, (yield from _value(line, at, member)))
         if line[at] == ",":
             at = _skip(line, at + 1)
     return at + 1
 
 
-def _items(line: str, at: int, path: JsonPath, found: Positions) -> int:
+def _items(line: str, at: int, path: JsonPath) -> Generator[Found, None, int]:
     index = 0
     while line[at] != "]":
-        at = _skip(line, _value(line, at, (*path, index), found))
+        at = _skip(line, (yield from _value(line, at, (*path, index))))
         if line[at] == ",":
             at = _skip(line, at + 1)
         index += 1

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +24,7 @@ from hypothesis import strategies as st
 
 from conformance.cli import main
 from conformance.run import outputs
-from conformance.text import untrusted
+from conformance.text import json_positions, untrusted
 from specreader import jsonio, kitdata, limits
 from specreader.problems import DataError
 from specreader.yamlio import loads
@@ -500,3 +501,25 @@ def test_integers_read_without_the_hook_are_read_as_with_it(value: object) -> No
             return ("problem", str(err))
 
     assert read(jsonio.number_hooks(text)) == read(jsonio.NUMBER_HOOKS)
+
+
+def test_a_problem_is_located_by_walking_the_line_no_further_than_it() -> None:
+    """A line of the length limit holds tens of millions of values: the walk that locates a problem keeps no
+    record of each and stops at the answer, so what follows it (here not even JSON) is never read."""
+    where = json_positions.positions('[1e400, {"a": 1, "a": 2, "\\ud800": 3}, }}} not json')
+    assert where.first(lambda text: isinstance(text, json_positions.Number)) == ((0,), 2)
+    assert where.repeated == ((1, "a"), 18)
+    assert where.column((1, "a"), at_key=True) == 10 and where.column((1, "a")) == 15
+    assert json_positions.positions('[0, {"a": 1}]').column((1, "b")) == 5  # a key the line lacks: its object's
+
+
+def test_a_long_line_s_last_key_twice_is_located_in_bounded_memory() -> None:
+    line = "[" + "0," * 500_000 + '{"a": 1, "a": 2}]'
+    tracemalloc.start()
+    try:
+        where = json_positions.positions(line).repeated
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert where == ((500_000, "a"), len(line) - 7)
+    assert peak < len(line)  # a record of each of the half million values would take hundreds of times more
