@@ -99,3 +99,14 @@ def test_the_check_trace_benchmark_reports_every_row_and_judges_a_trace_alone(
     assert bench.main(["--judge", str(trace)]) == 0 and capsys.readouterr().out == ""
     trace.write_text(trace.read_text().replace('"trick": []', '"trick": [{"seat": 0, "card": "AS"}]', 1))
     assert bench.main(["--judge", str(trace)]) == 1  # a game that differs is no figure
+
+
+def test_the_locate_benchmark_reports_each_case(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("bench_locate", BENCH.with_name("bench_locate.py"))
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--mib", "1"]) == 0
+    out = capsys.readouterr().out
+    for name in bench.CASES:
+        assert re.search(rf"^{re.escape(name)} +\d+\.\d s  peak +[\d,]+ MiB$", out, re.MULTILINE), out
