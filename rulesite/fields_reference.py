@@ -30,6 +30,7 @@ SNAPSHOT = "snapshot.schema.json"
 OBSERVATION = "#/$defs/observation"
 LEGAL_ROW = "legal"
 CODE_ROW = "rejected.code"
+PHASE_ROW = "phase"  # the snapshot's phase, its type the game's own phases
 _PHASE_WORDS = {field_phases.OVER: "deal over", field_phases.MATCH_OVER: "match over"}
 # The kit's files a description may name: a schema (with or without its folder) or the list of refusal codes.
 _FILE = re.compile(r"(?<![\w/.-])(?:schemas/)?([a-z][a-z-]*\.schema\.json)\b|(?<![\w/.-])spec/errors\.yaml\b")
@@ -194,6 +195,14 @@ def _add_phases(rows: list[Row], game: str) -> None:
         row.phases = [(", ".join(phases_said), meaning) for meaning, phases_said in grouped.items()]
 
 
+def _own_phases(rows: list[Row], game: str) -> None:
+    """The phase field's type as the game has it: the phases its deals pass through, not every game's."""
+    own = [p for p in field_phases.game_phases(game) if p != field_phases.MATCH_OVER]
+    for row in rows:
+        if row.path == PHASE_ROW:
+            row.type = " | ".join(f'"{p}"' for p in own)
+
+
 def game_fields(schemas: Schemas, data: SiteData, game: str) -> GameFields:
     observed = _game_observes(data, game)
     paths_seen = [o.path for _, o in observed if o.field != observing.LEGAL]
@@ -226,6 +235,7 @@ def game_fields(schemas: Schemas, data: SiteData, game: str) -> GameFields:
         else:
             _decide(snapshot, clause, o.path, o.phase)
     _add_phases(snapshot, game)
+    _own_phases(snapshot, game)
     setups = data.spec.setup_codes()
     refusing = [c for c in data.game_clauses(game) if c.get("refuses_with") and not c.get("informative")]
     for c in refusing:

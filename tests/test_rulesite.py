@@ -986,6 +986,15 @@ def test_the_field_reference_files_every_observed_field_under_its_clauses(
     assert {r.path: r for r in game_fields["albastini"].snapshot}["hands"].type == "{seat: card[]}"
 
 
+def test_a_game_s_phase_field_names_the_phases_its_deals_pass_through(
+    game_fields: dict[str, fields_reference.GameFields],
+) -> None:
+    phase = {game: {r.path: r for r in found.snapshot}["phase"].type for game, found in game_fields.items()}
+    assert phase["briscola"] == phase["bisca"] == '"play" | "over"'  # not the cut, the bids or the trump of others
+    assert phase["albastini"] == '"bidding" | "play" | "over"'
+    assert phase["altbaumer"].startswith('"cut" | "trump"') and '"bidding"' not in phase["altbaumer"]
+
+
 def test_each_game_has_its_own_field_page_with_the_deciding_clauses_folded(site_data: rulesite.SiteData) -> None:
     pages = fields_reference.fields_pages(site_data)
     assert sorted(pages) == sorted([paths.FIELDS_PAGE] + [paths.game_fields_path(g) for g in site_data.games()])
