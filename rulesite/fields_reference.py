@@ -62,6 +62,7 @@ class GameFields:
     codes: list[str]  # the codes the game's clauses refuse an action with, in spec/refusals.yaml's order
     setup_codes: list[str]  # and a setup with: those come in the run's error, not in an observation
     undecided: list[str]  # snapshot fields that only other games' clauses decide
+    left_empty: list[tuple[str, str]]  # fields only other games fill, each with the JSON it always holds here
 
 
 # A branch chooser: given a field's path and its object branches, those to list.
@@ -209,8 +210,12 @@ def game_fields(schemas: Schemas, data: SiteData, game: str) -> GameFields:
     everyone = {o.field for g in data.games() for _, o in _game_observes(data, g)}
 
     def choose(path: str, branches: list[Json]) -> list[Json]:
-        # The branches holding every part the game's clauses speak of (Altbaumer's result by tricks, not the
-        # card-points one); failing that, those holding some part; failing that, all.
+        # The branches the schema gives the game (x-games); else those holding every part the game's clauses
+        # speak of (Altbaumer's result by tricks, not the card-points one); failing that, those holding some
+        # part; failing that, all.
+        given = [b for b in branches if game in b.get(field_phases.GAMES, ())]
+        if given:
+            return given
         spoken = [p for p in paths_seen if p.startswith(path + ".")]
 
         def holds(branch: Json, part: str) -> bool:
@@ -224,7 +229,8 @@ def game_fields(schemas: Schemas, data: SiteData, game: str) -> GameFields:
     # A field no clause of any game decides (the dealer, the variant) belongs to every game's table, and so
     # does every field the snapshot schema defines for this game in some phase (x-phases), decided or not.
     defined = {path.split(".")[0] for path in field_phases.defined(game)}
-    listed = [k for k in props if k in mine or k not in everyone or k in defined]
+    empty = field_phases.left_empty(game)
+    listed = [k for k in props if k not in empty and (k in mine or k not in everyone or k in defined)]
     snapshot = [r for k in listed for r in schemas.rows(props[k], base, k, choose)]
     obs_base, obs_props = schemas.fields(PROTOCOL, OBSERVATION)
     observation = [r for k, v in obs_props.items() for r in schemas.rows(v, obs_base, k, choose)]
@@ -250,7 +256,8 @@ def game_fields(schemas: Schemas, data: SiteData, game: str) -> GameFields:
         snapshot,
         [c for c in codes if c not in setups],
         [c for c in codes if c in setups],
-        [k for k in props if k not in listed],
+        [k for k in props if k not in listed and k not in empty],
+        [(k, json.dumps(value)) for k, value in empty.items()],
     )
 
 

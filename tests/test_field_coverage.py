@@ -54,6 +54,20 @@ def test_a_result_branch_without_its_games_is_a_problem(schema: Json) -> None:
     assert field_phases.problems() == ["result: a branch without x-games: A deal scored by tricks (Altbaumer)."]
 
 
+def test_a_field_of_some_games_names_games_that_exist_and_phases_they_play(schema: Json) -> None:
+    schema["properties"]["bids"]["x-games"] = ["albastini", "skat"]
+    schema["properties"]["makers"]["x-phases"]["bidding"] = "null: Albastini has no makers."
+    assert field_phases.problems() == [
+        "bids: x-games names no game 'skat'",
+        "makers: x-phases names 'bidding', a phase none of its games plays",
+    ]
+
+
+def test_a_field_of_some_games_has_an_empty_value_for_the_others(schema: Json) -> None:
+    schema["properties"]["dealer"]["x-games"] = ["albastini"]  # a seat, never null: nothing to hold elsewhere
+    assert field_phases.problems() == ["dealer: x-games on a field that is neither a list nor ever null, so has no empty value"]
+
+
 def test_a_phase_the_snapshot_does_not_have_is_a_problem(schema: Json) -> None:
     schema["properties"]["trick"]["x-phases"]["dealing"] = "cards going round"
     assert field_phases.problems() == ["trick: x-phases names no phase 'dealing'"]
@@ -63,6 +77,14 @@ def test_each_game_has_the_phases_its_variants_wait_in() -> None:
     assert field_phases.game_phases("albastini") == ("bidding", "play", "over", "match-over")
     assert field_phases.game_phases("altbaumer") == ("cut", "trump", "discard", "lone", "play", "over", "match-over")
     assert field_phases.game_phases("bisca") == ("play", "over", "match-over")
+
+
+def test_a_game_leaves_the_fields_of_other_games_empty() -> None:
+    assert field_phases.left_empty("briscola") == {"bids": [], "makers": None, "lone": None, "trees_taken": []}
+    assert field_phases.left_empty("altbaumer") == {"indicator": None, "bids": []}
+    assert "bids" in field_phases.defined("albastini") and "bids" not in field_phases.defined("briscola")
+    # always, for a field of some games, means the phases those games play
+    assert set(field_phases.defined("altbaumer")["match.decider"]) == set(field_phases.game_phases("altbaumer"))
 
 
 def test_result_fields_follow_the_games_score() -> None:
@@ -90,6 +112,8 @@ def test_the_reference_reports_every_field_defined_where_it_is_defined() -> None
             for path, by_moment in field_phases.defined(s.game).items():
                 if phase in by_moment:
                     assert _field(snapshot, path) != "<missing>", (s.id, path, phase)
+            for path, empty in field_phases.left_empty(s.game).items():  # a field of other games: always empty
+                assert snapshot[path] == empty, (s.id, path, phase)
     assert {(g, m) for g in GAMES for m in field_phases.game_phases(g)} <= seen
 
 

@@ -951,7 +951,7 @@ def test_the_field_reference_has_every_snapshot_field_of_each_game_with_its_mean
     assert set(game_fields) == {"albastini", "altbaumer", "briscola", "bisca"}
     for game, found in game_fields.items():
         top = [r.path for r in found.snapshot if "." not in r.path and "[]" not in r.path]
-        assert sorted(top + found.undecided) == sorted(snapshot), game
+        assert sorted(top + found.undecided + [k for k, _ in found.left_empty]) == sorted(snapshot), game
         assert [r.path for r in found.observation] == ["rejected", "rejected.code", "rejected.message", "snapshot", "legal"]
         blank = [r.path for r in (*found.observation, *found.snapshot) if not r.description.strip()]
         assert not blank, f"{game}: the schemas give no description for {blank}"
@@ -975,7 +975,11 @@ def test_the_field_reference_files_every_observed_field_under_its_clauses(
     assert "result.deal_score" in altbaumer and "result.vp" not in altbaumer and "match.rounds" in altbaumer
     # A field no clause of the game decides is listed still, with what it holds in each phase (x-phases).
     briscola = {r.path: r for r in game_fields["briscola"].snapshot}
-    assert not briscola["makers"].decided_by and "always null" in briscola["makers"].phases[0][1] and "makers" in altbaumer
+    assert not briscola["dealer"].decided_by and briscola["dealer"].phases and "makers" in altbaumer
+    # A field only other games fill is listed apart, with the empty value it always holds; a branch of result or
+    # match that only other games report is not listed.
+    assert "makers" not in briscola and ("makers", "null") in game_fields["briscola"].left_empty
+    assert ("bids", "[]") in game_fields["altbaumer"].left_empty and "match.decider" not in briscola
     legal = {r.path: r for r in game_fields["altbaumer"].observation}["legal"]
     assert "in the cut phase" in legal.decided_by["altbaumer.deal.cutter"]
     assert "must_trump" in game_fields["altbaumer"].codes

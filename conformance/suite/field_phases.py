@@ -3,9 +3,11 @@
 
 A field's ``x-phases`` maps phases (space-separated, or ``always``) to what the field holds
 then. A field is defined in a phase of a game when the phase is one of its keys and the game
-plays that phase; a field of an object branch marked ``x-games`` (``result`` scored by card
-points or by tricks) only for those games. The phases are the snapshot's, with
-``over`` split in two: ``over`` while the match goes on, ``match-over`` once it is won.
+plays that phase. A field marked ``x-games`` (the Otea ``bids``, Altbaumer's ``makers``) is
+defined only for those games, and in any other game is always empty (``left_empty``); so is a
+field of an object branch marked so (``result`` scored by card points or by tricks). The phases
+are the snapshot's, with ``over`` split in two: ``over`` while the match goes on, ``match-over``
+once it is won.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from conformance.suite import schemas
 from reference.engine import compile_rules
 from specreader.jsontypes import Json
-from specreader.spec import variant, variant_ids
+from specreader.spec import kit_spec, variant, variant_ids
 
 ANNOTATION = "x-phases"
 GAMES = "x-games"
@@ -68,10 +71,15 @@ def _branches(node: Json) -> Iterator[Json]:
         yield node
 
 
-def _parse(annotation: Json) -> dict[str, str]:
+def _parse(annotation: Json, games: frozenset[str] | None) -> dict[str, str]:
+    """The meanings by phase; ``always``, for a field of some games, only at the phases those games play."""
+    every = phases_and_match_over()
+    if games is not None:
+        played = {p for g in games for p in game_phases(g)}
+        every = tuple(p for p in every if p in played)
     out: dict[str, str] = {}
     for key, meaning in annotation.items():
-        for phase in phases_and_match_over() if key == ALWAYS else key.split():
+        for phase in every if key == ALWAYS else key.split():
             out[phase] = str(meaning)
     return out
 
@@ -83,24 +91,31 @@ def fields() -> tuple[FieldPhases, ...]:
     out = []
     for name, node in _snapshot_schema()["properties"].items():
         if ANNOTATION in node:
-            out.append(FieldPhases(name, _parse(node[ANNOTATION]), None))
+            games = frozenset(node[GAMES]) if GAMES in node else None
+            out.append(FieldPhases(name, _parse(node[ANNOTATION], games), games))
         for branch in _branches(node):
             games = frozenset(branch[GAMES]) if GAMES in branch else None
             for key, child in branch["properties"].items():
                 if ANNOTATION in child:
-                    out.append(FieldPhases(f"{name}.{key}", _parse(child[ANNOTATION]), games))
+                    out.append(FieldPhases(f"{name}.{key}", _parse(child[ANNOTATION], games), games))
     return tuple(out)
 
 
 def problems() -> list[str]:
-    """Where the annotations break their own rules: a phase that does not exist, a top-level field
-    left without one, a field of an object some of whose fields have one (``result``, ``match``), or
-    a branch of such an object, among several, that names no games."""
+    """Where the annotations break their own rules: a phase that does not exist, or that none of a
+    field's games plays, a game that does not exist, a top-level field left without x-phases, a field
+    of an object some of whose fields have one (``result``, ``match``), a branch of such an object,
+    among several, that names no games, or a field of some games that has no empty value."""
     out = []
     known = set(phases_and_match_over())
+    games = kit_spec().games()
     top = _snapshot_schema()["properties"]
     for f in fields():
         out += [f"{f.path}: {ANNOTATION} names no phase {m!r}" for m in f.meanings if m not in known]
+        out += [f"{f.path}: {GAMES} names no game {g!r}" for g in sorted(f.games or ()) if g not in games]
+        played = {p for g in f.games or () if g in games for p in game_phases(g)}
+        unplayed = [m for m in f.meanings if m in known and f.games is not None and m not in played]
+        out += [f"{f.path}: {ANNOTATION} names {m!r}, a phase none of its games plays" for m in unplayed]
     annotated = {f.path for f in fields()}
     for name, node in top.items():
         subfields = [f"{name}.{k}" for b in _branches(node) for k in b["properties"]]
@@ -111,7 +126,39 @@ def problems() -> list[str]:
             branches = list(_branches(node))
             if len(branches) > 1:  # a game reports one of them: which, the branch says
                 out += [f"{name}: a branch without {GAMES}: {b.get('description', '')}" for b in branches if GAMES not in b]
+        if GAMES in node and _empty(node) is _NONE:
+            out.append(f"{name}: {GAMES} on a field that is neither a list nor ever null, so has no empty value")
     return out
+
+
+_NONE = object()  # a field with no empty value
+
+
+def _resolved(node: Json) -> Json:
+    while "$ref" in node:
+        node = schemas.registry().resolver(base_uri=schemas.BASE + "snapshot.schema.json").lookup(node["$ref"]).contents
+    return node
+
+
+def _empty(node: Json) -> Any:
+    """What a field holds in a game that does not fill it: null where it may be null, else [] for a list."""
+    node = _resolved(node)
+    branches: list[Json] = node.get("oneOf") or node.get("anyOf") or [node]
+    kinds: set[object] = set()
+    for branch in branches:
+        kind = _resolved(branch).get("type")
+        kinds |= set(kind) if isinstance(kind, list) else {kind}
+    if "null" in kinds:
+        return None
+    return [] if "array" in kinds else _NONE
+
+
+@cache
+def left_empty(game: str) -> dict[str, Json]:
+    """The top-level fields only other games fill (``x-games``), each with the empty value it always holds in
+    this game's snapshots."""
+    top = _snapshot_schema()["properties"]
+    return {name: _empty(node) for name, node in top.items() if GAMES in node and game not in node[GAMES]}
 
 
 @cache
