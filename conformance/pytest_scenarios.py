@@ -24,6 +24,7 @@ from conformance.engines import adapter as adapters
 from conformance.engines import engine_process
 from conformance.run import expectations, reports, runlog, runner
 from conformance.suite import scenarios
+from conformance.suite.reported import declared
 from conformance.text import untrusted
 from conformance.validate import spec_problems
 from conformance.vocabulary import Outcome
@@ -269,7 +270,8 @@ class ScenarioItem(pytest.Item):
             worker = getattr(self.config, "workerinput", {}).get("workerid", "?")
             pytest.fail(f"{unusable} (in pytest-xdist worker {worker})", pytrace=False)
         engine = self.config.stash[_ENGINE_KEY]
-        verdict = runner.run(engine, self.scenario, set(self.config.stash[_HELLO_KEY]["variants"]))
+        hello = self.config.stash[_HELLO_KEY]
+        verdict = runner.run(engine, self.scenario, set(hello["variants"]), declared(hello.get("reports")))
         for late in adapters.take_late_copies(engine):  # a scenario before was judged already (pytest runs one at a time): said
             warnings.warn(EngineWarning(reports.late_copy_warning(late)), stacklevel=1)
         expected = self.config.stash[_EXPECT_KEY]

@@ -280,3 +280,15 @@ def test_a_broken_scenario_file_is_a_collection_error_at_it_and_the_others_still
     assert "broken.yaml:4:5: $.scenarios[0].nonsense: unknown key 'nonsense'" in out, out
     ran = len(scenarios.load_files([good]))
     assert f"{ran} passed, 1 error" in done.outlines[-1], out
+
+
+def test_an_engine_is_judged_only_on_the_fields_it_declares(pytest_run: Run) -> None:
+    """As verify judges it: a scenario checking only fields the engine lacks is skipped as unsupported, a scenario
+    checking some is judged on the others, and a bug in a field it reports still fails."""
+    paths = ("-rs", "scenarios/albastini/score", "scenarios/altbaumer/match")
+    done = pytest_run("--engine", "lacking_engine:Lacking", *paths)
+    outcomes, out = done.parseoutcomes(), str(done.stdout)
+    assert outcomes.get("passed", 0) > 20 and "failed" not in outcomes, out
+    assert "unsupported: it checks only fields the engine does not report: " in out
+    bug = pytest_run("--engine", "lacking_engine:TieBug", *paths)
+    assert bug.parseoutcomes().get("failed", 0) > 0 and "result.tie" in str(bug.stdout)

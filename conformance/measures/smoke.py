@@ -11,6 +11,7 @@ from conformance.engines.protocol import SECOND_ANSWER_WAIT, EngineUnusable, Sub
 from conformance.run import runner
 from conformance.run.reports import late_copy_warning
 from conformance.suite import scenarios
+from conformance.suite.reported import declared
 from conformance.text import untrusted
 from conformance.vocabulary import EngineError, ErrorKind, engine_error
 
@@ -78,7 +79,7 @@ def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
                     )
                 )
             else:
-                verdict = runner.judge(scenario, answer)
+                verdict = runner.judge(scenario, answer, declared(hello.get("reports")))  # on what it keeps
                 detail = f"{scenario.id}: {verdict.outcome}"
                 if name == "a refusal":
                     refused = [o.get("rejected") for o in observations if isinstance(o, dict)]
