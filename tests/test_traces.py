@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -105,6 +106,17 @@ def test_the_example_s_adapter_is_judged_on_the_fields_it_keeps(capsys: pytest.C
     out = capsys.readouterr().out
     assert status == 0, out
     assert "fields: the engine reports 13 of the" in out and "not bids, dead, dealer" in out
+
+
+def test_the_example_s_adapter_passes_fuzz_and_smoke(capsys: pytest.CaptureFixture[str]) -> None:
+    """Fuzz also asks for a move after the last trick, which this engine cannot be asked for: unsupported, not
+    an answer short of observations; smoke judges its one scenario on the fields it keeps."""
+    served = f"{sys.executable} {EXAMPLE / 'serve.py'}"
+    status = main(["fuzz", "--engine-cmd", served, "--deals", "200", "--seed", "1", "--variant", "briscola-2p"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert main(["smoke", "--engine-cmd", served]) == 0
+    assert re.search(r"a scenario: \S+: pass \(a wrong verdict is for verify to judge\)", capsys.readouterr().out)
 
 
 def test_what_a_game_reports_in_part_is_compared_in_part(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -69,6 +69,8 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
         if sorted(_pack(setup)) != sorted(PACK) or setup.get("dealer") not in (0, 1):
             raise Refused("a deal places each card of the pack once, and a seat deals")
         Game([scripted(0), scripted(1)], setup["dealer"], _pack(setup), BUG).play(trace)
+        if actions:  # asked for a move after the last trick: nobody is asked any more, so nothing refuses it
+            raise Unsupported(f"it never refuses a move, so it cannot be asked for {json.dumps(actions[0])} after the game")
     except Stop:
         pass
     except Unsupported as err:
