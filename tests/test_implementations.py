@@ -14,6 +14,7 @@ import json
 import os
 import random
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,11 @@ def test_each_published_engine_fails_exactly_as_its_expectation_file_says(
     listed = {sid for sid, entry in known.entries.items() if entry.outcome is not Outcome.SKIPPED}
     assert {sid for sid, o in outcomes.items() if o == Outcome.XFAIL} == listed, "an entry whose scenario no longer fails"
     assert sum(o == Outcome.PASS for o in outcomes.values()) > 0
+    # The example's README says what the run gives: the counts, and of how many scenarios.
+    counted = Counter(outcomes.values())
+    said = f"{counted[Outcome.PASS]} passed, {counted[Outcome.XFAIL]} xfail, {counted[Outcome.UNSUPPORTED]} unsupported"
+    said += f" (of {len(outcomes)} "
+    assert said in (ROOT / item.expect).parent.joinpath("README.md").read_text(encoding="utf-8")
 
 
 def test_each_unsupported_scenario_says_why(published: tuple[Implementation, EngineAdapter]) -> None:
