@@ -14,6 +14,7 @@ it here instead, with no isolation at all, for an author stepping through it in 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
@@ -233,7 +234,7 @@ def _not_found(module_name: str, missing: str) -> str:
     hint = (
         "the current folder is on the path: is the module's folder a package, and its name spelled as on disk?"
         if on_path
-        else f"the current folder ({here}) is not on the path: run from the folder that holds it, or add it to PYTHONPATH"
+        else f"the current folder ({here}) is not on the path: add the folder that holds the module to PYTHONPATH"
     )
     return f"no module named {missing!r} (for {module_name!r}): {hint}"
 
@@ -241,8 +242,6 @@ def _not_found(module_name: str, missing: str) -> str:
 def _search_path() -> list[str]:
     """``--path`` arguments for the server: the current folder, then where this process finds modules, so that
     the engine is found in its own process where it would be found in the kit's."""
-    import os
-
     folders = dict.fromkeys(os.path.abspath(entry or os.curdir) for entry in [os.curdir, *sys.path])
     return [f"--path={folder}" for folder in folders]
 
@@ -284,6 +283,9 @@ def open_engine(
     if engine_cmd is None and engine not in (None, "reference"):
         assert engine is not None
         if in_process:
+            folder = os.path.abspath(os.curdir)  # looked in first, as the served engine's process does (_search_path)
+            if folder not in (os.path.abspath(entry or os.curdir) for entry in sys.path):
+                sys.path.insert(0, folder)
             return load_engine(engine)
         from specreader import roots
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,13 @@ def test_in_process_loads_the_engine_into_the_kit_s_process(
     status, out, _, lines = verify(tmp_path, capsys, "says_hello:Engine", "--in-process", "--scenario", first("albastini-2p"))
     assert f"hello from {os.getpid()}" in out  # no isolation at all, as the option's help says
     assert status == 0 and lines
+
+
+def test_a_module_in_the_current_folder_is_found_in_process_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "my_engine_here.py").write_text("from reference import Engine\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".", str(tmp_path))])
+    status, out, err, _ = verify(tmp_path, capsys, "my_engine_here:Engine", "--variant", "albastini-2p", "--in-process")
+    assert status == 0, out + err
