@@ -34,7 +34,7 @@ def _load(config: MkDocsConfig) -> rulesite.SiteData:
     root = Path(config.config_file_path).resolve().parent
     docs = Path(config.docs_dir)
     try:
-        return rulesite.load_site_data(root, docs / "glossary.yaml", docs / "play")
+        return rulesite.load_site_data(root, docs / "glossary.yaml", rulesite.DEALS)
     except DataError as err:
         raise PluginError("the rules site cannot be built from this data:\n" + str(err)) from None
 
@@ -119,6 +119,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
             encoding="utf-8"
         )
         generated[CHANGELOG_PAGE] = (Path(config.config_file_path).resolve().parent / "CHANGELOG.md").read_text(encoding="utf-8")
+        generated.update(rulesite.hand_written_pages())  # the home page and the how-to-play pages, shortcodes and all
     except ValueError as err:
         raise PluginError(f"the rules site cannot be generated: {err}") from None
     # The reference pages are kept in docs/ too, so that they read whole in the repository: they must be as made.

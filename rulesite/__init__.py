@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from rulesite.example_pages import example_nav
 from rulesite.fields_reference import fields_nav
+from rulesite.hand_written import DEALS, hand_written_pages
 from rulesite.paths import EXAMPLES_INDEX
 from rulesite.shortcodes import expand_shortcodes
 from rulesite.site import pages
@@ -18,6 +19,7 @@ from rulesite.templating import Fragments, fragments_kept
 from rulesite.variant_pages import rules_nav
 
 __all__ = [
+    "DEALS",
     "EXAMPLES_INDEX",
     "Fragments",
     "SiteData",
@@ -25,6 +27,7 @@ __all__ = [
     "expand_shortcodes",
     "fields_nav",
     "fragments_kept",
+    "hand_written_pages",
     "load_site_data",
     "pages",
     "rules_nav",

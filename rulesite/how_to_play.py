@@ -1,6 +1,6 @@
 """The pieces of a how-to-play page that come from the engine: the drawn table and a whole deal walked through.
 
-The pages themselves (``docs/play/<game>.md``) are prose written for players; they place these pieces with
+The pages themselves (``rulesite/hand_written/play/<game>.md``) are prose written for players; they place these pieces with
 the shortcodes ``[[walkthrough: GAME]]`` and ``[[table: GAME]]`` (the table as the walk-through's deal
 starts).
 """

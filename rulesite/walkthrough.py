@@ -1,6 +1,6 @@
 """A whole deal walked through: a deal script played through the reference engine when the site is built.
 
-A deal script (``docs/play/<game>.yaml``) gives a variant, the deck in order, the dealer (or the nines
+A deal script (``rulesite/hand_written/play/<game>.yaml``) gives a variant, the deck in order, the dealer (or the nines
 drawn for partners and dealer) and the actions, step by step, each step with an optional note written for
 players. Every fact the walk-through shows (the hands, who wins each trick, what it is worth, who draws
 what, the score) is what the engine answered, so the page cannot state a rule twice or drift from it. An

@@ -51,7 +51,7 @@ def site_data() -> rulesite.SiteData:
     run. Shared: a test that changes it must change a copy."""
     import rulesite
 
-    return rulesite.load_site_data(ROOT, DOCS / "glossary.yaml", DOCS / "play")
+    return rulesite.load_site_data(ROOT, DOCS / "glossary.yaml", rulesite.DEALS)
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -22,9 +21,9 @@ def test_a_ruling_note_links_the_ruling_and_gives_the_other_reading(site_data: r
 
 
 def test_the_how_to_play_pages_mark_the_rulings_they_follow(site_data: rulesite.SiteData) -> None:
-    docs = Path(__file__).resolve().parent.parent / "docs"
+    written = rulesite.hand_written_pages()
     for page, rulings in (("play/albastini.md", ("R3", "R6")), ("play/altbaumer.md", ("R9", "R10"))):
-        shown = expand_shortcodes((docs / page).read_text(encoding="utf-8"), site_data, page)
+        shown = expand_shortcodes(written[page], site_data, page)
         for rid in rulings:
             assert f"Our ruling [{rid} " in shown, (page, rid)
 

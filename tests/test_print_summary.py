@@ -18,7 +18,6 @@ from rulesite.shortcodes import values_table
 from rulesite.summary_pages import Line, Wording, sheets
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = ROOT / "docs"
 
 
 def block_of(page: str, words: str) -> tuple[str, list[str], str]:
@@ -190,7 +189,7 @@ def test_the_rulesets_of_a_wording_read_as_an_exception_under_a_common_one() -> 
 def test_each_how_to_play_page_links_its_sheet_and_the_nav_lists_it(site_data: rulesite.SiteData) -> None:
     nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     for game in site_data.games():
-        prose = (DOCS / paths.how_to_play_path(game)).read_text(encoding="utf-8")
+        prose = rulesite.hand_written_pages()[paths.how_to_play_path(game)]
         target = paths.link(paths.how_to_play_path(game), paths.summary_path(game))
         assert re.search(rf"\]\({re.escape(target)}\)", prose), f"{game}: no link to {target}"
         assert re.search(rf"^\s+- {re.escape(site_data.game_title(game))}: {re.escape(paths.summary_path(game))}$", nav, re.M)

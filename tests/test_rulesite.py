@@ -143,7 +143,7 @@ def test_every_scenario_is_anchored_and_links_back_to_its_clauses(
 
 
 def test_every_link_lands_on_a_page_and_an_anchor(site_pages: dict[str, str], page_anchors: dict[str, set[str]]) -> None:
-    handwritten = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")}
+    handwritten = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")} | set(rulesite.hand_written_pages())
     found = page_anchors
     count = 0
     for page, text in site_pages.items():
@@ -583,12 +583,12 @@ def test_every_source_can_be_followed_by_a_reader(site_data: rulesite.SiteData, 
 
 @pytest.fixture(scope="module")
 def scripts() -> dict[str, Json]:
-    return walkthrough.load_scripts(DOCS / "play")
+    return walkthrough.load_scripts(rulesite.DEALS)
 
 
 def test_every_game_has_a_how_to_play_page_with_a_whole_deal(site_data: rulesite.SiteData, scripts: dict[str, Json]) -> None:
     for game in site_data.games():
-        page = (DOCS / paths.how_to_play_path(game)).read_text(encoding="utf-8")
+        page = rulesite.hand_written_pages()[paths.how_to_play_path(game)]
         assert f"[[walkthrough: {game}]]" in page and f"[[rulesets: {game}]]" in page, game
         walk = walkthrough.play(scripts[game])
         assert walk.game == game
@@ -596,7 +596,7 @@ def test_every_game_has_a_how_to_play_page_with_a_whole_deal(site_data: rulesite
 
 
 def test_the_walkthrough_shows_what_the_engine_answered(site_data: rulesite.SiteData, scripts: dict[str, Json]) -> None:
-    assert site_data.deals  # read with the deal scripts of docs/play, as docs/hooks.py reads it
+    assert site_data.deals  # read with the deal scripts of rulesite/hand_written/play, as docs/hooks.py reads it
     walk = walkthrough.play(scripts["albastini"])
     text = rulesite.expand_shortcodes("[[walkthrough: albastini]]", site_data, "play/albastini.md")
     tricks = [m.trick() for m in walk.moments if m.trick() is not None]
@@ -926,6 +926,7 @@ def test_every_file_the_protocol_page_names_is_a_link_that_lands(
     assert not unlinked, f"docs/protocol.md names files without a link: {unlinked}"
     page = rulesite.expand_shortcodes(source, site_data, "protocol.md")
     handwritten = {p.relative_to(DOCS).as_posix(): p.read_text(encoding="utf-8") for p in DOCS.rglob("*.md")}
+    handwritten |= rulesite.hand_written_pages()
     headings = {path: {_slug(h) for h in re.findall(r"^#+ (.*)$", text, re.MULTILINE)} for path, text in handwritten.items()}
     own = anchors(page) | headings["protocol.md"]
     for target in [t for *_, t in named] + _LINK.findall(page):
