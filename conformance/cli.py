@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import sys
 import time
@@ -321,7 +322,7 @@ def _output(given: str | None) -> Path | None:
 def _write_reports(log: runlog.Log, report_dir: Path, given: str) -> None:
     """Write the run log's reports beside it and say where, naming the folder as it was ``given``."""
     for fmt, name in REPORT_FILES.items():
-        outputs.write_text(report_dir / name, reports.render(log, fmt))
+        outputs.write_with(report_dir / name, functools.partial(reports.write, log, fmt))
     shown = Path(given)
     print(f"reports: {shown / 'run.jsonl'} and {', '.join(str(shown / n) for n in REPORT_FILES.values())}")
 
@@ -340,11 +341,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     for note in runlog.merge_notes(logs):
         print(f"note: {note}", file=sys.stderr)
     log = runlog.merge(logs)
-    text = reports.render(log, args.format)
     if args.output:
-        outputs.write_text(Path(args.output), text)
-    else:
-        print(text, end="")  # nothing at all when standard output is closed (`>&-`), as print() does
+        outputs.write_with(Path(args.output), functools.partial(reports.write, log, args.format))
+    elif sys.stdout is not None:  # nothing at all when standard output is closed (`>&-`), as print() does
+        reports.write(log, args.format, sys.stdout)
     return EXIT_OK
 
 

@@ -110,3 +110,14 @@ def test_the_locate_benchmark_reports_each_case(capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     for name in bench.CASES:
         assert re.search(rf"^{re.escape(name)} +\d+\.\d s  peak +[\d,]+ MiB$", out, re.MULTILINE), out
+
+
+def test_the_memory_benchmark_reports_each_run(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("bench_run_memory", BENCH.with_name("bench_run_memory.py"))
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--games", "30", "60"]) == 0
+    out = capsys.readouterr().out
+    for games in (30, 60):
+        assert re.search(rf"^briscola-2p: +{games} games +\d+\.\d s  peak +\d+\.\d MiB$", out, re.MULTILINE), out

@@ -190,7 +190,7 @@ def dump(expectations: Expectations) -> str:
 
 
 def from_run(
-    lines: list[ScenarioLine], engine: str, reason: str = "failing when the file was saved", known: list[Known] | None = None
+    lines: Iterable[ScenarioLine], engine: str, reason: str = "failing when the file was saved", known: list[Known] | None = None
 ) -> Expectations:
     """Expectations that make a run's failures expected (``--save-expectations``), each failure pinned to its
     differences; entries the run was given and that still hold (skips, known failures) are kept with their

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import os
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
@@ -42,17 +43,22 @@ def write_text(path: Path, text: str) -> None:
     """Write a file whole or not at all: into a new file beside it, then renamed over it, so a reader
     (or a run stopped half-way through writing) never finds half a report. What is there and is not
     a regular file (a device, a FIFO) is written to as it is, never replaced."""
+    write_with(path, lambda out: out.write(text))
+
+
+def write_with(path: Path, write: Callable[[IO[str]], object]) -> None:
+    """``write_text`` for a file ``write`` writes a part at a time (a long run's JUnit XML)."""
     if path.exists() and not path.is_file():
         try:
             with path.open("w", encoding="utf-8") as out:
-                out.write(text)
+                write(out)
         except OSError as err:
             raise DataError([cannot_write(path, err)]) from None
         return
     temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     try:
         with temporary.open("x", encoding="utf-8") as out:
-            out.write(text)
+            write(out)
         os.replace(temporary, path)
     except OSError as err:
         temporary.unlink(missing_ok=True)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
 from collections import Counter
 from typing import Any, cast
 from xml.etree import ElementTree as ET
 
-from conformance.run.runlog import LATE_COPIES_KEPT, Log, ScenarioLine, kind_of_run
+from conformance.run.runlog import LATE_COPIES_KEPT, Log, ScenarioLine, TextSink, kind_of_run
 from conformance.text import untrusted
 from conformance.vocabulary import FAILING, RAN, Outcome
 from specreader.jsontypes import Json
@@ -29,17 +30,12 @@ _JUNIT_SKIPPED = (Outcome.SKIPPED, Outcome.UNSUPPORTED, Outcome.XFAIL)
 _NAMED_AFTER = (Outcome.XFAIL, Outcome.SKIPPED, Outcome.UNSUPPORTED)
 
 
-def _counts(lines: list[ScenarioLine]) -> dict[str, int]:
-    counted = Counter(line["outcome"] for line in lines)
+def _counts(counted: Counter[str]) -> dict[str, int]:
     return {k.value: counted[k] for k in Outcome if counted[k]}
 
 
-def _grouped(lines: list[ScenarioLine], key: Any) -> dict[str, dict[str, int]]:
-    groups: dict[str, list[ScenarioLine]] = {}
-    for line in lines:
-        for name in key(line):
-            groups.setdefault(name, []).append(line)
-    return {name: _counts(group) for name, group in sorted(groups.items())}
+def _grouped(groups: dict[str, Counter[str]]) -> dict[str, dict[str, int]]:
+    return {name: _counts(counted) for name, counted in sorted(groups.items())}
 
 
 def _detail(line: ScenarioLine) -> str:
@@ -102,7 +98,30 @@ def summary(log: Log) -> Json:
 
 
 def _summary(log: Log) -> Json:
-    lines = log.scenarios
+    # One pass over the lines, which a long run keeps on disk (conformance/run/line_store.py).
+    counts: Counter[str] = Counter()
+    by: dict[str, dict[str, Counter[str]]] = {"game": {}, "clause group": {}, "variant": {}}
+    failures: list[Json] = []
+    causes = _Causes()
+    for line in log.scenarios:
+        outcome = line["outcome"]
+        counts[outcome] += 1
+        groups = {".".join(c.split(".")[:2]) for c in line["clauses"]}
+        for kind, names in (("game", [line["game"]]), ("clause group", sorted(groups)), ("variant", [line["variant"]])):
+            for name in names:
+                by[kind].setdefault(name, Counter())[outcome] += 1
+        if outcome in FAILING:
+            failures.append(
+                {
+                    "id": line["id"],
+                    "outcome": outcome,
+                    "clauses": line["clauses"],
+                    "where": f"{line['file']}:{line['line']}",
+                    "detail": _detail(line),
+                    "differences": differences(line),
+                }
+            )
+            causes.add(line)
     stopped_early = log.stopped_early
     return {
         "kit": log.header.get("kit", {}),
@@ -113,23 +132,12 @@ def _summary(log: Log) -> Json:
         **({"stopped_early": stopped_early} if stopped_early else {}),
         **({"late_copies": log.late_copies} if log.late_copies else {}),
         **({"late_copies_unnamed": log.late_copies_unnamed} if log.late_copies_unnamed else {}),
-        "counts": _counts(lines),
-        "by_game": _grouped(lines, lambda line: [line["game"]]),
-        "by_clause_group": _grouped(lines, lambda line: sorted({".".join(c.split(".")[:2]) for c in line["clauses"]})),
-        "by_variant": _grouped(lines, lambda line: [line["variant"]]),
-        "failures": [
-            {
-                "id": line["id"],
-                "outcome": line["outcome"],
-                "clauses": line["clauses"],
-                "where": f"{line['file']}:{line['line']}",
-                "detail": _detail(line),
-                "differences": differences(line),
-            }
-            for line in lines
-            if line["outcome"] in FAILING
-        ],
-        "causes": _causes(lines),
+        "counts": _counts(counts),
+        "by_game": _grouped(by["game"]),
+        "by_clause_group": _grouped(by["clause group"]),
+        "by_variant": _grouped(by["variant"]),
+        "failures": failures,
+        "causes": causes.groups(),
     }
 
 
@@ -146,22 +154,25 @@ def _cause(line: ScenarioLine) -> str:
     return f"{kind}: {message}" if kind == Outcome.UNSUPPORTED else kind or str(line["outcome"])
 
 
-def _causes(lines: list[ScenarioLine]) -> list[Json]:
+class _Causes:
     """The failing lines grouped by cause, in the order each cause first shows, with a count and the first line."""
-    groups: dict[tuple[str, ...], Json] = {}
-    for line in lines:
-        if line["outcome"] not in FAILING:
-            continue
+
+    def __init__(self) -> None:
+        self._groups: dict[tuple[str, ...], Json] = {}
+
+    def add(self, line: ScenarioLine) -> None:
         key = (str(line["outcome"]), str(line["variant"]), _cause(line), *line["clauses"])
-        if key in groups:
-            groups[key]["count"] += 1
-            continue
-        groups[key] = {
+        if key in self._groups:
+            self._groups[key]["count"] += 1
+            return
+        self._groups[key] = {
             "outcome": line["outcome"], "variant": line["variant"], "cause": _cause(line), "clauses": line["clauses"],
             "count": 1, "first": line["id"], "where": f"{line['file']}:{line['line']}" if line["file"] else "",
             "detail": _detail(line),
         }  # fmt: skip
-    return list(groups.values())
+
+    def groups(self) -> list[Json]:
+        return list(self._groups.values())
 
 
 def closing_line(counts: dict[str, int]) -> str:
@@ -280,51 +291,71 @@ def render_md(data: Json) -> str:
 
 
 def render_junit(log: Log) -> str:
-    suites = ET.Element("testsuites", name="trickspec")
-    by_game: dict[str, list[ScenarioLine]] = {}
-    for line in log.scenarios:
-        by_game.setdefault(untrusted.text(line["game"]), []).append(line)  # the name as the line is made safe below
+    out = io.StringIO()
+    write_junit(log, out)
+    return out.getvalue()
+
+
+def write_junit(log: Log, out: TextSink) -> None:
+    """The log as JUnit XML, a test suite per game, written a case at a time: a long run's lines are read from
+    disk (conformance/run/line_store.py), a pass to count each suite and a pass to write it, and no tree of the
+    whole log is made. Laid out as ``ET.indent`` lays out the whole tree."""
+    suites: dict[str, tuple[Counter[str], list[float]]] = {}
+    for line in log.scenarios:  # the name as the line is made safe below
+        counts, seconds = suites.setdefault(untrusted.text(line["game"]), (Counter(), []))
+        counts[untrusted.text(line["outcome"])] += 1
+        seconds.append(line["seconds"])
     late = set(untrusted.strings_made_safe(log.late_copies))  # as the ids of the lines below are made
-    for game, lines in sorted(by_game.items()):
-        counts = Counter(untrusted.text(line["outcome"]) for line in lines)
-        suite = ET.SubElement(
-            suites,
+    out.write('<?xml version="1.0" encoding="utf-8"?>\n')
+    if not suites:
+        out.write('<testsuites name="trickspec" />\n')
+        return
+    out.write('<testsuites name="trickspec">')
+    for game, (counts, seconds) in sorted(suites.items()):
+        suite = ET.Element(
             "testsuite",
             name=game,
-            tests=str(len(lines)),
+            tests=str(len(seconds)),
             failures=str(sum(counts[k] for k in _JUNIT_FAILURE)),
             errors=str(sum(counts[k] for k in _JUNIT_ERROR)),
             skipped=str(sum(counts[k] for k in _JUNIT_SKIPPED)),
-            time=f"{sum(line['seconds'] for line in lines):.6f}",
+            time=f"{sum(seconds):.6f}",
         )
-        for line in lines:
-            # Every string safe text: XML holds no control character, and a log is a file anyone may have written.
-            # A line at a time, so that no copy of the whole log is made: a case keeps what it shows.
-            line = cast(ScenarioLine, untrusted.strings_made_safe(line))
-            case = ET.SubElement(
-                suite,
-                "testcase",
-                classname=line["variant"],
-                name=line["id"],
-                file=line["file"],
-                line=str(line["line"]),
-                time=f"{line['seconds']:.6f}",
-            )
-            outcome = line["outcome"]
-            if outcome in _JUNIT_FAILURE:
-                every = "\n".join(differences(line)) or _detail(line)
-                ET.SubElement(case, "failure", message=_detail(line)[:500], type=outcome).text = every
-            elif outcome in _JUNIT_ERROR:
-                ET.SubElement(case, "error", message=_detail(line)[:500], type=outcome).text = _detail(line)
-            elif outcome in _JUNIT_SKIPPED:
-                ET.SubElement(case, "skipped", message=f"{outcome}: {_detail(line)}".rstrip(": "))
-            props = ET.SubElement(case, "properties")
-            for clause in line["clauses"]:
-                ET.SubElement(props, "property", name="clause", value=clause)
-            if line["id"] in late:
-                ET.SubElement(case, "system-err").text = late_copy_warning(line["id"])
-    ET.indent(suites)
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+        out.write("\n  " + ET.tostring(suite, encoding="unicode").removesuffix(" />") + ">")
+        for line in log.scenarios:
+            if untrusted.text(line["game"]) == game:
+                case = _junit_case(cast(ScenarioLine, untrusted.strings_made_safe(line)), late)
+                ET.indent(case, level=2)
+                out.write("\n    " + ET.tostring(case, encoding="unicode"))
+        out.write("\n  </testsuite>")
+    out.write("\n</testsuites>\n")
+
+
+def _junit_case(line: ScenarioLine, late: set[str]) -> ET.Element:
+    """A scenario's test case; every string of ``line`` safe text already: XML holds no control character, and a
+    log is a file anyone may have written."""
+    case = ET.Element(
+        "testcase",
+        classname=line["variant"],
+        name=line["id"],
+        file=line["file"],
+        line=str(line["line"]),
+        time=f"{line['seconds']:.6f}",
+    )
+    outcome = line["outcome"]
+    if outcome in _JUNIT_FAILURE:
+        every = "\n".join(differences(line)) or _detail(line)
+        ET.SubElement(case, "failure", message=_detail(line)[:500], type=outcome).text = every
+    elif outcome in _JUNIT_ERROR:
+        ET.SubElement(case, "error", message=_detail(line)[:500], type=outcome).text = _detail(line)
+    elif outcome in _JUNIT_SKIPPED:
+        ET.SubElement(case, "skipped", message=f"{outcome}: {_detail(line)}".rstrip(": "))
+    props = ET.SubElement(case, "properties")
+    for clause in line["clauses"]:
+        ET.SubElement(props, "property", name="clause", value=clause)
+    if line["id"] in late:
+        ET.SubElement(case, "system-err").text = late_copy_warning(line["id"])
+    return case
 
 
 def badge(data: Json) -> Json:
@@ -349,6 +380,14 @@ def badge(data: Json) -> Json:
     else:
         color = "brightgreen"
     return {"schemaVersion": 1, "label": "trickspec", "message": message, "color": color}
+
+
+def write(log: Log, fmt: str, out: TextSink) -> None:
+    """``render``, written to ``out``: JUnit XML a case at a time."""
+    if fmt == "junit":
+        write_junit(log, out)
+    else:
+        out.write(render(log, fmt))
 
 
 def render(log: Log, fmt: str) -> str:

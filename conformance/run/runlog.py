@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, NotRequired, Protocol, TypedDict, cast
 
+from conformance.run.line_store import Lines
 from conformance.suite import schemas
 from conformance.text import json_positions, untrusted
 from conformance.vocabulary import FAILING
@@ -137,13 +138,15 @@ class Log:
     """
 
     header: Header
-    scenarios: list[ScenarioLine] = field(default_factory=list)
+    scenarios: Lines = field(default_factory=Lines)  # ScenarioLine each, held in bounded memory
     footer: Footer | None = None
     cut_line: int | None = None  # read from a file whose last line, this one, was cut short: it is left out
     stream: IO[str] | TextSink | None = field(default=None, repr=False, compare=False)
     _counts: Counter[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.scenarios, Lines):  # a list made by hand
+            self.scenarios = Lines(self.scenarios)
         self._counts = Counter(line["outcome"] for line in self.scenarios)
 
     def counts(self) -> Counter[str]:
@@ -253,7 +256,7 @@ def read(path: Path) -> Log:
     if problems:
         raise DataError(problems)
     assert order.header is not None
-    return Log(order.header, order.scenarios, order.footer, order.cut_line)
+    return Log(order.header, Lines(order.scenarios), order.footer, order.cut_line)
 
 
 _CONTENT = re.compile(rb"[^ \t\r\n\f\v]")  # what makes a line other than blank (bytes.strip's whitespace)
@@ -386,7 +389,7 @@ def merge(logs: list[Log]) -> Log:
         "scenarios": sum(log.header.get("scenarios", 0) for log in logs),
     }
     lines = sorted((line for log in logs for line in log.scenarios), key=lambda line: _natural(line["id"]))
-    merged = Log(header, lines)
+    merged = Log(header, Lines(lines))
     footers = [log.footer for log in logs]
     if all(footers):
         merged.footer = {

@@ -1,0 +1,79 @@
+"""A run's scenario lines, in the order judged, in bounded memory.
+
+A check of a game site's logs judges millions of games, and every report is rendered from their lines.
+``Lines`` keeps the most recent lines in memory and writes the others, a batch at a time, to a
+temporary file that goes with it; reading them back is a pass over the file. A run of a few thousand
+lines (every verify of the kit's suite) never writes one. The standard library has no list kept on
+disk: shelve and sqlite3 store by key, and a run's lines are only ever appended and read in order.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import tempfile
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+KEPT = 20_000  # lines held in memory before a batch is written out
+
+
+class Lines:
+    """The lines appended, in order: ``len``, iteration (as many times as wanted), an item by index."""
+
+    def __init__(self, lines: Iterable[Any] = (), kept: int | None = None) -> None:
+        self._kept = kept or KEPT
+        self._recent: list[Any] = []
+        self._file: IO[bytes] | None = None  # removed when the lines are collected, or the process ends
+        self._batches: list[tuple[int, int]] = []  # (offset, length) of each batch written, in order
+        self._written = 0  # lines in the file
+        for line in lines:
+            self.append(line)
+
+    def append(self, line: Any) -> None:
+        self._recent.append(line)
+        if len(self._recent) >= self._kept:
+            self._write_out()
+
+    def _write_out(self) -> None:
+        if self._file is None:
+            self._file = tempfile.TemporaryFile()  # noqa: SIM115  # open for the lines' life, removed with them
+        data = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in self._recent).encode()
+        offset = self._file.seek(0, 2)
+        self._file.write(data)
+        self._batches.append((offset, len(data)))
+        self._written += len(self._recent)
+        self._recent = []
+
+    def __iter__(self) -> Iterator[Any]:
+        """The lines there are now, a batch read at a time (a line appended meanwhile is not among them)."""
+        return self._lines(list(self._batches), list(self._recent))
+
+    def _lines(self, batches: list[tuple[int, int]], recent: list[Any]) -> Iterator[Any]:
+        for offset, length in batches:
+            assert self._file is not None
+            self._file.seek(offset)
+            yield from (json.loads(raw) for raw in self._file.read(length).splitlines())
+        yield from recent
+
+    def __len__(self) -> int:
+        return self._written + len(self._recent)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __getitem__(self, index: int) -> Any:
+        at = index + len(self) if index < 0 else index
+        if not 0 <= at < len(self):
+            raise IndexError(index)
+        return next(itertools.islice(iter(self), at, None))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Lines | list | tuple):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a list is
+
+    def __repr__(self) -> str:
+        return f"Lines({len(self)} lines, {self._written} of them on disk)"

@@ -1,0 +1,67 @@
+"""A run's scenario lines in bounded memory (conformance/run/line_store.py): the lines beyond a few thousand
+kept on disk, read back in order, and every report rendered from them as from lines held in memory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+
+from conformance.cli import main
+from conformance.run import line_store, reports, runlog
+from conformance.run.line_store import Lines
+
+
+def _line(n: int) -> dict[str, object]:
+    return {"id": f"s{n}", "outcome": "pass" if n % 3 else "fail", "nested": {"cards": ["AH", "7D"], "n": n}}
+
+
+def test_lines_beyond_those_kept_are_read_back_in_order_as_often_as_asked() -> None:
+    lines = Lines((_line(n) for n in range(10)), kept=3)
+    assert "9 of them on disk" in repr(lines)
+    assert len(lines._recent) < 3  # the rest went to the file
+    expected = [_line(n) for n in range(10)]
+    assert list(lines) == expected and list(lines) == expected and lines == expected
+    assert len(lines) == 10 and lines[0] == _line(0) and lines[-1] == _line(9) and lines[4] == _line(4)
+    with pytest.raises(IndexError):
+        lines[10]
+    assert Lines() == [] and not Lines() and lines != expected[:-1]
+
+
+def test_a_line_appended_while_lines_are_read_is_not_among_them() -> None:
+    lines = Lines((_line(n) for n in range(5)), kept=2)
+    reading = iter(lines)
+    assert next(reading) == _line(0)
+    for n in range(5, 9):  # batches written out meanwhile
+        lines.append(_line(n))
+    assert [line["id"] for line in reading] == ["s1", "s2", "s3", "s4"]
+    assert [line["id"] for line in lines][-1] == "s8"
+
+
+def test_every_report_of_a_log_kept_on_disk_is_the_one_kept_in_memory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long run's lines go to disk: its reports, JUnit's written a case at a time, are those of its lines in
+    memory, byte for byte."""
+    assert main(["verify", "--variant", "albastini-2p", "--report-dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    in_memory = runlog.read(tmp_path / "run.jsonl")
+    monkeypatch.setattr(line_store, "KEPT", 7)
+    on_disk = runlog.read(tmp_path / "run.jsonl")
+    assert "on disk" in repr(on_disk.scenarios) and " 0 of them" in repr(in_memory.scenarios)
+    for fmt in reports.FORMATS:
+        assert reports.render(on_disk, fmt) == reports.render(in_memory, fmt), fmt
+    assert (tmp_path / "junit.xml").read_text(encoding="utf-8") == reports.render(on_disk, "junit")
+
+
+def test_junit_written_a_case_at_a_time_is_laid_out_as_the_whole_tree_would_be(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    main(["verify", "--engine", "lacking_engine:TieBug", "--report-dir", str(tmp_path)])  # failures and unsupported
+    capsys.readouterr()
+    written = (tmp_path / "junit.xml").read_text(encoding="utf-8")
+    assert "<failure " in written and "<skipped " in written
+    tree = ET.fromstring(written.split("\n", 1)[1])
+    ET.indent(tree)
+    assert written == '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(tree, encoding="unicode") + "\n"
