@@ -321,8 +321,9 @@ def _output(given: str | None) -> Path | None:
 
 def _write_reports(log: runlog.Log, report_dir: Path, given: str) -> None:
     """Write the run log's reports beside it and say where, naming the folder as it was ``given``."""
+    data = reports.summary(log)  # once for the reports made from it
     for fmt, name in REPORT_FILES.items():
-        outputs.write_with(report_dir / name, functools.partial(reports.write, log, fmt))
+        outputs.write_with(report_dir / name, functools.partial(reports.write, log, fmt, data=data))
     shown = Path(given)
     print(f"reports: {shown / 'run.jsonl'} and {', '.join(str(shown / n) for n in REPORT_FILES.values())}")
 
@@ -343,8 +344,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     log = runlog.merge(logs)
     if args.output:
         outputs.write_with(Path(args.output), functools.partial(reports.write, log, args.format))
-    elif sys.stdout is not None:  # nothing at all when standard output is closed (`>&-`), as print() does
-        reports.write(log, args.format, sys.stdout)
+    else:  # made whole, then written at once, as a page or a pipe has always had it
+        print(reports.render(log, args.format), end="")  # nothing at all when standard output is closed (`>&-`)
     return EXIT_OK
 
 

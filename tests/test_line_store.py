@@ -1,8 +1,11 @@
-"""A run's scenario lines in bounded memory (conformance/run/line_store.py): the lines beyond a few thousand
-kept on disk, read back in order, and every report rendered from them as from lines held in memory."""
+"""A run's scenario lines in bounded memory (conformance/run/line_store.py): the lines beyond those kept in memory
+(20,000) on disk, read back in order, and every report rendered from them as from lines held in memory."""
 
 from __future__ import annotations
 
+import json
+import os
+import signal
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
@@ -65,3 +68,44 @@ def test_junit_written_a_case_at_a_time_is_laid_out_as_the_whole_tree_would_be(
     tree = ET.fromstring(written.split("\n", 1)[1])
     ET.indent(tree)
     assert written == '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(tree, encoding="unicode") + "\n"
+
+
+def test_a_run_stopped_while_lines_are_written_out_leaves_a_log_that_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A signal arriving as a batch of lines goes to disk is taken once the line is kept and counted: the footer
+    counts the lines above it, and the log reads back."""
+    trace = tmp_path / "games.jsonl"
+    game = {"variant": "briscola-2p", "setup": {"dealer": 0, "deck": ["AC", "3C", "KC", "QC", "JC", "2D", "7H", "rest"]},
+            "actions": []}  # fmt: skip
+    trace.write_text("".join(json.dumps({**game, "game": n}) + "\n" for n in range(40)), encoding="utf-8")
+    monkeypatch.setattr(line_store, "KEPT", 5)
+    write_out = Lines._write_out
+    calls = []
+
+    def stopped(self: Lines) -> None:
+        calls.append(1)
+        if len(calls) == 3:
+            os.kill(os.getpid(), signal.SIGTERM)
+        write_out(self)
+
+    monkeypatch.setattr(Lines, "_write_out", stopped)
+    status = main(["check-trace", "--report-dir", str(tmp_path / "reports"), str(trace)])
+    capsys.readouterr()
+    assert status == 143 and len(calls) >= 3
+    log = runlog.read(tmp_path / "reports" / "run.jsonl")  # the footer's counts are those of the lines above it
+    assert log.interrupted == "SIGTERM" and sum(log.counts().values()) == len(log.scenarios) < 40
+
+
+def test_a_log_naming_many_games_gives_the_junit_of_one_pass_per_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past SUITES_PASSED_OVER games (a log made by hand) the lines are grouped in one pass, not read once a game."""
+    main(["verify", "--engine", "lacking_engine:TieBug", "--game", "albastini", "--report-dir", str(tmp_path)])
+    capsys.readouterr()
+    read = runlog.read(tmp_path / "run.jsonl")
+    many = runlog.Log(read.header, [{**line, "game": f"g{n % 40}"} for n, line in enumerate(read.scenarios)], read.footer)
+    grouped = reports.render(many, "junit")
+    assert grouped.count("<testsuite ") == 40 > reports.SUITES_PASSED_OVER
+    monkeypatch.setattr(reports, "SUITES_PASSED_OVER", 100)
+    assert reports.render(many, "junit") == grouped

@@ -19,10 +19,13 @@ KEPT = 20_000  # lines held in memory before a batch is written out
 
 
 class Lines:
-    """The lines appended, in order: ``len``, iteration (as many times as wanted), an item by index."""
+    """The lines appended (JSON values: what is read back is what JSON makes of them), in order: ``len``,
+    iteration (as many times as wanted), and an item by index, which reads the lines up to it (no slices)."""
 
     def __init__(self, lines: Iterable[Any] = (), kept: int | None = None) -> None:
-        self._kept = kept or KEPT
+        self._kept = KEPT if kept is None else kept
+        if self._kept < 1:
+            raise ValueError(f"expected at least one line kept in memory, found {kept}")
         self._recent: list[Any] = []
         self._file: IO[bytes] | None = None  # removed when the lines are collected, or the process ends
         self._batches: list[tuple[int, int]] = []  # (offset, length) of each batch written, in order

@@ -296,16 +296,25 @@ def render_junit(log: Log) -> str:
     return out.getvalue()
 
 
+# Suites written in a pass over the lines each while they are few, as a run's games are; a log naming more, which
+# only one made by hand does, has its lines grouped in memory instead, in one pass.
+SUITES_PASSED_OVER = 16
+
+
 def write_junit(log: Log, out: TextSink) -> None:
     """The log as JUnit XML, a test suite per game, written a case at a time: a long run's lines are read from
-    disk (conformance/run/line_store.py), a pass to count each suite and a pass to write it, and no tree of the
+    disk (conformance/run/line_store.py), a pass to count the suites and one to write each, and no tree of the
     whole log is made. Laid out as ``ET.indent`` lays out the whole tree."""
-    suites: dict[str, tuple[Counter[str], list[float]]] = {}
+    suites: dict[str, tuple[Counter[str], list[float]]] = {}  # each game's outcomes, and its cases' total time
     for line in log.scenarios:  # the name as the line is made safe below
-        counts, seconds = suites.setdefault(untrusted.text(line["game"]), (Counter(), []))
+        counts, seconds = suites.setdefault(untrusted.text(line["game"]), (Counter(), [0]))
         counts[untrusted.text(line["outcome"])] += 1
-        seconds.append(line["seconds"])
+        seconds[0] += line["seconds"]  # in the lines' order, as sum() adds them
     late = set(untrusted.strings_made_safe(log.late_copies))  # as the ids of the lines below are made
+    grouped: dict[str, list[ScenarioLine]] = {}
+    if len(suites) > SUITES_PASSED_OVER:
+        for line in log.scenarios:
+            grouped.setdefault(untrusted.text(line["game"]), []).append(line)
     out.write('<?xml version="1.0" encoding="utf-8"?>\n')
     if not suites:
         out.write('<testsuites name="trickspec" />\n')
@@ -315,18 +324,18 @@ def write_junit(log: Log, out: TextSink) -> None:
         suite = ET.Element(
             "testsuite",
             name=game,
-            tests=str(len(seconds)),
+            tests=str(counts.total()),
             failures=str(sum(counts[k] for k in _JUNIT_FAILURE)),
             errors=str(sum(counts[k] for k in _JUNIT_ERROR)),
             skipped=str(sum(counts[k] for k in _JUNIT_SKIPPED)),
-            time=f"{sum(seconds):.6f}",
+            time=f"{seconds[0]:.6f}",
         )
         out.write("\n  " + ET.tostring(suite, encoding="unicode").removesuffix(" />") + ">")
-        for line in log.scenarios:
-            if untrusted.text(line["game"]) == game:
-                case = _junit_case(cast(ScenarioLine, untrusted.strings_made_safe(line)), late)
-                ET.indent(case, level=2)
-                out.write("\n    " + ET.tostring(case, encoding="unicode"))
+        cases = grouped[game] if grouped else (line for line in log.scenarios if untrusted.text(line["game"]) == game)
+        for line in cases:
+            case = _junit_case(cast(ScenarioLine, untrusted.strings_made_safe(line)), late)
+            ET.indent(case, level=2)
+            out.write("\n    " + ET.tostring(case, encoding="unicode"))
         out.write("\n  </testsuite>")
     out.write("\n</testsuites>\n")
 
@@ -382,18 +391,21 @@ def badge(data: Json) -> Json:
     return {"schemaVersion": 1, "label": "trickspec", "message": message, "color": color}
 
 
-def write(log: Log, fmt: str, out: TextSink) -> None:
-    """``render``, written to ``out``: JUnit XML a case at a time."""
+def write(log: Log, fmt: str, out: TextSink, data: Json | None = None) -> None:
+    """``render``, written to ``out``: JUnit XML a case at a time; the others from ``data``, the log's summary, where
+    the caller has made it once for several."""
     if fmt == "junit":
         write_junit(log, out)
     else:
-        out.write(render(log, fmt))
+        out.write(render_summary(data if data is not None else summary(log), fmt))
 
 
 def render(log: Log, fmt: str) -> str:
-    if fmt == "junit":
-        return render_junit(log)
-    data = summary(log)
+    return render_junit(log) if fmt == "junit" else render_summary(summary(log), fmt)
+
+
+def render_summary(data: Json, fmt: str) -> str:
+    """A report made from the log's summary: every format but JUnit."""
     if fmt == "md":
         return render_md(data)
     if fmt == "badge":

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, NotRequired, Protocol, TypedDict, cast
 
+from conformance.engines import interrupt
 from conformance.run.line_store import Lines
 from conformance.suite import schemas
 from conformance.text import json_positions, untrusted
@@ -195,8 +196,9 @@ class Log:
 
     def add(self, line: ScenarioLine) -> None:
         """Keep a scenario line as it reads back from the file (JSON types only), and write it."""
-        self.scenarios.append(cast(ScenarioLine, self._write(line)))
-        self._counts[line["outcome"]] += 1
+        with interrupt.deferred():  # in the file, the lines and the counts, or in none (keeping may write a batch out)
+            self.scenarios.append(cast(ScenarioLine, self._write(line)))
+            self._counts[line["outcome"]] += 1
 
     def finish(self, seconds: float, interrupted: str | None = None, late_copies: Iterable[str] = ()) -> None:
         """Write the footer: the run finished, or ``interrupted`` names the signal that stopped it; ``late_copies``
