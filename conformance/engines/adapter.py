@@ -232,9 +232,10 @@ def _not_found(module_name: str, missing: str) -> str:
     looked = [str(Path(p or ".").resolve()) for p in sys.path]
     on_path = str(here) in looked
     hint = (
-        "the current folder is on the path: is the module's folder a package, and its name spelled as on disk?"
+        f"it is neither in the current folder ({here}) nor elsewhere on Python's path: run from the folder that holds"
+        " it or put that folder on PYTHONPATH, and name a module in a package with its package (package.module)"
         if on_path
-        else f"the current folder ({here}) is not on the path: add the folder that holds the module to PYTHONPATH"
+        else f"the current folder ({here}) is not on Python's path: put the folder that holds the module on PYTHONPATH"
     )
     return f"no module named {missing!r} (for {module_name!r}): {hint}"
 

@@ -127,7 +127,7 @@ def test_a_module_not_found_says_where_it_was_looked_for(
     status, _, err, _ = verify(tmp_path, capsys, "no_such_engine:Engine")
     assert status == EXIT_ENGINE
     assert "no module named 'no_such_engine'" in err, err
-    assert "the current folder is on the path" in err
+    assert f"it is neither in the current folder ({tmp_path}) nor elsewhere on Python's path" in err and "PYTHONPATH" in err
     assert "Traceback" not in err
 
 
