@@ -119,7 +119,10 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
             encoding="utf-8"
         )
         generated[CHANGELOG_PAGE] = (Path(config.config_file_path).resolve().parent / "CHANGELOG.md").read_text(encoding="utf-8")
-        generated.update(rulesite.hand_written_pages())  # the home page and the how-to-play pages, shortcodes and all
+        written = rulesite.hand_written_pages()  # the home page and the how-to-play pages, shortcodes and all
+        if clash := sorted(written.keys() & generated.keys()):
+            raise ValueError(f"rulesite/hand_written/ holds pages the site makes from the kit's data: {', '.join(clash)}")
+        generated.update(written)
     except ValueError as err:
         raise PluginError(f"the rules site cannot be generated: {err}") from None
     # The reference pages are kept in docs/ too, so that they read whole in the repository: they must be as made.
@@ -136,7 +139,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         if path in kept:
             continue
         if existing is not None:
-            raise PluginError(f"docs/{path} exists but is generated from the kit's data: remove it")
+            made = "from the kit's data or rulesite/hand_written"
+            raise PluginError(f"docs/{path} exists but the site makes this page ({made}): remove it")
         files.append(File.generated(config, path, content=content))
     changelog = files.get_file_from_path(CHANGELOG_PAGE)
     if changelog is not None:  # for the footer's link
