@@ -31,12 +31,13 @@ def test_the_annotations_break_no_rule_of_their_own() -> None:
 def schema(monkeypatch: pytest.MonkeyPatch) -> Iterator[Json]:
     """A copy of the snapshot schema the field phases are read from, to break."""
     mine = copy.deepcopy(field_phases._snapshot_schema())
-    for cached in (field_phases.fields, field_phases.phases_and_match_over):
-        cached.cache_clear()
+    cached = (field_phases.fields, field_phases.phases_and_match_over, field_phases.left_empty)
+    for function in cached:
+        function.cache_clear()
     monkeypatch.setattr(field_phases, "_snapshot_schema", lambda: mine)
     yield mine
-    for cached in (field_phases.fields, field_phases.phases_and_match_over):
-        cached.cache_clear()
+    for function in cached:
+        function.cache_clear()
 
 
 def test_a_field_without_phases_is_a_problem(schema: Json) -> None:
