@@ -126,7 +126,7 @@ def problems() -> list[str]:
             branches = list(_branches(node))
             if len(branches) > 1:  # a game reports one of them: which, the branch says
                 out += [f"{name}: a branch without {GAMES}: {b.get('description', '')}" for b in branches if GAMES not in b]
-        if GAMES in node and _empty(node) is _NONE:
+        if GAMES in node and _empty(name) is _NONE:
             out.append(f"{name}: {GAMES} on a field that is neither a list nor ever null, so has no empty value")
     return out
 
@@ -134,20 +134,21 @@ def problems() -> list[str]:
 _NONE = object()  # a field with no empty value
 
 
-def _resolved(node: Json) -> Json:
-    while "$ref" in node:
-        node = schemas.registry().resolver(base_uri=schemas.BASE + "snapshot.schema.json").lookup(node["$ref"]).contents
-    return node
+def _kinds(node: Json) -> set[object]:
+    """The JSON types a schema node allows, its branches' included."""
+    kind = node.get("type")
+    found: set[object] = set(kind) if isinstance(kind, list) else {kind}
+    for key in ("allOf", "oneOf", "anyOf"):
+        for branch in node.get(key, []):
+            found |= _kinds(branch)
+    return found
 
 
-def _empty(node: Json) -> Any:
-    """What a field holds in a game that does not fill it: null where it may be null, else [] for a list."""
-    node = _resolved(node)
-    branches: list[Json] = node.get("oneOf") or node.get("anyOf") or [node]
-    kinds: set[object] = set()
-    for branch in branches:
-        kind = _resolved(branch).get("type")
-        kinds |= set(kind) if isinstance(kind, list) else {kind}
+def _empty(name: str) -> Any:
+    """What a top-level field holds in a game that does not fill it: null where it may be null, else [] for a
+    list (read in the snapshot schema with its references inlined, as the validator has it)."""
+    snapshot: Any = schemas.validator("snapshot").schema
+    kinds = _kinds(snapshot["properties"].get(name, {}))
     if "null" in kinds:
         return None
     return [] if "array" in kinds else _NONE
@@ -158,7 +159,7 @@ def left_empty(game: str) -> dict[str, Json]:
     """The top-level fields only other games fill (``x-games``), each with the empty value it always holds in
     this game's snapshots."""
     top = _snapshot_schema()["properties"]
-    return {name: _empty(node) for name, node in top.items() if GAMES in node and game not in node[GAMES]}
+    return {name: _empty(name) for name, node in top.items() if GAMES in node and game not in node[GAMES]}
 
 
 @cache
