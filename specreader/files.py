@@ -1,12 +1,15 @@
-"""Finding and reading the files the kit is given: regular files of bounded size only, and
-folders walked without going round a link loop. Every refusal is a problem naming the path."""
+"""Finding and reading the files the kit is given: regular files only, read whole up to a bound or a line
+at a time, each line bounded; folders walked without going round a link loop. Every refusal is a problem
+naming the path."""
 
 from __future__ import annotations
 
 import errno
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 from specreader.limits import mebibytes
 from specreader.problems import DataError, Problem
@@ -23,13 +26,8 @@ def read_bytes(path: Path, limit: int, what: str) -> bytes:
     FIFOs, devices, sockets and folders are refused before reading, so /dev/zero behind a
     link is never read and a FIFO never waits; ``what`` names the expected file in messages."""
     name = str(path)
+    fd = _open_checked(path, limit, what)
     try:
-        _check(name, os.stat(path), limit, what)
-        fd = _open_for_reading(path)
-    except OSError as err:
-        raise DataError([unreadable(name, err)]) from None
-    try:
-        _check(name, os.fstat(fd), limit, what)  # the file opened is the one checked
         chunks: list[bytes] = []
         size = 0
         while chunk := os.read(fd, _CHUNK):
@@ -44,14 +42,51 @@ def read_bytes(path: Path, limit: int, what: str) -> bytes:
     return b"".join(chunks)
 
 
+def open_bytes(path: Path, what: str) -> IO[bytes]:
+    """A regular file of any size opened for reading (a link to one is followed), for a file read a line at a
+    time; refused as ``read_bytes`` refuses, before reading: a FIFO, a device, a socket or a folder."""
+    return os.fdopen(_open_checked(path, None, what), "rb")
+
+
+def _open_checked(path: Path, limit: int | None, what: str) -> int:
+    """The file opened, once it and the file opened are both a regular file within ``limit`` (None: any size)."""
+    name = str(path)
+    try:
+        _check(name, os.stat(path), limit, what)
+        fd = _open_for_reading(path)
+    except OSError as err:
+        raise DataError([unreadable(name, err)]) from None
+    try:
+        _check(name, os.fstat(fd), limit, what)  # the file opened is the one checked
+    except OSError as err:
+        os.close(fd)
+        raise DataError([unreadable(name, err)]) from None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def bounded_lines(handle: IO[bytes], limit: int) -> Iterator[bytes | None]:
+    """Each line of an open file with its line break, or None for one longer than ``limit`` bytes (passed over
+    unread, to its end): a long line costs no more memory than the limit."""
+    while chunk := handle.readline(limit + 1):
+        if len(chunk) <= limit or chunk.endswith(b"\n"):
+            yield chunk
+            continue
+        while (rest := handle.readline(limit)) and not rest.endswith(b"\n"):
+            pass
+        yield None
+
+
 def _open_for_reading(path: Path) -> int:
     return os.open(path, _OPEN_FLAGS)
 
 
-def _check(name: str, info: os.stat_result, limit: int, what: str) -> None:
+def _check(name: str, info: os.stat_result, limit: int | None, what: str) -> None:
     if not stat.S_ISREG(info.st_mode):
         raise DataError([Problem(name, 0, 0, (), f"expected a {what}, found {_kind(info.st_mode)}")])
-    if info.st_size > limit:
+    if limit is not None and info.st_size > limit:
         raise DataError([_too_big(name, info.st_size, limit, what)])
 
 

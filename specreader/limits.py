@@ -19,9 +19,6 @@ MAX_INHERITANCE = 16
 # Largest YAML file read (spec, scenario or expectation file); the kit's largest is under 100 KiB.
 MAX_YAML_BYTES = 2 * 1024 * 1024
 
-# Largest run log read back by `trickspec report`; each scenario line is a few KiB at most.
-MAX_RUN_LOG_BYTES = 256 * 1024 * 1024
-
 # Characters of one engine message kept in a verdict or report; the rest is cut, and the cut is said.
 ENGINE_TEXT_CAP = 4096
 
@@ -31,7 +28,8 @@ IDENTITY_CAP = 200
 # Variant ids kept of a handshake, each once: far more than any spec holds.
 VARIANTS_KEPT = 1024
 
-# Bytes of one line of an engine's standard output the kit accepts; a longer line is refused unread.
+# Bytes of one line of JSON Lines the kit accepts: of an engine's standard output, a trace or a run log (whose
+# files may be of any length, read a line at a time); a longer line is refused unread.
 MAX_LINE_BYTES = 64 * 1024 * 1024
 
 # Bytes of an engine's output read and not yet taken: past it the reader waits, so an engine that writes
@@ -102,7 +100,7 @@ def described() -> list[tuple[str, str]]:
         ("Nesting", f"at most {MAX_DEPTH} levels of mappings and lists in a spec, scenario or expectation file"),
         ("Inheritance", f"a chain of at most {MAX_INHERITANCE} variants, each extending the next"),
         ("YAML files", f"at most {mebibytes(MAX_YAML_BYTES)} each: spec, scenario and expectation files"),
-        ("Run logs", f"at most {mebibytes(MAX_RUN_LOG_BYTES)}"),
+        ("Run logs and traces", f"of any length, read a line at a time; each line at most {mebibytes(MAX_LINE_BYTES)}"),
         ("Engine lines", f"at most {mebibytes(MAX_LINE_BYTES)} a line of the protocol, nested at most {MAX_DEPTH} levels"),
         ("Engine text", f"each message kept to {ENGINE_TEXT_CAP:,} characters, the cut said; standard error to its last "
                         f"{STDERR_LINES} lines of {STDERR_LINE_BYTES:,} bytes"),

@@ -120,4 +120,5 @@ def test_the_memory_benchmark_reports_each_run(capsys: pytest.CaptureFixture[str
     assert bench.main(["--games", "30", "60"]) == 0
     out = capsys.readouterr().out
     for games in (30, 60):
-        assert re.search(rf"^briscola-2p: +{games} games +\d+\.\d s  peak +\d+\.\d MiB$", out, re.MULTILINE), out
+        for name in ("briscola-2p:", "report", "merged"):
+            assert re.search(rf"^ *{name} +{games} games +\d+\.\d s  peak +\d+\.\d MiB$", out, re.MULTILINE), out

@@ -14,6 +14,7 @@ import pytest
 from conformance.cli import main
 from conformance.run import line_store, reports, runlog
 from conformance.run.line_store import Lines
+from specreader import limits
 
 
 def _line(n: int) -> dict[str, object]:
@@ -109,3 +110,69 @@ def test_a_log_naming_many_games_gives_the_junit_of_one_pass_per_game(
     assert grouped.count("<testsuite ") == 40 > reports.SUITES_PASSED_OVER
     monkeypatch.setattr(reports, "SUITES_PASSED_OVER", 100)
     assert reports.render(many, "junit") == grouped
+
+
+def _shard_log(tmp_path: Path, name: str, ids: list[str]) -> Path:
+    """A run log of scenario lines with these ids, in this order, made from a real run's first line."""
+    source = tmp_path / "source"
+    if not source.exists():
+        assert main(["verify", "--variant", "briscola-2p", "--report-dir", str(source)]) == 0
+    header, scenario, *_, footer = (source / "run.jsonl").read_text(encoding="utf-8").splitlines()
+    made = [json.dumps({**json.loads(scenario), "id": i}) for i in ids]
+    counts = {json.loads(scenario)["outcome"]: len(ids)}
+    path = tmp_path / name
+    path.write_text("\n".join([header, *made, json.dumps({**json.loads(footer), "counts": counts})]) + "\n", "utf-8")
+    return path
+
+
+def test_a_log_in_id_order_is_read_holding_no_id_and_a_repeat_is_found_out_of_order_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """While ids come in order (numbers as numbers) none can be a repeat and none is held; past the first out of
+    order, each is, and a repeat of a line before that one is found with its line."""
+    ordered = runlog.read(_shard_log(tmp_path, "ordered.jsonl", [f"game/{n}" for n in range(1, 30)]))
+    assert [line["id"] for line in ordered.scenarios][8:10] == ["game/9", "game/10"]
+    ids = runlog._Ids(Lines())
+    assert [ids.seen_at(f"g{n}", n, kept=False) for n in (1, 2, 10)] == [None, None, None] and ids._every is None
+    for ids_given, problem in [
+        (["g1", "g2", "g2"], "line 4: expected each scenario once, found g2 again (first at line 3)"),
+        (["g1", "g2", "g10", "g3", "g2"], "line 6: expected each scenario once, found g2 again (first at line 3)"),
+        (["g1", "g2", "g10", "g3", "g10"], "line 6: expected each scenario once, found g10 again (first at line 4)"),
+        (["g5", "g1", "g1"], "line 4: expected each scenario once, found g1 again (first at line 3)"),
+    ]:
+        log = _shard_log(tmp_path, "repeats.jsonl", ids_given)
+        assert main(["report", str(log)]) == 2
+        err = capsys.readouterr().err
+        line, rest = problem.split(": ", 1)
+        assert f"{log}:{line.removeprefix('line ')}:" in err and rest in err and err.count("expected each") == 1, err
+
+
+def test_shards_are_merged_in_id_order_as_they_are_read_or_sorted_when_not_in_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shards = [[f"game/{n}" for n in range(k, 40, 3)] for k in range(3)]
+    logs = [runlog.read(_shard_log(tmp_path, f"shard{k}.jsonl", ids)) for k, ids in enumerate(shards)]
+    merged = [line["id"] for line in runlog.merge(logs).scenarios]
+    assert merged == [f"game/{n}" for n in range(40)]
+    shuffled = runlog.read(_shard_log(tmp_path, "shuffled.jsonl", list(reversed(shards[1]))))
+    assert [line["id"] for line in runlog.merge([logs[0], shuffled, logs[2]]).scenarios] == merged
+    assert runlog.merge_notes(logs) == []
+    overlapping = runlog.read(_shard_log(tmp_path, "overlap.jsonl", ["game/4", "game/5", "game/7", "game/99"]))
+    assert runlog.merge_notes([*logs, overlapping]) == [
+        "3 id(s) appear in more than one log, e.g. game/4: do the shards overlap?"
+    ]
+    assert main(["report", *(str(tmp_path / f"shard{k}.jsonl") for k in range(3)), str(tmp_path / "overlap.jsonl")]) == 0
+    assert "do the shards overlap?" in capsys.readouterr().err
+
+
+def test_a_log_line_longer_than_the_limit_is_a_located_problem_and_the_rest_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = _shard_log(tmp_path, "run.jsonl", ["a", "b"])
+    lines = log.read_text(encoding="utf-8").splitlines()
+    long = json.dumps({**json.loads(lines[2]), "note": "x" * 5000})
+    log.write_text("\n".join([*lines[:2], long, *lines[3:]]) + "\n", encoding="utf-8")
+    monkeypatch.setattr(limits, "MAX_LINE_BYTES", 4096)
+    capsys.readouterr()
+    assert main(["report", str(log)]) == 2
+    assert capsys.readouterr().err.splitlines() == [f"{log}:3:1: $: expected a line of at most 4,096 bytes", "1 problem(s)"]

@@ -10,9 +10,12 @@ killed outright) is read up to its last whole line.
 from __future__ import annotations
 
 import hashlib
+import heapq
+import itertools
 import json
 import re
 import sys
+from array import array
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -225,58 +228,63 @@ def read(path: Path) -> Log:
 
     Beyond each line's schema, the log must be in order: one header first, each scenario once, and
     nothing after the footer, so no report counts a line twice or takes one header for another.
+    The file is read a line at a time into ``Lines``, so a log of millions of games is read in bounded
+    memory (each line at most ``limits.MAX_LINE_BYTES``).
     """
     problems: list[Problem] = []
     name = str(path)
-    data = files.read_bytes(path, limits.MAX_RUN_LOG_BYTES, "run log")
     order = _Order()
-    for number, raw, last in _numbered_lines(data):
-        if not raw.strip():
-            continue
+    content = False
+    with files.open_bytes(path, "run log") as handle:
         try:
-            line = untrusted.json_line(raw, limits.MAX_DEPTH)
-        except untrusted.Unreadable as err:
-            order.all_sound = False  # a line not read may have been a scenario's
-            if last and err.ends_early:  # no newline after it, and cut inside a value: written in part
-                order.cut_line = number
-            else:
-                problems.append(Problem(name, number, err.column, err.path, str(err)))
-            continue
-        at = _Line(name, number, raw)
-        kind = line.get("type") if isinstance(line, dict) else None
-        if kind not in ("header", "scenario", "footer"):
-            order.all_sound = False
-            wrong = f"expected type header, scenario or footer, found {untrusted.text(repr(kind), 200)}"
-            problems.append(at.problem(("type",) if isinstance(line, dict) else (), wrong))
-            continue
-        found = [at.problem(path, message, about_key=about_key)
-                 for path, message, about_key in schemas.explain("run-log", line, f"/$defs/{kind}")]
-        problems += found + order.place(at, kind, line, sound=not found)
+            for number, raw, last in _numbered_lines(handle):
+                content = True
+                if raw is None:
+                    order.all_sound = False
+                    problems.append(Problem(name, number, 1, (), f"expected a line of at most {limits.MAX_LINE_BYTES:,} bytes"))
+                    continue
+                problems += _take(order, name, number, raw, last)
+        except OSError as err:
+            raise DataError([files.unreadable(name, err)]) from None
     if order.first_line("header") is None and not order.said_header_first:
-        empty = "" if data.strip() else ", found an empty file"
+        empty = "" if content else ", found an empty file"
         problems.append(Problem(name, 1, 1, (), f"expected a header line first{empty}"))
     if problems:
         raise DataError(problems)
     assert order.header is not None
-    return Log(order.header, Lines(order.scenarios), order.footer, order.cut_line)
+    return Log(order.header, order.scenarios, order.footer, order.cut_line)
 
 
-_CONTENT = re.compile(rb"[^ \t\r\n\f\v]")  # what makes a line other than blank (bytes.strip's whitespace)
+def _take(order: _Order, name: str, number: int, raw: bytes, last: bool) -> list[Problem]:
+    """One line of a log read and placed: the problems it has."""
+    try:
+        line = untrusted.json_line(raw, limits.MAX_DEPTH)
+    except untrusted.Unreadable as err:
+        order.all_sound = False  # a line not read may have been a scenario's
+        if last and err.ends_early:  # no newline after it, and cut inside a value: written in part
+            order.cut_line = number
+            return []
+        return [Problem(name, number, err.column, err.path, str(err))]
+    at = _Line(name, number, raw)
+    kind = line.get("type") if isinstance(line, dict) else None
+    if kind not in ("header", "scenario", "footer"):
+        order.all_sound = False
+        wrong = f"expected type header, scenario or footer, found {untrusted.text(repr(kind), 200)}"
+        return [at.problem(("type",) if isinstance(line, dict) else (), wrong)]
+    found = [at.problem(path, message, about_key=about_key)
+             for path, message, about_key in schemas.explain("run-log", line, f"/$defs/{kind}")]
+    return found + order.place(at, kind, line, sound=not found)
 
 
-def _numbered_lines(data: bytes) -> Iterator[tuple[int, bytes, bool]]:
-    """Each line of ``data`` that is not blank, numbered from 1, and whether it is the last (no line break after
-    it): one at a time, and blank lines passed over at once, so that a log of them costs neither a list nor a loop."""
-    number, start = 1, 0
-    while (content := _CONTENT.search(data, start)) is not None:
-        begins = max(start, data.rfind(b"\n", start, content.start()) + 1)  # where the line of that content begins
-        number += data.count(b"\n", start, begins)
-        end = data.find(b"\n", begins)
-        if end < 0:
-            yield number, data[begins:], True
-            return
-        yield number, data[begins:end], False
-        number, start = number + 1, end + 1
+def _numbered_lines(handle: IO[bytes]) -> Iterator[tuple[int, bytes | None, bool]]:
+    """Each line of the file that is not blank (None for one too long to read), numbered from 1, without its
+    line break, and whether it is the last with none after it."""
+    for number, raw in enumerate(files.bounded_lines(handle, limits.MAX_LINE_BYTES), start=1):
+        if raw is None:
+            yield number, None, False
+        elif raw.strip():
+            ends = raw.endswith(b"\n")
+            yield number, raw.rstrip(b"\r\n") if ends else raw, not ends
 
 
 @dataclass
@@ -301,12 +309,16 @@ class _Order:
     """The lines of a log taken so far, and the problems of where lines stand."""
 
     header: Header | None = None
-    scenarios: list[ScenarioLine] = field(default_factory=list)
+    scenarios: Lines = field(default_factory=Lines)
     footer: Footer | None = None
     cut_line: int | None = None
     said_header_first: bool = False  # said once: every line before a header would say it again
     all_sound: bool = True  # every scenario line so far kept: only then can the footer's counts be held to them
-    _lines: dict[str, int] = field(default_factory=dict)  # the first line of each kind and of each scenario id
+    _lines: dict[str, int] = field(default_factory=dict)  # the first line of the header and of the footer
+    _counted: Counter[str] = field(default_factory=Counter)  # the scenario lines kept, by outcome
+
+    def __post_init__(self) -> None:
+        self._ids = _Ids(self.scenarios)
 
     def first_line(self, key: str) -> int | None:
         return self._lines.get(key)
@@ -325,22 +337,23 @@ class _Order:
             return [at.problem((), f"expected a header line first, found a {kind} line")]
         if "footer" in seen:
             return [at.problem((), f"expected nothing after the footer (line {seen['footer']}), found a {kind} line")]
-        key = kind
         if kind == "scenario":
             scenario_id = line.get("id")
             if not isinstance(scenario_id, str):  # its schema problem is said already, and it is no id to compare
                 return []
-            key = f"scenario {scenario_id}"
-            if key in seen:
-                again = f"expected each scenario once, found {safe_name(scenario_id)} again (first at line {seen[key]})"
+            first = self._ids.seen_at(scenario_id, at.number, kept=sound)
+            if first is not None:
+                again = f"expected each scenario once, found {safe_name(scenario_id)} again (first at line {first})"
                 return [at.problem(("id",), again)]
-        seen[key] = at.number
+        else:
+            seen[kind] = at.number
         self.all_sound = self.all_sound and (sound or kind != "scenario")
         if sound:
             if kind == "header":
                 self.header = cast(Header, line)
             elif kind == "scenario":
                 self.scenarios.append(cast(ScenarioLine, _shared(line)))
+                self._counted[line["outcome"]] += 1
             else:
                 self.footer = cast(Footer, line)
                 return self._counts_problems(at, line)
@@ -348,7 +361,7 @@ class _Order:
 
     def _counts_problems(self, at: _Line, footer: Json) -> list[Problem]:
         """The footer counts the scenario lines above it, as the kit writes it: other counts are no log of a run."""
-        counted = Counter(line["outcome"] for line in self.scenarios)
+        counted = self._counted
         said = {outcome: n for outcome, n in footer["counts"].items() if n}
         if not self.all_sound or said == dict(counted):
             return []
@@ -356,9 +369,53 @@ class _Order:
         return [at.problem(("counts",), f"expected the counts of the scenario lines above it ({shown}), found others")]
 
 
+class _Ids:
+    """The scenario ids of a log seen so far, to find one given twice, in memory that does not grow with a log in
+    id order (as the kit writes a trace's games, a fuzz campaign's deals or a shard of either): while each id comes
+    after the one before, none is a repeat and only the latest is held. At the first id out of that order, every id
+    seen so far is gathered from the lines kept, and each after it is held."""
+
+    def __init__(self, kept: Lines) -> None:
+        self._kept = kept  # the log's scenario lines, as they are kept
+        self._numbers = array("q")  # the line each of them is at, while the ids are in order
+        self._latest: tuple[tuple[Any, str], int] | None = None  # the latest id's place in the order, and its line
+        self._every: dict[str, int] | None = None  # each id's first line, once they are out of order
+
+    def seen_at(self, scenario_id: str, number: int, kept: bool) -> int | None:
+        """The line ``scenario_id`` was first seen at; None if it is new, and it is seen now, at line ``number``
+        (``kept``: its line is kept, once this says it is new)."""
+        if self._every is None:
+            place = id_order(scenario_id)
+            if self._latest is None or place > self._latest[0]:
+                self._latest = (place, number)
+                if kept:
+                    self._numbers.append(number)
+                return None
+            if place == self._latest[0]:
+                return self._latest[1]
+            self._gather()
+        assert self._every is not None
+        first = self._every.get(scenario_id)
+        if first is None:
+            self._every[scenario_id] = number
+        return first
+
+    def _gather(self) -> None:
+        every = {line["id"]: number for line, number in zip(self._kept, self._numbers, strict=True)}
+        assert self._latest is not None
+        every.setdefault(self._latest[0][1], self._latest[1])  # the latest, its line kept or not (a schema problem)
+        self._every = every
+        self._numbers = array("q")
+
+
+def id_order(scenario_id: str) -> tuple[Any, str]:
+    """Where a scenario id stands in a log's id order: numbers in it compared as numbers (``fuzz/7/9`` before
+    ``fuzz/7/10``), then the id itself (``a01`` before ``a1``), so that only an id equals itself."""
+    return _natural(scenario_id), scenario_id
+
+
 # The values a log's scenario lines repeat, beside their keys: a few hundred names in all, which json reads anew on
-# each line. Interned, each is held once for the whole log (a 100 MB log of 270,000 lines holds 210 MB of lines,
-# not 530 MB).
+# each line. Interned, each is held once for all the lines kept in memory.
 _NAMES = ("type", "outcome", "game", "variant", "file")
 
 
@@ -390,8 +447,7 @@ def merge(logs: list[Log]) -> Log:
         "options": {"merged": [log.header["options"] for log in logs]},
         "scenarios": sum(log.header.get("scenarios", 0) for log in logs),
     }
-    lines = sorted((line for log in logs for line in log.scenarios), key=lambda line: _natural(line["id"]))
-    merged = Log(header, Lines(lines))
+    merged = Log(header, Lines(_in_id_order(logs)))
     footers = [log.footer for log in logs]
     if all(footers):
         merged.footer = {
@@ -457,11 +513,37 @@ def merge_notes(logs: list[Log]) -> list[str]:
         seen = sorted({safe_name(log.header[key]) for log in logs})  # type: ignore[literal-required]
         if len(seen) > 1:
             notes.append(f"the logs come from different {what}: {', '.join(seen)}")
-    ids = Counter(line["id"] for log in logs for line in log.scenarios)
-    twice = sorted((i for i, n in ids.items() if n > 1), key=_natural)
-    if len(logs) > 1 and twice:
-        notes.append(f"{len(twice)} id(s) appear in more than one log, e.g. {safe_name(twice[0])}: do the shards overlap?")
+    if len(logs) > 1 and (twice := _ids_twice(logs)):
+        notes.append(f"{twice[0]} id(s) appear in more than one log, e.g. {safe_name(twice[1])}: do the shards overlap?")
     return notes
+
+
+def _in_id_order(logs: list[Log]) -> Iterator[ScenarioLine]:
+    """Every scenario line of the logs, in id order: the logs merged as they are read where each is in that order
+    (as the kit writes the shards of a campaign or a trace's check), else every line sorted in memory."""
+    def place(line: ScenarioLine) -> tuple[Any, str]:
+        return id_order(line["id"])
+
+    if all(_ordered(log) for log in logs):
+        return heapq.merge(*(log.scenarios for log in logs), key=place)
+    return iter(sorted((line for log in logs for line in log.scenarios), key=place))
+
+
+def _ordered(log: Log) -> bool:
+    places = (id_order(line["id"]) for line in log.scenarios)
+    return all(a <= b for a, b in itertools.pairwise(places))
+
+
+def _ids_twice(logs: list[Log]) -> tuple[int, str] | None:
+    """How many ids more than one log holds, and the first of them in id order; None if none."""
+    count, first, previous, counted = 0, None, None, None
+    for line in _in_id_order(logs):  # an id twice stands beside itself in id order
+        line_id = line["id"]
+        if line_id == previous and line_id != counted:
+            count, counted = count + 1, line_id
+            first = line_id if first is None else first
+        previous = line_id
+    return (count, first) if first is not None else None
 
 
 def safe_name(value: Any) -> str:

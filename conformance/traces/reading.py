@@ -9,18 +9,16 @@ are still read.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from conformance.suite import schemas
 from conformance.suite.scenarios import expand_setup
 from conformance.text import json_positions, untrusted
-from specreader import limits
+from specreader import files, limits
 from specreader.jsontypes import Json, JsonPath
-from specreader.problems import Problem
+from specreader.problems import DataError, Problem
 from specreader.spec import kit_spec
 
 SUFFIX = ".jsonl"  # the files a folder given to check-trace is searched for
@@ -80,14 +78,14 @@ def lines(paths: list[Path]) -> Iterator[TraceLine | Json | Problem]:
     for path in paths:
         name = str(path)
         try:
-            handle = path.open("rb")
-        except OSError as err:
-            yield Problem(name, 0, 0, (), f"cannot read it: {os.strerror(err.errno or 0) or err}")
+            handle = files.open_bytes(path, "trace file")
+        except DataError as err:
+            yield from err.problems
             continue
         with handle:  # closed after the file's last line is taken
             first = True
             reports: frozenset[str] | None = None
-            for number, raw in enumerate(_bounded_lines(handle), start=1):
+            for number, raw in enumerate(files.bounded_lines(handle, limits.MAX_LINE_BYTES), start=1):
                 if raw is None:
                     yield Problem(name, number, 1, (), f"expected a line of at most {limits.MAX_LINE_BYTES:,} bytes")
                     continue
@@ -103,18 +101,6 @@ def lines(paths: list[Path]) -> Iterator[TraceLine | Json | Problem]:
                         continue
                 yield TraceLine(index, name, number, raw.rstrip(b"\r\n"), reports)
                 index += 1
-
-
-def _bounded_lines(handle: Any) -> Iterator[bytes | None]:
-    """Each line of the file, or None for one longer than the limit (skipped to its end unread)."""
-    limit = limits.MAX_LINE_BYTES
-    while chunk := handle.readline(limit + 1):
-        if len(chunk) <= limit or chunk.endswith(b"\n"):
-            yield chunk
-            continue
-        while (rest := handle.readline(limit)) and not rest.endswith(b"\n"):
-            pass
-        yield None
 
 
 def _header(name: str, number: int, raw: bytes) -> Json | Problem | None:
