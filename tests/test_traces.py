@@ -269,6 +269,24 @@ def test_jobs_and_shards_give_the_single_run(tmp_path: Path, capsys: pytest.Capt
     assert sorted(shards) == sorted(single) and len(single) == 300
 
 
+def test_a_folder_s_files_go_by_name_numbers_as_numbers_and_its_shards_merge_as_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """day-9 before day-10: the games' ids in a run log's order, so that shards' logs merge as they are read."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for day in (10, 9, 1):
+        _write(folder / f"day-{day}.jsonl", *(_reference_game("briscola-2p", day * 10 + n, every=False) for n in range(3)))
+    for k in (1, 2):
+        assert main(["check-trace", str(folder), "--shard", f"{k}/2", "--report-dir", str(tmp_path / f"shard{k}")]) == 0
+    capsys.readouterr()
+    shards = [runlog.read(tmp_path / f"shard{k}" / "run.jsonl") for k in (1, 2)]
+    assert all(runlog._ordered(shard) for shard in shards)  # else merged in memory
+    merged = runlog.merge(shards)
+    days = [Path(line["file"]).stem for line in merged.scenarios]
+    assert days == ["day-1"] * 3 + ["day-9"] * 3 + ["day-10"] * 3
+
+
 def test_the_javascript_example_s_trace_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     node = shutil.which("node")
     if node is None:

@@ -2,11 +2,11 @@
 and judged, into one run log; each distinct divergence written once as a scenario.
 
 Game ``i`` is the ``i``-th game line over the files in the order given (a folder's ``*.jsonl``
-files in name order), and shard ``K/N`` takes the games whose index is ``K-1`` modulo ``N``, as
-fuzz shards its deals. With ``--jobs J`` the games go to J worker processes in batches, and the
-log lists them in index order whatever J is. The first game of a divergence (variant, field,
-clauses, as fuzz files them) is cut short after the difference and written as a scenario; it is
-checked as fuzz checks its own, the engine's side answered from the trace.
+files by name, numbers as numbers), and shard ``K/N`` takes the games whose index is ``K-1``
+modulo ``N``, as fuzz shards its deals. With ``--jobs J`` the games go to J worker processes in
+batches, and the log lists them in index order whatever J is. The first game of a divergence
+(variant, field, clauses, as fuzz files them) is cut short after the difference and written as a
+scenario; it is checked as fuzz checks its own, the engine's side answered from the trace.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from conformance.run.runlog import id_order
 from conformance.suite import schemas
 from conformance.suite.scenarios import expand_setup
 from conformance.text import json_positions, untrusted
@@ -54,13 +55,15 @@ class Game:
 
 
 def trace_files(given: list[str]) -> tuple[list[Path], list[Problem]]:
-    """The files named, with each folder's ``*.jsonl`` files (all levels, in name order)."""
+    """The files named, with each folder's ``*.jsonl`` files (all levels), in the order their games' ids take in a
+    run log: names compared with their numbers as numbers (``day-9`` before ``day-10``). A run log in id order
+    is merged with other shards' as it is read (runlog.merge)."""
     found: list[Path] = []
     problems: list[Problem] = []
     for name in given:
         path = Path(name)
         if path.is_dir():
-            inside = sorted(p for p in path.rglob(f"*{SUFFIX}") if p.is_file())
+            inside = sorted((p for p in path.rglob(f"*{SUFFIX}") if p.is_file()), key=lambda p: id_order(f"{p}:"))
             if not inside:
                 problems.append(Problem(name, 0, 0, (), f"expected trace files ({SUFFIX}) in this folder, found none"))
             found += inside
