@@ -60,3 +60,23 @@ class NumbersForFlags(Wrapped):
         if kept.get("result"):
             kept["result"] = {k: int(v) if isinstance(v, bool) else v for k, v in kept["result"].items()}
         return kept
+
+
+class LeftOut(Lacking):
+    """No result at all until the deal ends, as an engine keeping a result only once there is one reports it."""
+
+    def snapshot(self) -> dict[str, Any]:
+        kept = super().snapshot()
+        if kept.get("result") is None:
+            del kept["result"]
+        return kept
+
+
+class EarlyResult(Lacking):
+    """A result given once the first trick is taken, while the deal goes on."""
+
+    def snapshot(self) -> dict[str, Any]:
+        kept = super().snapshot()
+        if kept.get("result") is None and kept.get("last_trick") is not None:
+            kept["result"] = {"winner": 0, "tie": False}
+        return kept

@@ -10,7 +10,10 @@ import pytest
 
 from conformance.cli import main
 from conformance.run import runlog
-from conformance.suite.reported import covers, within
+from conformance.suite.reported import as_judged, covers, within
+from conformance.suite.scenarios import deck_of
+from reference import Engine
+from specreader.spec import variant
 
 LACKING = "lacking_engine:Lacking"  # tests/lacking_engine.py: no dealer, no match, no result.vp
 TIE_BUG = "lacking_engine:TieBug"  # the same, giving a level deal to seat 0's side
@@ -25,6 +28,11 @@ def test_an_expectation_is_narrowed_to_the_declared_fields() -> None:
     assert sorted(left) == ["dealer", "last_trick.points", "match.vp", "result.vp"]
     assert within(expect, None) == (expect, [])
     assert covers(frozenset({"legal"}), "legal.play") and not covers(frozenset({"last_trick.winner"}), "last_trick")
+    # A field with no value yet is judged on an engine keeping part of it: that part has none either.
+    assert within({"snapshot": {"result": None, "match": None}, "last_trick": None}, declared) == (
+        {"snapshot": {"result": None}, "last_trick": None}, ["match"])
+    assert as_judged({"to_act": 1}, declared) == {"to_act": 1, "last_trick": None, "result": None}
+    assert as_judged({"to_act": 1, "result": {"tie": True}}, declared)["result"] == {"tie": True}
 
 
 def test_an_engine_lacking_fields_it_declares_passes_what_it_can_be_judged_on(
@@ -61,6 +69,39 @@ def test_a_bug_in_a_declared_field_fails_under_fuzz_and_a_lacking_field_does_not
     assert "FAIL albastini-2p result.tie" in out and "albastini.score.tie" in out
     (written,) = tmp_path.glob("*.yaml")
     assert "result: {tie: true" in written.read_text(encoding="utf-8")
+
+
+def test_a_result_given_before_the_end_fails_an_engine_keeping_part_of_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Where the deal has no result yet, an engine declaring result.winner and result.tie reports none: null or the
+    field left out passes, a winner given while the deal goes on fails, under verify, fuzz and check-trace."""
+    assert main(["verify", "--engine", "lacking_engine:LeftOut"]) == 0, capsys.readouterr().out
+    assert main(["fuzz", "--engine", "lacking_engine:LeftOut", "--deals", "30", "--variant", "albastini-2p"]) == 0
+    capsys.readouterr()
+    assert main(["verify", "--engine", "lacking_engine:EarlyResult", "--report-dir", str(tmp_path)]) == 1
+    capsys.readouterr()
+    failed = [line for line in runlog.read(tmp_path / "run.jsonl").scenarios if line["outcome"] == "fail"]
+    assert failed and any(m["what"] == "result" and m["expected"] is None for line in failed for m in line["mismatches"])
+    assert main(["fuzz", "--engine", "lacking_engine:EarlyResult", "--deals", "10", "--variant", "albastini-2p"]) == 1
+    assert "FAIL albastini-2p result " in capsys.readouterr().out
+    reports = ["to_act", "last_trick", "result.winner", "result.tie"]
+    engine = Engine.new("briscola-2p", {"dealer": 0, "deck": deck_of(variant("briscola-2p"))})
+    actions, observations = [], [{"snapshot": {}}]
+    while legal := engine.legal_actions():
+        actions.append(legal[0])
+        engine.apply(legal[0])
+        snapshot = {k: v for k, v in engine.snapshot().items() if k in ("to_act", "last_trick", "result")}
+        observations.append({"snapshot": snapshot})
+    game = {"variant": "briscola-2p", "setup": {"dealer": 0, "deck": deck_of(variant("briscola-2p"))},
+            "actions": actions, "observations": observations}  # fmt: skip
+    trace = tmp_path / "trace.jsonl"
+    for early, status in ((False, 0), (True, 1)):
+        if early:
+            observations[3]["snapshot"]["result"] = {"winner": 0, "tie": False}
+        trace.write_text(json.dumps({"trace": 1, "reports": reports}) + "\n" + json.dumps(game) + "\n", encoding="utf-8")
+        assert main(["check-trace", str(trace)]) == status, capsys.readouterr().out
+    assert "result" in capsys.readouterr().out
 
 
 def test_a_flag_reported_as_a_number_fails_under_fuzz(capsys: pytest.CaptureFixture[str]) -> None:

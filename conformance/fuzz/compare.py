@@ -17,7 +17,7 @@ from typing import Any
 from conformance.fuzz.deals import Report
 from conformance.suite.comparisons import COMPARISONS, Mismatch, action_text, kinds_agree
 from conformance.suite.observing import LEGAL
-from conformance.suite.reported import Reports, covers
+from conformance.suite.reported import Reports, as_judged, covers, judged
 from conformance.vocabulary import EngineError, ErrorKind, engine_error
 from specreader.jsontypes import Json
 
@@ -48,6 +48,11 @@ class Expectation:
     @property
     def field(self) -> str:
         return self.path.split(".", 1)[0]
+
+    @property
+    def no_value(self) -> bool:
+        """Whether it expects a whole field to have no value yet (null): judged on an engine keeping part of it."""
+        return self.key == SNAPSHOT and isinstance(self.value, dict) and self.path in self.value and self.value[self.path] is None
 
 
 def expectations(report: Report, fields: frozenset[str]) -> list[Expectation]:
@@ -153,8 +158,9 @@ def report_divergence(
     declares it reports (``declared``), where it declares them. A difference in a ``known`` field is no
     divergence: it is noted in ``known_seen``, and hides nothing else."""
     missed: list[tuple[Expectation, list[Mismatch]]] = []
+    snapshot = as_judged(snapshot, declared)
     for e in expectations(report, fields):
-        if not covers(declared, e.path):
+        if not judged(declared, e.path, no_value=e.no_value):
             continue
         found = COMPARISONS[e.key](e.value, snapshot, legal)
         if found and known and covers(known, e.path):

@@ -9,7 +9,7 @@ from typing import Any
 from conformance.engines.adapter import EngineAdapter, describe_error
 from conformance.engines.messages import Request
 from conformance.suite.comparisons import Mismatch, action_text, compare
-from conformance.suite.reported import Reports, within
+from conformance.suite.reported import Reports, as_judged, within
 from conformance.suite.scenarios import Scenario
 from conformance.vocabulary import EngineError, ErrorKind, Outcome, engine_error
 
@@ -127,7 +127,7 @@ def judge(scenario: Scenario, answer: object, reports: Reports = None) -> Verdic
             legal = current.get("legal")
             if not isinstance(snapshot, dict) or not isinstance(legal, list):
                 return _malformed(scenario, "an observation the kit asked for lacks its snapshot or legal actions", mismatches)
-            mismatches += compare(within(step.expect, reports)[0], snapshot, legal, number, step.line)
+            mismatches += compare(within(step.expect, reports)[0], as_judged(snapshot, reports), legal, number, step.line)
     if error is not None:
         return _failed(scenario, error, mismatches)
     return Verdict(scenario, Outcome.FAIL if mismatches else Outcome.PASS, mismatches)

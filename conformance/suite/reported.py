@@ -4,7 +4,9 @@ its trace's header), and the parts of an expectation that rest on them.
 An engine that keeps no dealer, no match or no game points is judged on what it keeps: each
 expectation is narrowed to the declared fields, and a scenario with nothing left to judge is
 unsupported, saying which fields it rests on. Nothing masks anything: a declared field is judged
-wherever a scenario expects it, and every difference of a step is reported.
+wherever a scenario expects it, and every difference of a step is reported. An engine keeping part
+of a field (a result's winner and tie, not its victory points) is judged where the field has no
+value yet too: it reports none (null, or the field left out), not a result before the end.
 """
 
 from __future__ import annotations
@@ -40,6 +42,20 @@ def covers(reports: Reports, path: str) -> bool:
     return reports is None or any(path == field or path.startswith(field + ".") for field in reports)
 
 
+def judged(reports: Reports, path: str, *, no_value: bool = False) -> bool:
+    """Whether an expectation on ``path`` is judged: the engine reports the field, or, where the field has no value
+    yet (``no_value``: it is null), some part of it, which then has none either (a result's winner before the end)."""
+    return covers(reports, path) or (no_value and reports is not None and any(f.startswith(path + ".") for f in reports))
+
+
+def as_judged(snapshot: Json, reports: Reports) -> Json:
+    """An engine's snapshot as it is judged: a field it reports only parts of, left out, has no value yet (null)."""
+    if reports is None:
+        return snapshot
+    left_out = {f.split(".", 1)[0] for f in reports if "." in f} - reports - snapshot.keys()
+    return {**snapshot, **dict.fromkeys(sorted(left_out))} if left_out else snapshot
+
+
 def within(expect: Json, reports: Reports) -> tuple[Json, list[str]]:
     """The expectation narrowed to what the engine reports, and the paths it leaves out."""
     if reports is None:
@@ -49,13 +65,17 @@ def within(expect: Json, reports: Reports) -> tuple[Json, list[str]]:
     for key, value in expect.items():
         parts = paths(key, value)
         if parts[0][0] is None:
-            if covers(reports, parts[0][1]):
+            if judged(reports, parts[0][1], no_value=value is None):
                 kept[key] = value
             else:
                 left.append(parts[0][1])
             continue
-        narrowed = {part: value[part] for part, path in parts if part is not None and covers(reports, path)}
-        left += [path for part, path in parts if not covers(reports, path)]
+        narrowed: Json = {}
+        for part, path in parts:
+            if part is not None and judged(reports, path, no_value=value.get(part, ...) is None):
+                narrowed[part] = value[part]
+            else:
+                left.append(path)
         if narrowed:
             kept[key] = narrowed
     return kept, left

@@ -29,7 +29,7 @@ from conformance.fuzz.deals import Case, reference_reports
 from conformance.fuzz.shrink import Finding, name
 from conformance.suite.comparisons import COMPARISONS, Mismatch, flag_fields, flags_agreed, flags_in, kinds_agree
 from conformance.suite.observing import LEGAL, SETUP, clauses_of
-from conformance.suite.reported import covers
+from conformance.suite.reported import covers, judged
 from conformance.traces.reading import Game
 from conformance.vocabulary import Outcome
 from reference import Engine, SetupError
@@ -192,7 +192,7 @@ def _report(
         return None
     line = game.number
     chosen = _reported(expectations((reference, reference_legal), _fields(reference, snapshot, legal)), snapshot)
-    chosen = [e for e in chosen if covers(game.reports, e.path) or e.field == LEGAL]
+    chosen = [e for e in chosen if judged(game.reports, e.path, no_value=e.no_value) or e.field == LEGAL]
     missed: list[tuple[Expectation, list[Mismatch]]] = []
     for e in chosen:
         found = COMPARISONS[e.key](e.value, snapshot or {}, legal or [])
