@@ -281,10 +281,21 @@ def test_a_folder_s_files_go_by_name_numbers_as_numbers_and_its_shards_merge_as_
         assert main(["check-trace", str(folder), "--shard", f"{k}/2", "--report-dir", str(tmp_path / f"shard{k}")]) == 0
     capsys.readouterr()
     shards = [runlog.read(tmp_path / f"shard{k}" / "run.jsonl") for k in (1, 2)]
-    assert all(runlog._ordered(shard) for shard in shards)  # else merged in memory
-    merged = runlog.merge(shards)
-    days = [Path(line["file"]).stem for line in merged.scenarios]
-    assert days == ["day-1"] * 3 + ["day-9"] * 3 + ["day-10"] * 3
+    judged = [[Path(line["file"]).stem for line in shard.scenarios] for shard in shards]  # each in the run's order
+    assert judged == [["day-1", "day-1", "day-9", "day-10", "day-10"], ["day-1", "day-9", "day-9", "day-10"]]
+    assert all(runlog._ordered(shard) for shard in shards)  # so merged as they are read
+
+
+def test_games_of_a_long_path_keep_ids_of_their_own(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An id keeps the end of its place, the line that sets games apart, where a long path is cut."""
+    folder = tmp_path.joinpath(*["a-folder-of-games-kept-deep-in-a-site-s-logs-" + str(n) for n in range(8)])
+    folder.mkdir(parents=True)
+    trace = _write(folder / "games.jsonl", *(_reference_game("briscola-2p", n, every=False) for n in range(3)))
+    assert len(str(trace)) > 300
+    assert main(["check-trace", str(trace), "--report-dir", str(tmp_path / "reports")]) == 0
+    capsys.readouterr()
+    ids = [line["id"] for line in runlog.read(tmp_path / "reports" / "run.jsonl").scenarios]
+    assert len(set(ids)) == 3 and all(i.startswith("...") and i.endswith(f"games.jsonl:{n + 1}#{n}") for n, i in enumerate(ids))
 
 
 def test_the_javascript_example_s_trace_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

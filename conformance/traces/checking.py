@@ -101,8 +101,8 @@ def _origin(finding: Finding, game: Game) -> writing.Origin:
     name = str(kit_spec().resolved(variant).get("game", ""))
     short = writing.slug(variant.removeprefix(name + "-"))
     where = untrusted.text(f"{game.file}, line {game.number}", 300)
-    _, named, own = game.name.partition("#")
-    called = f" (game {untrusted.text(own, 100)})" if named else ""
+    own = reading.own_name(game.name, game.file, game.number)
+    called = f" (game {untrusted.text(own, 100)})" if own is not None else ""
     return writing.Origin(
         f"{name}/trace/{short}-{writing.slug(finding.field)}-{game.index}",
         f"{variant}-{writing.slug(finding.field)}-trace-{game.index}.yaml",
@@ -269,11 +269,24 @@ def _record(checked: Checked, result: GameResult, written: writing.Written | Non
     checked.log.add(game_line(result, group))
 
 
+def game_id(result: GameResult) -> str:
+    """A game's id in the run log: its place in the trace, then its own name after a # where it has one, each made
+    safe and cut short; a long path loses its beginning, not the end and line number that set games apart."""
+    place = reading.place_of(result.file, result.number)
+    own = reading.own_name(result.name, result.file, result.number)
+    safe = untrusted.text(place, 8 * len(place))  # whole: an escape is at most a few characters for one
+    shown = safe if len(safe) <= _PLACE_SHOWN else "..." + safe[-(_PLACE_SHOWN - 3):]
+    return shown + (f"#{untrusted.text(own, 100)}" if own is not None else "")
+
+
+_PLACE_SHOWN = 300  # characters of a game's place kept in its id
+
+
 def game_line(result: GameResult, group: Group | None) -> ScenarioLine:
     """A game's line in the run log: a scenario's, named after the game, placed at its line of the trace."""
     return {
         "type": "scenario",
-        "id": untrusted.text(result.name, 300),  # the game's own name after its place, or its place alone
+        "id": game_id(result),
         "outcome": result.outcome,
         "game": str(kit_spec().resolved(result.variant).get("game", "")),
         "variant": result.variant,

@@ -149,8 +149,19 @@ def read_game(line: TraceLine) -> Game | list[Problem]:
     if len(observations) > len(value["actions"]) + 1:
         wanted = f"at most {len(value['actions']) + 1} observations (one after the deal, one per action)"
         return [_problem(line.file, line.number, line.raw, ("observations",), f"expected {wanted}, found {len(observations)}")]
-    place = f"{line.file}:{line.number}"  # unique over the run, as a run log's ids must be
+    place = place_of(line.file, line.number)  # unique over the run, as a run log's ids must be
     name = f"{place}#{value['game']}" if "game" in value else place
     actions = tuple(value["actions"])
     flags = line.raw.count(b"true") + line.raw.count(b"false")  # Game.flags_at_most
     return Game(line.index, name, line.file, line.number, variant_id, setup, actions, observations, line.reports, flags)
+
+
+def place_of(file: str, number: int) -> str:
+    """A game's place: its file and line, which a game's name starts with."""
+    return f"{file}:{number}"
+
+
+def own_name(name: str, file: str, number: int) -> str | None:
+    """The game's own name, given after its place and a # in its name (``Game.name``), if it has one."""
+    rest = name[len(place_of(file, number)):]
+    return rest[1:] if rest.startswith("#") else None
