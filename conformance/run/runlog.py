@@ -229,23 +229,24 @@ def read(path: Path) -> Log:
     Beyond each line's schema, the log must be in order: one header first, each scenario once, and
     nothing after the footer, so no report counts a line twice or takes one header for another.
     The file is read a line at a time into ``Lines``, so a log of millions of games is read in bounded
-    memory (each line at most ``limits.MAX_LINE_BYTES``).
+    memory (each line at most ``limits.MAX_LINE_BYTES``, and its ids held as ``_Ids`` says); a file of
+    more than ``limits.MAX_PROBLEMS`` problems (one given by mistake) is read no further.
     """
     problems: list[Problem] = []
     name = str(path)
     order = _Order()
     content = False
     with files.open_bytes(path, "run log") as handle:
-        try:
-            for number, raw, last in _numbered_lines(handle):
-                content = True
-                if raw is None:
-                    order.all_sound = False
-                    problems.append(Problem(name, number, 1, (), f"expected a line of at most {limits.MAX_LINE_BYTES:,} bytes"))
-                    continue
-                problems += _take(order, name, number, raw, last)
-        except OSError as err:
-            raise DataError([files.unreadable(name, err)]) from None
+        for number, raw, last in _numbered_lines(handle, name):
+            content = True
+            if len(problems) >= limits.MAX_PROBLEMS:
+                problems.append(Problem(name, number, 1, (), f"read no further: more than {limits.MAX_PROBLEMS:,} problems"))
+                break
+            if raw is None:
+                order.all_sound = False
+                problems.append(Problem(name, number, 1, (), f"expected a line of at most {limits.MAX_LINE_BYTES:,} bytes"))
+                continue
+            problems += _take(order, name, number, raw, last)
     if order.first_line("header") is None and not order.said_header_first:
         empty = "" if content else ", found an empty file"
         problems.append(Problem(name, 1, 1, (), f"expected a header line first{empty}"))
@@ -276,15 +277,18 @@ def _take(order: _Order, name: str, number: int, raw: bytes, last: bool) -> list
     return found + order.place(at, kind, line, sound=not found)
 
 
-def _numbered_lines(handle: IO[bytes]) -> Iterator[tuple[int, bytes | None, bool]]:
+def _numbered_lines(handle: IO[bytes], name: str) -> Iterator[tuple[int, bytes | None, bool]]:
     """Each line of the file that is not blank (None for one too long to read), numbered from 1, without its
     line break, and whether it is the last with none after it."""
-    for number, raw in enumerate(files.bounded_lines(handle, limits.MAX_LINE_BYTES), start=1):
-        if raw is None:
-            yield number, None, False
-        elif raw.strip():
-            ends = raw.endswith(b"\n")
-            yield number, raw.rstrip(b"\r\n") if ends else raw, not ends
+    try:
+        for number, raw in enumerate(files.bounded_lines(handle, limits.MAX_LINE_BYTES), start=1):
+            if raw is None:
+                yield number, None, False
+            elif raw.strip():
+                ends = raw.endswith(b"\n")
+                yield number, raw.rstrip(b"\r\n") if ends else raw, not ends
+    except OSError as err:  # reading the log; what is done with its lines raises its own
+        raise DataError([files.unreadable(name, err)]) from None
 
 
 @dataclass
@@ -370,14 +374,15 @@ class _Order:
 
 
 class _Ids:
-    """The scenario ids of a log seen so far, to find one given twice, in memory that does not grow with a log in
-    id order (as the kit writes a trace's games, a fuzz campaign's deals or a shard of either): while each id comes
-    after the one before, none is a repeat and only the latest is held. At the first id out of that order, every id
-    seen so far is gathered from the lines kept, and each after it is held."""
+    """The scenario ids of a log seen so far, to find one given twice. While each id comes after the one before in
+    id order (as the kit writes a trace's games, a fuzz campaign's deals or a shard of either), none is a repeat:
+    only the latest id is held, with the line of each line kept (8 bytes a line) and the ids of lines not kept (a
+    schema problem each). At the first id out of that order, every id so far is gathered, and each after it held."""
 
     def __init__(self, kept: Lines) -> None:
         self._kept = kept  # the log's scenario lines, as they are kept
         self._numbers = array("q")  # the line each of them is at, while the ids are in order
+        self._not_kept: dict[str, int] = {}  # the ids of lines not kept, and their lines, while in order
         self._latest: tuple[tuple[Any, str], int] | None = None  # the latest id's place in the order, and its line
         self._every: dict[str, int] | None = None  # each id's first line, once they are out of order
 
@@ -390,22 +395,18 @@ class _Ids:
                 self._latest = (place, number)
                 if kept:
                     self._numbers.append(number)
+                else:
+                    self._not_kept[scenario_id] = number
                 return None
             if place == self._latest[0]:
                 return self._latest[1]
-            self._gather()
-        assert self._every is not None
+            self._every = {line["id"]: at for line, at in zip(self._kept, self._numbers, strict=True)}
+            self._every.update(self._not_kept)  # no id is in both: they came in order
+            self._numbers, self._not_kept = array("q"), {}
         first = self._every.get(scenario_id)
         if first is None:
             self._every[scenario_id] = number
         return first
-
-    def _gather(self) -> None:
-        every = {line["id"]: number for line, number in zip(self._kept, self._numbers, strict=True)}
-        assert self._latest is not None
-        every.setdefault(self._latest[0][1], self._latest[1])  # the latest, its line kept or not (a schema problem)
-        self._every = every
-        self._numbers = array("q")
 
 
 def id_order(scenario_id: str) -> tuple[Any, str]:

@@ -322,8 +322,9 @@ def test_a_report_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch: py
 def test_blank_lines_in_a_log_are_passed_over_and_the_lines_keep_their_numbers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], log_lines: list[str]
 ) -> None:
-    """Blank lines anywhere (a million of them here, a log anyone may have written) cost no list and no loop, and a
-    problem after them is still named at its own line; a last line cut short after them is still known for one."""
+    """Blank lines anywhere (a million of them here, a log anyone may have written) are read a line at a time and held
+    nowhere, and a problem after them is still named at its own line; a last line cut short after them is still known
+    for one."""
     gap = " \n" * 1_000_000
     log = tmp_path / "gaps.jsonl"
     log.write_text(gap + log_lines[0] + gap + "".join(log_lines[1:]) + gap + '{"type": "footer", "counts"', encoding="utf-8")
@@ -332,7 +333,7 @@ def test_blank_lines_in_a_log_are_passed_over_and_the_lines_keep_their_numbers(
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert read.cut_line == 3_000_000 + len(log_lines) + 1 and len(read.scenarios) == len(log_lines) - 2
-    assert peak < 3 * log.stat().st_size  # the file, and no list of its lines (3 million of them, some 120 MB)
+    assert peak < log.stat().st_size // 4  # neither the file nor a list of its lines (3 million of them, some 120 MB)
     broken = tmp_path / "broken.jsonl"
     broken.write_text(log_lines[0] + gap + "{\n" + "".join(log_lines[1:]), encoding="utf-8")
     code, _, err = run(capsys, "report", str(broken))
