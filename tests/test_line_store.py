@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
@@ -206,3 +207,19 @@ def test_a_file_of_many_problems_is_read_no_further(
     err = capsys.readouterr().err.splitlines()
     assert err[-2:] == [f"{trace}:6:1: $: read no further: more than 5 problems", "7 problem(s)"], err  # 2 on line 1
 
+
+def test_a_temporary_file_that_cannot_be_written_is_said_as_the_temporary_folder_s(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = _shard_log(tmp_path, "run.jsonl", [f"g{n}" for n in range(10)])
+    capsys.readouterr()
+
+    def full(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(line_store, "KEPT", 3)
+    monkeypatch.setattr(line_store.tempfile, "TemporaryFile", full)
+    assert main(["report", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("trickspec: No space left on device: writing a run's lines to a temporary file in "), err
+    assert str(log) not in err

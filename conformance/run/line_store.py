@@ -39,11 +39,15 @@ class Lines:
             self._write_out()
 
     def _write_out(self) -> None:
-        if self._file is None:
-            self._file = tempfile.TemporaryFile()  # noqa: SIM115  # open for the lines' life, removed with them
         data = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in self._recent).encode()
-        offset = self._file.seek(0, 2)
-        self._file.write(data)
+        try:
+            if self._file is None:
+                self._file = tempfile.TemporaryFile()  # noqa: SIM115  # open for the lines' life, removed with them
+            offset = self._file.seek(0, 2)
+            self._file.write(data)
+        except OSError as err:  # said as the temporary folder's, not as a file the command was given
+            where = f"writing a run's lines to a temporary file in {tempfile.gettempdir()} (TMPDIR names the folder)"
+            raise OSError(err.errno, f"{err.strerror or err}: {where}") from None
         self._batches.append((offset, len(data)))
         self._written += len(self._recent)
         self._recent = []
