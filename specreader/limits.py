@@ -19,8 +19,8 @@ MAX_INHERITANCE = 16
 # Largest YAML file read (spec, scenario or expectation file); the kit's largest is under 100 KiB.
 MAX_YAML_BYTES = 2 * 1024 * 1024
 
-# Problems of one run log listed before it is read no further: a file given by mistake (a trace, say) is not read
-# to its end, a problem a line.
+# Problems listed of a run log, which is then read no further, or of a check-trace run, whose other problems are
+# counted: a file given by mistake (a trace to report, say) has one a line.
 MAX_PROBLEMS = 1000
 
 # Characters of one engine message kept in a verdict or report; the rest is cut, and the cut is said.
@@ -105,7 +105,8 @@ def described() -> list[tuple[str, str]]:
         ("Inheritance", f"a chain of at most {MAX_INHERITANCE} variants, each extending the next"),
         ("YAML files", f"at most {mebibytes(MAX_YAML_BYTES)} each: spec, scenario and expectation files"),
         ("Run logs and traces", f"of any length, read a line at a time; each line at most {mebibytes(MAX_LINE_BYTES)}; "
-                                f"a run log read no further past {MAX_PROBLEMS:,} problems"),
+                                f"past {MAX_PROBLEMS:,} problems, a run log is read no further and a trace's are "
+                                "counted, not listed"),
         ("Engine lines", f"at most {mebibytes(MAX_LINE_BYTES)} a line of the protocol, nested at most {MAX_DEPTH} levels"),
         ("Engine text", f"each message kept to {ENGINE_TEXT_CAP:,} characters, the cut said; standard error to its last "
                         f"{STDERR_LINES} lines of {STDERR_LINE_BYTES:,} bytes"),

@@ -27,6 +27,7 @@ from conformance.suite.scenarios import deck_of, load_files
 from conformance.traces import checking, judging, reading
 from conformance.vocabulary import Outcome
 from reference import Engine
+from specreader import limits
 from specreader.spec import variant
 
 from depth import cases
@@ -241,6 +242,17 @@ def test_lines_that_are_no_game_are_located_and_the_rest_judged(tmp_path: Path, 
     assert f"{trace}:7:" in out and "$.setup.dealer: expected integer" in out
     assert "1 passed, 0 failed" in out
     assert "\x1b" not in out and "engine: e\\x1b[31m 1" in out  # the engine's name is text, never a terminal control
+
+
+def test_past_the_bound_on_problems_they_are_counted_and_the_games_still_judged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(limits, "MAX_PROBLEMS", 3)
+    game = _reference_game("briscola-2p", 1, every=False)
+    trace = _write(tmp_path / "mixed.jsonl", *(["not a game"] * 10), game, *(["[]"] * 5))
+    status, out = _check(capsys, str(trace))
+    assert status == 2
+    assert out.count(f"{trace}:") == 3 and "and 12 problems more, not listed" in out and "1 passed, 0 failed" in out
 
 
 def test_a_header_s_reports_are_judged_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

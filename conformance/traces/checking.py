@@ -17,7 +17,7 @@ import signal
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -32,6 +32,7 @@ from conformance.traces import reading
 from conformance.traces.judging import GameResult, Key, judge
 from conformance.traces.reading import Game, TraceLine
 from conformance.vocabulary import Outcome
+from specreader import limits
 from specreader.jsontypes import Json
 from specreader.problems import Problem
 from specreader.spec import kit_spec
@@ -70,11 +71,33 @@ class Group:
 
 
 @dataclass
+class Problems:
+    """The problems of the lines that are no game: the first ``limits.MAX_PROBLEMS`` listed, the rest counted (a
+    file given by mistake has one a line), while the games around them are judged."""
+
+    listed: list[Problem] = field(default_factory=list)
+    more: int = 0
+
+    def add(self, found: Iterable[Problem]) -> None:
+        for problem in found:
+            if len(self.listed) < limits.MAX_PROBLEMS:
+                self.listed.append(problem)
+            else:
+                self.more += 1
+
+    def __iter__(self) -> Iterator[Problem]:
+        return iter(self.listed)
+
+    def __bool__(self) -> bool:
+        return bool(self.listed)
+
+
+@dataclass
 class Checked:
     log: Log
     engine: Json
     groups: dict[Key, Group] = field(default_factory=dict)
-    problems: list[Problem] = field(default_factory=list)  # lines that are no game, and files that could not be read
+    problems: Problems = field(default_factory=Problems)  # lines that are no game, and files that could not be read
     reported: Counter[str] = field(default_factory=Counter)  # of the games judged, how many reported each field
     games: int = 0
     seconds: float = 0.0
@@ -159,7 +182,7 @@ def run(
 ) -> Checked:
     """Judge every game of the plan's shard; the log is written to ``stream`` as it goes."""
     _written.clear()  # a run writes each divergence once: none was written by an earlier run in this process
-    problems: list[Problem] = []
+    problems = Problems()
     headers: list[Json] = []
     mine = _batches(plan, reading.lines(list(plan.files)), problems, headers)
     first = next(mine, None)  # the first file's header, if it has one, comes before its first game
@@ -184,7 +207,7 @@ def run(
             checked.reported.update(reported)
             for item in results:
                 if isinstance(item, list):
-                    problems += item
+                    problems.add(item)
                 else:
                     _record(checked, *item, out)
             if progress is not None:
@@ -238,13 +261,13 @@ def _chain(*parts: Iterator[list[TraceLine]]) -> Iterator[list[TraceLine]]:
 
 
 def _batches(
-    plan: Plan, lines: Iterator[TraceLine | Json | Problem], problems: list[Problem], headers: list[Json]
+    plan: Plan, lines: Iterator[TraceLine | Json | Problem], problems: Problems, headers: list[Json]
 ) -> Iterator[list[TraceLine]]:
     """This shard's game lines in batches; headers and problems met on the way set aside."""
     batch: list[TraceLine] = []
     for item in lines:
         if isinstance(item, Problem):
-            problems.append(item)
+            problems.add([item])
         elif isinstance(item, dict):
             headers.append(item)
         elif plan.mine(item.index):

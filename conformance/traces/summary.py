@@ -33,6 +33,8 @@ def divergence_lines(group: Group) -> list[str]:
 
 def render(checked: Checked, *, shard: tuple[int, int], jobs: int) -> str:
     lines: list[str] = [str(problem) for problem in checked.problems]
+    if checked.problems.more:
+        lines.append(f"and {_plural(checked.problems.more, 'problem')} more, not listed")
     for group in checked.groups.values():
         lines += divergence_lines(group)
     if lines:
