@@ -299,15 +299,29 @@ def test_a_folder_s_files_go_by_name_numbers_as_numbers_and_its_shards_merge_as_
 
 
 def test_games_of_a_long_path_keep_ids_of_their_own(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """An id keeps the end of its place, the line that sets games apart, where a long path is cut."""
-    folder = tmp_path.joinpath(*["a-folder-of-games-kept-deep-in-a-site-s-logs-" + str(n) for n in range(8)])
-    folder.mkdir(parents=True)
-    trace = _write(folder / "games.jsonl", *(_reference_game("briscola-2p", n, every=False) for n in range(3)))
-    assert len(str(trace)) > 300
-    assert main(["check-trace", str(trace), "--report-dir", str(tmp_path / "reports")]) == 0
+    """An id holds its place whole, however long the path: only the place sets games apart, two files whose paths
+    differ far from their end too."""
+    deep = ["a-folder-of-games-kept-deep-in-a-site-s-logs-" + str(n) for n in range(8)]
+    for site in ("site-a", "site-b"):
+        folder = tmp_path.joinpath("logs", site, *deep)
+        folder.mkdir(parents=True)
+        _write(folder / "games.jsonl", *(_reference_game("briscola-2p", n, every=False) for n in range(2)))
+    assert main(["check-trace", str(tmp_path / "logs"), "--report-dir", str(tmp_path / "reports")]) == 0
     capsys.readouterr()
     ids = [line["id"] for line in runlog.read(tmp_path / "reports" / "run.jsonl").scenarios]
-    assert len(set(ids)) == 3 and all(i.startswith("...") and i.endswith(f"games.jsonl:{n + 1}#{n}") for n, i in enumerate(ids))
+    files = [tmp_path.joinpath("logs", site, *deep, "games.jsonl") for site in ("site-a", "site-b")]
+    places = [f"{file}:{n + 1}#{n}" for file in files for n in range(2)]
+    assert ids == places and len(places[0]) > 300
+
+
+def test_a_game_s_place_reaches_the_terminal_made_safe(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = _reference_game("briscola-2p", 1)
+    game["observations"][1]["snapshot"]["to_act"] = 5
+    trace = _write(tmp_path / "evil\x1b[2J\x07.jsonl", game)
+    status, out = _check(capsys, str(trace), "--out", str(tmp_path / "found"))
+    assert status == 1 and "first at " in out and "\x1b" not in out and "\x07" not in out and "\\x1b[2J\\x07.jsonl:1" in out
+    (written,) = (tmp_path / "found").glob("*.yaml")
+    assert "\\x1b[2J\\x07.jsonl, line 1 (game 1)" in " ".join(written.read_text(encoding="utf-8").split())
 
 
 def test_the_javascript_example_s_trace_passes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

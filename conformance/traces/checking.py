@@ -123,7 +123,7 @@ def _origin(finding: Finding, game: Game) -> writing.Origin:
     variant = finding.case.variant
     name = str(kit_spec().resolved(variant).get("game", ""))
     short = writing.slug(variant.removeprefix(name + "-"))
-    where = untrusted.text(f"{game.file}, line {game.number}", 300)
+    where = f"{_safe_whole(game.file)}, line {game.number}"
     own = reading.own_name(game.name, game.file, game.number)
     called = f" (game {untrusted.text(own, 100)})" if own is not None else ""
     return writing.Origin(
@@ -293,16 +293,16 @@ def _record(checked: Checked, result: GameResult, written: writing.Written | Non
 
 
 def game_id(result: GameResult) -> str:
-    """A game's id in the run log: its place in the trace, then its own name after a # where it has one, each made
-    safe and cut short; a long path loses its beginning, not the end and line number that set games apart."""
+    """A game's id in the run log: its place in the trace (its file, whole, and its line), then its own name after a
+    # where it has one, made safe. The place is never cut: it alone sets games apart, and keeps them in id order."""
     place = reading.place_of(result.file, result.number)
     own = reading.own_name(result.name, result.file, result.number)
-    safe = untrusted.text(place, 8 * len(place))  # whole: an escape is at most a few characters for one
-    shown = safe if len(safe) <= _PLACE_SHOWN else "..." + safe[-(_PLACE_SHOWN - 3):]
-    return shown + (f"#{untrusted.text(own, 100)}" if own is not None else "")
+    return _safe_whole(place) + (f"#{untrusted.text(own, 100)}" if own is not None else "")
 
 
-_PLACE_SHOWN = 300  # characters of a game's place kept in its id
+def _safe_whole(text: str) -> str:
+    """A name the command was given (a path), made safe and never cut: an escape is at most 7 characters for one."""
+    return untrusted.text(text, 7 * len(text))
 
 
 def game_line(result: GameResult, group: Group | None) -> ScenarioLine:

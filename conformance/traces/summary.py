@@ -4,7 +4,7 @@ the trace reported, a table by variant and the closing line, all from the run's 
 from __future__ import annotations
 
 from conformance.run import reports
-from conformance.traces.checking import Checked, Group
+from conformance.traces.checking import Checked, Group, game_id
 
 FIELDS_SHOWN = 30  # fields named in the line of what the trace reported; the rest are counted
 
@@ -24,7 +24,7 @@ def divergence_lines(group: Group) -> list[str]:
     first = group.first
     variant, field, clauses = group.key
     return [
-        f"{first.outcome.upper()} {variant} {field} (first at {first.name}; {_plural(group.games, 'game')})",
+        f"{first.outcome.upper()} {variant} {field} (first at {game_id(first)}; {_plural(group.games, 'game')})",
         f"  clauses: {', '.join(clauses) or '(none named)'}",
         f"  {first.detail}",
         f"  scenario: {_scenario(group)}",
