@@ -205,7 +205,7 @@ def test_a_file_of_many_problems_is_read_no_further(
     trace.write_text("".join(json.dumps({"variant": "briscola-2p", "game": n}) + "\n" for n in range(50)), "utf-8")
     assert main(["report", str(trace)]) == 2
     err = capsys.readouterr().err.splitlines()
-    assert err[-2:] == [f"{trace}:6:1: $: read no further: more than 5 problems", "7 problem(s)"], err  # 2 on line 1
+    assert err[-2:] == [f"{trace}:6:1: $: read no further: more than 5 problems by this line", "7 problem(s)"], err
 
 
 def test_a_temporary_file_that_cannot_be_written_is_said_as_the_temporary_folder_s(

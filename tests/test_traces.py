@@ -253,6 +253,15 @@ def test_past_the_bound_on_problems_they_are_counted_and_the_games_still_judged(
     status, out = _check(capsys, str(trace))
     assert status == 2
     assert out.count(f"{trace}:") == 3 and "and 12 problems more, not listed" in out and "1 passed, 0 failed" in out
+    listed = [line for line in out.splitlines() if line.startswith(f"{trace}:")]
+    assert [line.split(":")[1] for line in listed] == ["1", "2", "3"], listed  # the first by line
+    # Lines too long are found as the file is read, ahead of the workers' answers on the lines before them.
+    _write(trace, *(["not a game"] * 10), game, *(["[" + " " * 200 + "]"] * 5))
+    monkeypatch.setattr(limits, "MAX_LINE_BYTES", 100)
+    monkeypatch.setattr(checking, "BATCH", 2)
+    one, two = (_check(capsys, str(trace), "--jobs", jobs)[1] for jobs in ("1", "2"))
+    assert one.splitlines()[:4] == two.splitlines()[:4]
+    assert [line.split(":")[1] for line in two.splitlines()[:3]] == ["1", "2", "3"]
 
 
 def test_a_header_s_reports_are_judged_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

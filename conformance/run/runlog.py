@@ -239,14 +239,16 @@ def read(path: Path) -> Log:
     with files.open_bytes(path, "run log") as handle:
         for number, raw, last in _numbered_lines(handle, name):
             content = True
-            if len(problems) >= limits.MAX_PROBLEMS:
-                problems.append(Problem(name, number, 1, (), f"read no further: more than {limits.MAX_PROBLEMS:,} problems"))
-                break
             if raw is None:
                 order.all_sound = False
                 problems.append(Problem(name, number, 1, (), f"expected a line of at most {limits.MAX_LINE_BYTES:,} bytes"))
-                continue
-            problems += _take(order, name, number, raw, last)
+            else:
+                problems += _take(order, name, number, raw, last)
+            if len(problems) > limits.MAX_PROBLEMS:
+                del problems[limits.MAX_PROBLEMS :]
+                more = f"read no further: more than {limits.MAX_PROBLEMS:,} problems by this line"
+                problems.append(Problem(name, number, 1, (), more))
+                break
     if order.first_line("header") is None and not order.said_header_first:
         empty = "" if content else ", found an empty file"
         problems.append(Problem(name, 1, 1, (), f"expected a header line first{empty}"))

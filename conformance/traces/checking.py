@@ -70,26 +70,37 @@ class Group:
     path: Path | None = None
 
 
-@dataclass
 class Problems:
-    """The problems of the lines that are no game: the first ``limits.MAX_PROBLEMS`` listed, the rest counted (a
-    file given by mistake has one a line), while the games around them are judged."""
+    """The problems of the lines that are no game, while the games around them are judged: the first
+    ``limits.MAX_PROBLEMS`` by file and line listed, the rest counted (a file given by mistake has one a line).
+    Which are listed does not hang on the order the workers send them in."""
 
-    listed: list[Problem] = field(default_factory=list)
-    more: int = 0
+    def __init__(self) -> None:
+        self._held: list[Problem] = []
+        self._more = 0
 
     def add(self, found: Iterable[Problem]) -> None:
-        for problem in found:
-            if len(self.listed) < limits.MAX_PROBLEMS:
-                self.listed.append(problem)
-            else:
-                self.more += 1
+        self._held += found
+        if len(self._held) > 2 * limits.MAX_PROBLEMS:  # cut now and then, so that no more than twice are held
+            self._cut()
+
+    def _cut(self) -> None:
+        self._held.sort()
+        self._more += max(0, len(self._held) - limits.MAX_PROBLEMS)
+        del self._held[limits.MAX_PROBLEMS :]
+
+    @property
+    def more(self) -> int:
+        """How many are not listed."""
+        self._cut()
+        return self._more
 
     def __iter__(self) -> Iterator[Problem]:
-        return iter(self.listed)
+        self._cut()
+        return iter(self._held)
 
     def __bool__(self) -> bool:
-        return bool(self.listed)
+        return bool(self._held)
 
 
 @dataclass
