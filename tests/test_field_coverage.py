@@ -64,6 +64,11 @@ def test_a_field_of_some_games_names_games_that_exist_and_phases_they_play(schem
     ]
 
 
+def test_a_branch_naming_a_game_that_does_not_exist_is_one_problem(schema: Json) -> None:
+    schema["properties"]["result"]["oneOf"][1]["anyOf"][1]["x-games"] = ["altbaumer", "skat"]
+    assert field_phases.problems() == ["result branch 'A deal scored by tricks (Altbaumer).': x-games names no game 'skat'"]
+
+
 def test_a_field_of_some_games_has_an_empty_value_for_the_others(schema: Json) -> None:
     schema["properties"]["dealer"]["x-games"] = ["albastini"]  # a seat, never null: nothing to hold elsewhere
     assert field_phases.problems() == ["dealer: x-games on a field that is neither a list nor ever null, so has no empty value"]

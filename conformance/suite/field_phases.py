@@ -110,9 +110,12 @@ def problems() -> list[str]:
     known = set(phases_and_match_over())
     games = kit_spec().games()
     top = _snapshot_schema()["properties"]
+    for name, node in top.items():  # once for a node, not for each of its fields
+        described = [(f"{name} branch {b.get('description', '')!r}", b) for b in _branches(node) if b is not node]
+        for where, named in [(name, node), *described]:
+            out += [f"{where}: {GAMES} names no game {g!r}" for g in sorted(named.get(GAMES, ())) if g not in games]
     for f in fields():
         out += [f"{f.path}: {ANNOTATION} names no phase {m!r}" for m in f.meanings if m not in known]
-        out += [f"{f.path}: {GAMES} names no game {g!r}" for g in sorted(f.games or ()) if g not in games]
         played = {p for g in f.games or () if g in games for p in game_phases(g)}
         unplayed = [m for m in f.meanings if m in known and f.games is not None and m not in played]
         out += [f"{f.path}: {ANNOTATION} names {m!r}, a phase none of its games plays" for m in unplayed]
