@@ -83,8 +83,8 @@ def _requests(stdin: IO[str]) -> Iterator[IO[str]]:
 
 
 def _serve(stdin: IO[str], stdout: IO[str], adapter: EngineAdapter) -> int:
-    def send(message: Mapping[str, Any]) -> None:
-        stdout.write(json.dumps(message, separators=(",", ":"), allow_nan=False) + "\n")
+    def send(message: Mapping[str, Any] | str) -> None:
+        stdout.write((message if isinstance(message, str) else _encoded(message)) + "\n")
         stdout.flush()
 
     for line in stdin:
@@ -109,22 +109,25 @@ def _serve(stdin: IO[str], stdout: IO[str], adapter: EngineAdapter) -> int:
     return 0
 
 
-def _answer(adapter: EngineAdapter, request: Request) -> Mapping[str, Any]:
-    """The engine's answer as a message that can be sent: what an adapter says of its own failure, or an
+def _encoded(message: Mapping[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), allow_nan=False)
+
+
+def _answer(adapter: EngineAdapter, request: Request) -> Mapping[str, Any] | str:
+    """The engine's answer as a message that can be sent, encoded: what an adapter says of its own failure, or an
     answer that is no JSON (an Enum for a code, say), becomes an error of the request."""
     rid = request.get("id")
     try:
         answer = adapter.run(request)
         if isinstance(answer, EngineError):
             return {"id": rid, "error": {"kind": str(answer.kind), "message": answer.message}}
-        json.dumps(answer, allow_nan=False)
+        return _encoded(answer)  # encoded once, here, where what cannot be encoded is the engine's failure
     except (KeyboardInterrupt, SystemExit):
         raise
     except (TypeError, ValueError, RecursionError) as err:
         return {"id": rid, "error": {"kind": "crash", "message": f"the engine's answer is not JSON: {describe_error(err)}"}}
     except Exception as err:
         return {"id": rid, "error": {"kind": "crash", "message": describe_error(err)}}
-    return answer
 
 
 def main(argv: list[str] | None = None) -> int:
