@@ -69,13 +69,16 @@ def _open_checked(path: Path, limit: int | None, what: str) -> int:
 
 def bounded_lines(handle: IO[bytes], limit: int) -> Iterator[bytes | None]:
     """Each line of an open file with its line break, or None for one longer than ``limit`` bytes (passed over
-    unread, to its end): a long line costs no more memory than the limit."""
-    while chunk := handle.readline(limit + 1):
-        if len(chunk) <= limit or chunk.endswith(b"\n"):
+    unread, to its end): a long line costs no more memory than the limit. The line break, LF or CRLF, is not
+    counted."""
+    while chunk := handle.readline(limit + 2):
+        content = len(chunk) - (2 if chunk.endswith(b"\r\n") else 1 if chunk.endswith(b"\n") else 0)
+        if content <= limit:
             yield chunk
             continue
-        while (rest := handle.readline(limit)) and not rest.endswith(b"\n"):
-            pass
+        if not chunk.endswith(b"\n"):
+            while (rest := handle.readline(limit)) and not rest.endswith(b"\n"):
+                pass
         yield None
 
 
