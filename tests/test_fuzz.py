@@ -55,6 +55,35 @@ def stalls_mid_deal() -> InProcessAdapter:
     return InProcessAdapter(new, {"name": "stalls-mid-deal"}, [MUTANT_VARIANT])
 
 
+class StopsHalfWay:
+    """The reference, which answers every deal of more than ten actions unsupported half-way, with the
+    observations up to there: for one reason on a play, another on any other action."""
+
+    def __init__(self) -> None:
+        self.reference = reference_adapter()
+
+    def hello(self) -> dict[str, Any]:
+        return {**self.reference.hello(), "name": "stops-half-way"}
+
+    def run(self, request: dict[str, Any]) -> Any:
+        answer = self.reference.run(request)
+        actions = request["actions"]
+        if len(actions) <= 10 or not isinstance(answer, dict):
+            return answer
+        half = len(actions) // 2
+        reason = "no plays past the middle" if actions[half]["type"] == "play" else "no other actions past the middle"
+        observations = answer["observations"][: half + 1]
+        return {"id": request["id"], "observations": observations, "error": {"kind": "unsupported", "message": reason}}
+
+    def close(self) -> None:
+        self.reference.close()
+
+
+def stops_half_way() -> StopsHalfWay:
+    """``--engine test_fuzz:stops_half_way``."""
+    return StopsHalfWay()
+
+
 FORGED = "\n425 passed, 0 failed\n"
 NASTY = "\x1b[31mred\x1b[0m <script>alert(1)</script> \x00\u202e" + FORGED
 
@@ -330,3 +359,26 @@ def test_a_position_shrunk_without_its_won_cards_still_starts_a_deal(variant_id:
                 tried += 1
             engine.apply_id(rng.choice(engine.legal_ids()))
     assert tried > 20
+
+
+def test_deals_an_engine_cannot_play_are_counted_by_reason_and_never_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An unsupported answer whose observations agree is no divergence: nothing to shrink, no scenario (it could only
+    be unsupported too); such deals are counted apart, by their reason."""
+    out, reports = tmp_path / "out", tmp_path / "reports"
+    args = ("--engine", "test_fuzz:stops_half_way", "--deals", "60", "--variant", "albastini-2p", "--variant", "briscola-2p")
+    status = fuzz(*args, "--out", str(out), "--report-dir", str(reports), "--max-divergences", "1")
+    printed = capsys.readouterr().out
+    outcomes = [s["outcome"] for s in runlog.read(reports / "run.jsonl").scenarios]
+    assert status == 0, printed
+    assert len(outcomes) == 60 and outcomes.count("unsupported") > 10  # --max-divergences counts no unsupported deal
+    assert not out.exists() or not list(out.iterdir())
+    assert "0 distinct divergences" in printed
+    listed = [line for line in printed.splitlines() if line.startswith("UNSUPPORTED")]
+    assert {line.split(" (")[0] for line in listed} <= {
+        f"UNSUPPORTED {v} unsupported: {reason}"
+        for v in ("albastini-2p", "briscola-2p")
+        for reason in ("no plays past the middle", "no other actions past the middle")
+    }
+    assert sum(int(line.rsplit("; ", 1)[1].split()[0]) for line in listed) == outcomes.count("unsupported")

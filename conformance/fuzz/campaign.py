@@ -85,6 +85,7 @@ class Campaign:
     variants: tuple[str, ...]
     groups: dict[Key, Group] = field(default_factory=dict)
     unnamed: list[DealResult] = field(default_factory=list)  # divergences that did not happen again
+    unsupported: dict[Key, Group] = field(default_factory=dict)  # deals the engine said it cannot play, by reason
     deals: int = 0
     seconds: float = 0.0
     interrupted: str | None = None  # the signal that stopped the campaign before its end
@@ -348,6 +349,13 @@ def _drive(plan: Plan, engines: _Inline | _Pool, campaign: Campaign, out: Path |
 
 def _record(campaign: Campaign, result: DealResult, out: Path | None) -> None:
     campaign.deals += 1
+    if result.outcome is Outcome.UNSUPPORTED and result.key is not None:  # no divergence: counted by reason, apart
+        if (apart := campaign.unsupported.get(result.key)) is None:
+            campaign.unsupported[result.key] = Group(result.key, result)
+        else:
+            apart.deals += 1
+        campaign.log.add(deal_line(result, None))
+        return
     group = campaign.groups.get(result.key) if result.key is not None else None
     if result.key is not None and group is None:
         group = campaign.groups[result.key] = Group(result.key, result, found=result.found)

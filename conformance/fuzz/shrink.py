@@ -19,7 +19,7 @@ from conformance.fuzz.compare import REFUSAL, REPORT, Divergence, Expected, firs
 from conformance.fuzz.deals import Case, Report, reference_reports
 from conformance.suite.observing import LEGAL, SETUP, clauses_of
 from conformance.suite.reported import Reports
-from conformance.vocabulary import ErrorKind
+from conformance.vocabulary import EngineError, ErrorKind
 from reference import Engine
 from reference.state import Phase
 from specreader.jsontypes import Json
@@ -83,10 +83,14 @@ def name(case: Case, divergence: Divergence, reports: list[Report]) -> tuple[str
         # one divergence per code the reference answers: each is a rule of its own
         return f"rejected.{divergence.allowed[0] if divergence.allowed else 'accepted'}", named or clauses.of_phase(phase), phase
     error = divergence.error
-    # an unsupported answer is filed under its reason, any other error under its kind
-    cause = f"unsupported: {error.message[:80]}" if error is not None and error.kind is ErrorKind.UNSUPPORTED else (
+    cause = unsupported_reason(error) if error is not None and error.kind is ErrorKind.UNSUPPORTED else (
         f"error.{error.kind}" if error is not None else "error")
     return cause, clauses.of_phase(phase) or clauses.for_field(f"{LEGAL}.{phase}", phase), phase
+
+
+def unsupported_reason(error: EngineError) -> str:
+    """What an unsupported answer is filed under: the reason the engine gives."""
+    return f"unsupported: {error.message[:120]}"
 
 
 def _refusing_offered(case: Case, divergence: Divergence, phase: str) -> tuple[str, ...]:

@@ -48,6 +48,14 @@ def render(campaign: Campaign, *, seed: int, shard: tuple[int, int], jobs: int) 
         lines.append(f"{result.outcome.upper()} {result.variant} {result.field} ({result.id}, not seen again): {result.detail}")
     if len(campaign.unnamed) > SHOWN:
         lines.append(f"... and {len(campaign.unnamed) - SHOWN:,} more deals like these (the run log lists them)")
+    apart = sorted(campaign.unsupported.values(), key=lambda group: -group.deals)
+    for group in apart[:SHOWN]:
+        variant, reason, _ = group.key
+        lines.append(f"UNSUPPORTED {variant} {reason} ({_first(group.first)}; {_plural(group.deals, 'deal')})")
+    if len(apart) > SHOWN:
+        rest = sum(group.deals for group in apart[SHOWN:])
+        others = _plural(len(apart) - SHOWN, "other reason")
+        lines.append(f"... and {_plural(rest, 'deal')} more unsupported for {others} (the run log lists them)")
     if lines:
         lines.append("")
     data = reports.summary(campaign.log)

@@ -18,7 +18,7 @@ from conformance.engines.protocol import answered_twice
 from conformance.fuzz import writing
 from conformance.fuzz.compare import ERROR, Divergence, Expected, first_divergence
 from conformance.fuzz.deals import Deal, deal_id, dealt_setup, engine_dealt, generate
-from conformance.fuzz.shrink import STALLS, Finding, Shrinker
+from conformance.fuzz.shrink import STALLS, Finding, Shrinker, unsupported_reason
 from conformance.suite.observing import SETUP, clauses_of
 from conformance.suite.reported import declared
 from conformance.text import untrusted
@@ -187,6 +187,8 @@ class Worker:
             return DealResult(deal.index, deal.id, variant, Outcome.XFAIL, seconds, detail=said)
         if divergence is None:
             return DealResult(deal.index, deal.id, variant, Outcome.PASS, seconds)
+        if divergence.error is not None and divergence.error.kind is ErrorKind.UNSUPPORTED:
+            return self._unsupported(deal, divergence.error, seconds)
         if divergence.error is not None and divergence.error.kind in STALLS:
             return self._diverged(deal, divergence, seconds)  # looking closer would wait as long again, or not be run
         finding = self.shrinker.locate(deal.case, divergence.position, deal.id, deal.reports)
@@ -197,6 +199,14 @@ class Worker:
             self.seen.add(finding.key)
             found = self._write(finding, deal)
         return self._diverged(deal, finding.divergence, seconds, finding, found)
+
+    def _unsupported(self, deal: Deal, error: EngineError, seconds: float) -> DealResult:
+        """A deal the engine says it cannot play (what it reported up to there agreeing): no divergence, so neither
+        shrunk nor written as a scenario, which could only be unsupported too; filed under its reason."""
+        reason = unsupported_reason(error)
+        variant = deal.case.variant
+        return DealResult(deal.index, deal.id, variant, Outcome.UNSUPPORTED, seconds, field=reason, error=str(error),
+                          detail=reason, key=(variant, reason, ()))
 
     def _diverged(
         self, deal: Deal, divergence: Divergence, seconds: float, finding: Finding | None = None, found: Found | None = None

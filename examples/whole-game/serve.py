@@ -46,6 +46,10 @@ def _pack(setup: dict[str, Any]) -> list[str]:
     return [hands[str((first + n) % 2)][n // 2] for n in range(6)] + list(setup["stock"])
 
 
+# A reason names the kind of request, not the move: fuzz counts the deals an engine cannot play by reason.
+NEVER_REFUSES = "it never refuses a move, so it cannot be asked for one"
+
+
 def run(request: dict[str, Any]) -> dict[str, Any]:
     rid = request.get("id")
     if request.get("variant") != "briscola-2p":
@@ -58,7 +62,7 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
                 raise Stop
             action = actions.pop(0)
             if action.get("type") != "play" or action.get("seat") != seat or action.get("card") not in hand:
-                raise Unsupported(f"it never refuses a move, so it cannot be asked for {json.dumps(action)}")
+                raise Unsupported(f"{NEVER_REFUSES} out of turn, off its hand or not a play")
             return str(action["card"])
 
         return play
@@ -70,7 +74,7 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
             raise Refused("a deal places each card of the pack once, and a seat deals")
         Game([scripted(0), scripted(1)], setup["dealer"], _pack(setup), BUG).play(trace)
         if actions:  # asked for a move after the last trick: nobody is asked any more, so nothing refuses it
-            raise Unsupported(f"it never refuses a move, so it cannot be asked for {json.dumps(actions[0])} after the game")
+            raise Unsupported(f"{NEVER_REFUSES} after the game")
     except Stop:
         pass
     except Unsupported as err:
