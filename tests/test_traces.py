@@ -102,6 +102,23 @@ def test_a_planted_bug_fails_with_its_clause_and_its_scenario_fails_on_the_engin
     assert failing[0]["clauses"] == ["briscola.cards.rank-order", "briscola.play.free"]  # what decides a trick's winner
 
 
+def test_findings_of_two_traces_written_to_one_folder_keep_apart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each trace's first game shows the bug: the scenarios written are named for their game, not its place in the run."""
+    found = tmp_path / "found"
+    for seed in ("3", "4"):
+        trace = tmp_path / f"bad-{seed}.jsonl"
+        command = [sys.executable, str(EXAMPLE / "briscola.py"), "--games", "20", "--seed", seed, "--trace", str(trace)]
+        subprocess.run([*command, "--bug", "led-suit-wins"], check=True, timeout=600)
+        assert _check(capsys, str(trace), "--out", str(found))[0] == 1
+    written = sorted(found.glob("*.yaml"))
+    assert len(written) == 2
+    assert len({s.id for s in load_files(written)}) == 2  # they validate together: no id twice
+    again = tmp_path / "again"
+    assert _check(capsys, str(tmp_path / "bad-4.jsonl"), "--out", str(again))[0] == 1
+    (same,) = again.glob("*.yaml")
+    assert same.name in {w.name for w in written}  # the same game found again gets the same name
+
+
 def test_the_example_s_adapter_is_judged_on_the_fields_it_keeps(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["verify", "--engine-cmd", f"{sys.executable} {EXAMPLE / 'serve.py'}", "--variant", "briscola-2p"])
     out = capsys.readouterr().out

@@ -8,6 +8,8 @@ into the file.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import tempfile
 from collections.abc import Callable
@@ -19,6 +21,7 @@ import yaml
 
 from conformance.engines.adapter import reference_adapter
 from conformance.fuzz.compare import REFUSAL, REPORT, merged
+from conformance.fuzz.deals import Case
 from conformance.fuzz.shrink import Finding
 from conformance.run import runner
 from conformance.suite.comparisons import action_text
@@ -75,6 +78,12 @@ def origin(finding: Finding, seed: int, index: int) -> Origin:
         f"action{'s' if actions != 1 else ''}{start}. What it expects is what the reference engine reports.",
         f"found by trickspec fuzz, seed {seed}",
     )
+
+
+def digest(case: Case) -> str:
+    """A short name for a case, the same wherever and whenever it is found."""
+    played = json.dumps([case.variant, case.setup, list(case.actions)], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(played.encode()).hexdigest()[:10]
 
 
 def scenario_id(finding: Finding, seed: int, index: int) -> str:

@@ -137,9 +137,10 @@ def _origin(finding: Finding, game: Game) -> writing.Origin:
     where = f"{_safe_whole(game.file)}, line {game.number}"
     own = reading.own_name(game.name, game.file, game.number)
     called = f" (game {untrusted.text(own, 100)})" if own is not None else ""
+    case = writing.digest(finding.case)  # games of other traces and other runs get other names
     return writing.Origin(
-        f"{name}/trace/{short}-{writing.slug(finding.field)}-{game.index}",
-        f"{variant}-{writing.slug(finding.field)}-trace-{game.index}.yaml",
+        f"{name}/trace/{short}-{writing.slug(finding.field)}-{case}",
+        f"{variant}-{writing.slug(finding.field)}-trace-{case}.yaml",
         f"Found by trickspec check-trace in {where}{called}, the game cut short after the difference. What it "
         "expects is what the reference engine reports.",
         "found by trickspec check-trace in a trace of the engine",
