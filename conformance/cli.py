@@ -352,7 +352,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_smoke(args: argparse.Namespace) -> int:
     try:
-        trials = smoke(args.engine_cmd, timeout=args.timeout)
+        adapters.check_names(args.engine, args.engine_cmd)
+        if args.engine is None and args.engine_cmd is None:
+            raise BadCommand("name the engine to try: --engine module:name or --engine-cmd 'command'")
+        trials = smoke(adapters.served_command(args.engine) if args.engine else args.engine_cmd, timeout=args.timeout)
     except BadCommand as err:
         return _usage_error(str(err))
     for trial in trials:
@@ -686,10 +689,11 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "smoke",
-        "try an engine command on the protocol's basics before any verdict",
+        "try an engine on the protocol's basics before any verdict",
         cmd_smoke,
         (
-            Option(("--engine-cmd",), "the engine program, e.g. 'node engine.js'", required=True),
+            Option(("--engine",), "module:name of a Python engine class or adapter factory, served over the protocol"),
+            Option(("--engine-cmd",), "the engine program, e.g. 'node engine.js'"),
             Option(("--timeout",), "seconds the engine may take per answer (default 10)", type=durations.timeout, default=10.0),
         ),
     ),
@@ -712,7 +716,7 @@ def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION)
     sub = top.add_subparsers(dest="command", required=True)
     for command in COMMANDS:
-        p = sub.add_parser(command.name, help=command.help)
+        p = sub.add_parser(command.name, help=command.help, allow_abbrev=False)  # --engine is never --engine-cmd cut short
         for option in command.options:
             p.add_argument(*option.flags, **option.argparse_kwargs())
         p.set_defaults(run=command.run)

@@ -183,6 +183,28 @@ def test_smoke_takes_unsupported_as_a_valid_answer(capsys: pytest.CaptureFixture
     assert out.strip().splitlines()[-1] == "5 passed, 0 failed"
 
 
+def test_smoke_serves_a_python_engine_named_as_verify_names_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(Path(__file__).parent)  # where the engine's module is, as a user's own folder
+    code, out, _ = run(capsys, "smoke", "--engine", f"{__name__}:CannotRefuse")
+    assert code == 0, out
+    assert "this engine has no way to refuse an action (a valid answer)" in out
+    code, _, err = run(capsys, "smoke")
+    assert code == 2 and "--engine module:name or --engine-cmd" in err
+    code, _, err = run(capsys, "smoke", "--engine", "reference", "--engine-cmd", SERVE)
+    assert code == 2 and "not both" in err
+
+
+@pytest.mark.parametrize("command", ["smoke", "verify", "fuzz", "check-trace"])
+def test_an_option_cut_short_is_no_other_option(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--engine`` where only ``--engine-cmd`` is taken was once read as it, and ran a program of that name."""
+    with pytest.raises(SystemExit) as ended:
+        main([command, "--engine-c", "python engine.py", "--report-d", "r", "."])
+    assert ended.value.code == 2
+    assert "unrecognized arguments" in capsys.readouterr().err
+
+
 def test_smoke_explains_a_silent_engine(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     script = tmp_path / "mute.py"
     script.write_text("import sys\nfor line in sys.stdin:\n    pass\n", encoding="utf-8")

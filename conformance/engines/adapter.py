@@ -247,6 +247,15 @@ def _search_path() -> list[str]:
     return [f"--path={folder}" for folder in folders]
 
 
+def served_command(engine: str) -> list[str]:
+    """The command serving a Python engine (module:name, or ``reference``) over the protocol in a process of its
+    own, with the house spec folders in use and this process's search path."""
+    from specreader import roots
+
+    named = [] if engine == "reference" else [engine]
+    return [sys.executable, "-m", "conformance.engines.serve", *roots.as_arguments(roots.current()), *_search_path(), *named]
+
+
 def check_names(engine: str | None, engine_cmd: str | None) -> None:
     """The engine a user named, read as ``open_engine`` reads it: a ``BadCommand`` (a usage error) when it is
     named twice, or empty, or is no ``module:name``; checked before anything starts."""
@@ -288,10 +297,7 @@ def open_engine(
             if folder not in (os.path.abspath(entry or os.curdir) for entry in sys.path):
                 sys.path.insert(0, folder)
             return load_engine(engine)
-        from specreader import roots
-
-        house = roots.as_arguments(roots.current())
-        command = [sys.executable, "-m", "conformance.engines.serve", *house, *_search_path(), engine]
+        command = served_command(engine)
     elif engine_cmd is not None:
         command = split_command(engine_cmd)
     else:

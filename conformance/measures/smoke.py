@@ -31,13 +31,15 @@ def _first(
     return next((s for s in chosen if s.variant in supported and want(s)), None)
 
 
-def smoke(command: str, timeout: float = 10.0) -> list[Trial]:
+def smoke(command: str | list[str], timeout: float = 10.0) -> list[Trial]:
     """Handshake, one plain scenario, one refusal, an unknown request, no answer sent twice: each named and explained.
-    A command that cannot be split is a ``BadCommand`` (a usage error, not a trial)."""
+    ``command``: as ``--engine-cmd`` gives it, or split. A command that cannot be split is a ``BadCommand`` (a usage
+    error, not a trial)."""
     trials: list[Trial] = []
     twice: list[str] = []  # what says a request was answered twice
     try:
-        engine = SubprocessAdapter(split_command(command), timeout=timeout, validate=True)
+        argv = split_command(command) if isinstance(command, str) else command
+        engine = SubprocessAdapter(argv, timeout=timeout, validate=True)
     except EngineUnusable as err:
         return [Trial("handshake", False, str(err))]
     try:
