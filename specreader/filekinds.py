@@ -35,6 +35,7 @@ _OPENING_LINES = 10  # the hint is among the file's opening comment lines, where
 _KEY_OF_KIND = (
     ("scenarios", "scenario"),
     ("expectations", "expectations"),
+    ("known", "expectations"),  # a file of known divergences alone, for fuzz and check-trace
     ("clauses", "clauses"),
     ("rulings", "rulings"),
     ("equivalents", "equivalents"),

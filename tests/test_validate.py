@@ -393,6 +393,10 @@ def test_an_expectation_file_is_checked_by_its_schema_and_against_the_scenarios(
         f"{current}:4:7: $.expectations[0].id: expected the id of a scenario a run takes; found 'briscola/play/sixty-two',"
         " which no scenario has"
     ])
+    known_only = write("mine/known-only.yaml", "known:\n- {variant: briscola-2p, field: dealer, reason: kept nowhere}\n")
+    assert run(capsys, str(known_only)) == (2, [  # known by its key: no scenario file missing its scenarios
+        f"{known_only}:1:1: $: missing required key 'engine', 'spec_version', 'expectations'"
+    ])
     twice = write("mine/twice.yaml", "engine: mine\nspec_version: '0.0.1'\nexpectations:\n"
                   + "- id: briscola/play/sixty-one-wins\n  outcome: fail\n  reason: r\n" * 2)
     code, lines = run(capsys, str(twice))
