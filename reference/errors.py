@@ -2,23 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from reference.refusals import INVALID_SETUP
 from specreader.jsontypes import JsonPath
 from specreader.problems import format_path
 
 
 class SetupError(ValueError):
-    """A setup that cannot start a deal; ``path`` is the JSON path inside the setup.
+    """A setup that cannot start a deal; ``path`` is the JSON path inside the setup, and ``also``, where the
+    message ends by naming another place (a card placed twice), that place.
 
     ``code`` is the refusal code an engine answers it with (the protocol's setup error carries it).
     """
 
     code = INVALID_SETUP
 
-    def __init__(self, message: str, path: JsonPath = ()) -> None:
-        super().__init__(f"{format_path(path)}: {message}")
-        self.message = message
-        self.path = path
+    def __init__(self, message: str, path: JsonPath = (), *, also: JsonPath | None = None) -> None:
+        self.said, self.path, self.also = message, path, also
+        self.message = message if also is None else f"{message} {format_path(also)}"
+        super().__init__(f"{format_path(path)}: {self.message}")
+
+    def moved(self, where: Callable[[JsonPath], JsonPath]) -> SetupError:
+        """The same error with its places mapped by ``where``: from a setup as the kit expanded it to the setup
+        as written, say."""
+        return SetupError(self.said, where(self.path), also=None if self.also is None else where(self.also))
 
 
 class VariantError(ValueError):

@@ -18,7 +18,6 @@ from reference.rules import Rules
 from reference.seating import Seating, seat_key
 from reference.state import Deal, Phase
 from specreader.jsontypes import JsonPath
-from specreader.problems import format_path
 
 SETUP_KEYS = (
     "dealer", "deck", "shuffle", "hands", "stock", "trees_taken", "dealer_history", "nines", "match", "start"
@@ -78,7 +77,7 @@ class _Cards:
         for path, cards in self.groups:
             for i, c in enumerate(cards):
                 if c in seen:
-                    raise SetupError(f"{codes[c]} is also at {format_path(seen[c])}", (*path, i))
+                    raise SetupError(f"{codes[c]} is also at", (*path, i), also=seen[c])
                 seen[c] = (*path, i)
         missing = [code for c, code in enumerate(codes) if c not in seen]
         raise SetupError(f"{len(missing)} card(s) of the deck not placed: {' '.join(missing)}")

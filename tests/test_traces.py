@@ -119,6 +119,16 @@ def test_findings_of_two_traces_written_to_one_folder_keep_apart(tmp_path: Path,
     assert same.name in {w.name for w in written}  # the same game found again gets the same name
 
 
+def test_a_deal_the_rules_refuse_is_said_in_the_places_the_trace_gives(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The turned card, which the kit puts on top of the stock, also left at the stock's bottom by the engine."""
+    deck = deck_of(variant("briscola-2p"))
+    turned, stock = deck[6], deck[7:]
+    setup = {"dealer": 0, "hands": {"0": deck[0:6:2], "1": deck[1:6:2]}, "turned": turned, "stock": [*stock, turned]}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", {"variant": "briscola-2p", "setup": setup, "actions": []})))
+    assert status == 1
+    assert f"the deal: $.stock[{len(stock)}]: {turned} is also at $.turned" in out, out
+
+
 def test_the_example_s_adapter_is_judged_on_the_fields_it_keeps(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["verify", "--engine-cmd", f"{sys.executable} {EXAMPLE / 'serve.py'}", "--variant", "briscola-2p"])
     out = capsys.readouterr().out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -179,6 +179,13 @@ def _place_named(setup: Json, variant: Json) -> tuple[Json, list[Placing]]:
         out["stock"] = [*stock, indicator]
         placings.append(("stock", len(stock), ("start", "indicator")))
     return out, placings
+
+
+def as_written(path: JsonPath, written: Json, variant: Json) -> JsonPath:
+    """A path into the setup ``expand_setup`` made of ``written``, as a path into ``written``: a card it placed is
+    the key that named it (``turned``), and the cards ``rest`` stood for are ``rest``."""
+    rested = _expand_rest(written, variant)
+    return _as_written(_before_placing(path, _place_named(rested, variant)[1]), written, rested)
 
 
 def _before_placing(path: JsonPath, placings: list[Placing]) -> JsonPath:
@@ -376,8 +383,8 @@ def _cross_checks(
             (unchecked if unplayable.reported else problems).append(doc.problem(named_at, message))
         refusal = setups.refusal(vid, setup) if setups and len(problems) == before_setup else None
         if refusal is not None:  # the cards are right, and yet a deal cannot start here
-            where = (*at, "setup", *_as_written(_before_placing(refusal.path, placings), written, rested))
-            problems.append(doc.problem(where, f"a deal cannot start from this setup: {refusal.message}"))
+            refusal = refusal.moved(partial(as_written, written=written, variant=variant))
+            problems.append(doc.problem((*at, "setup", *refusal.path), f"a deal cannot start from this setup: {refusal.message}"))
         for j, step in enumerate(raw.get("steps", [])):
             for where, code in refusal_codes(step):
                 if refs.codes.unknown(code):

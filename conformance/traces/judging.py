@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from conformance.fuzz.compare import (
@@ -30,11 +31,13 @@ from conformance.fuzz.shrink import Finding, name
 from conformance.suite.comparisons import COMPARISONS, Mismatch, flag_fields, flags_agreed, flags_in, kinds_agree
 from conformance.suite.observing import LEGAL, SETUP, clauses_of
 from conformance.suite.reported import covers, judged
+from conformance.suite.scenarios import as_written
 from conformance.traces.reading import Game
 from conformance.vocabulary import Outcome
 from reference import Engine, SetupError
 from reference.refusals import INVALID_SETUP
 from specreader.jsontypes import Json
+from specreader.spec import kit_spec
 
 Key = tuple[str, str, tuple[str, ...]]  # variant, field, clauses: one divergence, as fuzz files it
 
@@ -148,6 +151,8 @@ def judge(game: Game, known: frozenset[str] = frozenset(), *, every_value: bool 
 def _dealt_wrong(game: Game, err: SetupError, seconds: float) -> GameResult:
     """A deal the reference refuses: the engine dealt what the rules do not allow."""
     clauses = clauses_of(game.variant).for_refusal(INVALID_SETUP, SETUP)
+    if isinstance(game.dealt, dict):  # its places said in the setup as the trace gives it (turned, not stock[0])
+        err = err.moved(partial(as_written, written=game.dealt, variant=kit_spec().resolved(game.variant)))
     mismatch = Mismatch(0, game.number, "the deal", "a deal the rules allow", str(err))
     detail = f"the deal: {err}"
     key: Key = (game.variant, "setup", clauses)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from conformance.run.runlog import id_order
 from conformance.suite import schemas
-from conformance.suite.scenarios import expand_setup
+from conformance.suite.scenarios import as_written, expand_setup
 from conformance.text import json_positions, untrusted
 from specreader import files, limits
 from specreader.jsontypes import Json, JsonPath
@@ -52,6 +52,7 @@ class Game:
     reports: frozenset[str] | None = None
     # The most true and false its line can hold: the words true and false in it, in strings too.
     flags_at_most: int = 0
+    dealt: Json | None = None  # the setup as the trace gives it, before it was expanded: where a problem in it is said
 
 
 def trace_files(given: list[str]) -> tuple[list[Path], list[Problem]]:
@@ -141,10 +142,12 @@ def read_game(line: TraceLine) -> Game | list[Problem]:
     if variant_id not in raw_variants or raw_variants[variant_id][1].get("abstract"):
         playable = "a playable variant of spec/*/variants"
         return [_problem(line.file, line.number, line.raw, ("variant",), f"expected {playable}, found {variant_id!r}")]
-    setup = expand_setup(value["setup"], spec.resolved(variant_id))
+    resolved = spec.resolved(variant_id)
+    setup = expand_setup(value["setup"], resolved)
     found = schemas.explain("setup", setup)
     if found:
-        return [_problem(line.file, line.number, line.raw, ("setup", *p), m, k) for p, m, k in found]
+        written = [("setup", *as_written(p, value["setup"], resolved)) for p, _, _ in found]
+        return [_problem(line.file, line.number, line.raw, w, m, k) for w, (_, m, k) in zip(written, found, strict=True)]
     observations = tuple(value.get("observations", ()))
     if len(observations) > len(value["actions"]) + 1:
         wanted = f"at most {len(value['actions']) + 1} observations (one after the deal, one per action)"
@@ -153,7 +156,9 @@ def read_game(line: TraceLine) -> Game | list[Problem]:
     name = f"{place}#{value['game']}" if "game" in value else place
     actions = tuple(value["actions"])
     flags = line.raw.count(b"true") + line.raw.count(b"false")  # Game.flags_at_most
-    return Game(line.index, name, line.file, line.number, variant_id, setup, actions, observations, line.reports, flags)
+    return Game(
+        line.index, name, line.file, line.number, variant_id, setup, actions, observations, line.reports, flags, value["setup"]
+    )
 
 
 def place_of(file: str, number: int) -> str:
