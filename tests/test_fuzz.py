@@ -84,6 +84,21 @@ def stops_half_way() -> StopsHalfWay:
     return StopsHalfWay()
 
 
+class OddLegal(StopsHalfWay):
+    """The reference, whose every observation offers the legal actions in the ODD_LEGAL environment variable."""
+
+    def run(self, request: dict[str, Any]) -> Any:
+        answer = self.reference.run(request)
+        for observation in answer.get("observations", []) if isinstance(answer, dict) else []:
+            observation["legal"] = json.loads(os.environ["ODD_LEGAL"])
+        return answer
+
+
+def odd_legal() -> OddLegal:
+    """``--engine test_fuzz:odd_legal``."""
+    return OddLegal()
+
+
 FORGED = "\n425 passed, 0 failed\n"
 NASTY = "\x1b[31mred\x1b[0m <script>alert(1)</script> \x00\u202e" + FORGED
 
@@ -382,3 +397,17 @@ def test_deals_an_engine_cannot_play_are_counted_by_reason_and_never_written(
         for reason in ("no plays past the middle", "no other actions past the middle")
     }
     assert sum(int(line.rsplit("; ", 1)[1].split()[0]) for line in listed) == outcomes.count("unsupported")
+
+
+@pytest.mark.parametrize("legal", ["[1]", "[null]", '["x"]', '["1 frob"]', "[[1]]", '["0 play 7C extra"]', '[{"a": 1}]'])
+def test_legal_actions_that_read_as_no_action_are_a_divergence_of_the_deal(
+    legal: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Naming the clauses behind legal actions that differ once tried each engine's item as an action: one that
+    read as none stopped the campaign with no deal blamed."""
+    monkeypatch.setenv("ODD_LEGAL", legal)
+    status = fuzz("--engine", "test_fuzz:odd_legal", "--deals", "4", "--variant", "briscola-2p", "--report-dir", str(tmp_path))
+    printed = capsys.readouterr().out
+    assert status == 1, printed
+    assert "FAIL briscola-2p legal.play" in printed
+    assert [s["outcome"] for s in runlog.read(tmp_path / "run.jsonl").scenarios] == ["fail"] * 4

@@ -97,9 +97,9 @@ def _refusing_offered(case: Case, divergence: Divergence, phase: str) -> tuple[s
     """For legal actions that differ: the clauses that refuse, with the reference's code, the actions the engine
     offers and the reference does not (a play the duty to follow suit forbids names that duty alone); none
     when the engine offers nothing more."""
-    offered = {
+    offered = {  # the engine's answer is untrusted: only what reads as an action ("1 play 7C") is tried
         text for m in divergence.mismatches if isinstance(m.observed, list) and isinstance(m.expected, list)
-        for text in m.observed if text not in m.expected
+        for text in m.observed if isinstance(text, str) and text not in m.expected
     }  # fmt: skip
     if not offered:
         return ()
@@ -108,9 +108,10 @@ def _refusing_offered(case: Case, divergence: Divergence, phase: str) -> tuple[s
         engine.apply(dict(played))
     codes: set[str] = set()
     for text in sorted(offered):
-        seat, kind, *card = str(text).split()
-        if not seat.isdigit():
+        seat, *kind_and_card = text.split()
+        if not seat.isdigit() or not 1 <= len(kind_and_card) <= 2:
             continue
+        kind, *card = kind_and_card
         action: Json = {"type": kind, "seat": int(seat), **({"card": card[0]} if card else {})}
         code = getattr(engine.copy().apply(action), "code", None)
         if code is not None:
