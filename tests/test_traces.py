@@ -119,7 +119,9 @@ def test_findings_of_two_traces_written_to_one_folder_keep_apart(tmp_path: Path,
     assert same.name in {w.name for w in written}  # the same game found again gets the same name
 
 
-def test_a_deal_the_rules_refuse_is_said_in_the_places_the_trace_gives(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_deal_the_rules_refuse_is_said_in_the_places_the_trace_gives(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The turned card, which the kit puts on top of the stock, also left at the stock's bottom by the engine."""
     deck = deck_of(variant("briscola-2p"))
     turned, stock = deck[6], deck[7:]
