@@ -25,6 +25,22 @@ def test_the_reference_starts_from_the_deal_an_engine_shows(variant: str) -> Non
     }
 
 
+@pytest.mark.parametrize(
+    ("shown", "said"),
+    [
+        ({"hands": "abc"}, "$.hands: expected a mapping of seats to lists of cards, found str"),
+        ({"hands": [["AC"]]}, "$.hands: expected a mapping of seats to lists of cards, found list"),
+        ({"hands": {"0": ["AC", None]}}, "$.hands.0: expected a list of card codes, found a list holding NoneType"),
+        ({"hands": {"0": ["AC"]}, "turned": 5}, "$.turned: expected a list of card codes, found int"),
+        ({"stock": "AC"}, "$.stock: expected a list of card codes, found str"),
+    ],
+)
+def test_a_deal_shown_in_another_shape_says_where(shown: dict[str, object], said: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        dealt_setup(shown, "briscola-2p", {"dealer": 1, "shuffle": 77})
+    assert str(refused.value) == said
+
+
 def test_an_engine_dealing_its_own_way_passes(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["fuzz", "--engine", OWN_DEAL, "--deal", "engine", "--deals", "150"])
     out = capsys.readouterr().out

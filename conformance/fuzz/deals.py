@@ -100,19 +100,33 @@ def engine_dealt(seed: int, index: int, variants: Sequence[str]) -> tuple[str, J
 def dealt_setup(snapshot: Json, variant_id: str, sent: Json) -> Json:
     """The deal an engine shows in its first observation, as a setup the reference starts from: the pack
     before any card is dealt (a cut to come), else the hands and the stock, the card turned for trumps
-    named apart where it already lies under the stock."""
-    stock = list(snapshot.get("stock") or [])
+    named apart where it already lies under the stock. Untrusted: a field of another shape is a ``ValueError``
+    saying which."""
+    stock = _cards(snapshot.get("stock") or [], "stock")
     hands = snapshot.get("hands") or {}
+    if not isinstance(hands, dict):
+        raise ValueError(f"$.hands: expected a mapping of seats to lists of cards, found {type(hands).__name__}")
+    for seat, hand in hands.items():
+        _cards(hand, f"hands.{seat}")
     setup: Json = {"dealer": snapshot.get("dealer", sent.get("dealer"))}  # the seat asked to deal, if it keeps none
     if not any(hands.values()):
         setup["deck"] = stock
         return setup
-    turned = snapshot.get("turned") or []
+    turned = _cards(snapshot.get("turned") or [], "turned")
     if turned and turned[0] in stock:
         setup["turned"] = turned[0]
         stock.remove(turned[0])
     setup["hands"], setup["stock"] = hands, stock
     return expand_setup(setup, resolved_variant(variant_id))
+
+
+def _cards(value: object, field: str) -> list[str]:
+    if not isinstance(value, list):
+        raise ValueError(f"$.{field}: expected a list of card codes, found {type(value).__name__}")
+    odd = [card for card in value if not isinstance(card, str)]
+    if odd:
+        raise ValueError(f"$.{field}: expected a list of card codes, found a list holding {type(odd[0]).__name__}")
+    return list(value)
 
 
 def generate(

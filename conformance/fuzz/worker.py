@@ -151,8 +151,9 @@ class Worker:
             observations = answer.get("observations") if isinstance(answer, dict) else None
             snapshot = observations[0].get("snapshot") if observations and isinstance(observations[0], dict) else None
             if not isinstance(snapshot, dict):
-                error = answer if isinstance(answer, EngineError) else engine_error(
-                    answer.get("error") if isinstance(answer, dict) and answer.get("error") else {"kind": "malformed"})
+                error = answer if isinstance(answer, EngineError) else (
+                    engine_error(answer["error"]) if isinstance(answer, dict) and answer.get("error")
+                    else EngineError(ErrorKind.MALFORMED, "expected its first observation to hold a snapshot object"))
                 said = f"the engine did not show its deal: {error}"
                 failed.append(
                     DealResult(i, deal_id(seed, i), variant, error.outcome, 0.0, field="error", error=str(error), detail=said)
@@ -163,7 +164,7 @@ class Worker:
                 Engine.new(variant, setup)
             except (ValueError, KeyError, TypeError) as err:  # a deal the rules do not allow (SetupError), or no deal
                 clauses = clauses_of(variant).for_refusal(INVALID_SETUP, SETUP)
-                wrong = untrusted.text(err)
+                wrong = untrusted.text(str(err))
                 mismatch = {"step": 0, "line": 0, "what": "the deal", "expected": "a deal the rules allow", "observed": wrong}
                 failed.append(DealResult(i, deal_id(seed, i), variant, Outcome.FAIL, 0.0, "setup", clauses, (mismatch,),
                                          detail=f"the engine's deal: {wrong}", key=(variant, "setup", clauses)))
