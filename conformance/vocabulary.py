@@ -7,6 +7,7 @@ values, and tests/test_vocabulary.py holds them together).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -117,3 +118,22 @@ def engine_error(reported: object) -> EngineError:
         expected = ", ".join(sorted(ENGINE_REPORTED))
         return EngineError(ErrorKind.MALFORMED, f"expected an error kind among {expected}, found {kind!r}: {text}")
     return EngineError(ErrorKind.MALFORMED, f"expected an error object with kind and message, found {reported!r}")
+
+
+def refusal_code(rejected: object) -> str | None:
+    """The code an observation's ``rejected`` gives (None: the action was accepted), as the kit reads it: untrusted,
+    so anything but null or an object with a code string is a ``ValueError`` saying what was found."""
+    if rejected is None:
+        return None
+    code = rejected.get("code") if isinstance(rejected, dict) else None
+    if isinstance(code, str) and code:
+        return code
+    found = "an object with no code string" if isinstance(rejected, dict) else untrusted.text(_json_or_repr(rejected), 80)
+    raise ValueError(f"expected rejected to be null or an object with a refusal code, found {found}")
+
+
+def _json_or_repr(value: object) -> str:
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError, RecursionError):  # an in-process engine's value may be no JSON at all
+        return repr(value)

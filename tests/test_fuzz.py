@@ -94,6 +94,22 @@ class OddLegal(StopsHalfWay):
         return answer
 
 
+class OddRefusal(StopsHalfWay):
+    """The reference, whose every refusal is the ODD_REJECTED environment variable instead."""
+
+    def run(self, request: dict[str, Any]) -> Any:
+        answer = self.reference.run(request)
+        for observation in answer.get("observations", []) if isinstance(answer, dict) else []:
+            if observation.get("rejected"):
+                observation["rejected"] = json.loads(os.environ["ODD_REJECTED"])
+        return answer
+
+
+def odd_refusal() -> OddRefusal:
+    """``--engine test_fuzz:odd_refusal``."""
+    return OddRefusal()
+
+
 def odd_legal() -> OddLegal:
     """``--engine test_fuzz:odd_legal``."""
     return OddLegal()
@@ -411,3 +427,14 @@ def test_legal_actions_that_read_as_no_action_are_a_divergence_of_the_deal(
     assert status == 1, printed
     assert "FAIL briscola-2p legal.play" in printed
     assert [s["outcome"] for s in runlog.read(tmp_path / "run.jsonl").scenarios] == ["fail"] * 4
+
+
+@pytest.mark.parametrize("rejected", ["{}", '"no"', "true", '{"code": 5}'])
+def test_a_refusal_without_a_code_is_malformed_not_an_action_accepted(
+    rejected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ODD_REJECTED", rejected)
+    fuzz("--engine", "test_fuzz:odd_refusal", "--deals", "10", "--variant", "briscola-2p", "--report-dir", str(tmp_path))
+    printed = capsys.readouterr().out
+    assert "expected rejected to be null or an object with a refusal code" in printed, printed
+    assert "accepted" not in printed

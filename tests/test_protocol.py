@@ -389,6 +389,18 @@ def test_a_missing_snapshot_the_kit_asked_for_is_an_error() -> None:
     assert outcome.outcome == Outcome.ERROR and "lacks its snapshot" in outcome.reason
 
 
+@pytest.mark.parametrize("rejected", [{}, "no", True, {"message": "x"}, {"code": ""}, {"code": 5}, [1]])
+def test_a_refusal_without_a_code_is_malformed_not_an_action_accepted(rejected: object) -> None:
+    refusal = next(s for s in scenarios.kit_scenarios() if s.action_refusals())
+    answer = reference_adapter().run(runner.request_for(refusal))
+    assert isinstance(answer, dict)
+    refused = next(i for i, o in enumerate(answer["observations"]) if o["rejected"])
+    answer["observations"][refused]["rejected"] = rejected
+    verdict = runner.judge(refusal, answer)
+    assert verdict.outcome == Outcome.ERROR, verdict
+    assert f"malformed: observation {refused}: expected rejected to be null or an object with a refusal code" in verdict.reason
+
+
 class _PartlyExpressible:
     """The reference behind an API that cannot start a deal mid-way nor take a refused action: it raises
     Unsupported there, as an adapter over an engine that lacks them does."""

@@ -18,7 +18,7 @@ from conformance.fuzz.deals import Report
 from conformance.suite.comparisons import COMPARISONS, Mismatch, action_text, kinds_agree
 from conformance.suite.observing import LEGAL
 from conformance.suite.reported import Reports, as_judged, covers, judged
-from conformance.vocabulary import EngineError, ErrorKind, engine_error
+from conformance.vocabulary import EngineError, ErrorKind, engine_error, refusal_code
 from specreader.jsontypes import Json
 
 # Fields whose comparison takes a mapping of parts (a seat, a side or a key -> its value): they are
@@ -196,8 +196,10 @@ def first_divergence(expected: Expected, answer: object) -> Divergence | None:
         if not isinstance(observation, dict):
             return _error(position, ErrorKind.MALFORMED, f"expected observation {position} to be an object")
         if position:
-            rejected = observation.get("rejected")
-            code = rejected.get("code") if isinstance(rejected, dict) else None
+            try:
+                code = refusal_code(observation.get("rejected"))
+            except ValueError as err:  # a refusal that names no code is no answer, not an action accepted
+                return _error(position, ErrorKind.MALFORMED, f"observation {position}: {err}")
             allowed = expected.refusals[position - 1]
             if (code is not None) if allowed is None else (code not in allowed):
                 what = "refusal code" if allowed else "action accepted"

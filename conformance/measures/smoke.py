@@ -13,7 +13,7 @@ from conformance.run.reports import late_copy_warning
 from conformance.suite import scenarios
 from conformance.suite.reported import declared
 from conformance.text import untrusted
-from conformance.vocabulary import EngineError, ErrorKind, engine_error
+from conformance.vocabulary import EngineError, ErrorKind, Outcome, engine_error
 
 
 @dataclass
@@ -85,9 +85,11 @@ def smoke(command: str | list[str], timeout: float = 10.0) -> list[Trial]:
                 detail = f"{scenario.id}: {verdict.outcome}"
                 if name == "a refusal":
                     refused = [o.get("rejected") for o in observations if isinstance(o, dict)]
-                    codes = [untrusted.text(r.get("code"), 80) for r in refused if isinstance(r, dict)]
+                    codes = [untrusted.text(r.get("code"), 80) for r in refused if isinstance(r, dict) and "code" in r]
                     detail += f"; refusal codes seen: {', '.join(codes) or 'none'}"
-                    trials.append(Trial(name, bool(codes), detail))
+                    if verdict.outcome is Outcome.ERROR:  # a refusal the kit cannot read
+                        detail += f" ({untrusted.text(verdict.reason, 300)})"
+                    trials.append(Trial(name, bool(codes) and verdict.outcome is not Outcome.ERROR, detail))
                 else:
                     trials.append(Trial(name, True, detail + " (a wrong verdict is for verify to judge)"))
         probed = engine.probe({"cmd": "frobnicate"})

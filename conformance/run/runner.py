@@ -11,7 +11,7 @@ from conformance.engines.messages import Request
 from conformance.suite.comparisons import Mismatch, action_text, compare
 from conformance.suite.reported import Reports, as_judged, within
 from conformance.suite.scenarios import Scenario
-from conformance.vocabulary import EngineError, ErrorKind, Outcome, engine_error
+from conformance.vocabulary import EngineError, ErrorKind, Outcome, engine_error, refusal_code
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,11 @@ def judge(scenario: Scenario, answer: object, reports: Reports = None) -> Verdic
     shapeless = next((i for i, o in enumerate(observations) if not isinstance(o, dict)), None)
     if shapeless is not None:
         return _malformed(scenario, f"expected observation {shapeless} to be an object, found {observations[shapeless]!r}")
+    for index, observation in enumerate(observations):
+        try:
+            refusal_code(observation.get("rejected"))
+        except ValueError as err:  # a refusal that names no code is no answer, not an action accepted
+            return _malformed(scenario, f"observation {index}: {err}")
     mismatches: list[Mismatch] = []
     position = 0  # index of the observation after the last action judged
     for number, step in enumerate(scenario.steps, start=1):
@@ -99,8 +104,7 @@ def judge(scenario: Scenario, answer: object, reports: Reports = None) -> Verdic
                     return _failed(scenario, error, mismatches)
                 return _malformed(scenario, f"no observation after action {action_text(action)}", mismatches)
             after = observations[position]
-            rejected = after.get("rejected")
-            code = rejected.get("code") if isinstance(rejected, dict) else None
+            code = refusal_code(after.get("rejected"))
             if step.refuse:
                 if code not in step.refuse:
                     mismatches.append(
