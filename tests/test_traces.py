@@ -131,6 +131,21 @@ def test_a_deal_the_rules_refuse_is_said_in_the_places_the_trace_gives(
     assert f"the deal: $.stock[{len(stock)}]: {turned} is also at $.turned" in out, out
 
 
+def test_a_snapshot_key_that_names_no_field_is_a_located_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A field misspelt would be compared nowhere, and the game pass."""
+    game = _reference_game("briscola-2p", 3)
+    game["observations"][0]["snapshot"]["trumps"] = game["observations"][0]["snapshot"].pop("trump")
+    played = next(o for o in game["observations"] if o["snapshot"]["last_trick"])
+    played["snapshot"]["last_trick"]["winer"] = played["snapshot"]["last_trick"].pop("winner")
+    trace = _write(tmp_path / "typo.jsonl", game)
+    status, out = _check(capsys, str(trace))
+    assert status == 2, out
+    problems = [line.split(": ", 1)[1] for line in out.splitlines() if line.startswith(f"{trace}:1:")]
+    assert "$.observations[0].snapshot.trumps: expected a snapshot field, found 'trumps' (did you mean 'trump'?)" in problems
+    assert any(p.endswith("snapshot.last_trick.winer: expected a key of last_trick, found 'winer' (did you mean 'winner'?)")
+               for p in problems), problems  # fmt: skip
+
+
 def test_the_example_s_adapter_is_judged_on_the_fields_it_keeps(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["verify", "--engine-cmd", f"{sys.executable} {EXAMPLE / 'serve.py'}", "--variant", "briscola-2p"])
     out = capsys.readouterr().out

@@ -101,6 +101,17 @@ def fields() -> tuple[FieldPhases, ...]:
     return tuple(out)
 
 
+@cache
+def field_keys() -> dict[str, frozenset[str] | None]:
+    """Every top-level snapshot field, with the keys its objects may hold where it is an object of named keys
+    (``last_trick``, ``result``, ``match``; None for any other field)."""
+    out: dict[str, frozenset[str] | None] = {}
+    for name, node in _snapshot_schema()["properties"].items():
+        keys = {key for branch in _branches(node) for key in branch["properties"]}
+        out[name] = frozenset(keys) if keys else None
+    return out
+
+
 def problems() -> list[str]:
     """Where the annotations break their own rules: a phase that does not exist, or that none of a
     field's games plays, a game that does not exist, a top-level field left without x-phases, a field

@@ -9,12 +9,13 @@ are still read.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import difflib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from conformance.run.runlog import id_order
-from conformance.suite import schemas
+from conformance.suite import field_phases, schemas
 from conformance.suite.scenarios import as_written, expand_setup
 from conformance.text import json_positions, untrusted
 from specreader import files, limits
@@ -152,6 +153,9 @@ def read_game(line: TraceLine) -> Game | list[Problem]:
     if len(observations) > len(value["actions"]) + 1:
         wanted = f"at most {len(value['actions']) + 1} observations (one after the deal, one per action)"
         return [_problem(line.file, line.number, line.raw, ("observations",), f"expected {wanted}, found {len(observations)}")]
+    unknown = _unknown_fields(observations)
+    if unknown:
+        return [_problem(line.file, line.number, line.raw, path, message, True) for path, message in unknown]
     place = place_of(line.file, line.number)  # unique over the run, as a run log's ids must be
     name = f"{place}#{value['game']}" if "game" in value else place
     actions = tuple(value["actions"])
@@ -159,6 +163,36 @@ def read_game(line: TraceLine) -> Game | list[Problem]:
     return Game(
         line.index, name, line.file, line.number, variant_id, setup, actions, observations, line.reports, flags, value["setup"]
     )
+
+
+def _unknown_fields(observations: tuple[Json | None, ...]) -> list[tuple[JsonPath, str]]:
+    """Keys of the observations' snapshots that name no snapshot field (``trumps``, ``last_trick.winer``): a field
+    misspelt would be compared nowhere, and every game pass."""
+    known = field_phases.field_keys()
+    objects = [(key, keys) for key, keys in known.items() if keys is not None]
+    out: list[tuple[JsonPath, str]] = []
+    for i, observation in enumerate(observations):
+        snapshot = observation.get("snapshot") if isinstance(observation, dict) else None
+        if not isinstance(snapshot, dict):
+            continue
+        if snapshot.keys() <= known.keys() and all(
+            not isinstance(value := snapshot.get(key), dict) or value.keys() <= keys for key, keys in objects
+        ):
+            continue
+        for key, value in snapshot.items():
+            at: JsonPath = ("observations", i, "snapshot", key)
+            if key not in known:
+                out.append((at, _unknown(str(key), known, "a snapshot field")))
+                continue
+            keys = known[key]
+            if keys is not None and isinstance(value, dict):
+                out += [((*at, part), _unknown(str(part), keys, f"a key of {key}")) for part in value if part not in keys]
+    return out
+
+
+def _unknown(key: str, known: Iterable[str], what: str) -> str:
+    close = difflib.get_close_matches(key, list(known), n=1)
+    return f"expected {what}, found {key!r}" + (f" (did you mean {close[0]!r}?)" if close else "")
 
 
 def place_of(file: str, number: int) -> str:
