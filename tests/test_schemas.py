@@ -101,3 +101,15 @@ def test_a_key_an_object_must_not_have_is_named_alone() -> None:
     not as "only one of" a list of one; two keys that exclude each other are said as before."""
     answer = {"id": "albastini/trick/anna-boris-trump-captures", "error": {"kind": "unknown_command", "message": "?"}}
     assert schemas.explain("protocol", answer, "/$defs/unknown_command") == [((), "expected no key 'id' here, found one", False)]
+
+
+def test_a_choice_of_shapes_is_explained_by_the_branch_meant() -> None:
+    """An action's type picks its branch: a bad card in a play is that one problem, not also a type the other
+    branch wants and a key it does not take; a legal action where null or an object may stand is the object."""
+    bad_card = [(("card",), 'expected a card code: rank A K Q J T 9 8 7 6 5 4 3 2, then suit C D H S (7H, TD, QC), '
+                 'found string "ZZ"', False)]  # fmt: skip
+    assert schemas.explain("action", {"type": "play", "seat": 1, "card": "ZZ"}) == bad_card
+    observation = {"legal": [{"type": "play", "seat": 1, "card": "ZZ"}]}
+    assert [p for p, _, _ in schemas.explain("trace", observation, "/$defs/observation")] == [("legal", 0, "card")]
+    misspelt = schemas.explain("action", {"type": "plya", "seat": 1, "card": "7C"})  # no branch meant: each says why
+    assert {p for p, _, _ in misspelt} == {("type",), ("card",)}

@@ -230,10 +230,25 @@ def _problems(error: ValidationError) -> Iterator[tuple[JsonPath, str, bool]]:
     if keys:
         yield tuple(error.absolute_path), "missing required key: expected " + " or ".join(map(repr, keys)), False
     elif error.context:
-        for sub in error.context:
+        for sub in _meant(error):
             yield from _problems(sub)
     else:
         yield from _explain(error)
+
+
+def _meant(error: ValidationError) -> list[ValidationError]:
+    """The errors of the branches of an ``anyOf``/``oneOf`` that the instance was meant for: not those that want
+    another JSON type where it stands (null, where it is an object), nor those whose tag it does not carry (an
+    action of another type, told by a ``const`` or an ``enum`` on one of its keys); all of them where that leaves
+    none (a tag misspelt is wrong in every branch)."""
+    branches: dict[object, list[ValidationError]] = {}
+    for sub in error.context or []:
+        branches.setdefault(sub.relative_schema_path[0] if sub.relative_schema_path else None, []).append(sub)
+    here = len(error.absolute_path)
+    kept = [b for b in branches.values() if not all(s.validator == "type" and len(s.absolute_path) == here for s in b)]
+    kept = kept or list(branches.values())
+    tagged = [b for b in kept if not any(s.validator in ("const", "enum") and len(s.absolute_path) == here + 1 for s in b)]
+    return [sub for branch in tagged or kept for sub in branch]
 
 
 def _alternative_keys(error: ValidationError) -> list[str]:
