@@ -39,6 +39,8 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        if self.line == 0 and not self.path:  # the file as a whole (missing, unreadable, of another kind)
+            return shown(f"{self.file}: {self.message}")
         return shown(f"{self.file}:{self.line}:{self.column}: {format_path(self.path)}: {self.message}")
 
 

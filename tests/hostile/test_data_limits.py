@@ -241,7 +241,7 @@ def test_a_deep_run_log_line_is_located(tmp_path: Path, capsys: pytest.CaptureFi
 def test_a_symlink_loop_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     loop = tmp_path / "loop.yaml"
     loop.symlink_to(loop)
-    expected = f"{loop}:0:0: $: a loop of symbolic links: expected a link that ends at a file"
+    expected = f"{loop}: a loop of symbolic links: expected a link that ends at a file"
     assert run(capsys, "validate", str(loop)).problems == [expected]
     assert run(capsys, "validate", str(tmp_path)).problems == [expected]
     result = run(capsys, "verify", "--expect", str(loop), "--scenario", SCENARIO_ID)
@@ -259,7 +259,7 @@ def test_a_link_back_up_the_tree_is_refused_not_walked_again(tmp_path: Path, cap
     result = run(capsys, "validate", str(tmp_path))
     assert result.code == 2
     assert sorted(result.problems) == [  # pytest's own walk would go round them: each is a problem, none is read
-        f"{tmp_path / 'sub' / name}:0:0: $: a link to a folder read already: expected each folder once"
+        f"{tmp_path / 'sub' / name}: a link to a folder read already: expected each folder once"
         for name in ("again", "up")
     ]
 
@@ -277,8 +277,8 @@ def test_a_link_to_a_folder_outside_the_tree_is_named_and_never_entered(
     (folder / "inside").mkdir()
     (folder / "also").symlink_to(folder / "inside")  # the same folder twice: read once, the other named
     problems = run(capsys, "validate", str(folder)).problems
-    assert f"{folder / 'out.yaml'}:0:0: $: a link out of the folder: expected a folder inside it" in problems
-    twice = [p for p in problems if p.endswith(":0:0: $: a link to a folder read already: expected each folder once")]
+    assert f"{folder / 'out.yaml'}: a link out of the folder: expected a folder inside it" in problems
+    twice = [p for p in problems if p.endswith(": a link to a folder read already: expected each folder once")]
     assert len(problems) == 2 and len(twice) == 1
 
 
@@ -287,19 +287,19 @@ def test_dev_zero_behind_a_link_is_not_read(tmp_path: Path) -> None:
     zero.symlink_to("/dev/zero")
     result = measured("validate", str(zero), seconds=20)
     assert result.code == 2
-    assert f"{zero}:0:0: $: expected a YAML file, found a device" in result.err
+    assert f"{zero}: expected a YAML file, found a device" in result.err
     assert result.peak_mib < 300  # killed at the guard's seconds, it would have no exit code 2
 
 
 def test_a_fifo_named_yaml_does_not_hang(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     fifo = tmp_path / "fifo.yaml"
     os.mkfifo(fifo)
-    expected = f"{fifo}:0:0: $: expected a YAML file, found a FIFO (named pipe)"
+    expected = f"{fifo}: expected a YAML file, found a FIFO (named pipe)"
     for args in (["validate", str(fifo)], ["validate", str(tmp_path)], ["verify", "--expect", str(fifo)]):
         assert within(10, lambda args=args: main(args)) == 2
         assert expected in capsys.readouterr().err
     assert within(10, lambda: main(["report", str(fifo)])) == 2
-    assert f"{fifo}:0:0: $: expected a run log, found a FIFO (named pipe)" in capsys.readouterr().err
+    assert f"{fifo}: expected a run log, found a FIFO (named pipe)" in capsys.readouterr().err
 
 
 def test_a_socket_named_yaml_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
@@ -307,7 +307,7 @@ def test_a_socket_named_yaml_is_refused(capsys: pytest.CaptureFixture[str]) -> N
         path = Path(folder) / "s.yaml"  # a short path: socket paths are limited to about 100 bytes
         server.bind(str(path))
         result = run(capsys, "validate", str(path))
-    assert result.problems == [f"{path}:0:0: $: expected a YAML file, found a socket"]
+    assert result.problems == [f"{path}: expected a YAML file, found a socket"]
 
 
 def test_a_directory_named_yaml_is_walked_not_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -434,20 +434,20 @@ def test_a_report_folder_below_a_file_is_named(tmp_path: Path, capsys: pytest.Ca
     blocker = tmp_path / "file"
     blocker.write_text("x")
     result = run(capsys, "verify", "--scenario", SCENARIO_ID, "--report-dir", str(blocker / "reports"))
-    assert (result.code, result.problems) == (2, [f"{blocker / 'reports'}:0:0: $: cannot be created: Not a directory"])
+    assert (result.code, result.problems) == (2, [f"{blocker / 'reports'}: cannot be created: Not a directory"])
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full, a device whose writes fail as a full disk")
 def test_a_full_disk_names_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    full = ["/dev/full:0:0: $: cannot be written: No space left on device"]
+    full = ["/dev/full: cannot be written: No space left on device"]
     result = run(capsys, "verify", "--scenario", SCENARIO_ID, "--save-expectations", "/dev/full")
-    assert (result.code, [line for line in result.problems if LOCATED.match(line)]) == (2, full)
+    assert (result.code, [line for line in result.problems if line.startswith("/dev/full")]) == (2, full)
     reports = tmp_path / "reports"
     assert run(capsys, "verify", "--scenario", SCENARIO_ID, "--report-dir", str(reports)).code == 0
     result = run(capsys, "report", str(reports / "run.jsonl"), "-o", "/dev/full")
     assert (result.code, result.problems) == (2, full)
     stream = outputs.open_text(Path("/dev/full"))  # the run log, written line by line as the run goes
-    with pytest.raises(DataError, match=r"/dev/full:0:0: .*No space left on device"):
+    with pytest.raises(DataError, match=r"/dev/full: .*No space left on device"):
         stream.write("{}\n")
         stream.flush()
 

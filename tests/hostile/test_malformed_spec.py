@@ -107,7 +107,7 @@ def test_a_link_loop_in_a_house_scenarios_folder_is_refused(kit: Path, tmp_path:
     for command in (["validate", *folders], ["verify", *folders]):
         status, said = trickspec(kit, *command)
         assert status == 2, said
-        assert f"{house / 'scenarios' / 'loop' / 'back'}:0:0: $: a link to a folder read already" in said
+        assert f"{house / 'scenarios' / 'loop' / 'back'}: a link to a folder read already" in said
     env = {**os.environ, "PYTHONPATH": str(kit)}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--engine", "reference",
