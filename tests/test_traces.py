@@ -146,6 +146,23 @@ def test_a_snapshot_key_that_names_no_field_is_a_located_problem(tmp_path: Path,
                for p in problems), problems  # fmt: skip
 
 
+def test_what_is_no_trace_file_is_refused_by_name_in_a_folder_or_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "traces"
+    folder.mkdir()
+    _write(folder / "good.jsonl", _reference_game("briscola-2p", 5))
+    os.mkfifo(folder / "pipe.jsonl")
+    (folder / "gone.jsonl").symlink_to(tmp_path / "nowhere")
+    status, out = _check(capsys, str(folder))
+    assert status == 2, out
+    assert f"{folder / 'pipe.jsonl'}: expected a trace file, found a FIFO (named pipe)" in out.splitlines()
+    assert f"{folder / 'gone.jsonl'}: no such file or directory" in out.splitlines()
+    assert "1 passed, 0 failed" in out  # the rest is judged
+    status, out = _check(capsys, str(folder / "pipe.jsonl"))
+    assert status == 2 and "found a FIFO (named pipe)" in out, out
+
+
 def test_the_example_s_adapter_is_judged_on_the_fields_it_keeps(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["verify", "--engine-cmd", f"{sys.executable} {EXAMPLE / 'serve.py'}", "--variant", "briscola-2p"])
     out = capsys.readouterr().out

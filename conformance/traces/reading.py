@@ -10,6 +10,7 @@ are still read.
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,11 +66,12 @@ def trace_files(given: list[str]) -> tuple[list[Path], list[Problem]]:
     for name in given:
         path = Path(name)
         if path.is_dir():
-            inside = sorted((p for p in path.rglob(f"*{SUFFIX}") if p.is_file()), key=lambda p: id_order(f"{p}:"))
+            # what is no regular file (a FIFO, a link to nowhere) is taken too, and refused with its reason as it is opened
+            inside = sorted((p for p in path.rglob(f"*{SUFFIX}") if not p.is_dir()), key=lambda p: id_order(f"{p}:"))
             if not inside:
                 problems.append(Problem(name, 0, 0, (), f"expected trace files ({SUFFIX}) in this folder, found none"))
             found += inside
-        elif path.is_file():
+        elif os.path.lexists(path):
             found.append(path)
         else:
             problems.append(Problem(name, 0, 0, (), "expected a trace file or a folder of them, found nothing there"))
