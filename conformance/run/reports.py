@@ -124,9 +124,10 @@ def _summary(log: Log) -> Json:
             causes.add(line)
     stopped_early = log.stopped_early
     return {
-        "kit": log.header.get("kit", {}),
+        # what a header holds is kept as the kit keeps a handshake: a log anyone may have written makes no report large
+        "kit": {key: value for key, value in log.header.get("kit", {}).items() if key in ("name", "version")},
         "spec_version": log.header.get("spec_version", ""),
-        "engine": log.header.get("engine", {}),
+        "engine": untrusted.identity(log.header.get("engine", {})),
         "complete": log.complete,
         "grouped": kind_of_run(log) != "verify",  # deals or games, many of one cause: a report shows each cause once
         **({"stopped_early": stopped_early} if stopped_early else {}),

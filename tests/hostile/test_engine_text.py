@@ -128,6 +128,22 @@ def test_a_handshake_declaring_variants_without_end_is_kept_short() -> None:
     assert late["variants"][-1] == "altbaumer-standard" and len(late["variants"]) == untrusted.VARIANTS_KEPT + 2
 
 
+def test_a_log_s_header_of_any_size_makes_a_summary_of_the_kit_s(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A run log is a file anyone may write: its header's engine and kit are kept as a handshake is."""
+    assert main(["verify", "--variant", "briscola-2p", "--report-dir", str(tmp_path / "made")]) == 0
+    header, *rest = (tmp_path / "made" / "run.jsonl").read_text(encoding="utf-8").splitlines()
+    swollen = json.loads(header)
+    swollen["engine"] = {**swollen["engine"], "variants": [f"v{i}" for i in range(100_000)], "extra": "x" * 1_000_000}
+    swollen["kit"] = {**swollen["kit"], "extra": ["y" * 1000] * 1000}
+    (tmp_path / "run.jsonl").write_text("\n".join([json.dumps(swollen), *rest]) + "\n", encoding="utf-8")
+    assert main(["report", str(tmp_path / "run.jsonl"), "--format", "json", "-o", str(tmp_path / "summary.json")]) == 0
+    capsys.readouterr()
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert len(summary["engine"]["variants"]) <= untrusted.VARIANTS_KEPT and "extra" not in summary["engine"]
+    assert set(summary["kit"]) == {"name", "version"}
+    assert (tmp_path / "summary.json").stat().st_size < 200_000
+
+
 @pytest.mark.parametrize(
     "character",
     [
