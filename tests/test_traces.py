@@ -163,6 +163,16 @@ def test_what_is_no_trace_file_is_refused_by_name_in_a_folder_or_given(
     assert status == 2 and "found a FIFO (named pipe)" in out, out
 
 
+def test_traces_of_several_engines_are_said_to_be(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = _reference_game("briscola-2p", 6, every=False)
+    a = _write(tmp_path / "a.jsonl", {"trace": 1, "engine": {"name": "first", "version": "1"}}, game)
+    b = _write(tmp_path / "b.jsonl", {"trace": 1, "engine": {"name": "second", "version": "2"}}, game)
+    status, out = _check(capsys, str(a), str(b))
+    assert status == 0, out
+    assert "note: the traces' headers name 2 engines (first 1, second 2); the run log names the first" in out
+    assert "note:" not in _check(capsys, str(a), str(a))[1]
+
+
 def test_the_example_s_adapter_is_judged_on_the_fields_it_keeps(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["verify", "--engine-cmd", f"{sys.executable} {EXAMPLE / 'serve.py'}", "--variant", "briscola-2p"])
     out = capsys.readouterr().out

@@ -113,6 +113,7 @@ class Checked:
     games: int = 0
     seconds: float = 0.0
     interrupted: str | None = None
+    engines: list[str] = field(default_factory=list)  # every engine the files' headers name, the log's first
 
 
 def _answers_from(game: Game) -> writing.EngineRun:
@@ -238,7 +239,12 @@ def run(
         if pool is not None:
             pool.close()
             pool.join()
+    checked.engines = list(dict.fromkeys(_named(untrusted.identity(h.get("engine", {}))) for h in headers))
     return checked
+
+
+def _named(engine: Json) -> str:
+    return f"{engine.get('name', 'unnamed engine')} {engine.get('version', '')}".rstrip()
 
 
 def _note(result: GameResult, group: Group | None) -> str | None:

@@ -53,6 +53,9 @@ def render(checked: Checked, *, shard: tuple[int, int], jobs: int) -> str:
         + (f" · shard {k}/{n}" if n > 1 else "")
         + f" · {_plural(jobs, 'job')} · {_plural(checked.games, 'game')} in {checked.seconds:.2f}s ({rate:,.0f} games/s)"
     )
+    if len(checked.engines) > 1:  # the log has one engine: the first file's
+        named = ", ".join(checked.engines[:FIELDS_SHOWN]) + (" and more" if len(checked.engines) > FIELDS_SHOWN else "")
+        lines.append(f"note: the traces' headers name {len(checked.engines)} engines ({named}); the run log names the first")
     if checked.interrupted:
         lines.append(f"interrupted after {_plural(checked.games, 'game')}")
     lines.append(_plural(len(checked.groups), "distinct divergence"))
