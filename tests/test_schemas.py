@@ -113,3 +113,10 @@ def test_a_choice_of_shapes_is_explained_by_the_branch_meant() -> None:
     assert [p for p, _, _ in schemas.explain("trace", observation, "/$defs/observation")] == [("legal", 0, "card")]
     misspelt = schemas.explain("action", {"type": "plya", "seat": 1, "card": "7C"})  # no branch meant: each says why
     assert {p for p, _, _ in misspelt} == {("type",), ("card",)}
+
+
+def test_the_first_problems_asked_for_are_the_first_of_all() -> None:
+    observation = {"legal": [{"type": "play", "seat": 0, "card": f"Z{i}"} for i in range(500)]}
+    every = schemas.explain("trace", observation, "/$defs/observation")
+    assert len(every) == 500
+    assert schemas.explain("trace", observation, "/$defs/observation", most=3) == every[:3]

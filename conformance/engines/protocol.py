@@ -141,8 +141,8 @@ class SubprocessAdapter:
     def _check(self, message: Json, definition: str) -> str | None:
         if not self.validate:
             return None
-        found = schemas.explain("protocol", message, f"/$defs/{definition}")
-        return "; ".join(f"{format_path(path)}: {text}" for path, text, _ in found[:3]) or None
+        found = schemas.explain("protocol", message, f"/$defs/{definition}", most=3)
+        return "; ".join(f"{format_path(path)}: {text}" for path, text, _ in found) or None
 
     def _send(self, process: EngineProcess, message: Json, *, outside_protocol: bool = False) -> None:
         problem = None if outside_protocol else self._check(message, str(message.get("cmd")))

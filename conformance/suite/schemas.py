@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -209,9 +210,10 @@ def _explain_value(error: ValidationError, path: JsonPath) -> list[tuple[JsonPat
     return [(path, message, False)]
 
 
-def explain(name: str, instance: Any, pointer: str = "") -> list[tuple[JsonPath, str, bool]]:
+def explain(name: str, instance: Any, pointer: str = "", *, most: int | None = None) -> list[tuple[JsonPath, str, bool]]:
     """Every problem of ``instance`` against ``<name>.schema.json`` (or one of its ``$defs``), each
-    once: (JSON path, what was expected, whether it is about a key).
+    once: (JSON path, what was expected, whether it is about a key); the first ``most`` of them only, where given,
+    looked for no further (an engine's answer may hold hundreds of thousands).
 
     jsonschema reports each missing key of one ``required`` apart, and _explain names them all each time.
     """
@@ -220,7 +222,16 @@ def explain(name: str, instance: Any, pointer: str = "") -> list[tuple[JsonPath,
         return []
     errors = validator(name, pointer).iter_errors(instance)
     found = (item for error in errors for item in _problems(error))
-    return list(dict.fromkeys(found))
+    unique = dict.fromkeys(found) if most is None else dict.fromkeys(itertools.islice(_once(found), most))
+    return list(unique)
+
+
+def _once(items: Iterator[tuple[JsonPath, str, bool]]) -> Iterator[tuple[JsonPath, str, bool]]:
+    seen: set[tuple[JsonPath, str, bool]] = set()
+    for item in items:
+        if item not in seen:
+            seen.add(item)
+            yield item
 
 
 def _problems(error: ValidationError) -> Iterator[tuple[JsonPath, str, bool]]:
