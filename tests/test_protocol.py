@@ -401,6 +401,30 @@ def test_a_refusal_without_a_code_is_malformed_not_an_action_accepted(rejected: 
     assert f"malformed: observation {refused}: expected rejected to be null or an object with a refusal code" in verdict.reason
 
 
+@pytest.mark.parametrize(
+    ("observations", "said"),
+    [
+        ({"a": 1}, "expected observations to be a list, found mapping"),
+        ([], "the engine returned no observations"),
+    ],
+)
+def test_observations_of_another_shape_are_said_as_they_are(observations: object, said: str) -> None:
+    scenario = next(s for s in scenarios.kit_scenarios() if s.steps)
+    verdict = runner.judge(scenario, {"id": scenario.id, "observations": observations})
+    assert verdict.outcome == Outcome.ERROR and verdict.reason == f"malformed: {said}", verdict
+
+
+def test_a_snapshot_of_another_shape_is_said_as_it_is() -> None:
+    scenario = next(s for s in scenarios.kit_scenarios() if s.steps and s.steps[0].expect and not s.refusals())
+    answer = reference_adapter().run(runner.request_for(scenario))
+    assert isinstance(answer, dict)
+    at = next(i for i, o in enumerate(answer["observations"]) if o["snapshot"] is not None)
+    answer["observations"][at]["snapshot"] = ["not", "a", "mapping"]
+    verdict = runner.judge(scenario, answer)
+    assert verdict.outcome == Outcome.ERROR
+    assert f"expected observation {at}'s snapshot to be a mapping and legal an array, found snapshot array" in verdict.reason
+
+
 class _PartlyExpressible:
     """The reference behind an API that cannot start a deal mid-way nor take a refused action: it raises
     Unsupported there, as an adapter over an engine that lacks them does."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.fuzz.deals import Report
+from conformance.run.runner import observations_problem, report_problem
 from conformance.suite.comparisons import COMPARISONS, Mismatch, action_text, kinds_agree
 from conformance.suite.observing import LEGAL
 from conformance.suite.reported import Reports, as_judged, covers, judged
@@ -186,7 +187,7 @@ def first_divergence(expected: Expected, answer: object) -> Divergence | None:
         return (
             _failed(0, reported_error)
             if reported_error
-            else _error(0, ErrorKind.MALFORMED, "the engine returned no observations")
+            else _error(0, ErrorKind.MALFORMED, observations_problem(observations))
         )
     wanted = len(expected.refusals) + 1
     if len(observations) > wanted:
@@ -213,7 +214,7 @@ def first_divergence(expected: Expected, answer: object) -> Divergence | None:
         if snapshot == report[0] and legal == report[1] and kinds_agree(report[0], snapshot) and kinds_agree(report[1], legal):
             continue  # the same report exactly (true and false told from numbers): every comparison would pass
         if not isinstance(snapshot, dict) or not isinstance(legal, list):
-            return _error(position, ErrorKind.MALFORMED, "an observation the kit asked for lacks its snapshot or legal actions")
+            return _error(position, ErrorKind.MALFORMED, report_problem(position, snapshot, legal))
         differs = report_divergence(
             position, report, expected.fields, snapshot, legal, expected.declared, expected.known, expected.known_seen
         )

@@ -8,6 +8,7 @@ from typing import Any
 
 from conformance.engines.adapter import EngineAdapter, describe_error
 from conformance.engines.messages import Request
+from conformance.suite import schemas
 from conformance.suite.comparisons import Mismatch, action_text, compare
 from conformance.suite.reported import Reports, as_judged, within
 from conformance.suite.scenarios import Scenario
@@ -52,6 +53,22 @@ def request_for(scenario: Scenario) -> Request:
     }
 
 
+def observations_problem(observations: object) -> str:
+    """Why an answer's observations, neither a list nor any, are no observations."""
+    if observations is None or observations == []:
+        return "the engine returned no observations"
+    return f"expected observations to be a list, found {schemas.json_kind(observations)}"
+
+
+def report_problem(position: int, snapshot: object, legal: object) -> str:
+    """Why an observation the kit asked for is none: its snapshot is no object, or its legal actions no list."""
+    if snapshot is None or legal is None:
+        return f"observation {position}, which the kit asked for, lacks its snapshot or legal actions"
+    wrong = [f"{name} {schemas.json_kind(value)}" for name, value, kind in (("snapshot", snapshot, dict), ("legal", legal, list))
+             if not isinstance(value, kind)]  # fmt: skip
+    return f"expected observation {position}'s snapshot to be a mapping and legal an array, found {' and '.join(wrong)}"
+
+
 def observed(scenario: Scenario) -> list[int]:
     """Indices of the observations ``judge`` compares: before and after a refused action, and
     wherever a step expects something (0 is the position after setup)."""
@@ -79,7 +96,7 @@ def judge(scenario: Scenario, answer: object, reports: Reports = None) -> Verdic
     observations = answer.get("observations")
     error = engine_error(answer["error"]) if answer.get("error") is not None else None
     if not isinstance(observations, list) or not observations:
-        return _failed(scenario, error) if error else _malformed(scenario, "the engine returned no observations")
+        return _failed(scenario, error) if error else _malformed(scenario, observations_problem(observations))
     wanted = len(scenario.actions()) + 1
     if len(observations) > wanted:
         return _malformed(
@@ -130,7 +147,7 @@ def judge(scenario: Scenario, answer: object, reports: Reports = None) -> Verdic
             snapshot = current.get("snapshot")
             legal = current.get("legal")
             if not isinstance(snapshot, dict) or not isinstance(legal, list):
-                return _malformed(scenario, "an observation the kit asked for lacks its snapshot or legal actions", mismatches)
+                return _malformed(scenario, report_problem(position, snapshot, legal), mismatches)
             mismatches += compare(within(step.expect, reports)[0], as_judged(snapshot, reports), legal, number, step.line)
     if error is not None:
         return _failed(scenario, error, mismatches)

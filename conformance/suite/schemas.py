@@ -106,7 +106,8 @@ def _inline(node: Any, resolver: Any, stack: tuple[str, ...]) -> Any:
     return {**out, "allOf": [inlined]}
 
 
-def _kind(value: Any) -> str:
+def json_kind(value: Any) -> str:
+    """What a JSON value is, in the words of the kit's problems (``mapping``, ``array``, ``null``...)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -129,7 +130,7 @@ def _found(value: Any) -> str:
     text = untrusted.text(json.dumps(value, ensure_ascii=False))
     if len(text) > 60:
         text = text[:57] + "..."
-    return f"found {_kind(value)} {text}"
+    return f"found {json_kind(value)} {text}"
 
 
 def leaves(error: ValidationError) -> Iterator[ValidationError]:
