@@ -151,6 +151,13 @@ def test_a_handshake_without_a_list_of_variants_is_refused(tmp_path: Path, varia
         SubprocessAdapter(_shaking_hands(tmp_path, "1", variants), timeout=2)
 
 
+@pytest.mark.parametrize("reports", ['"hands"', "[1]", '[""]', "{}"])
+def test_a_handshake_declaring_its_fields_in_another_shape_is_refused(tmp_path: Path, reports: str) -> None:
+    """Taken for no declaration, it would have every field judged, which the engine says it does not keep."""
+    with pytest.raises(EngineUnusable, match=re.escape("expected implementation.reports to list the snapshot fields")):
+        SubprocessAdapter(_shaking_hands(tmp_path, "1", f'["briscola-2p"], "reports": {reports}'), timeout=2)
+
+
 @pytest.mark.parametrize("protocol", ["true", "1.0", '"1"', "2", "null"])
 def test_a_handshake_in_another_protocol_is_refused(tmp_path: Path, protocol: str) -> None:
     """Version 1 is the integer 1: true and 1.0 equal it in Python, not in the protocol."""
