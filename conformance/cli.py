@@ -412,15 +412,21 @@ def cmd_schema_path(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+_PLACES = {
+    "spec": kitdata.spec_dir,
+    "schemas": kitdata.schemas_dir,
+    "scenarios": kitdata.scenarios_dir,
+    "docs": kitdata.docs_dir,
+    "examples": kitdata.examples_dir,
+}
+
+
 def cmd_where(args: argparse.Namespace) -> int:
-    """Where the installed kit keeps what a user reads and points tools at."""
-    places = (
-        ("spec", kitdata.spec_dir()),
-        ("schemas", kitdata.schemas_dir()),
-        ("scenarios", kitdata.scenarios_dir()),
-        ("docs", kitdata.docs_dir()),
-        ("examples", kitdata.examples_dir()),
-    )
+    """Where the installed kit keeps what a user reads and points tools at; one folder alone, for a script."""
+    if args.name is not None:
+        print(_PLACES[args.name]())
+        return EXIT_OK
+    places = [(name, folder()) for name, folder in _PLACES.items()]
     print(f"trickspec {kitdata.kit_version()}, spec {runlog.spec_version()}")
     for name, folder in places:
         print(f"{name:<10} {folder}" + ("" if folder.is_dir() else "  (not installed)"))
@@ -711,7 +717,12 @@ COMMANDS: tuple[Command, ...] = (
         "where",
         "print where the installed kit keeps its spec, schemas, scenarios, docs and example engines",
         cmd_where,
-        (),
+        (
+            Option(
+                ("name",), "one of them alone, e.g. scenarios (default: all, with the kit's version)", nargs="?",
+                choices=tuple(sorted(_PLACES)),
+            ),
+        ),
     ),
     Command(
         "schema-path",

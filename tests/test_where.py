@@ -19,3 +19,11 @@ def test_where_names_each_folder_of_the_kit(capsys: pytest.CaptureFixture[str]) 
     for name in ("spec", "schemas", "scenarios", "docs", "examples"):
         assert Path(places[name]).is_dir(), places[name]
     assert (Path(places["docs"]) / "protocol.md").is_file()
+
+
+@pytest.mark.parametrize("name", ["spec", "schemas", "scenarios", "docs", "examples"])
+def test_where_names_one_folder_alone_for_a_script(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["where"]) == 0
+    listed = dict(line.split(maxsplit=1) for line in capsys.readouterr().out.splitlines()[1:])
+    assert main(["where", name]) == 0
+    assert capsys.readouterr().out == listed[name] + "\n"
