@@ -205,6 +205,24 @@ def test_an_option_cut_short_is_no_other_option(command: str, capsys: pytest.Cap
     assert "unrecognized arguments" in capsys.readouterr().err
 
 
+class NoNew:
+    """An engine class written as many are: made with its players, no new(variant, setup)."""
+
+    def __init__(self, players: list[object], dealer: int) -> None:
+        self.players, self.dealer = players, dealer
+
+
+def test_a_name_that_is_neither_engine_class_nor_factory_says_what_it_was_taken_for() -> None:
+    from conformance.engines.adapter import load_engine
+    from conformance.engines.protocol import EngineUnusable
+
+    with pytest.raises(EngineUnusable) as refused:
+        load_engine(f"{__name__}:NoNew")
+    said = str(refused.value)
+    assert said.startswith(f"{__name__}:NoNew() raised (TypeError: ")
+    assert "name an engine class with new, or a factory (docs/guide/adapter.md)" in said
+
+
 def test_smoke_explains_a_silent_engine(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     script = tmp_path / "mute.py"
     script.write_text("import sys\nfor line in sys.stdin:\n    pass\n", encoding="utf-8")

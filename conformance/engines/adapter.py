@@ -177,6 +177,13 @@ def reference_adapter() -> InProcessAdapter:
     return InProcessAdapter(Engine.new, info, variants)
 
 
+# What a name that is neither an engine class nor an adapter factory was taken for.
+_NAMED_HOW = (
+    "; a name with no new(variant, setup) classmethod is called with no arguments to make an adapter: name an engine "
+    "class with new, or a factory (docs/guide/adapter.md)"
+)
+
+
 def load_engine(target: str) -> EngineAdapter:
     """``module:name`` loaded into this process: a Python engine class with ``new(variant_id, setup)`` (the
     reference's API), or a zero-argument callable returning an EngineAdapter. An engine that exits while it is
@@ -214,9 +221,11 @@ def load_engine(target: str) -> EngineAdapter:
     except _STOPS:
         raise
     except BaseException as err:
-        raise EngineUnusable(f"{target}() raised ({describe_error(err)})") from None
+        raise EngineUnusable(f"{target}() raised ({describe_error(err)}){_NAMED_HOW}") from None
     if not all(hasattr(made, name) for name in ("hello", "run", "close")):
-        raise EngineUnusable(f"{target} returned {type(made).__name__}: expected an object with hello, run and close")
+        raise EngineUnusable(
+            f"{target} returned {type(made).__name__}: expected an object with hello, run and close{_NAMED_HOW}"
+        )
     hello = made.hello()
     if not isinstance(hello, dict) or not isinstance(hello.get("variants", []), list):
         raise EngineUnusable(f"{target}: expected hello() to return a mapping with a list of variants, found {hello!r}")
