@@ -163,6 +163,18 @@ def test_what_is_no_trace_file_is_refused_by_name_in_a_folder_or_given(
     assert status == 2 and "found a FIFO (named pipe)" in out, out
 
 
+def test_fields_a_header_declares_and_no_game_gives_are_noted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Declared, a field is judged wherever it is given: given nowhere, it was judged nowhere."""
+    game = _reference_game("briscola-2p", 8)
+    header = {"trace": 1, "reports": ["phase", "to_act", "legal", "piles", "dealer", "hands"]}
+    for observation in game["observations"]:
+        observation["snapshot"] = {k: observation["snapshot"][k] for k in ("phase", "to_act", "hands")}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", header, game)))
+    assert status == 0, out
+    assert "note: the header declares fields no game gives: dealer, piles" in out.splitlines()
+    assert "fields the trace reported: hands, phase, to_act" in out.splitlines()
+
+
 def test_traces_of_several_engines_are_said_to_be(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = _reference_game("briscola-2p", 6, every=False)
     a = _write(tmp_path / "a.jsonl", {"trace": 1, "engine": {"name": "first", "version": "1"}}, game)

@@ -27,6 +27,7 @@ from conformance.fuzz import writing
 from conformance.fuzz.shrink import Finding
 from conformance.run import outputs, runlog
 from conformance.run.runlog import Log, ScenarioLine
+from conformance.suite.observing import LEGAL
 from conformance.text import untrusted
 from conformance.traces import reading
 from conformance.traces.judging import GameResult, Key, judge
@@ -114,6 +115,7 @@ class Checked:
     seconds: float = 0.0
     interrupted: str | None = None
     engines: list[str] = field(default_factory=list)  # every engine the files' headers name, the log's first
+    declared: set[str] = field(default_factory=set)  # the fields the files' headers say the engine reports
 
 
 def _answers_from(game: Game) -> writing.EngineRun:
@@ -161,6 +163,8 @@ def judge_lines(known: tuple[tuple[str, str], ...], batch: list[TraceLine]) -> t
         for o in game.observations:
             if o:
                 fields.update(o.get("snapshot") or ())
+                if o.get("legal") is not None:
+                    fields.add(LEGAL)
         reported.update(fields)
         result, finding = judge(game, frozenset(field for variant, field in known if variant == game.variant))
         written: writing.Written | None = None
@@ -240,6 +244,7 @@ def run(
             pool.close()
             pool.join()
     checked.engines = list(dict.fromkeys(_named(untrusted.identity(h.get("engine", {}))) for h in headers))
+    checked.declared = {str(f) for h in headers if isinstance(h.get("reports"), list) for f in h["reports"]}
     return checked
 
 

@@ -4,6 +4,8 @@ the trace reported, a table by variant and the closing line, all from the run's 
 from __future__ import annotations
 
 from conformance.run import reports
+from conformance.suite.observing import LEGAL
+from conformance.text import untrusted
 from conformance.traces.checking import Checked, Group, game_id
 
 FIELDS_SHOWN = 30  # fields named in the line of what the trace reported; the rest are counted
@@ -31,6 +33,11 @@ def divergence_lines(group: Group) -> list[str]:
     ]
 
 
+def _some(names: list[str]) -> str:
+    extra = len(names) - FIELDS_SHOWN
+    return ", ".join(untrusted.text(n, 100) for n in names[:FIELDS_SHOWN]) + (f" and {extra} more" if extra > 0 else "")
+
+
 def render(checked: Checked, *, shard: tuple[int, int], jobs: int) -> str:
     lines: list[str] = [str(problem) for problem in checked.problems]
     if checked.problems.more:
@@ -39,9 +46,11 @@ def render(checked: Checked, *, shard: tuple[int, int], jobs: int) -> str:
         lines += divergence_lines(group)
     if lines:
         lines.append("")
-    fields = sorted(checked.reported)
-    shown = ", ".join(fields[:FIELDS_SHOWN]) + (f" and {len(fields) - FIELDS_SHOWN} more" if len(fields) > FIELDS_SHOWN else "")
-    lines.append(f"fields the trace reported: {shown or 'none (only whether each action was accepted is compared)'}")
+    fields = sorted(set(checked.reported) - {LEGAL})
+    lines.append(f"fields the trace reported: {_some(fields) or 'none (only whether each action was accepted is compared)'}")
+    never = sorted(f for f in checked.declared if f.split(".")[0] not in checked.reported)
+    if never and checked.games:  # declared, and so judged wherever given: given nowhere, it was judged nowhere
+        lines.append(f"note: the header declares fields no game gives: {_some(never)}")
     data = reports.summary(checked.log)
     lines.append(reports.table("variant", data["by_variant"]))
     lines.append("")
