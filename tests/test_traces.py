@@ -163,6 +163,19 @@ def test_what_is_no_trace_file_is_refused_by_name_in_a_folder_or_given(
     assert status == 2 and "found a FIFO (named pipe)" in out, out
 
 
+def test_a_hand_is_a_set_of_cards_in_whatever_order_the_engine_keeps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = _reference_game("albastini-2p", 9)
+    for observation in game["observations"]:
+        hands = observation["snapshot"]["hands"]
+        observation["snapshot"]["hands"] = {seat: list(reversed(cards)) for seat, cards in hands.items()}
+    assert _check(capsys, str(_write(tmp_path / "reversed.jsonl", game)))[0] == 0
+    hands = game["observations"][2]["snapshot"]["hands"]
+    seat = next(s for s, cards in hands.items() if cards)
+    hands[seat] = [*hands[seat][1:], "AC" if hands[seat][0] != "AC" else "KC"]  # one card another
+    status, out = _check(capsys, str(_write(tmp_path / "other.jsonl", game)))
+    assert status == 1 and f"hands.{seat} (as a set)" in out, out
+
+
 def test_fields_a_header_declares_and_no_game_gives_are_noted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Declared, a field is judged wherever it is given: given nowhere, it was judged nowhere."""
     game = _reference_game("briscola-2p", 8)
