@@ -90,6 +90,7 @@ def test_a_planted_bug_fails_with_its_clause_and_its_scenario_fails_on_the_engin
     assert "FAIL briscola-2p last_trick.winner" in out and "briscola.cards.rank-order" in out
     (written,) = sorted((tmp_path / "found").glob("*.yaml"))
     (scenario,) = load_files([written])  # it validates
+    assert re.fullmatch(r"last_trick\.winner after seat [01]'s play \w\w, as the reference engine reports it", scenario.title)
     assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS
     buggy = open_engine(None, f"{sys.executable} {EXAMPLE / 'serve.py'} led-suit-wins", timeout=30)
     try:

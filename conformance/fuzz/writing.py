@@ -24,7 +24,6 @@ from conformance.fuzz.compare import REFUSAL, REPORT, merged
 from conformance.fuzz.deals import Case
 from conformance.fuzz.shrink import Finding
 from conformance.run import runner
-from conformance.suite.comparisons import action_text
 from conformance.suite.scenarios import SEAT_CARD_STEPS, SEAT_STEPS, load_files
 from conformance.vocabulary import Outcome
 from specreader.jsontypes import Json
@@ -132,13 +131,20 @@ def steps(finding: Finding) -> list[Json]:
 
 def _title(finding: Finding) -> str:
     divergence = finding.divergence
-    last = action_text(finding.case.actions[-1]) if finding.case.actions else "the setup"
+    last = _said(finding.case.actions[-1]) if finding.case.actions else "the setup"
     if divergence.kind == REPORT:
         return f"{finding.field} after {last}, as the reference engine reports it"
     if divergence.kind == REFUSAL:
         refused = ", ".join(divergence.allowed or ())
-        return f"{last} is refused ({refused})" if refused else f"{last} is accepted"
-    return f"The engine answers {last}" if finding.case.actions else "The engine sets the deal up"
+        happens = f"is refused ({refused})" if refused else "is accepted"
+        return f"{last[:1].upper()}{last[1:]} {happens}"
+    return f"The engine's answer to {last}" if finding.case.actions else "The engine sets the deal up"
+
+
+def _said(action: Json) -> str:
+    """An action in a title's words: seat 1's play 3H."""
+    card = action.get("card")
+    return f"seat {action.get('seat')}'s {action.get('type')}" + (f" {card}" if card else "")
 
 
 def document(finding: Finding, made: Origin) -> Json:
