@@ -670,7 +670,8 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "check-trace",
-        "judge the games an engine played, from trace files, against the reference; write each divergence as a scenario",
+        "judge the games an engine played, from trace files, against the reference; write each divergence as a "
+        "scenario, cut short at the difference",
         cmd_check_trace,
         (
             Option(("trace",), "trace files (JSON Lines, docs/guide/traces.md) or folders of *.jsonl files", nargs="+"),
