@@ -171,15 +171,17 @@ def _unknown_fields(observations: tuple[Json | None, ...]) -> list[tuple[JsonPat
     """Keys of the observations' snapshots that name no snapshot field (``trumps``, ``last_trick.winer``): a field
     misspelt would be compared nowhere, and every game pass."""
     known = field_phases.field_keys()
-    objects = [(key, keys) for key, keys in known.items() if keys is not None]
+    snapshots = [s for o in observations if type(o) is dict and type(s := o.get("snapshot")) is dict]
+    # every key of the game at once (the games that name none unknown, nearly all, are read once so), then where
+    if set().union(*snapshots) <= known.keys() and all(
+        set().union(*[v for s in snapshots if type(v := s.get(key)) is dict]) <= keys
+        for key, keys in known.items() if keys is not None
+    ):  # fmt: skip
+        return []
     out: list[tuple[JsonPath, str]] = []
     for i, observation in enumerate(observations):
         snapshot = observation.get("snapshot") if isinstance(observation, dict) else None
         if not isinstance(snapshot, dict):
-            continue
-        if snapshot.keys() <= known.keys() and all(
-            not isinstance(value := snapshot.get(key), dict) or value.keys() <= keys for key, keys in objects
-        ):
             continue
         for key, value in snapshot.items():
             at: JsonPath = ("observations", i, "snapshot", key)
