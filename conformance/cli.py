@@ -139,6 +139,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return _report(args, log, report_dir, expectations_path, _reported_fields(log, chosen))
 
 
+def _openable(where: str) -> str:
+    """A scenario's place (``file:line``, the file as the run log has it: a kit scenario's from the kit's folder) as a
+    path that opens from here: an installed kit's scenarios are not in the user's folder."""
+    file, _, line = where.rpartition(":")
+    if not file or Path(file).is_absolute() or Path(file).exists():
+        return where
+    installed = kitdata.root() / file
+    return f"{installed}:{line}" if installed.exists() else where
+
+
 def _reported_fields(log: Log, chosen: list[scenarios.Scenario]) -> str | None:
     """What the engine's declaration of the fields it reports leaves out of what the scenarios check."""
     reports = declared(log.header["engine"].get("reports"))
@@ -180,7 +190,7 @@ def _report(
     _warn_of_late_copies(log)
     data = reports.summary(log)
     for failure in data["failures"]:
-        print(f"{failure['outcome'].upper()} {failure['id']} ({failure['where']}) [{', '.join(failure['clauses'])}]")
+        print(f"{failure['outcome'].upper()} {failure['id']} ({_openable(failure['where'])}) [{', '.join(failure['clauses'])}]")
         print(f"  {failure['detail']}")
         for more in reports.beyond_detail(failure):
             print(f"  {more}")

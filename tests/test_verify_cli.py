@@ -6,6 +6,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -203,6 +204,17 @@ def test_an_option_cut_short_is_no_other_option(command: str, capsys: pytest.Cap
         main([command, "--engine-c", "python engine.py", "--report-d", "r", "."])
     assert ended.value.code == 2
     assert "unrecognized arguments" in capsys.readouterr().err
+
+
+def test_a_failing_kit_scenario_is_placed_where_it_opens_from_the_user_s_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mutant = f"{sys.executable} {Path(__file__).parent / 'serve_mutant.py'} off-suit-wins"
+    monkeypatch.chdir(tmp_path)  # a project of the user's, no scenarios/ in it
+    code, out, _ = run(capsys, "verify", "--engine-cmd", mutant, "--variant", "albastini-2p")
+    assert code == 1
+    places = re.findall(r"^FAIL \S+ \((.+):(\d+)\) \[", out, re.MULTILINE)
+    assert places and all(Path(file).is_file() for file, _ in places), places
 
 
 class NoNew:
