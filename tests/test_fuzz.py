@@ -110,6 +110,20 @@ def odd_refusal() -> OddRefusal:
     return OddRefusal()
 
 
+class OddDeal(StopsHalfWay):
+    """The reference, which answers a request to deal (--deal engine) with the ODD_DEAL environment variable."""
+
+    def run(self, request: dict[str, Any]) -> Any:
+        if str(request["id"]).endswith("/deal"):
+            return {"id": request["id"], **json.loads(os.environ["ODD_DEAL"])}
+        return self.reference.run(request)
+
+
+def odd_deal() -> OddDeal:
+    """``--engine test_fuzz:odd_deal``."""
+    return OddDeal()
+
+
 def odd_legal() -> OddLegal:
     """``--engine test_fuzz:odd_legal``."""
     return OddLegal()
@@ -438,3 +452,22 @@ def test_a_refusal_without_a_code_is_malformed_not_an_action_accepted(
     printed = capsys.readouterr().out
     assert "expected rejected to be null or an object with a refusal code" in printed, printed
     assert "accepted" not in printed
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        ('{"observations": {"a": 1}}', "ERROR briscola-2p error (fuzz/0/0, not seen again): the engine did not show its deal"),
+        ('{"observations": 5}', "ERROR briscola-2p error (fuzz/0/0, not seen again): the engine did not show its deal"),
+        ('{"error": {"kind": "unsupported", "message": "no seeds"}}', "UNSUPPORTED briscola-2p unsupported: no seeds"),
+    ],
+)
+def test_a_deal_the_engine_does_not_show_is_that_deal_s_result(
+    answer: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ODD_DEAL", answer)
+    fuzz("--engine", "test_fuzz:odd_deal", "--deal", "engine", "--deals", "3", "--variant", "briscola-2p",
+         "--report-dir", str(tmp_path))  # fmt: skip
+    printed = capsys.readouterr().out
+    assert any(line.startswith(said) for line in printed.splitlines()), printed
+    assert len(runlog.read(tmp_path / "run.jsonl").scenarios) == 3

@@ -149,11 +149,15 @@ class Worker:
         failed: list[DealResult] = []
         for (i, variant, sent), answer in zip(asked, self._answers(requests), strict=True):
             observations = answer.get("observations") if isinstance(answer, dict) else None
-            snapshot = observations[0].get("snapshot") if observations and isinstance(observations[0], dict) else None
+            first = observations[0] if isinstance(observations, list) and observations else None
+            snapshot = first.get("snapshot") if isinstance(first, dict) else None
             if not isinstance(snapshot, dict):
                 error = answer if isinstance(answer, EngineError) else (
                     engine_error(answer["error"]) if isinstance(answer, dict) and answer.get("error")
                     else EngineError(ErrorKind.MALFORMED, "expected its first observation to hold a snapshot object"))
+                if error.kind is ErrorKind.UNSUPPORTED:  # counted apart by its reason, as a deal played part-way is
+                    failed.append(_unsupported(i, deal_id(seed, i), variant, error, 0.0))
+                    continue
                 said = f"the engine did not show its deal: {error}"
                 failed.append(
                     DealResult(i, deal_id(seed, i), variant, error.outcome, 0.0, field="error", error=str(error), detail=said)
@@ -189,7 +193,7 @@ class Worker:
         if divergence is None:
             return DealResult(deal.index, deal.id, variant, Outcome.PASS, seconds)
         if divergence.error is not None and divergence.error.kind is ErrorKind.UNSUPPORTED:
-            return self._unsupported(deal, divergence.error, seconds)
+            return _unsupported(deal.index, deal.id, variant, divergence.error, seconds)
         if divergence.error is not None and divergence.error.kind in STALLS:
             return self._diverged(deal, divergence, seconds)  # looking closer would wait as long again, or not be run
         finding = self.shrinker.locate(deal.case, divergence.position, deal.id, deal.reports)
@@ -200,14 +204,6 @@ class Worker:
             self.seen.add(finding.key)
             found = self._write(finding, deal)
         return self._diverged(deal, finding.divergence, seconds, finding, found)
-
-    def _unsupported(self, deal: Deal, error: EngineError, seconds: float) -> DealResult:
-        """A deal the engine says it cannot play (what it reported up to there agreeing): no divergence, so neither
-        shrunk nor written as a scenario, which could only be unsupported too; filed under its reason."""
-        reason = unsupported_reason(error)
-        variant = deal.case.variant
-        return DealResult(deal.index, deal.id, variant, Outcome.UNSUPPORTED, seconds, field=reason, error=str(error),
-                          detail=reason, key=(variant, reason, ()))
 
     def _diverged(
         self, deal: Deal, divergence: Divergence, seconds: float, finding: Finding | None = None, found: Found | None = None
@@ -243,3 +239,11 @@ class Worker:
             shrunk = finding
             done, problem = writing.written(finding, writing.origin(finding, seed, deal.index), self.run_one)
         return Found(done, problem, shrunk.mid_deal)
+
+
+def _unsupported(index: int, deal: str, variant: str, error: EngineError, seconds: float) -> DealResult:
+    """A deal the engine says it cannot play (what it reported up to there agreeing): no divergence, so neither
+    shrunk nor written as a scenario, which could only be unsupported too; filed under its reason."""
+    reason = unsupported_reason(error)
+    return DealResult(index, deal, variant, Outcome.UNSUPPORTED, seconds, field=reason, error=str(error), detail=reason,
+                      key=(variant, reason, ()))  # fmt: skip
