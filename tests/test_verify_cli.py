@@ -235,6 +235,19 @@ def test_a_name_that_is_neither_engine_class_nor_factory_says_what_it_was_taken_
     assert "name an engine class with new, or a factory (docs/guide/adapter.md)" in said
 
 
+class ReportsOneField(CannotRefuse):
+    REPORTS = "hands"  # a string, not a list of fields
+
+
+def test_an_engine_class_declaring_its_fields_in_another_shape_is_refused_in_process_too() -> None:
+    """Taken for no declaration, it would have every field judged: as a served handshake's, it is refused."""
+    from conformance.engines.adapter import load_engine
+    from conformance.engines.protocol import EngineUnusable
+
+    with pytest.raises(EngineUnusable, match=f"expected {__name__}:ReportsOneField.REPORTS to list the snapshot fields"):
+        load_engine(f"{__name__}:ReportsOneField")
+
+
 def test_smoke_explains_a_silent_engine(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     script = tmp_path / "mute.py"
     script.write_text("import sys\nfor line in sys.stdin:\n    pass\n", encoding="utf-8")

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from conformance.engines.breaker import GIVE_UP_AFTER
 from conformance.engines.interrupt import Interrupted
 from conformance.engines.messages import Answer, ErrorReport, Observation, RefusalReport, Request
+from conformance.suite.reported import declaration_problem
 from conformance.text.untrusted import text
 from conformance.vocabulary import EngineError, ErrorKind
 from specreader.jsontypes import Json
@@ -213,7 +214,10 @@ def load_engine(target: str) -> EngineAdapter:
         from specreader import spec
 
         info: Json = {"name": target, "version": "unknown", "language": "python"}
-        if isinstance(reports := getattr(obj, "REPORTS", None), (list, tuple)):  # the snapshot fields it keeps
+        reports = getattr(obj, "REPORTS", None)  # the snapshot fields it keeps
+        if problem := declaration_problem(list(reports) if isinstance(reports, tuple) else reports, f"{target}.REPORTS"):
+            raise EngineUnusable(text(problem, 300))
+        if reports is not None:
             info["reports"] = list(reports)
         return InProcessAdapter(obj.new, info, spec.variant_ids())
     try:
@@ -229,6 +233,8 @@ def load_engine(target: str) -> EngineAdapter:
     hello = made.hello()
     if not isinstance(hello, dict) or not isinstance(hello.get("variants", []), list):
         raise EngineUnusable(f"{target}: expected hello() to return a mapping with a list of variants, found {hello!r}")
+    if problem := declaration_problem(hello.get("reports"), f"{target}: hello()'s reports"):
+        raise EngineUnusable(text(problem, 300))
     return made  # type: ignore[no-any-return]
 
 

@@ -20,7 +20,7 @@ from conformance.engines.breaker import GIVE_UP_AFTER, Breaker
 from conformance.engines.engine_process import MAX_LINE_BYTES, Closed, EngineProcess, Event, Exited, Line, Overlong, describe_exit
 from conformance.engines.messages import Request
 from conformance.suite import schemas
-from conformance.suite.reported import declared
+from conformance.suite.reported import declaration_problem
 from conformance.text import untrusted
 from conformance.vocabulary import EngineError, ErrorKind
 from specreader.jsontypes import Json
@@ -423,7 +423,4 @@ def _handshake_problem(answer: Json | EngineError) -> str:
     variants = implementation.get("variants")
     if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
         return f"expected implementation.variants to list variant ids, found {json.dumps(variants)[:120]}"
-    if implementation.get("reports") is not None and declared(implementation["reports"]) is None:  # else read as none: all judged
-        found = untrusted.text(json.dumps(implementation["reports"])[:120])
-        return f"expected implementation.reports to list the snapshot fields the engine keeps, found {found}"
-    return ""
+    return untrusted.text(declaration_problem(implementation.get("reports"), "implementation.reports") or "", 300)

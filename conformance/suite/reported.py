@@ -89,6 +89,15 @@ def declared(value: object) -> Reports:
     return frozenset(value)
 
 
+def declaration_problem(value: object, where: str) -> str | None:
+    """What is wrong with a declaration of the fields an engine keeps (``where`` names it: its handshake's
+    ``implementation.reports``), if anything: given, it must be a list of field paths, else it would be taken for
+    none and every field judged."""
+    if value is None or declared(value) is not None:
+        return None
+    return f"expected {where} to list the snapshot fields the engine keeps, found {type(value).__name__} {value!r:.80}"
+
+
 def every_path(expects: Iterable[Json]) -> set[str]:
     """Every snapshot path (and ``legal``) some of these expectations rest on."""
     return {path for expect in expects for key, value in expect.items() for _, path in paths(key, value)}
