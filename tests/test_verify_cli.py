@@ -197,13 +197,21 @@ def test_smoke_serves_a_python_engine_named_as_verify_names_it(
     assert code == 2 and "not both" in err
 
 
-@pytest.mark.parametrize("command", ["smoke", "verify", "fuzz", "check-trace"])
-def test_an_option_cut_short_is_no_other_option(command: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """``--engine`` where only ``--engine-cmd`` is taken was once read as it, and ran a program of that name."""
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["smoke", "--engine-c", "python engine.py"],
+        ["verify", "--engine-c", "python engine.py"],
+        ["fuzz", "--engine-c", "python engine.py"],
+        ["check-trace", "--report-d", "reports", "games.jsonl"],
+    ],
+)
+def test_an_option_cut_short_is_no_other_option(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """``--engine`` where only ``--engine-cmd`` was taken was once read as it, and ran a program of that name."""
     with pytest.raises(SystemExit) as ended:
-        main([command, "--engine-c", "python engine.py", "--report-d", "r", "."])
+        main(args)
     assert ended.value.code == 2
-    assert "unrecognized arguments" in capsys.readouterr().err
+    assert f"unrecognized arguments: {args[1]}" in capsys.readouterr().err
 
 
 def test_a_failing_kit_scenario_is_placed_where_it_opens_from_the_user_s_folder(
