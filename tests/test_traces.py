@@ -189,6 +189,14 @@ def test_fields_a_header_declares_and_no_game_gives_are_noted(tmp_path: Path, ca
     assert "fields the trace reported: hands, phase, to_act" in out.splitlines()
 
 
+def test_a_refusal_naming_no_code_is_a_problem_of_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """As verify and fuzz read it: a refusal with an empty code is no refusal a kit can judge, nor an action accepted."""
+    game = _reference_game("briscola-2p", 4, every=False)
+    game["observations"] = [None, {"rejected": {"code": ""}}]
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
+    assert status == 2 and "$.observations[1].rejected" in out, out
+
+
 def test_traces_of_several_engines_are_said_to_be(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = _reference_game("briscola-2p", 6, every=False)
     a = _write(tmp_path / "a.jsonl", {"trace": 1, "engine": {"name": "first", "version": "1"}}, game)

@@ -33,7 +33,7 @@ from conformance.suite.observing import LEGAL, SETUP, clauses_of
 from conformance.suite.reported import covers, judged
 from conformance.suite.scenarios import as_written
 from conformance.traces.reading import Game
-from conformance.vocabulary import Outcome
+from conformance.vocabulary import Outcome, refusal_code
 from reference import Engine, SetupError
 from reference.refusals import INVALID_SETUP
 from specreader.jsontypes import Json
@@ -166,10 +166,9 @@ def _dealt_wrong(game: Game, err: SetupError, seconds: float) -> GameResult:
 
 
 def _refusal_code(observation: Json | None) -> str | None:
-    """The code an engine refused an action with, as its observation says; None: it was accepted."""
-    rejected = observation.get("rejected") if observation is not None else None
-    code = rejected.get("code") if isinstance(rejected, dict) else None
-    return code if isinstance(code, str) else None
+    """The code an engine refused an action with, as its observation says (its shape checked as the trace was
+    read); None: it was accepted."""
+    return refusal_code(observation.get("rejected")) if observation is not None else None
 
 
 def _report(
