@@ -223,8 +223,7 @@ def explain(name: str, instance: Any, pointer: str = "", *, most: int | None = N
         return []
     errors = validator(name, pointer).iter_errors(instance)
     found = (item for error in errors for item in _problems(error))
-    unique = dict.fromkeys(found) if most is None else dict.fromkeys(itertools.islice(_once(found), most))
-    return list(unique)
+    return list(itertools.islice(_once(found), most))
 
 
 def _once(items: Iterator[tuple[JsonPath, str, bool]]) -> Iterator[tuple[JsonPath, str, bool]]:
