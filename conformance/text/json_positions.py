@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any
 
 from specreader.jsontypes import JsonPath
@@ -52,6 +52,29 @@ class Positions:
     def repeated(self) -> tuple[JsonPath, int] | None:
         """The path of the first key found twice in one object, and the column of its second occurrence."""
         return next(((path, column) for kind, path, column, _ in self._walk() if kind == _REPEATED), None)
+
+    def columns(self, wanted: Sequence[tuple[JsonPath, bool]]) -> list[int]:
+        """The column of each (path, at_key) as ``column`` gives it, all in one walk of the line: a line with many
+        problems is walked once, not once a problem."""
+        open_ = set(wanted)
+        found: dict[tuple[JsonPath, bool], tuple[int, int]] = {q: (1, -1) for q in open_}  # column, depth matched
+        by_prefix: dict[JsonPath, list[tuple[JsonPath, bool]]] = {}
+        for q in open_:
+            for n in range(len(q[0]) + 1):
+                by_prefix.setdefault(q[0][:n], []).append(q)
+        for kind, at, column, _ in self._walk():
+            if not open_:
+                break
+            if kind == _KEY and (at, True) in open_:
+                found[(at, True)] = (column, len(at) + 1)
+                open_.discard((at, True))
+            elif kind == _VALUE:
+                for q in by_prefix.get(at, ()):
+                    if q in open_ and len(at) > found[q][1]:
+                        found[q] = (column, len(at))
+                        if at == q[0]:
+                            open_.discard(q)
+        return [found[q][0] for q in wanted]
 
     def column(self, path: JsonPath, *, at_key: bool = False) -> int:
         """The column of ``path``'s key (``at_key``) or value; of the nearest enclosing value it has

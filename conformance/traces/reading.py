@@ -126,8 +126,14 @@ def _header(name: str, number: int, raw: bytes) -> Json | Problem | None:
 
 
 def _problem(name: str, number: int, raw: bytes, path: JsonPath, message: str, about_key: bool = False) -> Problem:
-    column = json_positions.positions(raw.decode("utf-8")).column(path, at_key=about_key)
-    return Problem(name, number, column, path, message)
+    return _located(TraceLine(0, name, number, raw, None), [(path, message, about_key)])[0]
+
+
+def _located(line: TraceLine, found: list[tuple[JsonPath, str, bool]]) -> list[Problem]:
+    """Each problem of a line at its column, the line walked once for them all."""
+    columns = json_positions.positions(line.raw.decode("utf-8")).columns([(path, key) for path, _, key in found])
+    placed = zip(found, columns, strict=True)
+    return [Problem(line.file, line.number, column, path, message) for (path, message, _), column in placed]
 
 
 def read_game(line: TraceLine) -> Game | list[Problem]:
@@ -138,7 +144,7 @@ def read_game(line: TraceLine) -> Game | list[Problem]:
         return [Problem(line.file, line.number, err.column, err.path, str(err))]
     found = schemas.explain("trace", value, "/$defs/game")
     if found:
-        return [_problem(line.file, line.number, line.raw, p, m, k) for p, m, k in found]
+        return _located(line, found)
     variant_id = value["variant"]
     spec = kit_spec()
     raw_variants = spec.variants_raw()
@@ -149,15 +155,14 @@ def read_game(line: TraceLine) -> Game | list[Problem]:
     setup = expand_setup(value["setup"], resolved)
     found = schemas.explain("setup", setup)
     if found:
-        written = [("setup", *as_written(p, value["setup"], resolved)) for p, _, _ in found]
-        return [_problem(line.file, line.number, line.raw, w, m, k) for w, (_, m, k) in zip(written, found, strict=True)]
+        return _located(line, [(("setup", *as_written(p, value["setup"], resolved)), m, k) for p, m, k in found])
     observations = tuple(value.get("observations", ()))
     if len(observations) > len(value["actions"]) + 1:
         wanted = f"at most {len(value['actions']) + 1} observations (one after the deal, one per action)"
         return [_problem(line.file, line.number, line.raw, ("observations",), f"expected {wanted}, found {len(observations)}")]
     unknown = _unknown_fields(observations)
     if unknown:
-        return [_problem(line.file, line.number, line.raw, path, message, True) for path, message in unknown]
+        return _located(line, [(path, message, True) for path, message in unknown])
     place = place_of(line.file, line.number)  # unique over the run, as a run log's ids must be
     name = f"{place}#{value['game']}" if "game" in value else place
     actions = tuple(value["actions"])

@@ -513,6 +513,29 @@ def test_a_problem_is_located_by_walking_the_line_no_further_than_it() -> None:
     assert json_positions.positions('[0, {"a": 1}]').column((1, "b")) == 5  # a key the line lacks: its object's
 
 
+def _paths(value: object, at: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    inside = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    return [at, *(p for key, item in inside for p in _paths(item, (*at, key)))]
+
+
+_JSON_LINES = json_values(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=5), st.text(max_size=3), width=4, max_leaves=20
+)
+
+
+@settings(max_examples=cases(quick=100, deep=1000), deadline=None, database=None)
+@given(_JSON_LINES, st.lists(st.tuples(st.integers(0, 50), st.booleans(), st.booleans()), max_size=8))
+def test_many_problems_of_a_line_are_located_in_one_walk_as_one_at_a_time(
+    value: object, picks: list[tuple[int, bool, bool]]
+) -> None:
+    """check-trace locates every problem of a line: one walk for them all, each column as a walk of its own gives."""
+    line = json.dumps(value)
+    where = json_positions.positions(line)
+    paths = _paths(value)
+    wanted = [((*paths[i % len(paths)], "missing") if missing else paths[i % len(paths)], key) for i, key, missing in picks]
+    assert where.columns(wanted) == [where.column(path, at_key=key) for path, key in wanted]
+
+
 def test_a_long_line_s_last_key_twice_is_located_in_bounded_memory() -> None:
     line = "[" + "0," * 500_000 + '{"a": 1, "a": 2}]'
     tracemalloc.start()
