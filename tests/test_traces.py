@@ -145,6 +145,7 @@ def test_a_snapshot_key_that_names_no_field_is_a_located_problem(tmp_path: Path,
     assert "$.observations[0].snapshot.trumps: expected a snapshot field, found 'trumps' (did you mean 'trump'?)" in problems
     assert any(p.endswith("snapshot.last_trick.winer: expected a key of last_trick, found 'winer' (did you mean 'winner'?)")
                for p in problems), problems  # fmt: skip
+    assert "no game was judged: each line read has a problem, above" in out.splitlines()
 
 
 def test_what_is_no_trace_file_is_refused_by_name_in_a_folder_or_given(
