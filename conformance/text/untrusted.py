@@ -59,10 +59,16 @@ def text(value: object, cap: int = CAP) -> str:
 TAIL_LINES = limits.TAIL_LINES
 
 
+# A stack frame as JavaScript, Java and C# print them ("    at f (engine.js:3:9)"): below the error's own message,
+# which a tail of the last lines would otherwise lose behind them.
+_FRAME = re.compile(r"\s+at\s")
+
+
 def tail(label: str, lines: list[str]) -> str:
-    """The last ``TAIL_LINES`` of ``lines`` that are not blank, as a clause for an error message
-    (``; label: a | b``, at most 1,024 characters made safe), or "" when there are none."""
-    said = [line for line in lines if line.strip()][-TAIL_LINES:]
+    """The last ``TAIL_LINES`` of ``lines`` that are neither blank nor stack frames, as a clause for an error
+    message (``; label: a | b``, at most 1,024 characters made safe), or "" when there are none."""
+    shown = [line for line in lines if line.strip()]
+    said = ([line for line in shown if not _FRAME.match(line)] or shown)[-TAIL_LINES:]
     return f"; {label}: " + text(" | ".join(said), 1024) if said else ""
 
 

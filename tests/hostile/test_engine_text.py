@@ -507,3 +507,14 @@ def test_a_line_nested_deeper_than_the_kit_s_limit_allows_is_read_as_json_alone_
                 return ("refused", str(err))
 
     assert read(fast=True) == read(fast=False)
+
+
+def test_an_engine_s_error_message_is_kept_from_behind_its_stack_frames() -> None:
+    """Node.js, Java and C# print the error first and its frames under it: the tail the kit shows passes over the
+    frames, else the message would be lost behind them; Python's traceback ends with its message anyway."""
+    node = ["/p/engine.js:100", "    throw new TypeError('boom on 3H');", "    ^", "", "TypeError: boom on 3H",
+            *[f"    at f{i} (node:internal/{i}:1:1)" for i in range(10)], "", "Node.js v20.20.2"]  # fmt: skip
+    assert "TypeError: boom on 3H" in untrusted.tail("stderr", node)
+    python = ["Traceback (most recent call last):", '  File "e.py", line 3, in <module>', "    f()", "ValueError: bad"]
+    assert untrusted.tail("stderr", python).endswith("ValueError: bad")
+    assert untrusted.tail("stderr", ["    at only frames"]) == "; stderr:     at only frames"
