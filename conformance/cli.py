@@ -123,7 +123,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except BadCommand as err:
         return _usage_error(str(err))
     except Exception as err:  # an unusable engine is a verdict, not a traceback
-        print(f"engine unusable: {adapters.describe_error(err)}", file=sys.stderr)
+        print(f"engine unusable: {adapters.unusable_said(err)}", file=sys.stderr)
         return EXIT_ENGINE
     options = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v not in (None, False, [])}
     log: Log | None = None

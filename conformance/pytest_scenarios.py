@@ -99,7 +99,7 @@ def _configure(config: pytest.Config, given: roots.Roots) -> None:
         )
         config.stash[_HELLO_KEY] = untrusted.identity(engine.hello(), set(spec.variant_ids(playable=False)))
     except Exception as err:  # whatever the engine raised
-        unusable = f"engine unusable: {adapters.describe_error(err)}"
+        unusable = f"engine unusable: {adapters.unusable_said(err)}"
         if hasattr(config, "workerinput"):  # the controller's engine shook hands, this worker's did not: its
             config.stash[_UNUSABLE_KEY] = unusable  # scenarios fail saying so, rather than the worker being lost
             config.stash[_HELLO_KEY] = {"variants": []}

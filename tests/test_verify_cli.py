@@ -225,6 +225,15 @@ def test_a_failing_kit_scenario_is_placed_where_it_opens_from_the_user_s_folder(
     assert places and all(Path(file).is_file() for file, _ in places), places
 
 
+def test_a_command_written_for_a_shell_says_that_none_runs_it(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "verify", "--engine-cmd", "FOO=1 node engine.js")
+    assert code == 3
+    assert err.strip() == (
+        "engine unusable: cannot start FOO=1 node engine.js: No such file or directory; the command is run without a"
+        " shell: set a variable with env (env FOO=1 node engine.js)"
+    )
+
+
 class NoNew:
     """An engine class written as many are: made with its players, no new(variant, setup)."""
 

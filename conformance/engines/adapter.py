@@ -159,6 +159,14 @@ def describe_error(err: BaseException) -> str:
     return text(f"{type(err).__name__}: {_said(err)}")  # made safe here, where an engine's words enter the kit
 
 
+def unusable_said(err: BaseException) -> str:
+    """Why an engine cannot be used, as one line of safe text: the kit's own word where the kit said why (an
+    EngineUnusable), else the exception as ``describe_error`` gives it."""
+    from conformance.engines.protocol import EngineUnusable
+
+    return text(_said(err)) if isinstance(err, EngineUnusable) else describe_error(err)
+
+
 def _said(err: BaseException) -> str:
     """An exception's message, or why it could not be read: never raises."""
     try:

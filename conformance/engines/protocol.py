@@ -103,7 +103,10 @@ class SubprocessAdapter:
         try:
             process = EngineProcess(self.argv, max_line_bytes=self.max_line_bytes)
         except OSError as err:
-            raise EngineUnusable(f"cannot start {shlex.join(self.argv)}: {err.strerror or err}") from None
+            said = f"cannot start {shlex.join(self.argv)}: {err.strerror or err}"
+            if "=" in self.argv[0] or self.argv[0] in _SHELL_WORDS:  # FOO=1 node engine.js, cd x && ...
+                said += "; the command is run without a shell: set a variable with env (env FOO=1 node engine.js)"
+            raise EngineUnusable(untrusted.text(said, 600)) from None
         try:
             answer = self._exchange(process, {"cmd": "start", "protocol": VERSION}, "started", self.startup_timeout)
         except BaseException:
@@ -353,6 +356,9 @@ class SubprocessAdapter:
         process, self._process = self._process, None
         if process is not None:
             process.stop(json.dumps({"cmd": "stop"}).encode() + b"\n", min(self.timeout, _STOP_GRACE))
+
+
+_SHELL_WORDS = frozenset({"cd", "export", "source", ".", "set", "exec"})  # what only a shell runs
 
 
 def _id_of(event: Event | None) -> object:

@@ -133,7 +133,7 @@ class _Inline:
         except BadCommand:
             raise  # the user's words, not the engine's failure
         except Exception as err:  # an unusable engine is a verdict, not a traceback
-            raise Stopped(f"engine unusable: {adapters.describe_error(err)}") from None
+            raise Stopped(f"engine unusable: {adapters.unusable_said(err)}") from None
         self.worker = Worker(settings, engine)
         self.hello: Json = engine.hello()
         # A batch runs when received, one at a time: none runs that a stop would make unwanted.
@@ -170,7 +170,7 @@ def _serve(settings: Settings, link: Connection) -> None:
     try:
         engine = _open(settings)
     except Exception as err:
-        link.send(("unusable", adapters.describe_error(err)))
+        link.send(("unusable", adapters.unusable_said(err)))
         return
     try:
         worker = Worker(settings, engine)
