@@ -234,6 +234,28 @@ def test_a_command_written_for_a_shell_says_that_none_runs_it(capsys: pytest.Cap
     )
 
 
+def test_a_line_for_people_on_standard_output_is_said_to_belong_on_standard_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    chatty = tmp_path / "chatty.py"
+    chatty.write_text(
+        "import runpy, sys\n"
+        "sys.argv = ['serve']\n"
+        "class Out:\n"
+        "    def __init__(self, real): self.real = real\n"
+        "    def write(self, text):\n"
+        "        if text.startswith('{\"id\"'): self.real.write('debug: answering\\n')\n"
+        "        return self.real.write(text)\n"
+        "    def flush(self): self.real.flush()\n"
+        "sys.stdout = Out(sys.stdout)\n"
+        "runpy.run_module('conformance.engines.serve', run_name='__main__')\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run(capsys, "verify", "--engine-cmd", f"{sys.executable} {chatty}", "--variant", "briscola-2p")
+    assert code == 1
+    assert "found 'debug: answering' (Expecting value); what the engine prints for people goes to standard error" in out
+
+
 class NoNew:
     """An engine class written as many are: made with its players, no new(variant, setup)."""
 

@@ -192,7 +192,8 @@ class SubprocessAdapter:
         try:
             answer = untrusted.json_line(raw)
         except untrusted.Unreadable as err:
-            return EngineError(ErrorKind.MALFORMED, str(err))
+            hint = "" if raw.lstrip()[:1] in (b"{", b"[") else "; what the engine prints for people goes to standard error"
+            return EngineError(ErrorKind.MALFORMED, str(err) + hint)
         if not isinstance(answer, dict):
             return EngineError(ErrorKind.MALFORMED, f"expected a JSON object, found {type(answer).__name__}")
         if answer_kind != "started" and _answers_nothing(answer):
