@@ -471,3 +471,30 @@ def test_a_deal_the_engine_does_not_show_is_that_deal_s_result(
     printed = capsys.readouterr().out
     assert any(line.startswith(said) for line in printed.splitlines()), printed
     assert len(runlog.read(tmp_path / "run.jsonl").scenarios) == 3
+
+
+def test_an_engine_crashing_on_a_card_is_one_divergence_shrunk_to_that_card(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A crash leaves no observation to say where in the deal it came: the case is cut by halves as long as it still
+    crashes, then started as late as it does, and every deal that crashes is the same divergence."""
+    script = tmp_path / "crashes_on_7c.py"
+    script.write_text(
+        f"import sys\nsys.path[:0] = [{str(ROOT)!r}, {str(ROOT / 'examples' / 'python-subprocess')!r}]\n"
+        "import engine\nrun = engine.run\n"
+        "def crashing(request):\n"
+        "    if any(action.get('card') == '7C' for action in request.get('actions', [])):\n"
+        "        sys.exit(1)\n"
+        "    return run(request)\n"
+        "engine.run = crashing\nsys.exit(engine.main())\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    status = fuzz("--engine-cmd", f"{sys.executable} {script}", "--deals", "12", "--variant", "briscola-2p", "--out", str(out))
+    printed = capsys.readouterr().out
+    assert status == 1, printed
+    assert "ERROR briscola-2p error.crash (first at fuzz/0/0; 12 deals)" in printed, printed
+    (written,) = out.glob("*.yaml")
+    (scenario,) = load_files([written])
+    assert [a.get("card") for a in scenario.actions()] == ["7C"]
+    assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS

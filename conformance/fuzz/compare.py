@@ -177,8 +177,8 @@ def report_divergence(
 
 def first_divergence(expected: Expected, answer: object) -> Divergence | None:
     """The first place the engine's answer (untrusted: any shape) parts from the reference; None if nowhere."""
-    if isinstance(answer, EngineError):
-        return _failed(0, answer)
+    if isinstance(answer, EngineError):  # no observation says where in the deal it failed: at its end, then
+        return _failed(len(expected.refusals), answer)
     if not isinstance(answer, dict):
         return _error(0, ErrorKind.MALFORMED, f"expected an answer object, found {type(answer).__name__}")
     observations = answer.get("observations")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from conformance.engines.messages import Request
-from conformance.fuzz.compare import REFUSAL, REPORT, Divergence, Expected, first_divergence
+from conformance.fuzz.compare import ERROR, REFUSAL, REPORT, Divergence, Expected, first_divergence
 from conformance.fuzz.deals import Case, Report, reference_reports
 from conformance.suite.observing import LEGAL, SETUP, clauses_of
 from conformance.suite.reported import Reports
@@ -46,8 +46,9 @@ class Finding:
 
     @property
     def key(self) -> tuple[str, str, tuple[str, ...]]:
-        """Divergences with the same key are the same divergence: it is written once."""
-        return (self.case.variant, self.field, self.clauses)
+        """Divergences with the same key are the same divergence: it is written once. An error is one whatever the
+        clauses of the phase it came in (an engine crashing on a card does so at any point of a deal)."""
+        return (self.case.variant, self.field, () if self.divergence.kind == ERROR else self.clauses)
 
 
 class _Stalled(Exception):
@@ -174,11 +175,26 @@ class Shrinker:
         the engine stalls on a candidate."""
         best = found
         try:
-            best = self._start_later(found, rid)
+            if found.divergence.kind == ERROR and found.divergence.position == len(found.case.actions):
+                best = self._shortest_failing(found, rid)  # failed with no observation: where in the deal, unknown
+            best = self._start_later(best, rid)
             best = self._without_attempts(best, rid)
             return self._without_won_cards(best, rid)
         except _Stalled:
             return best
+
+    def _shortest_failing(self, found: Finding, rid: str) -> Finding:
+        """The case cut as short as it still fails as the whole one does, by halves (the engine run each time):
+        an answer that failed with no observation (a crash) says nothing of where in the deal it failed."""
+        best, low, high = found, 0, len(found.case.actions) - 1
+        while low <= high:
+            middle = (low + high) // 2
+            shorter = self._same(truncated(found.case, middle), found, rid, mid_deal=found.mid_deal)
+            if shorter is not None:
+                best, high = shorter, middle - 1
+            else:
+                low = middle + 1
+        return best
 
     def _same(self, candidate: Case, target: Finding, rid: str, mid_deal: bool) -> Finding | None:
         found = self.examine(candidate, rid)
