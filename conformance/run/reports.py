@@ -177,15 +177,19 @@ class _Causes:
 
 
 def closing_line(counts: dict[str, int]) -> str:
-    """The line CI reads: ``N passed, N failed`` (naming those the engine was too unwell to run) plus what was not run."""
+    """The line CI reads: ``N passed, N failed`` (naming the failures that are no plain fail: errors, timeouts, those
+    the engine was too unwell to run, passes the expectation file says fail) plus what was not run."""
     failed = sum(counts.get(k, 0) for k in FAILING)
-    unavailable = counts.get(Outcome.ENGINE_UNAVAILABLE, 0)
+    named = [f"{counts[k]} {k}" for k in _FAILING_NAMED if counts.get(k)]
     extra = [f"{counts[k]} {k}" for k in _NAMED_AFTER if counts.get(k)]
     return (
         f"{counts.get(Outcome.PASS, 0)} passed, {failed} failed"
-        + (f" ({unavailable} {Outcome.ENGINE_UNAVAILABLE})" if unavailable else "")
+        + (f" ({', '.join(named)})" if named else "")
         + (", " + ", ".join(extra) if extra else "")
     )
+
+
+_FAILING_NAMED = (Outcome.ERROR, Outcome.TIMEOUT, Outcome.ENGINE_UNAVAILABLE, Outcome.XPASS)
 
 
 def _columns(groups: dict[str, dict[str, int]]) -> list[str]:

@@ -183,7 +183,7 @@ def test_a_run_given_up_on_says_so_in_every_report(tmp_path: Path, capsys: pytes
     log = runlog.read(folder / "run.jsonl")
     given_up = log.counts()["engine-unavailable"]
     assert code == 1 and log.complete and log.counts()["timeout"] == 2 and given_up == len(log.scenarios) - 2
-    assert out.strip().splitlines()[-1] == f"0 passed, {given_up + 2} failed ({given_up} engine-unavailable)"
+    assert out.strip().splitlines()[-1] == f"0 passed, {given_up + 2} failed (2 timeout, {given_up} engine-unavailable)"
     table = out[out.index("\ngame ") + 1 :].splitlines()[:2]
     assert table == ["game       timeout  engine-unavailable", f"albastini        2  {given_up:>18}"]
     summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
