@@ -324,6 +324,12 @@ def _mutant_keys(vid: str, spec: Spec, variants: bytes) -> frozenset[MutantKey] 
     return _MUTANT_KEYS[key]
 
 
+_JSON_LINES = (  # what a .jsonl file given to validate is told
+    "expected a YAML file of the kit (spec, scenarios, expectations); a trace of an engine's games is read by"
+    " trickspec check-trace, a run log by trickspec report"
+)
+
+
 def validate(paths: list[Path] | None = None) -> list[Problem]:
     """Problems in the kit (default) or in the given files and folders, checked with the kit's spec;
     with house folders (specreader/roots.py), the house spec with the kit's, and by default the house
@@ -343,6 +349,9 @@ def validate(paths: list[Path] | None = None) -> list[Problem]:
     extra_spec: list[tuple[Path, str]] = []
     real_folders: dict[Path, str] = {}
     for target in targets:
+        if target.suffix == ".jsonl":  # named alone: another command reads it
+            problems.append(Problem(str(target), 0, 0, (), _JSON_LINES))
+            continue
         files, missing = yaml_files(target)
         problems += missing
         for file in files:

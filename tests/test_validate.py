@@ -434,3 +434,14 @@ def test_an_expectation_file_names_the_house_scenarios_a_run_takes_and_in_a_scen
     code, lines = run(capsys, *folders)
     assert code == 2 and lines and all(line.startswith(f"{inside}:") for line in lines)
     assert any("missing required key 'scenarios'" in line for line in lines)
+
+
+def test_a_trace_or_run_log_given_to_validate_is_pointed_at_its_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    trace = tmp_path / "games.jsonl"
+    trace.write_text('{"variant": "briscola-2p"}\n', encoding="utf-8")
+    code, lines = run(capsys, str(trace))
+    assert code == 2
+    assert lines == [f"{trace}: expected a YAML file of the kit (spec, scenarios, expectations); a trace of an engine's"
+                     " games is read by trickspec check-trace, a run log by trickspec report"]  # fmt: skip
