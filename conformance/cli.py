@@ -700,7 +700,10 @@ COMMANDS: tuple[Command, ...] = (
         cmd_report,
         (
             Option(("log",), "run.jsonl files written by verify, fuzz or check-trace --report-dir", nargs="+"),
-            Option(("--format",), choices=reports.FORMATS, default="md"),
+            Option(
+                ("--format",), "what to render: Markdown, JUnit XML, the JSON summary or a badge (default md)",
+                choices=reports.FORMATS, default="md",
+            ),
             Option(("--output", "-o"), "write here instead of standard output"),
         ),
     ),
