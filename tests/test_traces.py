@@ -160,7 +160,7 @@ def test_what_is_no_trace_file_is_refused_by_name_in_a_folder_or_given(
     assert status == 2, out
     assert f"{folder / 'pipe.jsonl'}: expected a trace file, found a FIFO (named pipe)" in out.splitlines()
     assert f"{folder / 'gone.jsonl'}: no such file or directory" in out.splitlines()
-    assert "1 passed, 0 failed" in out  # the rest is judged
+    assert "1 passed, 2 failed (2 error)" in out  # the rest is judged; each file that is none, an error
     status, out = _check(capsys, str(folder / "pipe.jsonl"))
     assert status == 2 and "found a FIFO (named pipe)" in out, out
 
@@ -346,7 +346,13 @@ def test_lines_that_are_no_game_are_located_and_the_rest_judged(tmp_path: Path, 
     assert f"{trace}:5:1: $: missing required key 'setup'" in out
     assert f"{trace}:6:" in out and "$.observations: expected at most" in out
     assert f"{trace}:7:" in out and "$.setup.dealer: expected integer" in out
-    assert "1 passed, 0 failed" in out
+    assert "1 passed, 5 failed (5 error)" in out  # each line that is no game an error of the run, in every report
+    badge = tmp_path / "r"
+    assert main(["check-trace", str(trace), "--report-dir", str(badge)]) == 2
+    capsys.readouterr()
+    assert json.loads((badge / "badge.json").read_text(encoding="utf-8"))["message"] == "1/6 passed"
+    errors = [line for line in runlog.read(badge / "run.jsonl").scenarios if line["outcome"] == "error"]
+    assert [(line["id"], line["game"]) for line in errors] == [(f"{trace}:{n}", "(no game)") for n in range(3, 8)]
     assert "\x1b" not in out and "engine: e\\x1b[31m 1" in out  # the engine's name is text, never a terminal control
 
 
@@ -358,7 +364,7 @@ def test_past_the_bound_on_problems_they_are_counted_and_the_games_still_judged(
     trace = _write(tmp_path / "mixed.jsonl", *(["not a game"] * 10), game, *(["[]"] * 5))
     status, out = _check(capsys, str(trace))
     assert status == 2
-    assert out.count(f"{trace}:") == 3 and "and 12 problems more, not listed" in out and "1 passed, 0 failed" in out
+    assert out.count(f"{trace}:") == 3 and "and 12 problems more, not listed" in out and "1 passed, 15 failed" in out
     listed = [line for line in out.splitlines() if line.startswith(f"{trace}:")]
     assert [line.split(":")[1] for line in listed] == ["1", "2", "3"], listed  # the first by line
     # Lines too long are found as the file is read, ahead of the workers' answers on the lines before them.

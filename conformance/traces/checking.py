@@ -79,11 +79,26 @@ class Problems:
     def __init__(self) -> None:
         self._held: list[Problem] = []
         self._more = 0
+        self._unlogged: list[Problem] = []
 
-    def add(self, found: Iterable[Problem]) -> None:
+    def add(self, found: Iterable[Problem], *, logged: bool = True) -> None:
+        """Problems of one line (or file); ``logged``: also a line of the run log, as an error (a shard logs only its
+        own lines' problems, and the first shard those of no line)."""
+        found = list(found)
         self._held += found
+        if logged:
+            self._unlogged += found
         if len(self._held) > 2 * limits.MAX_PROBLEMS:  # cut now and then, so that no more than twice are held
             self._cut()
+
+    def take_unlogged(self) -> list[ScenarioLine]:
+        """The problems added since this was last asked, as run-log lines: one an error, for each line of a trace
+        (or file) that is no game, so that every report of the run, its badge too, counts it."""
+        by_place: dict[tuple[str, int], list[Problem]] = {}
+        for problem in self._unlogged:
+            by_place.setdefault((problem.file, problem.line), []).append(problem)
+        self._unlogged = []
+        return [_problem_line(file, number, found) for (file, number), found in by_place.items()]
 
     def _cut(self) -> None:
         self._held.sort()
@@ -227,9 +242,13 @@ def run(
                     problems.add(item)
                 else:
                     _record(checked, *item, out)
+            for line in problems.take_unlogged():
+                log.add(line)
             if progress is not None:
                 progress(checked.games, time.perf_counter() - started, len(checked.groups))
         checked.seconds = time.perf_counter() - started
+        for line in problems.take_unlogged():  # those of the last lines read, past every game
+            log.add(line)
         log.finish(checked.seconds)
     except (KeyboardInterrupt, interrupt.Interrupted) as stop:  # what was judged is kept and reported
         checked.interrupted = stop.signal.name if isinstance(stop, interrupt.Interrupted) else "SIGINT"
@@ -289,8 +308,8 @@ def _batches(
     """This shard's game lines in batches; headers and problems met on the way set aside."""
     batch: list[TraceLine] = []
     for item in lines:
-        if isinstance(item, Problem):
-            problems.add([item])
+        if isinstance(item, Problem):  # a line too long to read, a file that cannot be: no shard's game
+            problems.add([item], logged=plan.shard[0] == 1)
         elif isinstance(item, dict):
             headers.append(item)
         elif plan.mine(item.index):
@@ -313,6 +332,30 @@ def _record(checked: Checked, result: GameResult, written: writing.Written | Non
     elif group is not None:
         group.games += 1
     checked.log.add(game_line(result, group))
+
+
+NO_GAME = "(no game)"  # what a line that is no game is filed under, by game and by variant
+
+
+def _problem_line(file: str, number: int, found: list[Problem]) -> ScenarioLine:
+    """A line of a trace that is no game (or a file that could not be read, at line 0), in the run log."""
+    said = str(found[0]) + (f" (and {len(found) - 1} more problems of the line)" if len(found) > 1 else "")
+    return {
+        "type": "scenario",
+        "id": _safe_whole(reading.place_of(file, number) if number else file),
+        "outcome": Outcome.ERROR,
+        "game": NO_GAME,
+        "variant": NO_GAME,
+        "clauses": [],
+        "file": file,
+        "line": number,
+        "seconds": 0.0,
+        "mismatch": None,
+        "mismatches": [],
+        "error": untrusted.text(f"no game: {said}", 2000),
+        "expected": None,
+        "note": None,
+    }
 
 
 def game_id(result: GameResult) -> str:
