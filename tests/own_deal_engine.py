@@ -12,6 +12,7 @@ from typing import Any, Self
 
 from wrapped_engine import Wrapped
 
+from conformance.engines.adapter import Unsupported
 from conformance.suite.scenarios import deck_of
 from reference import Engine
 from specreader.spec import variant
@@ -36,3 +37,13 @@ class WrongWinner(OwnDeal):
         if last:
             seen["last_trick"] = {**last, "winner": (last["winner"] + 1) % len(seen["hands"])}
         return seen
+
+
+class OnlyItsOwnDeal(WrongWinner):
+    """The same bug in an engine that can only deal its own way: asked for a deal given card by card, it cannot."""
+
+    @classmethod
+    def new(cls, variant_id: str, setup: Any) -> Self:
+        if not (isinstance(setup, dict) and "shuffle" in setup):
+            raise Unsupported("it deals its own way only")
+        return super().new(variant_id, setup)

@@ -56,6 +56,16 @@ def test_a_bug_past_an_engine_s_own_deal_is_found_and_written(tmp_path: Path, ca
     assert "shuffle" not in written.read_text(encoding="utf-8")
 
 
+def test_a_bug_of_an_engine_that_deals_only_its_own_way_fails_its_deals(capsys: pytest.CaptureFixture[str]) -> None:
+    """Asked again with the deal's cards given, such an engine cannot play it: the divergence stands, unshrunk."""
+    status = main(["fuzz", "--engine", "own_deal_engine:OnlyItsOwnDeal", "--deal", "engine", "--deals", "20",
+                   "--variant", "briscola-2p"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert status == 1, out
+    assert "FAIL briscola-2p last_trick.winner (first at " in out and "scenario: not shrunk" in out
+    assert out.strip().splitlines()[-1] == "0 passed, 20 failed"
+
+
 def test_a_scenario_may_not_start_from_a_shuffle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "briscola"
     folder.mkdir()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from conformance.engines.adapter import EngineAdapter, describe_error, take_late_copies
 from conformance.engines.messages import Request
@@ -199,6 +199,8 @@ class Worker:
         finding = self.shrinker.locate(deal.case, divergence.position, deal.id, deal.reports)
         if finding is None:  # it did not diverge again: reported as first seen, not shrunk
             return self._diverged(deal, divergence, seconds)
+        if _cannot_be_asked(finding):  # the deal as the kit deals it: the divergence as first seen, filed, not shrunk
+            return replace(self._diverged(deal, divergence, seconds), key=(variant, divergence.field, ()))
         found = None
         if finding.key not in self.seen:
             self.seen.add(finding.key)
@@ -247,3 +249,9 @@ def _unsupported(index: int, deal: str, variant: str, error: EngineError, second
     reason = unsupported_reason(error)
     return DealResult(index, deal, variant, Outcome.UNSUPPORTED, seconds, field=reason, error=str(error), detail=reason,
                       key=(variant, reason, ()))  # fmt: skip
+
+
+def _cannot_be_asked(finding: Finding) -> bool:
+    """Whether the deal, asked again as the kit deals it (every card given), is one the engine says it cannot play:
+    an engine dealing only its own way (--deal engine) cannot be asked for the deal it dealt."""
+    return finding.divergence.error is not None and finding.divergence.error.kind is ErrorKind.UNSUPPORTED
