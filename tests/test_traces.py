@@ -198,6 +198,14 @@ def test_a_refusal_naming_no_code_is_a_problem_of_the_line(tmp_path: Path, capsy
     assert status == 2 and "$.observations[1].rejected" in out, out
 
 
+def test_a_header_declaring_a_field_there_is_not_is_a_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Declared, only the fields named are judged: a name misspelt would have every field judged nowhere."""
+    header = {"trace": 1, "reports": ["phase", "trumps"]}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", header, _reference_game("briscola-2p", 2))))
+    assert status == 2
+    assert f"{tmp_path / 't.jsonl'}:1:" in out and "$.reports: expected reports to name snapshot fields" in out, out
+
+
 def test_traces_of_several_engines_are_said_to_be(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = _reference_game("briscola-2p", 6, every=False)
     a = _write(tmp_path / "a.jsonl", {"trace": 1, "engine": {"name": "first", "version": "1"}}, game)

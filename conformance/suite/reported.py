@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from conformance.suite.field_phases import field_keys
 from specreader.jsontypes import Json
 
 Reports = frozenset[str] | None  # the declared field paths, and "legal" for the legal actions; None: everything
@@ -93,9 +94,27 @@ def declaration_problem(value: object, where: str) -> str | None:
     """What is wrong with a declaration of the fields an engine keeps (``where`` names it: its handshake's
     ``implementation.reports``), if anything: given, it must be a list of field paths, else it would be taken for
     none and every field judged."""
-    if value is None or declared(value) is not None:
+    if value is None:
         return None
-    return f"expected {where} to list the snapshot fields the engine keeps, found {type(value).__name__} {value!r:.80}"
+    fields = declared(value)
+    if fields is None:
+        return f"expected {where} to list the snapshot fields the engine keeps, found {type(value).__name__} {value!r:.80}"
+    unknown = sorted(path for path in fields if not _names_a_field(path))
+    if unknown:  # a field misspelt would be judged nowhere, and every other field not at all
+        return f"expected {where} to name snapshot fields (or legal), found {', '.join(map(repr, unknown[:5]))}"
+    return None
+
+
+def _names_a_field(path: str) -> bool:
+    """Whether a declared path is a snapshot field, a key of one (``result.tie``) or a seat's or side's part of one
+    (``hands.0``), or the legal actions."""
+    top, *parts = path.split(".")
+    if top == LEGAL or top not in field_keys():
+        return top == LEGAL and not parts
+    keys = field_keys()[top]
+    if parts and keys is not None and parts[0] in keys:
+        parts = parts[1:]
+    return all(part.isdigit() for part in parts)
 
 
 def every_path(expects: Iterable[Json]) -> set[str]:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from conformance.run.runlog import id_order
 from conformance.suite import field_phases, schemas
+from conformance.suite.reported import declaration_problem
 from conformance.suite.scenarios import as_written, expand_setup
 from conformance.text import json_positions, untrusted
 from specreader import files, limits
@@ -122,6 +123,8 @@ def _header(name: str, number: int, raw: bytes) -> Json | Problem | None:
     if found:
         path, message, about_key = found[0]
         return _problem(name, number, raw, path, message, about_key)
+    if problem := declaration_problem(value.get("reports"), "reports"):
+        return _problem(name, number, raw, ("reports",), problem)
     return value
 
 
