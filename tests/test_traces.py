@@ -198,6 +198,16 @@ def test_a_refusal_naming_no_code_is_a_problem_of_the_line(tmp_path: Path, capsy
     assert status == 2 and "$.observations[1].rejected" in out, out
 
 
+@pytest.mark.parametrize("turned", [["4H"], 5, None, True])
+def test_a_turned_card_that_is_no_card_code_is_a_problem_of_the_line(
+    turned: object, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deck = deck_of(variant("briscola-2p"))
+    setup = {"dealer": 0, "hands": {"0": deck[0:6:2], "1": deck[1:6:2]}, "turned": turned, "stock": deck[6:]}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", {"variant": "briscola-2p", "setup": setup, "actions": []})))
+    assert status == 2 and "$.setup.turned: expected a card code, found" in out, out
+
+
 def test_a_header_declaring_a_field_there_is_not_is_a_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Declared, only the fields named are judged: a name misspelt would have every field judged nowhere."""
     header = {"trace": 1, "reports": ["phase", "trumps"]}

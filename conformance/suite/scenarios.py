@@ -330,7 +330,7 @@ def _cross_checks(
             wanted = "the cards of a deal, never a shuffle seed: what an engine deals from a seed is its own"
             problems.append(doc.problem((*at, "setup", "shuffle"), f"expected {wanted}", at_key=True))
             continue
-        turned = _turned_problem(written, variant)
+        turned = turned_problem(written, variant)
         if turned is not None:
             problems.append(doc.problem((*at, "setup", TURNED), turned))
             continue
@@ -438,7 +438,7 @@ def _unknown_variant(vid: Any) -> str:
     return f"unknown variant {vid!r}: expected an id from spec/*/variants"
 
 
-def _turned_problem(setup: Json, variant: Json) -> str | None:
+def turned_problem(setup: Json, variant: Json) -> str | None:
     """What is wrong with a setup's ``turned``, if anything: it names one card, of a stock or of a
     deck dealt without a cut (the cut decides which card a deck turns up)."""
     if TURNED not in setup:

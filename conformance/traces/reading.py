@@ -18,7 +18,7 @@ from pathlib import Path
 from conformance.run.runlog import id_order
 from conformance.suite import field_phases, schemas
 from conformance.suite.reported import declaration_problem
-from conformance.suite.scenarios import as_written, expand_setup
+from conformance.suite.scenarios import as_written, expand_setup, turned_problem
 from conformance.text import json_positions, untrusted
 from specreader import files, limits
 from specreader.jsontypes import Json, JsonPath
@@ -155,6 +155,8 @@ def read_game(line: TraceLine) -> Game | list[Problem]:
         playable = "a playable variant of spec/*/variants"
         return [_problem(line.file, line.number, line.raw, ("variant",), f"expected {playable}, found {variant_id!r}")]
     resolved = spec.resolved(variant_id)
+    if isinstance(value["setup"], dict) and (turned := turned_problem(value["setup"], resolved)):
+        return _located(line, [(("setup", "turned"), turned, False)])
     setup = expand_setup(value["setup"], resolved)
     found = schemas.explain("setup", setup)
     if found:
