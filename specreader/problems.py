@@ -39,9 +39,17 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        message = _cut(self.message, _MESSAGE_SHOWN)  # a key of megabytes in a file is said, not printed whole
         if self.line == 0 and not self.path:  # the file as a whole (missing, unreadable, of another kind)
-            return shown(f"{self.file}: {self.message}")
-        return shown(f"{self.file}:{self.line}:{self.column}: {format_path(self.path)}: {self.message}")
+            return shown(f"{self.file}: {message}")
+        return shown(f"{self.file}:{self.line}:{self.column}: {_cut(format_path(self.path), _PATH_SHOWN)}: {message}")
+
+
+_MESSAGE_SHOWN, _PATH_SHOWN = 2_000, 500  # characters of a problem's message and JSON path shown
+
+
+def _cut(text: str, most: int) -> str:
+    return text if len(text) <= most else f"{text[:most]} [cut: {len(text):,} characters in all]"
 
 
 def shown(text: str) -> str:
