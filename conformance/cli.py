@@ -28,7 +28,7 @@ from conformance.suite import field_phases, scenarios
 from conformance.suite.reported import declared, every_path, within
 from conformance.text import untrusted
 from conformance.validate import spec_problems, validate
-from specreader import kitdata, roots, spec
+from specreader import kitdata, limits, roots, spec
 from specreader.problems import DataError, Problem
 from specreader.spec import EQUIVALENTS_FILE
 
@@ -398,6 +398,14 @@ def _whole_number(least: int, words: str) -> Callable[[str], int]:
 
 
 _count = _whole_number(1, "above 0")
+
+
+def _jobs(text: str) -> int:
+    """An argparse type: a number of worker processes, from 1 to the kit's bound."""
+    jobs = _count(text)
+    if jobs > limits.MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"expected at most {limits.MAX_JOBS} jobs, found {text!r}")
+    return jobs
 _seed = _whole_number(0, "from 0")
 
 
@@ -663,7 +671,7 @@ COMMANDS: tuple[Command, ...] = (
             Option(("--deals",), f"deals in the campaign, over all shards (default {FUZZ_DEALS:,})", type=_count, metavar="N"),
             Option(("--time",), "run for this many seconds instead of a number of deals", type=durations.seconds, metavar="S"),
             Option(("--seed",), "the same seed plays the same deals (default 0)", type=_seed, default=0, metavar="S"),
-            Option(("--jobs",), "engine processes run in parallel (default 1)", type=_count, default=1, metavar="J"),
+            Option(("--jobs",), "engine processes run in parallel (default 1)", type=_jobs, default=1, metavar="J"),
             Option(("--shard",), "run slice K of N of the deals (CI matrix); report merges the logs", type=_shard, metavar="K/N"),
             Option(("--out",), "write each distinct divergence here as a scenario file", metavar="DIR"),
             Option(("--report-dir",), "write run.jsonl and the reports (report.md, junit.xml, summary.json, badge.json)"),
@@ -685,7 +693,7 @@ COMMANDS: tuple[Command, ...] = (
         cmd_check_trace,
         (
             Option(("trace",), "trace files (JSON Lines, docs/guide/traces.md) or folders of *.jsonl files", nargs="+"),
-            Option(("--jobs",), "worker processes run in parallel (default 1)", type=_count, default=1, metavar="J"),
+            Option(("--jobs",), "worker processes run in parallel (default 1)", type=_jobs, default=1, metavar="J"),
             Option(("--shard",), "judge slice K of N of the games; report merges the logs", type=_shard, metavar="K/N"),
             Option(("--out",), "write each distinct divergence here as a scenario file", metavar="DIR"),
             Option(("--report-dir",), "write run.jsonl and the reports (report.md, junit.xml, summary.json, badge.json)"),

@@ -22,6 +22,7 @@ MAX_YAML_BYTES = 2 * 1024 * 1024
 # Problems listed of a run log, which is then read no further, or of a check-trace run, whose other problems are
 # counted: a file given by mistake (a trace to report, say) has one a line.
 MAX_PROBLEMS = 1000
+MAX_JOBS = 64  # --jobs: worker processes of fuzz and check-trace, each with its pipes and engine
 
 # Characters of one engine message kept in a verdict or report; the rest is cut, and the cut is said.
 ENGINE_TEXT_CAP = 4096
@@ -111,6 +112,7 @@ def described() -> list[tuple[str, str]]:
         ("Engine text", f"each message kept to {ENGINE_TEXT_CAP:,} characters, the cut said; standard error to its last "
                         f"{STDERR_LINES} lines of {STDERR_LINE_BYTES:,} bytes"),
         ("File kinds", "regular files, or links to them; a FIFO, device or socket is refused without reading it"),
+        ("Jobs", f"at most {MAX_JOBS} worker processes (`--jobs`) for fuzz and check-trace"),
     ]
 
 

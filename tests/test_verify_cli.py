@@ -256,6 +256,14 @@ def test_a_line_for_people_on_standard_output_is_said_to_belong_on_standard_erro
     assert "found 'debug: answering' (Expecting value); what the engine prints for people goes to standard error" in out
 
 
+@pytest.mark.parametrize("command", ["fuzz", "check-trace"])
+def test_jobs_are_bounded(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each job is a process with its pipes: hundreds ran the kit out of file descriptors."""
+    with pytest.raises(SystemExit) as ended:
+        main([command, "--jobs", "65", *(["t.jsonl"] if command == "check-trace" else [])])
+    assert ended.value.code == 2 and "argument --jobs: expected at most 64 jobs, found '65'" in capsys.readouterr().err
+
+
 class NoNew:
     """An engine class written as many are: made with its players, no new(variant, setup)."""
 
