@@ -264,6 +264,33 @@ def test_jobs_are_bounded(command: str, capsys: pytest.CaptureFixture[str]) -> N
     assert ended.value.code == 2 and "argument --jobs: expected at most 64 jobs, found '65'" in capsys.readouterr().err
 
 
+class HelloFails:
+    """An adapter whose hello() raises."""
+
+    def hello(self) -> dict[str, Any]:
+        raise RuntimeError("no hello today")
+
+    def run(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {}
+
+    def close(self) -> None:
+        pass
+
+
+def hello_fails() -> HelloFails:
+    return HelloFails()
+
+
+def test_a_served_engine_whose_hello_fails_says_so_in_the_handshake(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(Path(__file__).parent)
+    code, out, _ = run(capsys, "smoke", "--engine", f"{__name__}:hello_fails")
+    assert code == 3
+    assert f"the engine cannot be served: {__name__}:hello_fails: hello() raised (RuntimeError: no hello today)" in out, out
+    assert "Traceback" not in out and "json/encoder" not in out
+
+
 class NoNew:
     """An engine class written as many are: made with its players, no new(variant, setup)."""
 

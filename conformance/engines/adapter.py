@@ -238,7 +238,12 @@ def load_engine(target: str) -> EngineAdapter:
         raise EngineUnusable(
             f"{target} returned {type(made).__name__}: expected an object with hello, run and close{_NAMED_HOW}"
         )
-    hello = made.hello()
+    try:
+        hello = made.hello()
+    except _STOPS:
+        raise
+    except BaseException as err:
+        raise EngineUnusable(f"{target}: hello() raised ({describe_error(err)})") from None
     if not isinstance(hello, dict) or not isinstance(hello.get("variants", []), list):
         raise EngineUnusable(f"{target}: expected hello() to return a mapping with a list of variants, found {hello!r}")
     if problem := declaration_problem(hello.get("reports"), f"{target}: hello()'s reports"):

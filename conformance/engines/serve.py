@@ -97,7 +97,7 @@ def _serve(stdin: IO[str], stdout: IO[str], adapter: EngineAdapter) -> int:
             continue
         cmd = message.get("cmd") if isinstance(message, dict) else None
         if cmd == "start":
-            send({"started": True, "protocol": PROTOCOL_VERSION, "implementation": {"homepage": "", **adapter.hello()}})
+            send(_started(adapter))
         elif cmd == "run":
             request = cast(Request, {k: v for k, v in message.items() if k != "cmd"})
             send(_answer(adapter, request))
@@ -111,6 +111,16 @@ def _serve(stdin: IO[str], stdout: IO[str], adapter: EngineAdapter) -> int:
 
 def _encoded(message: Mapping[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), allow_nan=False)
+
+
+def _started(adapter: EngineAdapter) -> Mapping[str, Any] | str:
+    """The handshake's answer, encoded; a hello() that raises or gives what is no JSON is the engine's failure."""
+    try:
+        return _encoded({"started": True, "protocol": PROTOCOL_VERSION, "implementation": {"homepage": "", **adapter.hello()}})
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as err:
+        return {"error": {"kind": "crash", "message": f"the engine's hello() failed: {describe_error(err)}"}}
 
 
 def _answer(adapter: EngineAdapter, request: Request) -> Mapping[str, Any] | str:
