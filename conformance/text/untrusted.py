@@ -77,11 +77,19 @@ def data(value: Any, cap: int = CAP) -> Any:
     safe, cut text (so a report never carries more than about ``cap`` characters of it)."""
     try:
         size = len(json.dumps(value, ensure_ascii=False, default=repr))
-    except (ValueError, RecursionError):  # a cycle or a nesting deeper than json allows
-        return text(repr(value)[: cap * 2], cap)
+    except (ValueError, RecursionError):  # a cycle, a nesting deeper than json allows, an int too long for str()
+        return text(_shown_somehow(value)[: cap * 2], cap)
     if size > cap or jsonio.too_deep(value, KEPT_DEPTH):
         return text(json.dumps(value, ensure_ascii=False, default=repr), cap)
     return strings_made_safe(value, cap)
+
+
+def _shown_somehow(value: Any) -> str:
+    """``repr(value)``, or what it is where repr raises as json did (an int of 5,000 digits, a nesting too deep)."""
+    try:
+        return repr(value)
+    except (ValueError, RecursionError):
+        return f"a {type(value).__name__} too large or too deep to show"
 
 
 def json_text(value: Any, cap: int = CAP) -> str:

@@ -518,3 +518,12 @@ def test_an_engine_s_error_message_is_kept_from_behind_its_stack_frames() -> Non
     python = ["Traceback (most recent call last):", '  File "e.py", line 3, in <module>', "    f()", "ValueError: bad"]
     assert untrusted.tail("stderr", python).endswith("ValueError: bad")
     assert untrusted.tail("stderr", ["    at only frames"]) == "; stderr:     at only frames"
+
+
+def test_a_value_python_cannot_show_is_said_to_be_one() -> None:
+    """An in-process engine's snapshot may hold what neither json nor repr can write: said, never raised."""
+    deep: list[object] = []
+    for _ in range(100_000):
+        deep = [deep]
+    assert untrusted.data({"stock_count": 10**5000}) == "a dict too large or too deep to show"
+    assert untrusted.data(deep) == "a list too large or too deep to show"
