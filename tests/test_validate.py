@@ -397,6 +397,12 @@ def test_an_expectation_file_is_checked_by_its_schema_and_against_the_scenarios(
     assert run(capsys, str(known_only)) == (2, [  # known by its key: no scenario file missing its scenarios
         f"{known_only}:1:1: $: missing required key 'engine', 'spec_version', 'expectations'"
     ])
+    misspelt = write("mine/misspelt.yaml", "engine: mine\nspec_version: '0.0.1'\nexpectations: []\nknown:\n"
+                     "- {variant: briscola-2p, field: trumps, reason: r}\n- {variant: nosuch-9p, field: dealer, reason: r}\n")
+    assert run(capsys, str(misspelt)) == (2, [  # a name misspelt would leave the field compared
+        f"{misspelt}:5:33: $.known[0].field: expected a snapshot field (or legal), found 'trumps'",
+        f"{misspelt}:6:13: $.known[1].variant: expected a variant id, found 'nosuch-9p'",
+    ])
     twice = write("mine/twice.yaml", "engine: mine\nspec_version: '0.0.1'\nexpectations:\n"
                   + "- id: briscola/play/sixty-one-wins\n  outcome: fail\n  reason: r\n" * 2)
     code, lines = run(capsys, str(twice))

@@ -21,10 +21,12 @@ import yaml
 from conformance.run import runlog
 from conformance.run.runlog import ScenarioLine
 from conformance.suite import schemas
+from conformance.suite.reported import names_a_field
 from conformance.vocabulary import Outcome
 from specreader import yamlio
 from specreader.jsontypes import Json
 from specreader.problems import DataError, Problem
+from specreader.spec import variant_ids
 
 FORMAT = 2  # the expectation file format written now; schemas/expectations.schema.json lists the formats read
 
@@ -140,6 +142,12 @@ def _read(path: Path) -> yamlio.Document:
             message = f"duplicate id {sid!r}: expected one entry per scenario (first at line {line})"
             problems.append(doc.problem(("expectations", i, "id"), message))
         first_at.setdefault(sid, i)
+    variants = set(variant_ids())
+    for i, entry in enumerate(doc.data.get("known", [])):  # a name misspelt would leave the field compared
+        if entry["variant"] not in variants:
+            problems.append(doc.problem(("known", i, "variant"), f"expected a variant id, found {entry['variant']!r}"))
+        if not names_a_field(entry["field"]):
+            problems.append(doc.problem(("known", i, "field"), f"expected a snapshot field (or legal), found {entry['field']!r}"))
     if problems:
         raise DataError(problems)
     return doc

@@ -99,13 +99,13 @@ def declaration_problem(value: object, where: str) -> str | None:
     fields = declared(value)
     if fields is None:
         return f"expected {where} to list the snapshot fields the engine keeps, found {type(value).__name__} {value!r:.80}"
-    unknown = sorted(path for path in fields if not _names_a_field(path))
+    unknown = sorted(path for path in fields if not names_a_field(path))
     if unknown:  # a field misspelt would be judged nowhere, and every other field not at all
         return f"expected {where} to name snapshot fields (or legal), found {', '.join(map(repr, unknown[:5]))}"
     return None
 
 
-def _names_a_field(path: str) -> bool:
+def names_a_field(path: str) -> bool:
     """Whether a declared path is a snapshot field, a key of one (``result.tie``) or a seat's or side's part of one
     (``hands.0``), or the legal actions."""
     top, *parts = path.split(".")
