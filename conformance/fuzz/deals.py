@@ -24,6 +24,7 @@ from reference import Engine
 from reference.rules import ACTION_SHAPES
 from reference.state import Phase
 from specreader.jsontypes import Json
+from specreader.notation import CARD_CODE
 from specreader.spec import variant as resolved_variant
 
 ILLEGAL_RATE = 0.03  # the chance of an illegal attempt before each action
@@ -126,6 +127,9 @@ def _cards(value: object, field: str) -> list[str]:
     odd = [card for card in value if not isinstance(card, str)]
     if odd:
         raise ValueError(f"$.{field}: expected a list of card codes, found a list holding {type(odd[0]).__name__}")
+    words = [card for card in value if not CARD_CODE.match(card)]  # "rest" is a scenario's word, no card
+    if words:
+        raise ValueError(f"$.{field}: expected card codes, found {words[0][:20]!r}")
     return list(value)
 
 
