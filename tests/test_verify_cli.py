@@ -281,6 +281,29 @@ def hello_fails() -> HelloFails:
     return HelloFails()
 
 
+class RunRaises(HelloFails):
+    """An adapter whose run() raises a ValueError of its own."""
+
+    def hello(self) -> dict[str, Any]:
+        return {"name": "raises", "version": "1", "variants": ["briscola-2p"]}
+
+    def run(self, request: dict[str, Any]) -> dict[str, Any]:
+        raise ValueError("no such card in my hand")
+
+
+def run_raises() -> RunRaises:
+    return RunRaises()
+
+
+def test_an_exception_of_a_served_engine_s_own_is_said_as_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(Path(__file__).parent)
+    code, out, _ = run(capsys, "verify", "--engine", f"{__name__}:run_raises", "--variant", "briscola-2p")
+    assert code == 1
+    assert "crash: ValueError: no such card in my hand" in out and "not JSON" not in out, out
+
+
 def test_a_served_engine_whose_hello_fails_says_so_in_the_handshake(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

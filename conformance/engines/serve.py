@@ -129,15 +129,18 @@ def _answer(adapter: EngineAdapter, request: Request) -> Mapping[str, Any] | str
     rid = request.get("id")
     try:
         answer = adapter.run(request)
-        if isinstance(answer, EngineError):
-            return {"id": rid, "error": {"kind": str(answer.kind), "message": answer.message}}
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as err:  # the engine's own failure, whatever it raised
+        return {"id": rid, "error": {"kind": "crash", "message": describe_error(err)}}
+    if isinstance(answer, EngineError):
+        return {"id": rid, "error": {"kind": str(answer.kind), "message": answer.message}}
+    try:
         return _encoded(answer)  # encoded once, here, where what cannot be encoded is the engine's failure
     except (KeyboardInterrupt, SystemExit):
         raise
-    except (TypeError, ValueError, RecursionError) as err:
-        return {"id": rid, "error": {"kind": "crash", "message": f"the engine's answer is not JSON: {describe_error(err)}"}}
     except Exception as err:
-        return {"id": rid, "error": {"kind": "crash", "message": describe_error(err)}}
+        return {"id": rid, "error": {"kind": "crash", "message": f"the engine's answer is not JSON: {describe_error(err)}"}}
 
 
 def main(argv: list[str] | None = None) -> int:
