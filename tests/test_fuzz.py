@@ -124,6 +124,18 @@ def odd_deal() -> OddDeal:
     return OddDeal()
 
 
+class EachItsOwnReason(StopsHalfWay):
+    """Answers every deal unsupported, for a reason naming the deal."""
+
+    def run(self, request: dict[str, Any]) -> Any:
+        return {"id": request["id"], "observations": [], "error": {"kind": "unsupported", "message": f"not {request['id']}"}}
+
+
+def each_its_own_reason() -> EachItsOwnReason:
+    """``--engine test_fuzz:each_its_own_reason``."""
+    return EachItsOwnReason()
+
+
 def odd_legal() -> OddLegal:
     """``--engine test_fuzz:odd_legal``."""
     return OddLegal()
@@ -498,3 +510,15 @@ def test_an_engine_crashing_on_a_card_is_one_divergence_shrunk_to_that_card(
     (scenario,) = load_files([written])
     assert [a.get("card") for a in scenario.actions()] == ["7C"]
     assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS
+
+
+def test_deals_unsupported_each_for_a_reason_of_its_own_keep_a_bounded_list(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An engine may give every deal a reason of its own: the reasons kept are bounded, the deals all counted."""
+    monkeypatch.setattr(campaign.limits, "MAX_PROBLEMS", 3)
+    assert fuzz("--engine", "test_fuzz:each_its_own_reason", "--deals", "20", "--variant", "briscola-2p") == 0
+    out = capsys.readouterr().out
+    assert len([line for line in out.splitlines() if line.startswith("UNSUPPORTED")]) == 3
+    assert "... and 17 deals more unsupported for other reasons (the run log lists them)" in out, out
+    assert out.strip().splitlines()[-1] == "0 passed, 0 failed, 20 unsupported"

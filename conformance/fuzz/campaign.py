@@ -29,6 +29,7 @@ from conformance.run import outputs, runlog
 from conformance.run.runlog import Log, ScenarioLine
 from conformance.text import untrusted
 from conformance.vocabulary import FAILING, Outcome
+from specreader import limits
 from specreader.jsontypes import Json
 from specreader.spec import kit_spec
 
@@ -86,6 +87,7 @@ class Campaign:
     groups: dict[Key, Group] = field(default_factory=dict)
     unnamed: list[DealResult] = field(default_factory=list)  # divergences that did not happen again
     unsupported: dict[Key, Group] = field(default_factory=dict)  # deals the engine said it cannot play, by reason
+    unsupported_unkept: int = 0  # such deals past the first limits.MAX_PROBLEMS reasons: counted, their reasons not kept
     deals: int = 0
     seconds: float = 0.0
     interrupted: str | None = None  # the signal that stopped the campaign before its end
@@ -350,10 +352,12 @@ def _drive(plan: Plan, engines: _Inline | _Pool, campaign: Campaign, out: Path |
 def _record(campaign: Campaign, result: DealResult, out: Path | None) -> None:
     campaign.deals += 1
     if result.outcome is Outcome.UNSUPPORTED and result.key is not None:  # no divergence: counted by reason, apart
-        if (apart := campaign.unsupported.get(result.key)) is None:
+        if (apart := campaign.unsupported.get(result.key)) is not None:
+            apart.deals += 1
+        elif len(campaign.unsupported) < limits.MAX_PROBLEMS:  # an engine giving each deal a reason of its own
             campaign.unsupported[result.key] = Group(result.key, result)
         else:
-            apart.deals += 1
+            campaign.unsupported_unkept += 1
         campaign.log.add(deal_line(result, None))
         return
     group = campaign.groups.get(result.key) if result.key is not None else None

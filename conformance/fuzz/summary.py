@@ -52,9 +52,9 @@ def render(campaign: Campaign, *, seed: int, shard: tuple[int, int], jobs: int) 
     for group in apart[:SHOWN]:
         variant, reason, _ = group.key
         lines.append(f"UNSUPPORTED {variant} {reason} ({_first(group.first)}; {_plural(group.deals, 'deal')})")
-    if len(apart) > SHOWN:
-        rest = sum(group.deals for group in apart[SHOWN:])
-        others = _plural(len(apart) - SHOWN, "other reason")
+    if len(apart) > SHOWN or campaign.unsupported_unkept:
+        rest = sum(group.deals for group in apart[SHOWN:]) + campaign.unsupported_unkept
+        others = "other reasons" if campaign.unsupported_unkept else _plural(len(apart) - SHOWN, "other reason")
         lines.append(f"... and {_plural(rest, 'deal')} more unsupported for {others} (the run log lists them)")
     if lines:
         lines.append("")
