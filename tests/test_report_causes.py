@@ -49,3 +49,11 @@ def test_unsupported_answers_are_grouped_by_their_reason() -> None:
     log = _log("check-trace", said("g:1", "no mid-deal start"), said("g:2", "no mid-deal start"), said("g:3", "no refusals"))
     assert [(c["cause"], c["count"]) for c in reports.summary(log)["causes"]] == [
         ("unsupported: no mid-deal start", 2), ("unsupported: no refusals", 1)]  # fmt: skip
+
+
+def test_cards_compared_as_a_set_are_told_apart_by_what_one_lacks() -> None:
+    line = {"mismatches": [{"step": 2, "line": 9, "what": "hands.0 (as a set)", "expected": ["AC", "KC", "7D"],
+                            "observed": ["7D", "AC", "QC"]}]}  # fmt: skip
+    assert reports.differences(line) == [  # type: ignore[arg-type]
+        "step 2: hands.0 (as a set): expected ['AC', 'KC', '7D'], observed ['7D', 'AC', 'QC'] (missing KC; extra QC)"
+    ]

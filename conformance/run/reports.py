@@ -54,7 +54,20 @@ def _raw_detail(line: ScenarioLine) -> str:
 
 
 def _difference(m: Any) -> str:
-    return f"step {m['step']}: {m['what']}: expected {m['expected']!r}, observed {m['observed']!r}"
+    said = f"step {m['step']}: {m['what']}: expected {m['expected']!r}, observed {m['observed']!r}"
+    return said + _set_difference(m["expected"], m["observed"]) if "(as a set)" in str(m["what"]) else said
+
+
+def _set_difference(expected: Any, observed: Any) -> str:
+    """For cards compared as a set (a hand), what one has that the other lacks: two hands of twenty cards in other
+    orders are hard to tell apart by eye."""
+    if not (isinstance(expected, list) and isinstance(observed, list)):
+        return ""
+    if not all(isinstance(card, str) for card in (*expected, *observed)):
+        return ""
+    missing, extra = Counter(expected) - Counter(observed), Counter(observed) - Counter(expected)
+    parts = [f"{name} {' '.join(sorted(cards.elements()))}" for name, cards in (("missing", missing), ("extra", extra)) if cards]
+    return f" ({'; '.join(parts)})" if parts else ""
 
 
 def beyond_detail(failure: Json) -> list[str]:
