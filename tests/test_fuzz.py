@@ -522,3 +522,25 @@ def test_deals_unsupported_each_for_a_reason_of_its_own_keep_a_bounded_list(
     assert len([line for line in out.splitlines() if line.startswith("UNSUPPORTED")]) == 3
     assert "... and 17 deals more unsupported for other reasons (the run log lists them)" in out, out
     assert out.strip().splitlines()[-1] == "0 passed, 0 failed, 20 unsupported"
+
+
+def undeclared() -> InProcessAdapter:
+    """``--engine test_fuzz:undeclared``: an engine keeping no dealer, match or result.vp, that does not say so:
+    nearly every deal diverges, over a few variants on a different field."""
+    from lacking_engine import Lacking
+
+    return InProcessAdapter(Lacking.new, {"name": "undeclared"}, variant_ids())
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_max_divergences_stops_at_the_deal_that_found_the_last_one(
+    jobs: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Deals are judged in batches; the campaign stopped at the end of a batch, with every divergence it held."""
+    status = fuzz("--engine", "test_fuzz:undeclared", "--deals", "200", "--jobs", jobs, "--max-divergences", "2",
+                  "--report-dir", str(tmp_path))  # fmt: skip
+    printed = capsys.readouterr().out
+    assert status == 1, printed
+    assert "\n2 distinct divergences\n" in printed, printed
+    deals = runlog.read(tmp_path / "run.jsonl").scenarios
+    assert deals[-1]["outcome"] == "fail", deals[-1]  # the last deal logged found the second divergence

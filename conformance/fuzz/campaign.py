@@ -325,6 +325,9 @@ def _drive(plan: Plan, engines: _Inline | _Pool, campaign: Campaign, out: Path |
         submitted += 1
         return True
 
+    def enough() -> bool:
+        return plan.max_divergences is not None and len(campaign.groups) >= plan.max_divergences
+
     more = True
     while more and submitted < engines.ahead:
         more = submit()
@@ -335,10 +338,12 @@ def _drive(plan: Plan, engines: _Inline | _Pool, campaign: Campaign, out: Path |
         while logged in waiting:
             for result in waiting.pop(logged):
                 _record(campaign, result, out)
+                if enough():  # the batch's later deals are dropped: the campaign stops at the deal that found the last one
+                    break
             logged += 1
             if progress is not None:
                 progress(campaign.deals, time.perf_counter() - started, len(campaign.groups))
-            if plan.max_divergences is not None and len(campaign.groups) >= plan.max_divergences:
+            if enough():
                 engines.abandon()  # what is still out is not waited for
                 submitted = logged
                 more = False
