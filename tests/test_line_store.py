@@ -174,13 +174,31 @@ def test_shards_are_merged_in_id_order_as_they_are_read_or_sorted_when_not_in_or
     assert merged == [f"game/{n}" for n in range(40)] and merges == [3]  # as they are read
     shuffled = runlog.read(_shard_log(tmp_path, "shuffled.jsonl", list(reversed(shards[1]))))
     assert [line["id"] for line in runlog.merge([logs[0], shuffled, logs[2]]).scenarios] == merged and merges == [3]
-    assert runlog.merge_notes(logs) == []
-    overlapping = runlog.read(_shard_log(tmp_path, "overlap.jsonl", ["game/4", "game/5", "game/7", "game/99"]))
-    assert runlog.merge_notes([*logs, overlapping]) == [
-        "3 id(s) appear in more than one log, e.g. game/4: do the shards overlap?"
+    assert runlog.merge_notes(logs) == [] and runlog.merge_problems(logs, ["0", "1", "2"]) == []
+
+
+def test_shards_that_share_a_scenario_or_come_from_different_engines_are_not_merged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A scenario in two shards would be counted twice, and a report of two engines' runs would bear the first one's
+    name: each is a problem at the log at fault, and no report is made."""
+    shards = [str(_shard_log(tmp_path, f"shard{k}.jsonl", [f"game/{n}" for n in range(k, 40, 3)])) for k in range(3)]
+    overlap = str(_shard_log(tmp_path, "overlap.jsonl", ["game/4", "game/5", "game/7", "game/99"]))
+    capsys.readouterr()
+    assert main(["report", *shards, overlap]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"{overlap}: scenario game/4 and 2 more also in {shards[1]}: expected shards that share no scenario (each would "
+        "be counted twice)",
+        "1 problem(s)",
     ]
-    assert main(["report", *(str(tmp_path / f"shard{k}.jsonl") for k in range(3)), str(tmp_path / "overlap.jsonl")]) == 0
-    assert "do the shards overlap?" in capsys.readouterr().err
+    other = tmp_path / "other.jsonl"
+    header, *rest = Path(shards[2]).read_text(encoding="utf-8").splitlines()
+    other.write_text("\n".join([json.dumps({**json.loads(header), "engine": {"name": "other", "version": "2"}}), *rest]))
+    assert main(["report", shards[0], shards[1], str(other)]) == 2
+    problem = capsys.readouterr().err.splitlines()[0]
+    assert problem.startswith(f"{other}:1:1: $.engine: a run of other 2 beside one of trickspec-reference "), problem
+    assert problem.endswith(f"({shards[0]}): expected the shards of one engine's run"), problem
+    assert main(["report", *shards]) == 0
 
 
 def test_a_log_line_longer_than_the_limit_is_a_located_problem_and_the_rest_is_read(

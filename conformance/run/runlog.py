@@ -469,8 +469,7 @@ def merge(logs: list[Log]) -> Log:
 
 def _name_late_copies(footer: Footer, late: list[str], unnamed: int = 0) -> None:
     """Name the scenarios answered again in ``footer``, the first LATE_COPIES_KEPT of them, and count the rest with
-    ``unnamed`` more that were not named (the shards' own counts, which may count a scenario two overlapping shards
-    both ran twice: merge_notes says when they overlap): none is dropped without a word."""
+    ``unnamed`` more that were not named (the shards' own counts): none is dropped without a word."""
     if late:
         footer["late_copies"] = late[:LATE_COPIES_KEPT]
     if more := unnamed + max(0, len(late) - LATE_COPIES_KEPT):
@@ -488,8 +487,9 @@ def kind_of_run(log: Log) -> str:
 
 
 def merge_problems(logs: list[Log], paths: list[str]) -> list[Problem]:
-    """Why logs cannot be merged into one report: a fuzz campaign's beside a conformance run's, or the shards of
-    campaigns of different seeds (their deals are not one campaign's), each at the header of the log at fault."""
+    """Why logs cannot be merged into one report, each at the log at fault: a fuzz campaign's beside a conformance
+    run's, the shards of campaigns of different seeds (their deals are not one campaign's), of different engines (the
+    report would bear the first one's name), or shards that share a scenario (it would be counted twice)."""
     def kind(log: Log) -> str:
         return kind_of_run(log)
 
@@ -506,30 +506,39 @@ def merge_problems(logs: list[Log], paths: list[str]) -> list[Problem]:
             message = (f"a campaign of seed {safe_name(seed(log))} beside one of seed {safe_name(seed(first))} "
                        f"({first_path}): expected the shards of one campaign")
             problems.append(Problem(path, 1, 1, ("options", "seed"), message))
+        elif (engine := safe_name(log.header["engine"])) != (first_engine := safe_name(first.header["engine"])):
+            message = f"a run of {engine} beside one of {first_engine} ({first_path}): expected the shards of one engine's run"
+            problems.append(Problem(path, 1, 1, ("engine",), message))
+    if not problems and len(logs) > 1 and (twice := _ids_twice(logs)):
+        count, example, holders = twice
+        also = f" and {count - 1:,} more" if count > 1 else ""
+        message = (f"scenario {safe_name(example)}{also} also in {paths[holders[0]]}: expected shards that share no "
+                   "scenario (each would be counted twice)")
+        problems.append(Problem(paths[holders[1]], 0, 0, (), message))
     return problems
 
 
 def merge_notes(logs: list[Log]) -> list[str]:
-    """What a reader of merged logs should know: they come from different engines or specs, or overlap."""
-    notes = []
-    for what, key in (("spec versions", "spec_version"), ("engines", "engine")):
-        seen = sorted({safe_name(log.header[key]) for log in logs})  # type: ignore[literal-required]
-        if len(seen) > 1:
-            notes.append(f"the logs come from different {what}: {', '.join(seen)}")
-    if len(logs) > 1 and (twice := _ids_twice(logs)):
-        notes.append(f"{twice[0]} id(s) appear in more than one log, e.g. {safe_name(twice[1])}: do the shards overlap?")
-    return notes
+    """What a reader of merged logs should know: they were run on different specs."""
+    seen = sorted({safe_name(log.header["spec_version"]) for log in logs})
+    return [f"the logs come from different spec versions: {', '.join(seen)}"] if len(seen) > 1 else []
 
 
 def _in_id_order(logs: list[Log]) -> Iterator[ScenarioLine]:
     """Every scenario line of the logs, in id order: the logs merged as they are read where each is in that order
     (as the kit writes the shards of a campaign or a trace's check), else every line sorted in memory."""
-    def place(line: ScenarioLine) -> tuple[Any, str]:
-        return id_order(line["id"])
+    return (line for _, line in _in_id_order_from(logs))
 
+
+def _in_id_order_from(logs: list[Log]) -> Iterator[tuple[int, ScenarioLine]]:
+    """_in_id_order's lines, each with the index of its log."""
+    def place(pair: tuple[int, ScenarioLine]) -> tuple[Any, str]:
+        return id_order(pair[1]["id"])
+
+    tagged = [zip(itertools.repeat(number), log.scenarios) for number, log in enumerate(logs)]
     if all(_ordered(log) for log in logs):
-        return heapq.merge(*(log.scenarios for log in logs), key=place)
-    return iter(sorted((line for log in logs for line in log.scenarios), key=place))
+        return heapq.merge(*tagged, key=place)
+    return iter(sorted(itertools.chain(*tagged), key=place))
 
 
 def _ordered(log: Log) -> bool:
@@ -537,16 +546,19 @@ def _ordered(log: Log) -> bool:
     return all(a <= b for a, b in itertools.pairwise(places))
 
 
-def _ids_twice(logs: list[Log]) -> tuple[int, str] | None:
-    """How many ids more than one log holds, and the first of them in id order; None if none."""
+def _ids_twice(logs: list[Log]) -> tuple[int, str, tuple[int, int]] | None:
+    """How many ids more than one log holds, the first of them in id order and the two logs it is first found in
+    (by index); None if none."""
     count, first, previous, counted = 0, None, None, None
-    for line in _in_id_order(logs):  # an id twice stands beside itself in id order
+    holders = (0, 0)
+    for number, line in _in_id_order_from(logs):  # an id twice stands beside itself in id order
         line_id = line["id"]
-        if line_id == previous and line_id != counted:
+        if previous is not None and line_id == previous[1] and line_id != counted:
             count, counted = count + 1, line_id
-            first = line_id if first is None else first
-        previous = line_id
-    return (count, first) if first is not None else None
+            if first is None:
+                first, holders = line_id, (previous[0], number)
+        previous = (number, line_id)
+    return (count, first, holders) if first is not None else None
 
 
 def safe_name(value: Any) -> str:

@@ -360,9 +360,9 @@ def test_a_json_value_is_written_as_json_dumps_writes_it_as_far_as_it_is_shown(v
         assert shown == untrusted.text(whole[:cap], cap)[:cap] + f" [cut: more than {cap} characters in all]"
 
 
-def _log(path: Path, scenario: dict[str, Any]) -> Path:
+def _log(path: Path, scenario: dict[str, Any], spec_version: str = "0.1.0+0") -> Path:
     """A run log of one scenario line, as anyone may have written one."""
-    header = {"type": "header", "kit": {"name": "trickspec", "version": "0.1.0"}, "spec_version": "0.1.0+0", "engine":
+    header = {"type": "header", "kit": {"name": "trickspec", "version": "0.1.0"}, "spec_version": spec_version, "engine":
               {"name": "e", "version": "1"}, "options": {}, "started": "2026-12-03T11:23:28+00:00", "scenarios": 1}
     line = {"type": "scenario", "id": "a/b/c", "outcome": "fail", "game": "albastini", "variant": "albastini-2p",
             "clauses": ["albastini.play.trick-winner"], "file": "f.yaml", "line": 1, "seconds": 0.1, "mismatch": None,
@@ -384,16 +384,16 @@ def test_a_failure_s_text_is_cut_in_a_junit_report_made_from_a_log(tmp_path: Pat
 def test_an_id_in_several_logs_is_named_as_safe_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     nasty = {"id": "x/\x1b[31mRED\x1b[0m\x07\u202e"}
     logs = [str(_log(tmp_path / f"{k}.jsonl", nasty)) for k in "ab"]
-    assert main(["report", *logs]) == 0
+    assert main(["report", *logs]) == 2
     err = capsys.readouterr().err
-    assert "appear in more than one log" in err and "\x1b" not in err and "\x07" not in err and "\u202e" not in err
+    assert "also in" in err and "\x1b" not in err and "\x07" not in err and "\u202e" not in err
 
 
 def test_a_report_with_its_standard_streams_closed_writes_no_traceback_and_no_note_into_itself(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`trickspec report ... >&-` and `2>&- > report.json`: Python's stream is None for a closed one."""
-    logs = [str(_log(tmp_path / f"{k}.jsonl", {"id": "a/b/same"})) for k in "ab"]  # two logs: a note to say
+    logs = [str(_log(tmp_path / f"{k}.jsonl", {"id": f"a/b/{k}"}, f"0.1.0+{k}")) for k in "ab"]  # two specs: a note to say
     monkeypatch.setattr(sys, "stderr", None)
     assert main(["report", "--format", "json", *logs]) == 0
     json.loads(capsys.readouterr().out)  # the report alone: the note went nowhere, not into it
