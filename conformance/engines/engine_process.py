@@ -347,8 +347,18 @@ def _lines(stream: IO[bytes], limit: int) -> Iterator[list[bytes | int]]:
 
 
 def _daemon(target: Callable[..., None], *args: object) -> threading.Thread:
+    """A thread that never takes the signals the kit stops on. The kernel gives a process's signal to any thread
+    not blocking it; taken by this one, it would only be flagged for the main thread, which, blocked on a pipe
+    (a fuzz worker waiting for its next batch), would never run the handler, and the process never stop."""
     thread = threading.Thread(target=target, args=args, daemon=True)
-    thread.start()
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal goes to a thread of one's choosing
+        thread.start()
+        return thread
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, interrupt.SIGNALS)  # inherited by the thread as it starts
+    try:
+        thread.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
     return thread
 
 

@@ -190,6 +190,9 @@ def _serve(settings: Settings, link: Connection) -> None:
         engine.close()
 
 
+_ABANDON_GRACE = 10.0  # seconds a worker told to stop has to end its engine and exit
+
+
 class _Pool:
     """J worker processes, each with its own engine, fed batches over its own pipe (plain
     synchronous messages: nothing is left in flight when a worker is told to stop)."""
@@ -249,7 +252,10 @@ class _Pool:
         for process in self.processes:
             process.terminate()  # its engine sees its input close, and stops
         for process in self.processes:
-            process.join()
+            process.join(timeout=_ABANDON_GRACE)
+            if process.is_alive():  # deaf to SIGTERM: never left to hang the campaign
+                process.kill()
+                process.join()
 
     def close(self) -> None:
         for link in self.links:

@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -299,6 +300,30 @@ def test_sigterm_that_comes_while_the_kit_holds_a_lock_still_ends_the_engine(tmp
         raise
     assert done.returncode == -15, done.stderr  # ended by the signal, as without the handler
     assert_nothing_left(tmp_path)
+
+
+def _blocked_signals(thread_id: int) -> set[int]:
+    """The signals a thread of this process blocks, as the kernel says (its task's SigBlk mask)."""
+    status = Path(f"/proc/self/task/{thread_id}/status").read_text(encoding="utf-8")
+    mask = int(next(line for line in status.splitlines() if line.startswith("SigBlk:")).split()[1], 16)
+    return {number for number in range(1, 65) if mask >> (number - 1) & 1}
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads each thread's signal mask from /proc")
+def test_an_engine_s_threads_leave_the_stopping_signals_to_the_main_thread(tmp_path: Path) -> None:
+    """The kernel gives a process's signal to any thread not blocking it. One taken by an engine's reader thread
+    was only flagged for the main thread, which, blocked reading a pipe, never ran the handler: a fuzz worker
+    waiting for its next batch lived through the SIGTERM that abandoned it, and the campaign waited for it for ever."""
+    before = {thread.native_id for thread in threading.enumerate()}
+    process = engine_process.EngineProcess(engine(tmp_path, "hang"))
+    try:
+        ours = [t.native_id for t in threading.enumerate() if t.native_id not in before and t.native_id is not None]
+        assert len(ours) == 3  # its output's reader, its standard error's, its input's writer
+        for thread_id in ours:
+            assert {signal.SIGINT, signal.SIGTERM} <= _blocked_signals(thread_id), thread_id
+        assert signal.SIGTERM not in _blocked_signals(threading.main_thread().native_id or 0)  # the main thread's mask as it was
+    finally:
+        process.end()
 
 
 @pytest.mark.parametrize("pidfd", [True, False], ids=["pidfd", "polling"])
