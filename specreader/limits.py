@@ -110,7 +110,8 @@ def described() -> list[tuple[str, str]]:
                                 "counted, not listed"),
         ("Engine lines", f"at most {mebibytes(MAX_LINE_BYTES)} a line of the protocol, nested at most {MAX_DEPTH} levels"),
         ("Engine text", f"each message kept to {ENGINE_TEXT_CAP:,} characters, the cut said; standard error to its last "
-                        f"{STDERR_LINES} lines of {STDERR_LINE_BYTES:,} bytes"),
+                        f"{STDERR_LINES} lines of {STDERR_LINE_BYTES:,} bytes, of which a failure's message ends with the "
+                        f"last {TAIL_LINES} that are not stack frames"),
         ("File kinds", "regular files, or links to them; a FIFO, device or socket is refused without reading it"),
         ("Jobs", f"at most {MAX_JOBS} worker processes (`--jobs`) for fuzz and check-trace"),
     ]

@@ -61,14 +61,22 @@ TAIL_LINES = limits.TAIL_LINES
 
 # A stack frame as JavaScript, Java and C# print them ("    at f (engine.js:3:9)"): below the error's own message,
 # which a tail of the last lines would otherwise lose behind them.
-_FRAME = re.compile(r"\s+at\s")
+_FRAME = re.compile(
+    r"\s+at\s"  # JavaScript's and Java's frames, Rust's file lines
+    r"|\s+\d+: "  # Rust's numbered frames
+    r"|stack backtrace:$|note: .*RUST_BACKTRACE"  # Rust's heading and advice
+    r"|goroutine \d+ \["  # Go's heading
+)
+_GO_FILE = re.compile(r"\t\S+:\d+( \+0x[0-9a-f]+)?$")  # a Go frame's file line, under the line naming its function
 
 
 def tail(label: str, lines: list[str]) -> str:
     """The last ``TAIL_LINES`` of ``lines`` that are neither blank nor stack frames, as a clause for an error
     message (``; label: a | b``, at most 1,024 characters made safe), or "" when there are none."""
     shown = [line for line in lines if line.strip()]
-    said = ([line for line in shown if not _FRAME.match(line)] or shown)[-TAIL_LINES:]
+    frames = {i for i, line in enumerate(shown) if _FRAME.match(line)}
+    frames |= {place for i, line in enumerate(shown) if _GO_FILE.match(line) for place in (i - 1, i)}
+    said = ([line for i, line in enumerate(shown) if i not in frames] or shown)[-TAIL_LINES:]
     return f"; {label}: " + text(" | ".join(said), 1024) if said else ""
 
 

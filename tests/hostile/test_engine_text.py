@@ -518,6 +518,18 @@ def test_an_engine_s_error_message_is_kept_from_behind_its_stack_frames() -> Non
     python = ["Traceback (most recent call last):", '  File "e.py", line 3, in <module>', "    f()", "ValueError: bad"]
     assert untrusted.tail("stderr", python).endswith("ValueError: bad")
     assert untrusted.tail("stderr", ["    at only frames"]) == "; stderr:     at only frames"
+    rust = ["thread 'main' panicked at src/main.rs:113:66:", "index out of bounds: the len is 3 but the index is 5",
+            "stack backtrace:", "   0: __rustc::rust_begin_unwind",
+            "             at /rustc/17067e9ac6d7e98f18d4e5ed6a1c8e1f6b8bd0d4/library/std/src/panicking.rs:697:5",
+            "   1: core::panicking::panic_fmt", "   2: brisk::main", "   3: core::ops::function::FnOnce::call_once",
+            "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace."]  # fmt: skip
+    assert untrusted.tail("stderr", rust) == (
+        "; stderr: thread 'main' panicked at src/main.rs:113:66: | index out of bounds: the len is 3 but the index is 5"
+    )
+    go = ["panic: runtime error: index out of range [5] with length 3", "", "goroutine 1 [running]:",
+          "main.(*Game).Play(0xc000012345, 0x5)", "\t/home/a/brisk/game.go:42 +0x1d", "main.main()",
+          "\t/home/a/brisk/main.go:8 +0x25", "exit status 2"]  # fmt: skip
+    assert untrusted.tail("stderr", go) == "; stderr: panic: runtime error: index out of range [5] with length 3 | exit status 2"
 
 
 def test_a_value_python_cannot_show_is_said_to_be_one() -> None:
