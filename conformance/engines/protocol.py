@@ -413,7 +413,9 @@ def _size(count: int) -> str:
 def _handshake_problem(answer: Json | EngineError) -> str:
     """What is wrong with an answer to ``start``, or "" when it is a good one."""
     if isinstance(answer, EngineError):
-        return f"handshake failed: {answer}"
+        # the commonest cause: a line written into a buffer never flushed, which the kit never sees
+        unflushed = " (an engine must flush its standard output after each line)" if answer.kind is ErrorKind.TIMEOUT else ""
+        return f"handshake failed: {answer}{unflushed}"
     error = answer.get("error")
     if error is not None:
         if isinstance(error, dict):

@@ -251,8 +251,9 @@ def test_the_handshake_has_its_own_timeout(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setenv("HANDSHAKE_SECONDS", "1.0")
     verdicts = run(tmp_path, "slow-handshake", [], count=2, timeout=0.8, startup_timeout=3.0)
     assert [v.reason for v in verdicts] == [BENIGN] * 2
-    with pytest.raises(EngineUnusable, match=r"handshake failed: timeout: no answer within 0\.2 s"):
+    with pytest.raises(EngineUnusable, match=r"handshake failed: timeout: no answer within 0\.2 s") as unusable:
         SubprocessAdapter(engine(tmp_path, "slow-handshake"), timeout=3.0, startup_timeout=0.2)
+    assert str(unusable.value).endswith("(an engine must flush its standard output after each line)")
     assert_nothing_left(tmp_path, each_started_its_child=False)  # the last one had 0.2 s to start in
 
 
