@@ -23,7 +23,7 @@ SETUP_KEYS = (
     "dealer", "deck", "shuffle", "hands", "stock", "trees_taken", "dealer_history", "nines", "match", "start"
 )
 START_KEYS = (
-    "phase", "trump", "to_act", "trick", "piles", "tricks", "indicator", "makers", "lone", "dead"
+    "phase", "trump", "to_act", "trick", "piles", "tricks", "indicator", "turned", "makers", "lone", "dead"
 )
 
 
@@ -302,6 +302,12 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
                 (*path, "indicator"),
             )
         st.indicator = ind
+    # The cards turned while making trumps: a record of the deal before the start, not a place of its cards (the
+    # trump card lies under the stock, or was drawn since).
+    turned = start.get("turned", [])
+    if not isinstance(turned, list):
+        raise SetupError("expected a list of card codes", (*path, "turned"))
+    st.turned = [cards.one(code, (*path, "turned", i)) for i, code in enumerate(turned)]
     draw = rules.draw
     if st.stock and (draw is None or draw.left_to_draw(st) % st.n_active):
         raise SetupError(

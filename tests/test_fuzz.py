@@ -544,3 +544,48 @@ def test_max_divergences_stops_at_the_deal_that_found_the_last_one(
     assert "\n2 distinct divergences\n" in printed, printed
     deals = runlog.read(tmp_path / "run.jsonl").scenarios
     assert deals[-1]["outcome"] == "fail", deals[-1]  # the last deal logged found the second divergence
+
+
+STATED = ("phase", "trump", "to_act", "hands", "stock", "trick", "piles", "tricks", "totals", "dead", "makers", "lone", "turned")
+
+
+@pytest.mark.parametrize("variant_id", ["albastini-2p", "albastini-5p", "altbaumer-standard", "bisca-2p", "briscola-2p"])
+def test_a_deal_started_where_the_shrinker_starts_it_reports_what_the_position_states(variant_id: str) -> None:
+    """Started mid-deal from a position the shrinker writes, the reference reports that position's fields as the
+    whole deal did, the cards turned before it among them: an engine that keeps the turned trump card, as the
+    fields page says, had every mid-deal start of its deals diverge on ``turned`` and came back unshrunk."""
+    import random
+
+    from conformance.fuzz.shrink import from_position
+    from reference import Engine
+
+    rng = random.Random(3)
+    v = variant(variant_id)
+    cards = [rank + suit for suit in v["deck"]["suits"].split() for rank in v["deck"]["ranks"].split()]
+    started = 0
+    for _ in range(5):
+        setup = {"dealer": rng.randrange(int(v["players"])), "deck": rng.sample(cards, len(cards))}
+        engine = Engine.new(variant_id, setup)
+        while engine.legal_ids():
+            snapshot = engine.snapshot()
+            if (position := from_position(setup, snapshot)) is not None:
+                again = Engine.new(variant_id, position).snapshot()
+                assert {k: again[k] for k in STATED} == {k: snapshot[k] for k in STATED}, position
+                started += snapshot["turned"] != []
+            engine.apply_id(rng.choice(engine.legal_ids()))
+    assert started > 20
+
+
+def test_cards_turned_before_a_start_are_cards_of_the_deck_and_no_place_of_them() -> None:
+    from conformance.fuzz.shrink import from_position
+    from reference import Engine
+    from reference.errors import SetupError
+
+    setup = {"dealer": 0, "deck": [rank + suit for suit in "SHCD" for rank in "A3KQJ76542"]}
+    engine = Engine.new("briscola-2p", setup)
+    engine.apply_id(engine.legal_ids()[0])
+    position = from_position(setup, engine.snapshot())
+    assert position is not None and position["start"]["turned"] == engine.snapshot()["turned"] != []
+    assert position["start"]["turned"][0] in position["stock"]  # the trump card, under the stock and turned both
+    with pytest.raises(SetupError, match=r"\$\.start\.turned\[0\]: expected a card of this deck; found 'ZZ'"):
+        Engine.new("briscola-2p", {**position, "start": {**position["start"], "turned": ["ZZ"]}})

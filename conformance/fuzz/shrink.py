@@ -276,6 +276,8 @@ def from_position(setup: Json, snapshot: Json) -> Json | None:
             start[key] = snapshot[key]
     if snapshot.get("dead"):
         start["dead"] = snapshot["dead"]
+    if snapshot.get("turned"):  # what was turned before it, which an engine may report as it reports the deal
+        start["turned"] = snapshot["turned"]
     out: Json = {"dealer": snapshot["dealer"], "hands": snapshot["hands"], "stock": stock, "start": start}
     for key in ("dealer_history", "match"):
         if key in setup:

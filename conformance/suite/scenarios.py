@@ -509,7 +509,7 @@ def _cards(node: Any, path: JsonPath = (), inside: bool = False) -> list[tuple[J
 def _placed(setup: Json) -> list[tuple[JsonPath, str]]:
     """Every card a setup puts somewhere (a hand, the stock, a pile, the table...), with its path."""
     found: list[tuple[JsonPath, str]] = []
-    _collect(setup, (), False, True, found)
+    _collect(_records_left_out(setup), (), False, True, found)
     return found
 
 
@@ -517,8 +517,17 @@ def _codes(node: Json, *, placed: bool = False) -> list[str]:
     """The card codes of ``_cards`` (of ``_placed`` with ``placed``) without their paths: most
     checks need the codes alone, and the paths only to locate a problem."""
     found: list[str] = []
-    _collect(node, None, False, placed, found)
+    _collect(_records_left_out(node) if placed else node, None, False, placed, found)
     return found
+
+
+def _records_left_out(node: Json) -> Json:
+    """A setup without what its start records of the deal before it: the cards turned (``start.turned``) name
+    cards placed elsewhere, as the indicator does, where a setup's own ``turned`` places one."""
+    start = node.get("start") if isinstance(node, dict) else None
+    if isinstance(start, dict) and "turned" in start:
+        return {**node, "start": {key: value for key, value in start.items() if key != "turned"}}
+    return node
 
 
 def _collect(node: dict[str, Any] | list[Any], path: JsonPath | None, inside: bool, placed: bool, found: list[Any]) -> None:
