@@ -589,3 +589,36 @@ def test_cards_turned_before_a_start_are_cards_of_the_deck_and_no_place_of_them(
     assert position["start"]["turned"][0] in position["stock"]  # the trump card, under the stock and turned both
     with pytest.raises(SetupError, match=r"\$\.start\.turned\[0\]: expected a card of this deck; found 'ZZ'"):
         Engine.new("briscola-2p", {**position, "start": {**position["start"], "turned": ["ZZ"]}})
+
+
+def test_the_javascript_example_starts_where_the_shrinker_starts_a_deal_as_the_reference_does() -> None:
+    """Every play position fuzz would start a shrunk case from, the cards turned before it among its fields."""
+    import random
+
+    from conformance.engines.protocol import SubprocessAdapter
+    from conformance.fuzz.shrink import from_position
+    from reference import Engine
+
+    if shutil.which("node") is None:
+        if os.environ.get("CI"):
+            pytest.fail("node is not on PATH: CI must run the JavaScript example engine")
+        pytest.skip("node is not on PATH")
+    rng = random.Random(5)
+    cards = [rank + suit for suit in "SHCD" for rank in "A3KQJ7654"]
+    setup = {"dealer": 1, "deck": rng.sample(cards, len(cards))}
+    engine = Engine.new("albastini-2p", setup)
+    positions = []
+    while engine.legal_ids():
+        if (position := from_position(setup, engine.snapshot())) is not None:
+            positions.append((position, engine.snapshot()))
+        engine.apply_id(rng.choice(engine.legal_ids()))
+    js = SubprocessAdapter(["node", str(JS_ENGINE)], timeout=30.0)
+    try:
+        for number, (position, snapshot) in enumerate(positions):
+            answer = js.run({"id": str(number), "variant": "albastini-2p", "setup": position, "actions": []})
+            assert isinstance(answer, dict) and "error" not in answer, answer
+            reported = answer["observations"][0]["snapshot"]
+            assert {k: reported[k] for k in STATED} == {k: snapshot[k] for k in STATED}, position
+    finally:
+        js.close()
+    assert positions and all(snapshot["turned"] for _, snapshot in positions)

@@ -197,6 +197,8 @@ class Deal {
       this.tricks = this.piles.map((pile) => Math.floor(pile.length / GAME.players));
     }
     this.dead = start.dead === undefined ? [] : cardList(start.dead, "dead");
+    // what was turned before the start: a record of the deal, its cards placed elsewhere
+    this.turned = start.turned === undefined ? [] : cardList(start.turned, "turned");
     this.checkEveryCardOnce([
       ...this.hands.flat(),
       ...this.stock,
