@@ -55,5 +55,16 @@ def test_cards_compared_as_a_set_are_told_apart_by_what_one_lacks() -> None:
     line = {"mismatches": [{"step": 2, "line": 9, "what": "hands.0 (as a set)", "expected": ["AC", "KC", "7D"],
                             "observed": ["7D", "AC", "QC"]}]}  # fmt: skip
     assert reports.differences(line) == [  # type: ignore[arg-type]
-        "step 2: hands.0 (as a set): expected ['AC', 'KC', '7D'], observed ['7D', 'AC', 'QC'] (missing KC; extra QC)"
+        'step 2: hands.0 (as a set): expected ["AC", "KC", "7D"], observed ["7D", "AC", "QC"] (missing KC; extra QC)'
+    ]
+
+
+def test_values_are_said_as_json_whatever_the_engine_s_language() -> None:
+    """null, true and "7H", as the protocol and the traces write them; not Python's None, True and '7H'."""
+    tie = {"step": 1, "line": 3, "what": "result.tie", "expected": True, "observed": None}
+    trick = {"step": 1, "line": 3, "what": "trick", "expected": [{"seat": 0, "card": "7H"}], "observed": []}
+    line = {"mismatches": [tie, trick]}
+    assert reports.differences(line) == [  # type: ignore[arg-type]
+        "step 1: result.tie: expected true, observed null",
+        'step 1: trick: expected [{"seat": 0, "card": "7H"}], observed []',
     ]

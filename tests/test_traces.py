@@ -331,7 +331,7 @@ def test_a_move_the_reference_refuses_fails_the_game(tmp_path: Path, capsys: pyt
     status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
     assert status == 1, out
     assert "FAIL briscola-2p rejected" in out and "briscola.play.in-turn" in out
-    assert "refusal code: expected ['not_your_turn'], observed 'accepted'" in out
+    assert 'refusal code: expected ["not_your_turn"], observed "accepted"' in out
 
 
 def test_a_deal_the_rules_do_not_allow_fails_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -489,7 +489,7 @@ def test_a_known_field_is_counted_apart_in_a_trace(tmp_path: Path, capsys: pytes
     assert status == 0 and "0 passed, 0 failed, 1 xfail" in out, out
     game["observations"][-1]["snapshot"]["to_act"] = 3  # and a difference it does not know of
     status, out = _check(capsys, str(_write(tmp_path / "u.jsonl", game)), "--expect", str(known))
-    assert status == 1 and "to_act: expected None, observed 3" in out, out
+    assert status == 1 and "to_act: expected null, observed 3" in out, out
 
 
 def test_each_run_writes_its_divergences_though_another_run_in_the_process_wrote_them(

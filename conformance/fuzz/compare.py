@@ -19,6 +19,7 @@ from conformance.run.runner import observations_problem, report_problem
 from conformance.suite.comparisons import COMPARISONS, Mismatch, action_text, kinds_agree
 from conformance.suite.observing import LEGAL
 from conformance.suite.reported import Reports, as_judged, covers, judged
+from conformance.text import untrusted
 from conformance.vocabulary import EngineError, ErrorKind, engine_error, refusal_code
 from specreader.jsontypes import Json
 
@@ -121,7 +122,7 @@ class Divergence:
         if self.error is not None:
             return str(self.error)
         m = self.mismatches[0]
-        return f"{m.what}: expected {m.expected!r}, observed {m.observed!r}"
+        return untrusted.difference(m.what, m.expected, m.observed)
 
 
 @dataclass

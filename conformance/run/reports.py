@@ -54,7 +54,7 @@ def _raw_detail(line: ScenarioLine) -> str:
 
 
 def _difference(m: Any) -> str:
-    said = f"step {m['step']}: {m['what']}: expected {m['expected']!r}, observed {m['observed']!r}"
+    said = f"step {m['step']}: {untrusted.difference(str(m['what']), m['expected'], m['observed'])}"
     return said + _set_difference(m["expected"], m["observed"]) if "(as a set)" in str(m["what"]) else said
 
 

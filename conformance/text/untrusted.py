@@ -100,6 +100,12 @@ def _shown_somehow(value: Any) -> str:
         return f"a {type(value).__name__} too large or too deep to show"
 
 
+def difference(what: str, expected: Any, observed: Any) -> str:
+    """``what: expected X, observed Y``, each value as JSON writes it (null, true, "a"): the notation of the
+    protocol and the traces, whatever language the engine is written in."""
+    return f"{what}: expected {json_text(expected)}, observed {json_text(observed)}"
+
+
 def json_text(value: Any, cap: int = CAP) -> str:
     """A JSON value as ``json.dumps`` writes it (``ensure_ascii`` off), made safe text of at most ``cap``
     characters: written only that far, so that an enormous value costs no more than a small one. Cut, it
