@@ -187,7 +187,11 @@ def test_fields_a_header_declares_and_no_game_gives_are_noted(tmp_path: Path, ca
     status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", header, game)))
     assert status == 0, out
     assert "note: the header declares fields no game gives: dealer, piles" in out.splitlines()
-    assert "fields the trace reported: hands, phase, to_act" in out.splitlines()
+    assert "fields the trace reported: hands, phase, to_act; the legal actions" in out.splitlines()
+    for observation in game["observations"]:
+        del observation["legal"]
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", header, game)))
+    assert status == 0 and "fields the trace reported: hands, phase, to_act" in out.splitlines(), out
 
 
 def test_a_refusal_naming_no_code_is_a_problem_of_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

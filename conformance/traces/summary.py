@@ -50,7 +50,8 @@ def render(checked: Checked, *, shard: tuple[int, int], jobs: int) -> str:
     if not checked.games:
         lines.append("no game was judged" + (": each line read has a problem, above" if checked.problems else ""))
     else:
-        lines.append(f"fields the trace reported: {_some(fields) or 'none (only whether each action was accepted is compared)'}")
+        said = "; ".join(part for part in (_some(fields), "the legal actions" if LEGAL in checked.reported else "") if part)
+        lines.append(f"fields the trace reported: {said or 'none (only whether each action was accepted is compared)'}")
     never = sorted(f for f in checked.declared if f.split(".")[0] not in checked.reported)
     if never and checked.games:  # declared, and so judged wherever given: given nowhere, it was judged nowhere
         lines.append(f"note: the header declares fields no game gives: {_some(never)}")
