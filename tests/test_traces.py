@@ -503,3 +503,22 @@ def test_each_run_writes_its_divergences_though_another_run_in_the_process_wrote
     for run in ("first", "second"):
         _check(capsys, str(trace), "--out", str(tmp_path / run))
         assert len(list((tmp_path / run).glob("*.yaml"))) == 1, run
+
+
+def test_a_stock_written_with_its_turned_card_last_is_said_to_be_the_likely_cause(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An engine that turns the stock's top card and puts it at the bottom writes, naively, the stock it then holds:
+    the reference turns another card, and the game fails on trump from the deal on. The failure says why."""
+    for seed in range(50):
+        game = _reference_game("briscola-2p", seed)
+        snapshot = game["observations"][0]["snapshot"]
+        stock = snapshot["stock"]  # as the engine holds it after the deal: the turned card last
+        if stock[0][-1] != stock[-1][-1]:
+            break
+    game["setup"] = {"dealer": 0, "hands": snapshot["hands"], "stock": stock}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
+    assert status == 1, out
+    assert f"(the engine's trump is the suit of the stock's last card, {stock[-1]}: a trace gives the stock as dealt" in out
+    game["setup"] = {"dealer": 0, "hands": snapshot["hands"], "stock": stock[:-1], "turned": stock[-1]}  # as traces.md says
+    assert _check(capsys, str(_write(tmp_path / "t.jsonl", game)))[0] == 0

@@ -32,6 +32,7 @@ from conformance.suite.comparisons import COMPARISONS, Mismatch, flag_fields, fl
 from conformance.suite.observing import LEGAL, SETUP, clauses_of
 from conformance.suite.reported import covers, judged
 from conformance.suite.scenarios import as_written
+from conformance.text import untrusted
 from conformance.traces.reading import Game
 from conformance.vocabulary import Outcome, refusal_code
 from reference import Engine, SetupError
@@ -145,10 +146,25 @@ def judge(game: Game, known: frozenset[str] = frozenset(), *, every_value: bool 
         field,
         clauses,
         tuple(m.to_json() for m in divergence.mismatches),
-        divergence.detail(),
+        divergence.detail() + _stock_turned_over(game, divergence),
         finding.key,
     )
     return result, finding
+
+
+def _stock_turned_over(game: Game, divergence: Divergence) -> str:
+    """A word on the likeliest cause of a trump unlike the reference's from the deal on: a stock written as the
+    engine holds it once the card is turned (that card last), where a trace gives it as dealt (docs/guide/traces.md)."""
+    dealt = game.dealt if isinstance(game.dealt, dict) else {}
+    stock = dealt.get("stock")
+    if divergence.position != 0 or "turned" in dealt or not isinstance(stock, list) or not stock:
+        return ""
+    trump = next((m.observed for m in divergence.mismatches if m.what == "trump"), None)
+    last = stock[-1]
+    if not isinstance(trump, str) or not isinstance(last, str) or last[-1:] != trump:
+        return ""
+    return (f" (the engine's trump is the suit of the stock's last card, {untrusted.text(last, 10)}: a trace gives the stock "
+            "as dealt, top first, with the card turned for trumps as turned, not where the engine put it)")
 
 
 def _dealt_wrong(game: Game, err: SetupError, seconds: float) -> GameResult:
