@@ -267,7 +267,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     known = expectations.load(Path(args.expect)).known if args.expect else []
     settings = Settings(
         args.seed, args.engine, args.engine_cmd, args.timeout, not args.sampled, args.in_process, args.startup_timeout,
-        tuple((k.variant, k.field) for k in known), args.deal == "engine",
+        tuple((k.variant, k.field) for k in known), args.deal == "engine", args.validate_protocol,
     )
     # the seed always, even 0: it is what replays the campaign
     given = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v is not None and v is not False and v != []}
@@ -584,6 +584,7 @@ _ENGINE = Option(
     "'reference' (the default, run in the kit's process) or module:name of a Python engine class or adapter "
     "factory, served over the protocol in a process of its own",
 )
+_VALIDATE_PROTOCOL = Option(("--validate-protocol",), "check every protocol message against its schema", action="store_true")
 _IN_PROCESS = Option(
     ("--in-process",),
     "load the --engine module:name into the kit's process instead, with no isolation and no timeout: for "
@@ -645,7 +646,7 @@ COMMANDS: tuple[Command, ...] = (
                 metavar="N",
                 type=_count,
             ),
-            Option(("--validate-protocol",), "check every protocol message against its schema", action="store_true"),
+            _VALIDATE_PROTOCOL,
             Option(("--game",), "only this game (repeatable)", action="append"),
             Option(("--variant",), "only this variant (repeatable)", action="append"),
             Option(("--clause",), "only scenarios checking a clause starting with this (repeatable)", action="append"),
@@ -667,6 +668,7 @@ COMMANDS: tuple[Command, ...] = (
             Option(("--engine-cmd",), "an engine program speaking the protocol (docs/protocol.md), e.g. 'node engine.js'"),
             Option(("--timeout",), "seconds an engine may take per deal (default 10)", type=durations.timeout, default=10.0),
             _STARTUP_TIMEOUT,
+            _VALIDATE_PROTOCOL,
             Option(("--variant",), "only this variant (repeatable; default: every variant the engine declares)", action="append"),
             Option(("--deals",), f"deals in the campaign, over all shards (default {FUZZ_DEALS:,})", type=_count, metavar="N"),
             Option(("--time",), "run for this many seconds instead of a number of deals", type=durations.seconds, metavar="S"),

@@ -111,3 +111,21 @@ def test_pytest_reports_the_path_under_validate_protocol(
     assert done.ret == pytest.ExitCode.TESTS_FAILED, out
     assert "engine error: protocol: the answer breaks the protocol schema: $.observations[2].snapshot.stock_count" in out
     assert done.stdout.lines[-1].startswith("2 failed in "), out
+
+
+def test_fuzz_names_the_path_of_a_message_that_breaks_the_schema(
+    engine_script: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """fuzz takes --validate-protocol as verify does: an engine being written is checked as it is fuzzed."""
+    from conformance.cli import main
+    from conformance.run import runlog
+
+    command = shlex.join([sys.executable, str(engine_script), "wrong-type"])
+    args = ("fuzz", "--engine-cmd", command, "--variant", "albastini-2p", "--deals", "3", "--report-dir", str(tmp_path))
+    assert main([*args, "--validate-protocol"]) == 1
+    deals = runlog.read(tmp_path / "run.jsonl").scenarios
+    assert [d["outcome"] for d in deals] == ["error"] * 3
+    assert all("the answer breaks the protocol schema: $.observations[0].snapshot.stock_count" in d["error"] for d in deals)
+    capsys.readouterr()
+    assert main(list(args)) == 1  # unchecked, the wrong type is a difference of stock_count
+    assert {d["outcome"] for d in runlog.read(tmp_path / "run.jsonl").scenarios} == {"fail"}

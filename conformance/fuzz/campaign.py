@@ -123,6 +123,7 @@ def _open(settings: Settings) -> adapters.EngineAdapter:
         settings.engine,
         settings.engine_cmd,
         timeout=settings.timeout,
+        validate=settings.validate,
         startup_timeout=settings.startup_timeout,
         in_process=settings.in_process,
     )

@@ -43,6 +43,7 @@ class Settings:
     startup_timeout: float | None = None  # None: the timeout
     known: tuple[tuple[str, str], ...] = ()  # (variant, field): what an expectation file says the engine gets wrong
     engine_deals: bool = False  # --deal engine: the engine shuffles and deals each deal its own way from a seed
+    validate: bool = False  # --validate-protocol: every message, both ways, checked against its schema
 
 
 @dataclass(frozen=True)
