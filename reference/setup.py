@@ -308,6 +308,8 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
     if not isinstance(turned, list):
         raise SetupError("expected a list of card codes", (*path, "turned"))
     st.turned = [cards.one(code, (*path, "turned", i)) for i, code in enumerate(turned)]
+    if len(set(st.turned)) < len(st.turned):
+        raise SetupError("expected each card turned once", (*path, "turned"))
     draw = rules.draw
     if st.stock and (draw is None or draw.left_to_draw(st) % st.n_active):
         raise SetupError(

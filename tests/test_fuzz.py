@@ -622,3 +622,37 @@ def test_the_javascript_example_starts_where_the_shrinker_starts_a_deal_as_the_r
     finally:
         js.close()
     assert positions and all(snapshot["turned"] for _, snapshot in positions)
+
+
+TURNED_AND_WON = """\
+variant: bisca-2p
+scenarios:
+  - id: bisca/test/turned-and-won
+    title: The trump card turned, drawn and won; every other card won too
+    clauses: [bisca.deal.trump-card]
+    source: {derived: a test}
+    setup:
+      dealer: 0
+      hands: {0: [AC], 1: [3C]}
+      stock: []
+      start: {phase: play, trump: S, to_act: 0, turned: [2S], piles: {0: [rest]}, tricks: [19, 0]}
+    steps:
+      - play: {0: AC, 1: 3C}
+        expect:
+          snapshot: {turned: [2S]}
+"""
+
+
+def test_a_card_a_start_records_as_turned_is_left_to_rest_to_place(tmp_path: Path) -> None:
+    """start.turned is a record: rest places its card where the position puts it (here, a pile)."""
+    from conformance.validate import validate
+
+    path = tmp_path / "turned.yaml"
+    path.write_text(TURNED_AND_WON, encoding="utf-8")
+    assert validate([path]) == []
+    (scenario,) = load_files([path])
+    assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS
+    path.write_text(TURNED_AND_WON.replace("turned: [2S]", "turned: [2S, 2S]", 1), encoding="utf-8")
+    assert [p.message for p in validate([path])] == [
+        "a deal cannot start from this setup: expected each card turned once"
+    ]

@@ -214,8 +214,9 @@ def _expand_rest(setup: Json, variant: Json) -> Json:
     if not found:
         return setup
     # Every card named counts, the indicator too: one named there but placed nowhere is left out,
-    # rather than dropped somewhere by rest, and validate reports it missing.
-    placed = set(_codes(setup))
+    # rather than dropped somewhere by rest, and validate reports it missing. The cards a start records as
+    # turned do not: they lie where the position puts them, rest among its places.
+    placed = set(_codes(_records_left_out(setup)))
     path, at = found[0]
     out = dict(setup)
     node: Any = out

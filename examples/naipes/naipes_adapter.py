@@ -89,6 +89,8 @@ class Deal:
         self.seats = {player: seat for seat, player in self.players.items()}
         self.indicator_known = True
         self.dealt_here = "start" not in setup  # naipes turned the trump card itself
+        # a position given part-way through names the cards turned before it, if any: naipes keeps no such record
+        self.turned_before = list(setup["start"].get("turned", [])) if "start" in setup else []
         if "start" in setup:
             self.state = self._mid_deal(setup)
         else:
@@ -219,8 +221,7 @@ class Deal:
         }
         if self.indicator_known:
             snap["indicator"] = _code(state.trump_card)
-        if self.dealt_here:  # a position given part-way through names no card turned in it
-            snap["turned"] = [_code(state.trump_card)]
+        snap["turned"] = [_code(state.trump_card)] if self.dealt_here else self.turned_before
         if over:
             # naipes names the human's outcome (win, loss or draw) at the end of its game (cli/loop.py)
             outcome = naipes_loop._outcome_for(state.score_of(Player.HUMAN))
