@@ -313,6 +313,6 @@ def describe(verdict: runner.Verdict, note: str | None = None) -> str:
         lines.append(f"  engine error: {verdict.error}")
     for m in verdict.mismatches:
         lines.append(f"  step {m.step} ({s.file}:{m.line}): {m.what}")
-        lines.append(f"    - expected: {m.expected!r}")
-        lines.append(f"    + observed: {m.observed!r}")
+        lines.append(f"    - expected: {untrusted.json_text(m.expected)}")
+        lines.append(f"    + observed: {untrusted.json_text(m.observed)}")
     return "\n".join(untrusted.text(line) for line in lines)  # house titles and clause texts are data too

@@ -542,6 +542,7 @@ def test_max_divergences_stops_at_the_deal_that_found_the_last_one(
     printed = capsys.readouterr().out
     assert status == 1, printed
     assert "\n2 distinct divergences\n" in printed, printed
+    assert "\nengine: undeclared · spec " in printed  # an engine with no version is not said to be version None
     deals = runlog.read(tmp_path / "run.jsonl").scenarios
     assert deals[-1]["outcome"] == "fail", deals[-1]  # the last deal logged found the second divergence
 

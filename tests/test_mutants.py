@@ -3,6 +3,8 @@ the scenarios, and each must be caught with its clause named and a diff shown.""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conformance.pytest_scenarios import describe
@@ -25,4 +27,7 @@ def test_mutant_is_caught_with_clause_and_diff(name: str) -> None:
     report = describe(failed[0])
     assert f"clause {clause}:" in report
     assert "- expected:" in report and "+ observed:" in report
+    for line in report.splitlines():  # each value written as JSON (null, true, "7H"), whatever the engine's language
+        if line.strip().startswith(("- expected:", "+ observed:")):
+            json.loads(line.split(":", 1)[1])
 

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from conformance.engines.breaker import GIVE_UP_AFTER
 from conformance.engines.interrupt import Interrupted
 from conformance.engines.messages import Answer, ErrorReport, Observation, RefusalReport, Request
+from conformance.suite.comparisons import action_text
 from conformance.suite.reported import declaration_problem
 from conformance.text.untrusted import text
 from conformance.vocabulary import EngineError, ErrorKind
@@ -116,7 +117,7 @@ class InProcessAdapter:
                 return {
                     "id": rid,
                     "observations": observations,
-                    "error": {"kind": ErrorKind.CRASH, "message": f"on {action}: {describe_error(err)}"},
+                    "error": {"kind": ErrorKind.CRASH, "message": f"on {action_text(action)}: {describe_error(err)}"},
                 }
         return {"id": rid, "observations": observations}
 

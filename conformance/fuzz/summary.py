@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from conformance.fuzz.campaign import Campaign, Group
 from conformance.fuzz.worker import DealResult
-from conformance.run import reports
+from conformance.run import reports, runlog
 
 SHOWN = 10  # divergences that did not happen again, listed one by one before the rest are counted
 
@@ -65,7 +65,7 @@ def render(campaign: Campaign, *, seed: int, shard: tuple[int, int], jobs: int) 
     rate = campaign.deals / campaign.seconds if campaign.seconds else 0.0
     k, n = shard
     lines.append(
-        f"engine: {hello.get('name')} {hello.get('version')} · spec {campaign.log.header['spec_version']} · seed {seed}"
+        f"engine: {runlog.safe_name(hello)} · spec {campaign.log.header['spec_version']} · seed {seed}"
         + (f" · shard {k}/{n}" if n > 1 else "")
         + f" · {_plural(jobs, 'job')} · {_plural(campaign.deals, 'deal')} in {campaign.seconds:.2f}s ({rate:,.0f} deals/s)"
     )
