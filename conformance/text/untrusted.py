@@ -63,7 +63,7 @@ TAIL_LINES = limits.TAIL_LINES
 # which a tail of the last lines would otherwise lose behind them.
 _FRAME = re.compile(
     r"\s+at\s"  # JavaScript's and Java's frames, Rust's file lines
-    r"|\s+\d+: "  # Rust's numbered frames
+    r"|\s+\d+: +(?:\S*::\S*|0x[0-9a-f]+)"  # Rust's numbered frames: a path (std::rt::lang_start) or an address
     r"|stack backtrace:$|note: .*RUST_BACKTRACE"  # Rust's heading and advice
     r"|goroutine \d+ \["  # Go's heading
 )

@@ -529,6 +529,8 @@ def test_an_engine_s_error_message_is_kept_from_behind_its_stack_frames() -> Non
     go = ["panic: runtime error: index out of range [5] with length 3", "", "goroutine 1 [running]:",
           "main.(*Game).Play(0xc000012345, 0x5)", "\t/home/a/brisk/game.go:42 +0x1d", "main.main()",
           "\t/home/a/brisk/main.go:8 +0x25", "exit status 2"]  # fmt: skip
+    numbered = ["error: bad setup:", "  1: hands must hold 3 cards", "  2: stock too short"]  # the engine's own list
+    assert untrusted.tail("stderr", numbered) == "; stderr: " + " | ".join(numbered)
     assert untrusted.tail("stderr", go) == "; stderr: panic: runtime error: index out of range [5] with length 3 | exit status 2"
 
 
