@@ -522,3 +522,21 @@ def test_a_stock_written_with_its_turned_card_last_is_said_to_be_the_likely_caus
     assert f"(the engine's trump is the suit of the stock's last card, {stock[-1]}: a trace gives the stock as dealt" in out
     game["setup"] = {"dealer": 0, "hands": snapshot["hands"], "stock": stock[:-1], "turned": stock[-1]}  # as traces.md says
     assert _check(capsys, str(_write(tmp_path / "t.jsonl", game)))[0] == 0
+
+
+def test_a_mid_deal_game_s_wrong_trump_is_not_put_down_to_its_stock(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A start names its trump: a stock there is no stock as dealt, and the hint of a stock written after the turn
+    would mislead."""
+    from conformance.fuzz.shrink import from_position
+
+    game = _reference_game("briscola-2p", 1)
+    position = from_position(game["setup"], game["observations"][1]["snapshot"])
+    assert position is not None
+    last = position["stock"][-1]  # the trump card, which the start's indicator names: a start may name none
+    other = next(suit for suit in "CDHS" if suit != last[-1])
+    position["start"] = {k: v for k, v in position["start"].items() if k != "indicator"} | {"trump": other}
+    observation = {"snapshot": {"trump": last[-1]}}
+    mid = {"game": 1, "variant": "briscola-2p", "setup": position, "actions": [], "observations": [observation]}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", mid)))
+    assert status == 1 and "trump: expected" in out, out
+    assert "the stock's last card" not in out

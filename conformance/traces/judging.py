@@ -157,7 +157,7 @@ def _stock_turned_over(game: Game, divergence: Divergence) -> str:
     engine holds it once the card is turned (that card last), where a trace gives it as dealt (docs/guide/traces.md)."""
     dealt = game.dealt if isinstance(game.dealt, dict) else {}
     stock = dealt.get("stock")
-    if divergence.position != 0 or "turned" in dealt or not isinstance(stock, list) or not stock:
+    if divergence.position != 0 or "turned" in dealt or "start" in dealt or not isinstance(stock, list) or not stock:
         return ""
     trump = next((m.observed for m in divergence.mismatches if m.what == "trump"), None)
     last = stock[-1]
