@@ -657,3 +657,31 @@ def test_a_card_a_start_records_as_turned_is_left_to_rest_to_place(tmp_path: Pat
     assert [p.message for p in validate([path])] == [
         "a deal cannot start from this setup: expected each card turned once"
     ]
+
+
+def _deaf_to_sigterm(settings: Any, link: Any) -> None:
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _work(settings, link)
+
+
+_work = campaign._work
+
+
+@pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="the patched worker is forked")
+def test_workers_deaf_to_sigterm_are_killed_not_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that lives through the SIGTERM that stops it (an engine's own handler, say) is killed once the
+    grace is over: neither stopping a campaign nor closing its pool waits for it for ever."""
+    from conformance.fuzz.worker import Settings
+
+    monkeypatch.setattr(campaign, "_work", _deaf_to_sigterm)
+    monkeypatch.setattr(campaign, "_ABANDON_GRACE", 0.5)
+    for end in ("abandon", "close"):
+        pool = campaign._Pool(Settings(0, "reference", None, 10.0), 2)
+        if end == "close":  # told to stop, they stop: made to hang first, as on a batch that never ends
+            monkeypatch.setattr(pool, "links", [])
+        started = time.monotonic()
+        getattr(pool, end)()
+        assert not any(process.is_alive() for process in pool.processes), end
+        assert time.monotonic() - started < 5, end

@@ -252,8 +252,10 @@ class _Pool:
         """Stop the workers at once: what they are doing is not wanted."""
         for process in self.processes:
             process.terminate()  # its engine sees its input close, and stops
+        deadline = time.monotonic() + _ABANDON_GRACE  # one grace for them all
         for process in self.processes:
-            process.join(timeout=_ABANDON_GRACE)
+            process.join(timeout=max(0.0, deadline - time.monotonic()))
+        for process in self.processes:
             if process.is_alive():  # deaf to SIGTERM: never left to hang the campaign
                 process.kill()
                 process.join()
@@ -263,10 +265,10 @@ class _Pool:
             with contextlib.suppress(OSError):  # that worker is gone already
                 link.send(None)
         for process in self.processes:
-            process.join(timeout=10)
+            process.join(timeout=_ABANDON_GRACE)
             if process.is_alive():
-                process.terminate()
-                process.join()
+                self.abandon()  # what is left is ended as an abandoned campaign's workers are
+                return
 
 
 # -- the run ---------------------------------------------------------------------------------------
