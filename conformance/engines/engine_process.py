@@ -347,14 +347,15 @@ def _lines(stream: IO[bytes], limit: int) -> Iterator[list[bytes | int]]:
 
 
 def _daemon(target: Callable[..., None], *args: object) -> threading.Thread:
-    """A thread that never takes the signals the kit stops on. The kernel gives a process's signal to any thread
-    not blocking it; taken by this one, it would only be flagged for the main thread, which, blocked on a pipe
-    (a fuzz worker waiting for its next batch), would never run the handler, and the process never stop."""
+    """A thread that takes no signal. The kernel gives a process's signal to any thread not blocking it; taken by
+    this one, it would only be flagged for the main thread (where Python runs every handler), which, blocked on a
+    pipe or a child (a fuzz worker waiting for its next batch), would never run it: SIGTERM would not stop the
+    process, nor SIGALRM end a wait."""
     thread = threading.Thread(target=target, args=args, daemon=True)
     if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal goes to a thread of one's choosing
         thread.start()
         return thread
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, interrupt.SIGNALS)  # inherited by the thread as it starts
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())  # inherited by the thread as it starts
     try:
         thread.start()
     finally:

@@ -321,7 +321,7 @@ def test_an_engine_s_threads_leave_the_stopping_signals_to_the_main_thread(tmp_p
         ours = [t.native_id for t in threading.enumerate() if t.native_id not in before and t.native_id is not None]
         assert len(ours) == 3  # its output's reader, its standard error's, its input's writer
         for thread_id in ours:
-            assert {signal.SIGINT, signal.SIGTERM} <= _blocked_signals(thread_id), thread_id
+            assert {signal.SIGINT, signal.SIGTERM, signal.SIGALRM} <= _blocked_signals(thread_id), thread_id
         assert signal.SIGTERM not in _blocked_signals(threading.main_thread().native_id or 0)  # the main thread's mask as it was
     finally:
         process.end()
