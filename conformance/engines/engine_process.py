@@ -347,19 +347,11 @@ def _lines(stream: IO[bytes], limit: int) -> Iterator[list[bytes | int]]:
 
 
 def _daemon(target: Callable[..., None], *args: object) -> threading.Thread:
-    """A thread that takes no signal. The kernel gives a process's signal to any thread not blocking it; taken by
-    this one, it would only be flagged for the main thread (where Python runs every handler), which, blocked on a
-    pipe or a child (a fuzz worker waiting for its next batch), would never run it: SIGTERM would not stop the
-    process, nor SIGALRM end a wait."""
+    """A thread that takes no signal (interrupt.signals_blocked): SIGTERM must reach the main thread even while it
+    blocks on a pipe or a child (a fuzz worker waiting for its next batch), and SIGALRM end such a wait."""
     thread = threading.Thread(target=target, args=args, daemon=True)
-    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal goes to a thread of one's choosing
+    with interrupt.signals_blocked():
         thread.start()
-        return thread
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())  # inherited by the thread as it starts
-    try:
-        thread.start()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
     return thread
 
 

@@ -90,3 +90,24 @@ def deferred() -> Iterator[None]:
         _state.deferring -= 1
         if not _state.deferring:
             _raise_pending()  # even over an exception from the block: the signal must not be lost
+
+
+@contextmanager
+def signals_blocked() -> Iterator[None]:
+    """Threads and processes started inside take no signal (they inherit the mask), the main thread's own mask
+    restored after. The kernel gives a process's signal to any thread not blocking it, and Python runs handlers
+    only in the main thread: taken by another thread, a signal waits, unseen, while the main thread blocks."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal goes to a thread of one's choosing
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def unblock_signals() -> None:
+    """Take signals again: in a process started inside ``signals_blocked``."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, signal.valid_signals())

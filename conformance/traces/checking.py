@@ -198,6 +198,7 @@ def judge_lines(known: tuple[tuple[str, str], ...], batch: list[TraceLine]) -> t
 
 
 def _worker_start() -> None:
+    interrupt.unblock_signals()  # started with every signal blocked, as the pool's threads are
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
 
 
@@ -231,7 +232,8 @@ def run(
         if plan.jobs > 1:
             methods = multiprocessing.get_all_start_methods()
             context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-            pool = context.Pool(plan.jobs, initializer=_worker_start)
+            with interrupt.signals_blocked():  # the pool's own threads take none; its workers take them again
+                pool = context.Pool(plan.jobs, initializer=_worker_start)
             judged: Iterator[tuple[list[Judged], Counter[str]]] = pool.imap(work, _chain(batches, mine))
         else:
             judged = map(work, _chain(batches, mine))

@@ -413,3 +413,39 @@ def test_an_engine_that_writes_without_end_waits_on_its_own_output(tmp_path: Pat
     finally:
         adapter.close()
     assert_nothing_left(tmp_path)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads each thread's signal mask from /proc")
+def test_check_trace_s_pool_threads_take_no_signal_and_its_workers_take_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With --jobs, the pool's own threads in the kit's process block every signal, so a SIGTERM reaches the main
+    thread waiting for the next batch; the workers, started inside that block, take signals again."""
+    from conformance.cli import main
+    from conformance.traces import checking
+
+    trace = tmp_path / "games.jsonl"
+    game = {"variant": "briscola-2p", "setup": {"dealer": 0, "deck": ["AC", "3C", "KC", "QC", "JC", "2D", "7H", "rest"]},
+            "actions": []}  # fmt: skip
+    trace.write_text("".join(json.dumps({**game, "game": n}) + "\n" for n in range(4)), encoding="utf-8")
+    seen: dict[str, set[int]] = {}
+    record = checking._record
+
+    def looking(*args: Any) -> None:
+        if not seen:
+            for thread in threading.enumerate():
+                if thread is not threading.main_thread() and thread.name.startswith("Thread-"):  # the pool's
+                    seen[thread.name] = _blocked_signals(thread.native_id or 0)
+            for child in Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read_text().split():
+                status = Path(f"/proc/{child}/status").read_text(encoding="utf-8")
+                mask = int(next(line for line in status.splitlines() if line.startswith("SigBlk:")).split()[1], 16)
+                seen[f"worker {child}"] = {n for n in range(1, 65) if mask >> (n - 1) & 1}
+        record(*args)
+
+    monkeypatch.setattr(checking, "_record", looking)
+    assert main(["check-trace", "--jobs", "2", str(trace)]) == 0
+    capsys.readouterr()
+    threads = {name: mask for name, mask in seen.items() if not name.startswith("worker")}
+    workers = {name: mask for name, mask in seen.items() if name.startswith("worker")}
+    assert threads and all(signal.SIGTERM in mask and signal.SIGALRM in mask for mask in threads.values()), seen
+    assert len(workers) == 2 and not any(signal.SIGTERM in mask for mask in workers.values()), seen
