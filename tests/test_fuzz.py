@@ -391,31 +391,39 @@ def test_a_scenario_written_replaces_a_link_of_its_name_and_never_writes_through
 def test_a_position_shrunk_without_its_won_cards_still_starts_a_deal(variant_id: str) -> None:
     """The shrinker's last step puts the cards won out of play and counts no trick: whoever leads, the reference
     still starts a deal from it (cards out of play may stand for tricks the setup leaves uncounted)."""
-    import random
-
     from conformance.fuzz.shrink import from_position, without_won_cards
     from reference import Engine
     from reference.errors import SetupError
 
-    rng = random.Random(7)
+    tried = 0
+    for setup, snapshot in _positions(variant_id, seed=7, deals=20):
+        shrunk = from_position(setup, snapshot)
+        plain = without_won_cards(shrunk) if shrunk is not None else None
+        if plain is not None and snapshot["to_act"] != snapshot["forehand"]:
+            try:
+                Engine.new(variant_id, plain)
+            except SetupError as err:
+                raise AssertionError(f"{plain}: {err}") from None
+            tried += 1
+    assert tried > 20
+
+
+def _positions(variant_id: str, *, seed: int, deals: int) -> Any:
+    """Every position of ``deals`` random deals the reference plays with random legal moves: each deal's setup
+    and the snapshot there."""
+    import random
+
+    from reference import Engine
+
+    rng = random.Random(seed)
     v = variant(variant_id)
     cards = [rank + suit for suit in v["deck"]["suits"].split() for rank in v["deck"]["ranks"].split()]
-    tried = 0
-    for _ in range(20):
+    for _ in range(deals):
         setup = {"dealer": rng.randrange(int(v["players"])), "deck": rng.sample(cards, len(cards))}
         engine = Engine.new(variant_id, setup)
         while engine.legal_ids():
-            snapshot = engine.snapshot()
-            shrunk = from_position(setup, snapshot)
-            plain = without_won_cards(shrunk) if shrunk is not None else None
-            if plain is not None and snapshot["to_act"] != snapshot["forehand"]:
-                try:
-                    Engine.new(variant_id, plain)
-                except SetupError as err:
-                    raise AssertionError(f"{plain}: {err}") from None
-                tried += 1
+            yield setup, engine.snapshot()
             engine.apply_id(rng.choice(engine.legal_ids()))
-    assert tried > 20
 
 
 def test_deals_an_engine_cannot_play_are_counted_by_reason_and_never_written(
@@ -555,25 +563,15 @@ def test_a_deal_started_where_the_shrinker_starts_it_reports_what_the_position_s
     """Started mid-deal from a position the shrinker writes, the reference reports that position's fields as the
     whole deal did, the cards turned before it among them: an engine that keeps the turned trump card, as the
     fields page says, had every mid-deal start of its deals diverge on ``turned`` and came back unshrunk."""
-    import random
-
     from conformance.fuzz.shrink import from_position
     from reference import Engine
 
-    rng = random.Random(3)
-    v = variant(variant_id)
-    cards = [rank + suit for suit in v["deck"]["suits"].split() for rank in v["deck"]["ranks"].split()]
     started = 0
-    for _ in range(5):
-        setup = {"dealer": rng.randrange(int(v["players"])), "deck": rng.sample(cards, len(cards))}
-        engine = Engine.new(variant_id, setup)
-        while engine.legal_ids():
-            snapshot = engine.snapshot()
-            if (position := from_position(setup, snapshot)) is not None:
-                again = Engine.new(variant_id, position).snapshot()
-                assert {k: again[k] for k in STATED} == {k: snapshot[k] for k in STATED}, position
-                started += snapshot["turned"] != []
-            engine.apply_id(rng.choice(engine.legal_ids()))
+    for setup, snapshot in _positions(variant_id, seed=3, deals=5):
+        if (position := from_position(setup, snapshot)) is not None:
+            again = Engine.new(variant_id, position).snapshot()
+            assert {k: again[k] for k in STATED} == {k: snapshot[k] for k in STATED}, position
+            started += snapshot["turned"] != []
     assert started > 20
 
 
@@ -594,25 +592,18 @@ def test_cards_turned_before_a_start_are_cards_of_the_deck_and_no_place_of_them(
 
 def test_the_javascript_example_starts_where_the_shrinker_starts_a_deal_as_the_reference_does() -> None:
     """Every play position fuzz would start a shrunk case from, the cards turned before it among its fields."""
-    import random
-
     from conformance.engines.protocol import SubprocessAdapter
     from conformance.fuzz.shrink import from_position
-    from reference import Engine
 
     if shutil.which("node") is None:
         if os.environ.get("CI"):
             pytest.fail("node is not on PATH: CI must run the JavaScript example engine")
         pytest.skip("node is not on PATH")
-    rng = random.Random(5)
-    cards = [rank + suit for suit in "SHCD" for rank in "A3KQJ7654"]
-    setup = {"dealer": 1, "deck": rng.sample(cards, len(cards))}
-    engine = Engine.new("albastini-2p", setup)
-    positions = []
-    while engine.legal_ids():
-        if (position := from_position(setup, engine.snapshot())) is not None:
-            positions.append((position, engine.snapshot()))
-        engine.apply_id(rng.choice(engine.legal_ids()))
+    positions = [
+        (position, snapshot)
+        for setup, snapshot in _positions("albastini-2p", seed=5, deals=1)
+        if (position := from_position(setup, snapshot)) is not None
+    ]
     js = SubprocessAdapter(["node", str(JS_ENGINE)], timeout=30.0)
     try:
         for number, (position, snapshot) in enumerate(positions):
