@@ -11,22 +11,25 @@ from specreader.problems import format_path
 
 class SetupError(ValueError):
     """A setup that cannot start a deal; ``path`` is the JSON path inside the setup, and ``also``, where the
-    message ends by naming another place (a card placed twice), that place.
+    message ends by naming another place (a card placed twice), that place. ``parameter``: the part of the variant
+    the setup breaks, where it is one (``deck``: a card twice, missing or of no card of the pack), so that a report
+    names the clauses stating it.
 
     ``code`` is the refusal code an engine answers it with (the protocol's setup error carries it).
     """
 
     code = INVALID_SETUP
 
-    def __init__(self, message: str, path: JsonPath = (), *, also: JsonPath | None = None) -> None:
-        self.said, self.path, self.also = message, path, also
+    def __init__(self, message: str, path: JsonPath = (), *, also: JsonPath | None = None, parameter: str | None = None) -> None:
+        self.said, self.path, self.also, self.parameter = message, path, also, parameter
         self.message = message if also is None else f"{message} {format_path(also)}"
         super().__init__(f"{format_path(path)}: {self.message}")
 
     def moved(self, where: Callable[[JsonPath], JsonPath]) -> SetupError:
         """The same error with its places mapped by ``where``: from a setup as the kit expanded it to the setup
         as written, say."""
-        return SetupError(self.said, where(self.path), also=None if self.also is None else where(self.also))
+        also = None if self.also is None else where(self.also)
+        return SetupError(self.said, where(self.path), also=also, parameter=self.parameter)
 
 
 class VariantError(ValueError):

@@ -22,6 +22,8 @@ from specreader.jsontypes import JsonPath
 SETUP_KEYS = (
     "dealer", "deck", "shuffle", "hands", "stock", "trees_taken", "dealer_history", "nines", "match", "start"
 )
+DECK = "deck"  # the variant's pack: what a card twice, a card missing or no card of the pack breaks
+
 START_KEYS = (
     "phase", "trump", "to_act", "trick", "piles", "tricks", "indicator", "turned", "makers", "lone", "dead"
 )
@@ -51,7 +53,7 @@ class _Cards:
     def one(self, code: object, path: JsonPath) -> int:
         c = self.rules.cards.index.get(code) if isinstance(code, str) else None
         if c is None:
-            raise SetupError(f"expected a card of this deck; found {code!r}", path)
+            raise SetupError(f"expected a card of this deck; found {code!r}", path, parameter=DECK)
         return c
 
     def many(self, value: object, path: JsonPath) -> list[int]:
@@ -77,10 +79,10 @@ class _Cards:
         for path, cards in self.groups:
             for i, c in enumerate(cards):
                 if c in seen:
-                    raise SetupError(f"{codes[c]} is also at", (*path, i), also=seen[c])
+                    raise SetupError(f"{codes[c]} is also at", (*path, i), also=seen[c], parameter=DECK)
                 seen[c] = (*path, i)
         missing = [code for c, code in enumerate(codes) if c not in seen]
-        raise SetupError(f"{len(missing)} card(s) of the deck not placed: {' '.join(missing)}")
+        raise SetupError(f"{len(missing)} card(s) of the deck not placed: {' '.join(missing)}", parameter=DECK)
 
 
 def build(rules: Rules, setup: object) -> tuple[Deal, Begin]:

@@ -540,3 +540,15 @@ def test_a_mid_deal_game_s_wrong_trump_is_not_put_down_to_its_stock(tmp_path: Pa
     status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", mid)))
     assert status == 1 and "trump: expected" in out, out
     assert "the stock's last card" not in out
+
+
+def test_a_deal_with_a_card_twice_is_filed_under_the_pack(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A card placed twice breaks the pack, not the deal: the game is failed under the pack's clause alone."""
+    game = _reference_game("briscola-2p", 5, every=False)
+    deck = game["setup"]["deck"]
+    game["setup"] = {"dealer": 0, "hands": {"0": deck[:3], "1": deck[3:6]}, "stock": [*deck[6:-1], deck[0]]}
+    game["actions"], game["observations"] = [], []
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
+    assert status == 1, out
+    assert "FAIL briscola-2p setup" in out and "  clauses: briscola.cards.pack\n" in out, out
+    assert f"the deal: $.stock[33]: {deck[0]} is also at $.hands[\"0\"][0]" in out

@@ -168,7 +168,7 @@ class Worker:
                 setup = dealt_setup(snapshot, variant, sent)
                 Engine.new(variant, setup)
             except (ValueError, KeyError, TypeError) as err:  # a deal the rules do not allow (SetupError), or no deal
-                clauses = clauses_of(variant).for_refusal(INVALID_SETUP, SETUP)
+                clauses = clauses_of(variant).for_refusal(INVALID_SETUP, SETUP, getattr(err, "parameter", None))
                 wrong = untrusted.text(str(err))
                 mismatch = {"step": 0, "line": 0, "what": "the deal", "expected": "a deal the rules allow", "observed": wrong}
                 failed.append(DealResult(i, deal_id(seed, i), variant, Outcome.FAIL, 0.0, "setup", clauses, (mismatch,),

@@ -84,6 +84,7 @@ class _Clause:
     id: str
     observes: tuple[Observed, ...]
     refuses_with: frozenset[str]
+    parameter: str = ""  # the part of the variant the clause states (deck.ranks, players...)
 
     def speaks_of(self, phase: str) -> bool:
         """Whether an entry ties the clause to a phase (``x@phase`` or ``legal.phase``)."""
@@ -113,10 +114,13 @@ class VariantClauses:
         field = path.split(".", 1)[0]
         return tuple(c.id for c in self.clauses if any(o.field == field for o in c.observes))
 
-    def for_refusal(self, code: str, phase: str) -> tuple[str, ...]:
-        """Clauses that forbid with ``code``, those of the phase first; failing any, the clauses
-        of the phase (a game may state a duty without naming the refusal, as Briscola does)."""
+    def for_refusal(self, code: str, phase: str, parameter: str | None = None) -> tuple[str, ...]:
+        """Clauses that forbid with ``code``, those stating ``parameter`` (a part of the variant: ``deck`` for
+        ``deck.ranks``) alone where some do, else those of the phase first; failing any, the clauses of the phase
+        (a game may state a duty without naming the refusal, as Briscola does)."""
         rejecting = [c for c in self.clauses if code in c.refuses_with]
+        if parameter is not None and (stating := [c.id for c in rejecting if c.parameter.split(".")[0] == parameter]):
+            return tuple(stating)
         of_phase = [c.id for c in rejecting if c.speaks_of(phase)]
         return tuple(of_phase or [c.id for c in rejecting]) or self.of_phase(phase)
 
@@ -144,6 +148,7 @@ def clauses_of(variant_id: str) -> VariantClauses:
             str(clause["id"]),
             tuple(parse(e) for e in clause.get("observes", [])),
             frozenset(clause.get("refuses_with", [])),
+            str(clause.get("parameter", "")),
         )
         for _, _, clause in spec.clauses()
         if _applies(clause, variant_id, game)

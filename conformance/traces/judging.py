@@ -169,7 +169,7 @@ def _stock_turned_over(game: Game, divergence: Divergence) -> str:
 
 def _dealt_wrong(game: Game, err: SetupError, seconds: float) -> GameResult:
     """A deal the reference refuses: the engine dealt what the rules do not allow."""
-    clauses = clauses_of(game.variant).for_refusal(INVALID_SETUP, SETUP)
+    clauses = clauses_of(game.variant).for_refusal(INVALID_SETUP, SETUP, err.parameter)
     if isinstance(game.dealt, dict):  # its places said in the setup as the trace gives it (turned, not stock[0])
         err = err.moved(partial(as_written, written=game.dealt, variant=kit_spec().resolved(game.variant)))
     mismatch = Mismatch(0, game.number, "the deal", "a deal the rules allow", str(err))
