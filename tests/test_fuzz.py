@@ -660,19 +660,46 @@ def _deaf_to_sigterm(settings: Any, link: Any) -> None:
 _work = campaign._work
 
 
+DEAF_ENGINE = """\
+import json, os, signal, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+with open(os.path.join(sys.argv[1], str(os.getpid())), "w"):
+    pass
+sys.stdin.readline()
+print(json.dumps({"started": True, "protocol": 1, "implementation": {"name": "deaf", "variants": ["briscola-2p"]}}),
+      flush=True)
+while True:  # deaf to its input closing, and to SIGTERM
+    time.sleep(1)
+"""
+
+
 @pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="the patched worker is forked")
-def test_workers_deaf_to_sigterm_are_killed_not_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A worker that lives through the SIGTERM that stops it (an engine's own handler, say) is killed once the
-    grace is over: neither stopping a campaign nor closing its pool waits for it for ever."""
+def test_workers_deaf_to_sigterm_are_killed_with_their_engines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that lives through the SIGTERM that stops it is killed once the grace is over, and the engine it
+    started with it, which cannot be left to see its input close: neither stopping a campaign nor closing its pool
+    waits for ever, nor leaves a process."""
     from conformance.fuzz.worker import Settings
 
+    script, pids = tmp_path / "deaf.py", tmp_path / "pids"
+    script.write_text(DEAF_ENGINE, encoding="utf-8")
+    pids.mkdir()
     monkeypatch.setattr(campaign, "_work", _deaf_to_sigterm)
     monkeypatch.setattr(campaign, "_ABANDON_GRACE", 0.5)
     for end in ("abandon", "close"):
-        pool = campaign._Pool(Settings(0, "reference", None, 10.0), 2)
+        pool = campaign._Pool(Settings(0, None, f"{sys.executable} {script} {pids}", 10.0), 2)
         if end == "close":  # told to stop, they stop: made to hang first, as on a batch that never ends
             monkeypatch.setattr(pool, "links", [])
         started = time.monotonic()
         getattr(pool, end)()
         assert not any(process.is_alive() for process in pool.processes), end
         assert time.monotonic() - started < 5, end
+        time.sleep(0.2)  # an orphan is reaped by whoever adopts it
+        assert [int(p.name) for p in pids.iterdir() if _running(int(p.name))] == [], end
+
+
+def _running(pid: int) -> bool:
+    """Whether a process runs (a zombie, ended and waiting to be reaped, does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(") ", 1)[1][0] != "Z"
+    except FileNotFoundError:
+        return False

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import multiprocessing
+import os
 import signal
 import sys
 import time
@@ -194,6 +195,18 @@ def _serve(settings: Settings, link: Connection) -> None:
 _ABANDON_GRACE = 10.0  # seconds a worker told to stop has to end its engine and exit
 
 
+def _end_engines_of(pid: int) -> None:
+    """End the engines a worker started, each the leader of a process group of its own, with their groups. Where
+    /proc does not list a process's children, nothing: the engines then see their input close as the worker ends."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text(encoding="ascii").split()
+    except OSError:
+        return
+    for child in children:
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # no group of its own, or gone
+            os.killpg(int(child), signal.SIGKILL)
+
+
 class _Pool:
     """J worker processes, each with its own engine, fed batches over its own pipe (plain
     synchronous messages: nothing is left in flight when a worker is told to stop)."""
@@ -256,7 +269,8 @@ class _Pool:
         for process in self.processes:
             process.join(timeout=max(0.0, deadline - time.monotonic()))
         for process in self.processes:
-            if process.is_alive():  # deaf to SIGTERM: never left to hang the campaign
+            if process.is_alive() and process.pid is not None:  # deaf to SIGTERM: never left to hang the campaign
+                _end_engines_of(process.pid)  # a worker killed cannot end them itself
                 process.kill()
                 process.join()
 
