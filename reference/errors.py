@@ -12,8 +12,8 @@ from specreader.problems import format_path
 class SetupError(ValueError):
     """A setup that cannot start a deal; ``path`` is the JSON path inside the setup, and ``also``, where the
     message ends by naming another place (a card placed twice), that place. ``parameter``: the part of the variant
-    the setup breaks, where it is one (``deck``: a card twice, missing or of no card of the pack), so that a report
-    names the clauses stating it.
+    the setup breaks, where it is one (``deck``: a card twice, a card missing, or a code that is no card of the
+    pack), so that a report names the clauses stating it.
 
     ``code`` is the refusal code an engine answers it with (the protocol's setup error carries it).
     """
