@@ -198,10 +198,13 @@ def _report(
     print(reports.render_text(data))
     print()
     seconds = log.footer["seconds"] if log.footer else 0.0
-    rate = len(log.scenarios) / seconds if seconds else 0.0
+    left_out = data.get("undeclared", {}).get("scenarios", 0)
+    sent = len(log.scenarios) - left_out  # those of undeclared variants are never sent: no part of the rate
+    rate = sent / seconds if seconds else 0.0
+    of_declared = f", {sent} of its variants," if left_out else ""
     print(
         f"engine: {runlog.safe_name(hello)} · spec {log.header['spec_version']} · "
-        f"{len(log.scenarios)} scenarios in {seconds:.2f}s ({rate:.0f}/s)"
+        f"{len(log.scenarios)} scenarios{of_declared} in {seconds:.2f}s ({rate:.0f}/s)"
     )
     if fields is not None:
         print(fields)
@@ -216,7 +219,7 @@ def _report(
         print(f"expectations: {len(saved.entries)} written to {args.save_expectations}")
     if log.interrupted:
         print(f"{log.stopped_early}; the log and reports hold those", file=sys.stderr)
-    print(reports.closing_line(data["counts"]))
+    print(reports.closing_line(data["counts"], left_out))
     if log.interrupted:
         return interrupt.exit_status(log.interrupted)
     return EXIT_FAILED if log.failed else EXIT_OK

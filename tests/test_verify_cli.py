@@ -691,3 +691,39 @@ def test_what_an_expectation_file_says_reaches_the_terminal_as_safe_text_and_cap
     assert "spec 9.9\\x1b[2J\\u202e, this is" in notes[0]
     named = ", ".join(["0-nope\\x1b]0;pwned\\x07", *sorted(f"gone/{i}" for i in range(30))[:19]])
     assert notes[1].endswith(f": {named} and 11 more")
+
+
+def briscola_two_only() -> Any:
+    """The reference, declaring briscola-2p alone."""
+    from conformance.engines.adapter import InProcessAdapter
+
+    return InProcessAdapter(Engine.new, {"name": "briscola-two", "version": "1"}, ["briscola-2p"])
+
+
+def test_scenarios_of_undeclared_variants_are_counted_apart_from_the_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "verify", "--engine", f"{__name__}:briscola_two_only", "--report-dir", str(tmp_path))
+    assert code == 0, out
+    log = runlog.read(tmp_path / "run.jsonl")
+    sent = sum(1 for line in log.scenarios if line["variant"] == "briscola-2p")
+    left_out = len(log.scenarios) - sent
+    assert sent and left_out and log.counts()["unsupported"] == left_out
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert not list(schemas.validator("summary").iter_errors(summary))
+    assert summary["undeclared"]["scenarios"] == left_out and "briscola-2p" not in summary["undeclared"]["variants"]
+    assert list(summary["by_variant"]) == ["briscola-2p"] and list(summary["by_game"]) == ["briscola"]
+    closing = f"{sent} passed, 0 failed, {left_out} unsupported (variants the engine does not declare)"
+    assert out.strip().splitlines()[-1] == closing
+    assert f"Not in these tables: {left_out} scenarios of {len(summary['undeclared']['variants'])} variants" in out
+    assert f"{len(log.scenarios)} scenarios, {sent} of its variants, in" in out
+    assert f"**{closing}**" in (tmp_path / "report.md").read_text()
+
+
+def test_the_closing_line_says_how_many_unsupported_are_of_undeclared_variants() -> None:
+    from conformance.run.reports import closing_line
+
+    counts = {"pass": 13, "fail": 5, "unsupported": 545}
+    assert closing_line(counts) == "13 passed, 5 failed, 545 unsupported"
+    assert closing_line(counts, 536) == "13 passed, 5 failed, 545 unsupported (536 of variants the engine does not declare)"
+    assert closing_line(counts, 545) == "13 passed, 5 failed, 545 unsupported (variants the engine does not declare)"

@@ -110,15 +110,31 @@ def summary(log: Log) -> Json:
     return cast(Json, untrusted.strings_made_safe(_summary(log)))
 
 
+def declared_variants(log: Log) -> frozenset[str] | None:
+    """The variants the engine's handshake declares, as its log's header keeps them; None where it declares none."""
+    variants = log.header.get("engine", {}).get("variants")
+    return frozenset(str(v) for v in variants) if isinstance(variants, list) else None
+
+
+def of_undeclared_variant(line: ScenarioLine, declared: frozenset[str] | None) -> bool:
+    """Whether a scenario is of a variant the engine does not declare: never sent, so in no table."""
+    return declared is not None and line["variant"] not in declared and line["outcome"] == Outcome.UNSUPPORTED
+
+
 def _summary(log: Log) -> Json:
     # One pass over the lines, which a long run keeps on disk (conformance/run/line_store.py).
     counts: Counter[str] = Counter()
     by: dict[str, dict[str, Counter[str]]] = {"game": {}, "clause group": {}, "variant": {}}
     failures: list[Json] = []
     causes = _Causes()
+    declared = declared_variants(log)
+    left_out: Counter[str] = Counter()  # scenarios by undeclared variant
     for line in log.scenarios:
         outcome = line["outcome"]
         counts[outcome] += 1
+        if of_undeclared_variant(line, declared):
+            left_out[line["variant"]] += 1
+            continue
         groups = {".".join(c.split(".")[:2]) for c in line["clauses"]}
         for kind, names in (("game", [line["game"]]), ("clause group", sorted(groups)), ("variant", [line["variant"]])):
             for name in names:
@@ -147,6 +163,7 @@ def _summary(log: Log) -> Json:
         **({"late_copies": log.late_copies} if log.late_copies else {}),
         **({"late_copies_unnamed": log.late_copies_unnamed} if log.late_copies_unnamed else {}),
         "counts": _counts(counts),
+        **({"undeclared": {"scenarios": left_out.total(), "variants": sorted(left_out)}} if left_out else {}),
         "by_game": _grouped(by["game"]),
         "by_clause_group": _grouped(by["clause group"]),
         "by_variant": _grouped(by["variant"]),
@@ -189,12 +206,16 @@ class _Causes:
         return list(self._groups.values())
 
 
-def closing_line(counts: dict[str, int]) -> str:
+def closing_line(counts: dict[str, int], undeclared: int = 0) -> str:
     """The line CI reads: ``N passed, N failed`` (naming the failures that are no plain fail: errors, timeouts, those
-    the engine was too unwell to run, passes the expectation file says fail) plus what was not run."""
+    the engine was too unwell to run, passes the expectation file says fail) plus what was not run, saying how many
+    of the unsupported are of variants the engine does not declare."""
     failed = sum(counts.get(k, 0) for k in FAILING)
     named = [f"{counts[k]} {k}" for k in _FAILING_NAMED if counts.get(k)]
-    extra = [f"{counts[k]} {k}" for k in _NAMED_AFTER if counts.get(k)]
+    unsupported = counts.get(Outcome.UNSUPPORTED, 0)
+    which = "" if undeclared == unsupported else f"{undeclared} of "
+    of_undeclared = f" ({which}variants the engine does not declare)" if undeclared else ""
+    extra = [f"{counts[k]} {k}" + (of_undeclared if k == Outcome.UNSUPPORTED else "") for k in _NAMED_AFTER if counts.get(k)]
     return (
         f"{counts.get(Outcome.PASS, 0)} passed, {failed} failed"
         + (f" ({', '.join(named)})" if named else "")
@@ -227,7 +248,23 @@ def render_text(data: Json) -> str:
         table("clause group", data["by_clause_group"]),
         table("variant", data["by_variant"]),
     ]
+    if "undeclared" in data:
+        parts[-1] += "\n" + left_out_sentence(data["undeclared"])
     return "\n\n".join(parts)
+
+
+def left_out_sentence(left_out: Json) -> str:
+    """What the tables leave out: the scenarios of variants the engine does not declare."""
+    variants = left_out["variants"]
+    named = ", ".join(variants[:_VARIANTS_NAMED]) + (f" and {len(variants) - _VARIANTS_NAMED} more" if len(
+        variants) > _VARIANTS_NAMED else "")
+    return (
+        f"Not in these tables: {left_out['scenarios']} scenarios of {len(variants)} "
+        f"{'variant' if len(variants) == 1 else 'variants'} the engine does not declare ({named}), each unsupported."
+    )
+
+
+_VARIANTS_NAMED = 6  # the undeclared variants a sentence names; it counts the rest
 
 
 # Markdown that engine text could use to become markup: HTML, emphasis, strikethrough, code, links, table cells.
@@ -262,7 +299,7 @@ def render_md(data: Json) -> str:
         f"Kit {markdown_text(str(data['kit'].get('version', '?')))}, spec {markdown_code(str(data['spec_version']))}."
         + ("" if data["complete"] else f" **The counts are partial: {markdown_text(data.get('stopped_early', _EARLY))}.**"),
         "",
-        f"**{closing_line(data['counts'])}**",
+        f"**{closing_line(data['counts'], data.get('undeclared', {}).get('scenarios', 0))}**",
         "",
     ]
     for title, key in (("Game", "by_game"), ("Clause group", "by_clause_group"), ("Variant", "by_variant")):
@@ -273,6 +310,8 @@ def render_md(data: Json) -> str:
         for name, counts in groups.items():
             out.append(f"| {markdown_code(name)} | " + " | ".join(str(counts.get(c, 0)) for c in columns) + " |")
         out.append("")
+    if "undeclared" in data:
+        out += [markdown_text(left_out_sentence(data["undeclared"])), ""]
     if data.get("late_copies"):
         out.append("## Answered twice")
         out.append("")
