@@ -314,5 +314,5 @@ def describe(verdict: runner.Verdict, note: str | None = None) -> str:
     for m in verdict.mismatches:
         lines.append(f"  step {m.step} ({s.file}:{m.line}): {m.what}")
         lines.append(f"    - expected: {untrusted.json_text(m.expected)}")
-        lines.append(f"    + observed: {untrusted.json_text(m.observed)}")
+        lines.append(f"    + observed: {untrusted.observed_text(m.observed)}")
     return "\n".join(untrusted.text(line) for line in lines)  # house titles and clause texts are data too

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from conformance.suite.comparisons import compare, flags_agreed, kinds_agree
+from conformance.text import untrusted
 
 SNAPSHOT = {"piles": [["AH", "3S"], []], "dead": ["6S"], "hands": {"0": ["KC"]}}
 
@@ -100,3 +101,9 @@ def test_a_whole_report_s_fast_path_tells_true_from_one() -> None:
     assert flags_agreed(reference_result, dict(reference_result)) == 2  # the reference's flags the engine reported
     assert flags_agreed(reference_result, {"totals": [60, 60]}) == 0  # a result reported in part
     assert flags_agreed(reference_result, {"tie": 0}) is None
+
+
+def test_a_field_not_reported_reads_missing_not_as_a_string_the_engine_sent() -> None:
+    [(what, expected, observed)] = differences({"dealer": 1}, {})
+    assert untrusted.difference(what, expected, observed) == "dealer: expected 1, observed <missing>"
+    assert untrusted.difference("dealer", 1, "1") == 'dealer: expected 1, observed "1"'

@@ -33,7 +33,7 @@ class Mismatch:
         return {"step": self.step, "line": self.line, "what": self.what, "expected": self.expected, "observed": self.observed}
 
 
-_MISSING = "<missing>"
+_MISSING = untrusted.MISSING
 
 
 def action_text(action: Any) -> str:

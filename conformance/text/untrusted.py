@@ -100,10 +100,20 @@ def _shown_somehow(value: Any) -> str:
         return f"a {type(value).__name__} too large or too deep to show"
 
 
+# What a comparison observed of a field the engine did not report, as a run log keeps it.
+MISSING = "<missing>"
+
+
 def difference(what: str, expected: Any, observed: Any) -> str:
     """``what: expected X, observed Y``, each value as JSON writes it (null, true, "a"): the notation of the
-    protocol and the traces, whatever language the engine is written in."""
-    return f"{what}: expected {json_text(expected)}, observed {json_text(observed)}"
+    protocol and the traces, whatever language the engine is written in. A field not reported reads
+    ``observed <missing>``, no JSON string."""
+    return f"{what}: expected {json_text(expected)}, observed {observed_text(observed)}"
+
+
+def observed_text(observed: Any) -> str:
+    """What an engine reported, as ``json_text`` writes it, or ``<missing>`` bare where it reported nothing."""
+    return MISSING if type(observed) is str and observed == MISSING else json_text(observed)
 
 
 def json_text(value: Any, cap: int = CAP) -> str:
