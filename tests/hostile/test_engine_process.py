@@ -401,7 +401,7 @@ def test_an_engine_that_writes_without_end_waits_on_its_own_output(tmp_path: Pat
     budget = 256 * 1024
     monkeypatch.setattr(engine_process, "_BACKLOG_BYTES", budget)
     (chosen,) = two_player(1)
-    adapter = SubprocessAdapter(engine(tmp_path, "flood", [chosen]), timeout=1.0, startup_timeout=10.0)
+    adapter = SubprocessAdapter(engine(tmp_path, "flood", [chosen]), timeout=10.0, startup_timeout=10.0)
     try:
         assert runner.run(adapter, chosen, {"albastini-2p"}).reason == BENIGN
         process = adapter._process
