@@ -182,10 +182,15 @@ def shared_table(variants: dict[str, Json]) -> tuple[Markup | None, set[str]]:
 def groups(found: list[Line], table: Markup | None = None, table_rulings: tuple[str, ...] = ()) -> list[Group]:
     by_topic = {found_line.topic: found_line for found_line in found}
     grouped = {topic for _, topics in GROUPS for topic in topics}
-    out = [
-        Group(title, [by_topic[t] for t in topics if t in by_topic], *((table, table_rulings) if title == TABLE_GROUP else ()))
-        for title, topics in GROUPS
-    ]
+    out = []
+    for title, topics in GROUPS:
+        present = [by_topic[t] for t in topics if t in by_topic]
+        if title != TABLE_GROUP:
+            out.append(Group(title, present))
+        elif table is not None:
+            out.append(Group(title, present, table, table_rulings))
+        else:  # no table: the heading names what the lines say ("Rank" where the cards carry no values)
+            out.append(Group(" and ".join(line.topic for line in present).capitalize(), present))
     out.append(Group(OTHER_GROUP, [found_line for found_line in found if found_line.topic not in grouped]))
     return [g for g in out if g.lines or g.table is not None]
 

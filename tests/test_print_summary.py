@@ -147,6 +147,9 @@ def test_the_shared_rank_and_values_are_drawn_once_as_the_table(site_data: rules
     # Altbaumer's trumps rank otherwise and count no points: its rank is said, with no table.
     altbaumer = site_pages[paths.summary_path("altbaumer")]
     assert "**Rank:**" in altbaumer and "values-table" not in altbaumer
+    # and its heading promises no values: its cards carry none
+    assert "\n## Rank\n" in altbaumer and "values" not in altbaumer.lower(), altbaumer[:600]
+    assert "\n## Rank and values\n" in page
 
 
 def test_the_sheet_follows_the_data(site_data: rulesite.SiteData) -> None:
