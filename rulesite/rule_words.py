@@ -129,9 +129,10 @@ def cut(variant: Json) -> str | None:
         # the player before the dealer in play order sits on the side the turn does not go to
         side = "left" if str(variant.get("direction", "")) == "anticlockwise" else "right"
         return (
-            f"The player on the dealer's {side} cuts; a Tree showing at the cut may be taken, and then the next card"
-            " too if it is the other Tree. The cutter keeps each Tree taken and is dealt that many fewer cards in"
-            " the first packet, so still holds five."
+            f"The player on the dealer's {side} cuts, lifting the top part of the pack: if the card at the bottom of"
+            " the part lifted is a Tree, the cutter may take it, and then the card above it too if it is the other"
+            " Tree. The lifted part goes under the rest. The cutter keeps each Tree taken and is dealt that many"
+            " fewer cards in the first packet, so still holds five."
         )
     return f"The cut: {c.get('rule')}."
 
