@@ -101,7 +101,7 @@ def walkthrough_markdown(script: Json, links: PageLinks) -> str:
         start_table=start if any(s.hand for s in start.seats) else None,
         start_events=[e for e in walk.start_events if e.get("type") not in ("played", "drew")],
         moments=views,
-        result_sentence=table_words.result_sentence(result, walk.variant),
+        result_sentence=table_words.result_sentence(result, walk.variant, choice_open=True),
         links=links,
     )
 

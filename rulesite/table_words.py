@@ -73,15 +73,30 @@ def _verb(side_name: str, variant: Json) -> str:
     return "win" if has_partners(variant) else "wins"
 
 
-def result_sentence(result: Json, variant: Json) -> str:
+def result_sentence(result: Json, variant: Json, choice_open: bool = False) -> str:
     """A deal's result as players say it: "North-South win 72 to 48: one victory point. West deals next."
-    Only what the result states is said: no victory points where it leaves them out."""
+    Only what the result states is said: no victory points where it leaves them out. ``choice_open``: the deal
+    has just ended, and a winning side that chooses its dealer has not chosen yet."""
     sentence = _outcome(result, variant)
     next_dealer = result.get("next_dealer")
     names = seat_names(variant)
     if isinstance(next_dealer, int) and 0 <= next_dealer < len(names):
-        sentence += f" {names[next_dealer]} deals next."
+        unless = _unless_a_partner(next_dealer, result, variant) if choice_open else ""
+        sentence += f" {names[next_dealer]} deals next{unless}."
     return sentence
+
+
+def _unless_a_partner(next_dealer: int, result: Json, variant: Json) -> str:
+    """Where the winning side chooses its dealer (``components.dealer.team_choice``), the dealer named is the one
+    no choice makes: ", unless Boris takes the deal" names the partners who may choose otherwise."""
+    dealer = (variant.get("components") or {}).get("dealer") or {}
+    winner = result.get("winner")
+    sides = sides_of(variant)
+    if not dealer.get("team_choice") or not isinstance(winner, int) or not 0 <= winner < len(sides):
+        return ""
+    names = seat_names(variant)
+    partners = [names[s] for s in sides[winner] if s != next_dealer and 0 <= s < len(names)]
+    return f", unless {' or '.join(partners)} takes the deal" if partners and next_dealer in sides[winner] else ""
 
 
 def _outcome(result: Json, variant: Json) -> str:

@@ -604,7 +604,8 @@ def test_the_walkthrough_shows_what_the_engine_answered(site_data: rulesite.Site
     assert len(re.findall(r"^### Trick \d+: ", text, re.M)) == len(tricks)
     result = walk.moments[-1].result()
     assert result is not None
-    assert table_words.result_sentence(result, walk.variant) in text
+    said = table_words.result_sentence(result, walk.variant, choice_open=True)
+    assert said in text and said.endswith(", unless South takes the deal."), said  # North-South won it
     assert sum(t["points"] for t in tricks) == 120
 
 
@@ -784,6 +785,17 @@ def test_a_result_says_only_what_it_states_and_who_deals_next(site_data: rulesit
     assert table_words.result_sentence(with_vp, two) == "Boris wins 80 to 40: one victory point. Anna deals next."
     example = site_pages["examples/albastini/dealer/next-dealer.md"]
     assert "Boris wins 80 to 40\\. Boris deals next\\." in example
+    # A winning side that chooses its dealer: the one named deals unless a partner takes the deal, said only
+    # where the choice is still open (a how-to page's deal just played), not where a scenario may have made it.
+    four, threes = site_data.variants["albastini-4p"], site_data.variants["albastini-6p-threes"]
+    won = {"winner": 0, "next_dealer": 2, "totals": [80, 40]}
+    assert table_words.result_sentence(won, four, choice_open=True).endswith("North deals next, unless South takes the deal.")
+    assert table_words.result_sentence(won, four).endswith("North deals next.")
+    assert table_words.result_sentence({**won, "next_dealer": 0}, threes, choice_open=True).endswith(
+        "Anna deals next, unless Carla or Esther takes the deal.")
+    assert table_words.result_sentence(with_vp, two, choice_open=True).endswith("Anna deals next.")  # no partner
+    altbaumer = site_data.variants["altbaumer-standard"]
+    assert table_words.result_sentence({"winner": 0, "next_dealer": 1}, altbaumer, choice_open=True).endswith("East deals next.")
     assert "no victory points" not in "".join(p for path, p in site_pages.items() if path.startswith("examples/"))
 
 
