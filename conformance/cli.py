@@ -24,7 +24,7 @@ from conformance.measures.smoke import smoke
 from conformance.run import durations, expectations, outputs, reports, runlog
 from conformance.run.runlog import Log
 from conformance.run.verify import Progress, verify
-from conformance.suite import field_phases, scenarios
+from conformance.suite import declared_variants, field_phases, scenarios
 from conformance.suite.reported import declared, every_path, within
 from conformance.text import untrusted
 from conformance.validate import spec_problems, validate
@@ -125,6 +125,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except Exception as err:  # an unusable engine is a verdict, not a traceback
         print(f"engine unusable: {adapters.unusable_said(err)}", file=sys.stderr)
         return EXIT_ENGINE
+    if (refused := _declared_variants_refused(engine, chosen)) is not None:
+        return refused
     options = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v not in (None, False, [])}
     log: Log | None = None
     try:
@@ -137,6 +139,20 @@ def cmd_verify(args: argparse.Namespace) -> int:
         engine.close()
     with interrupt.deferred():  # a signal now waits until every report is written
         return _report(args, log, report_dir, expectations_path, _reported_fields(log, chosen))
+
+
+def _declared_variants_refused(engine: adapters.EngineAdapter, chosen: list[scenarios.Scenario]) -> int | None:
+    """The exit status of a run that could send the engine no scenario (it declares none of their variants), the
+    engine closed; None otherwise, after a warning for each declared id the kit does not have."""
+    hello = untrusted.identity(engine.hello(), {s.variant for s in chosen})  # printed: made safe first
+    why = declared_variants.nothing_to_send(hello, {s.variant for s in chosen})
+    if why is not None:
+        engine.close()
+        print(f"engine unusable: {why}: no scenario could be sent", file=sys.stderr)
+        return EXIT_ENGINE
+    if unknown := declared_variants.unknown_named(hello):
+        print(f"warning: the engine declares variants the kit does not have: {unknown}", file=sys.stderr)
+    return None
 
 
 def _openable(where: str) -> str:
@@ -299,6 +315,9 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         _write_reports(done.log, report_dir, args.report_dir)
     if done.interrupted:
         return interrupt.exit_status(done.interrupted)
+    if done.deals and not done.compared:  # every deal unsupported from its setup: no run to pass
+        print("engine unusable: it answered every deal unsupported at its setup, so nothing was compared", file=sys.stderr)
+        return EXIT_ENGINE
     return EXIT_FAILED if done.log.failed else EXIT_OK
 
 

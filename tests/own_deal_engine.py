@@ -47,3 +47,13 @@ class OnlyItsOwnDeal(WrongWinner):
         if not (isinstance(setup, dict) and "shuffle" in setup):
             raise Unsupported("it deals its own way only")
         return super().new(variant_id, setup)
+
+
+class NeverItsOwnDeal(OwnDeal):
+    """An engine that cannot deal from a seed: asked to, it answers unsupported, so ``--deal engine`` compares nothing."""
+
+    @classmethod
+    def new(cls, variant_id: str, setup: Any) -> Self:
+        if isinstance(setup, dict) and "shuffle" in setup:
+            raise Unsupported("it takes the kit's deals only")
+        return super().new(variant_id, setup)

@@ -67,6 +67,18 @@ def test_a_bug_of_an_engine_that_deals_only_its_own_way_fails_its_deals(capsys: 
     assert out.strip().splitlines()[-1] == "0 passed, 20 failed"
 
 
+def test_a_campaign_in_which_the_engine_deals_nothing_compares_nothing_and_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["fuzz", "--engine", "own_deal_engine:NeverItsOwnDeal", "--deal", "engine", "--deals", "10",
+                   "--variant", "briscola-2p"])  # fmt: skip
+    out, err = capsys.readouterr()
+    assert status == 3 and out.strip().splitlines()[-1] == "0 passed, 0 failed, 10 unsupported", out
+    assert "UNSUPPORTED briscola-2p unsupported: it takes the kit's deals only" in out
+    said = "engine unusable: it answered every deal unsupported at its setup, so nothing was compared"
+    assert err.strip().splitlines()[-1] == said
+    # the same engine, dealt by the kit, is compared and passes
+    assert main(["fuzz", "--engine", "own_deal_engine:NeverItsOwnDeal", "--deals", "10", "--variant", "briscola-2p"]) == 0
+
+
 def test_a_scenario_may_not_start_from_a_shuffle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "briscola"
     folder.mkdir()

@@ -26,6 +26,7 @@ from conformance.fuzz.deals import generate
 from conformance.run import runlog, runner
 from conformance.suite.scenarios import load_files
 from conformance.vocabulary import Outcome
+from reference import Engine
 from specreader.spec import variant, variant_ids
 
 from depth import cases
@@ -134,6 +135,11 @@ class EachItsOwnReason(StopsHalfWay):
 def each_its_own_reason() -> EachItsOwnReason:
     """``--engine test_fuzz:each_its_own_reason``."""
     return EachItsOwnReason()
+
+
+def misspelt() -> InProcessAdapter:
+    """``--engine test_fuzz:misspelt``: the reference, declaring 'briscola2p', no variant of the kit."""
+    return InProcessAdapter(Engine.new, {"name": "misspelt"}, ["briscola2p"])
 
 
 def odd_legal() -> OddLegal:
@@ -294,6 +300,7 @@ def test_the_deals_of_a_seed_are_the_same_wherever_they_are_drawn() -> None:
     [
         (["--deals", "10", "--time", "1"], 2, "not both"),
         (["--variant", "nope"], 2, "unknown variant nope"),
+        (["--engine", "test_fuzz:misspelt"], 2, "no variant of the kit, only 'briscola2p' (did you mean 'briscola-2p'?)"),
         (["--engine-cmd", "/nonexistent/engine"], 3, "engine unusable"),
     ],
 )
@@ -525,11 +532,14 @@ def test_deals_unsupported_each_for_a_reason_of_its_own_keep_a_bounded_list(
 ) -> None:
     """An engine may give every deal a reason of its own: the reasons kept are bounded, the deals all counted."""
     monkeypatch.setattr(campaign.limits, "MAX_PROBLEMS", 3)
-    assert fuzz("--engine", "test_fuzz:each_its_own_reason", "--deals", "20", "--variant", "briscola-2p") == 0
-    out = capsys.readouterr().out
+    # and a campaign that compared no deal is no pass: the engine could not be used
+    assert fuzz("--engine", "test_fuzz:each_its_own_reason", "--deals", "20", "--variant", "briscola-2p") == 3
+    out, err = capsys.readouterr()
     assert len([line for line in out.splitlines() if line.startswith("UNSUPPORTED")]) == 3
     assert "... and 17 deals more unsupported for other reasons (the run log lists them)" in out, out
     assert out.strip().splitlines()[-1] == "0 passed, 0 failed, 20 unsupported"
+    said = "engine unusable: it answered every deal unsupported at its setup, so nothing was compared"
+    assert err.strip().splitlines()[-1] == said
 
 
 def undeclared() -> InProcessAdapter:

@@ -727,3 +727,42 @@ def test_the_closing_line_says_how_many_unsupported_are_of_undeclared_variants()
     assert closing_line(counts) == "13 passed, 5 failed, 545 unsupported"
     assert closing_line(counts, 536) == "13 passed, 5 failed, 545 unsupported (536 of variants the engine does not declare)"
     assert closing_line(counts, 545) == "13 passed, 5 failed, 545 unsupported (variants the engine does not declare)"
+
+
+def misspelt_variant() -> Any:
+    """The reference, declaring 'altbaumer' for altbaumer-standard."""
+    from conformance.engines.adapter import InProcessAdapter
+
+    return InProcessAdapter(Engine.new, {"name": "misspelt", "version": "1", "language": "python"}, ["altbaumer"])
+
+
+def one_misspelt_variant() -> Any:
+    """The reference, declaring briscola-2p and 'briscola4p'."""
+    from conformance.engines.adapter import InProcessAdapter
+
+    return InProcessAdapter(Engine.new, {"name": "misspelt", "version": "1"}, ["briscola-2p", "briscola4p"])
+
+
+def test_a_run_that_could_send_the_engine_nothing_is_refused_naming_the_nearest_variant(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "verify", "--engine", f"{__name__}:misspelt_variant", "--report-dir", str(tmp_path))
+    assert code == 3 and out == "", out
+    said = "engine unusable: it declares no variant of the kit, only 'altbaumer' (did you mean 'altbaumer-standard'?)"
+    assert err.strip() == said + ": no scenario could be sent"
+    code, _, err = run(capsys, "verify", "--engine", f"{__name__}:briscola_two_only", "--game", "bisca")
+    assert code == 3 and "engine unusable: it declares none of the variants chosen (bisca-2p): no scenario" in err
+    code, out, err = run(capsys, "verify", "--engine", f"{__name__}:one_misspelt_variant", "--variant", "briscola-2p")
+    assert code == 0 and out.strip().endswith("passed, 0 failed"), out
+    assert "warning: the engine declares variants the kit does not have: 'briscola4p' (did you mean 'briscola-4p'?)" in err
+
+
+def test_smoke_names_the_nearest_variant_to_one_the_kit_does_not_have(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    here = str(Path(__file__).parent)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([here, os.environ.get("PYTHONPATH", "")]))
+    code, out, _ = run(capsys, "smoke", "--engine-cmd", f"{SERVE} --path={here} {__name__}:misspelt_variant")
+    assert code == 3, out
+    said = "no scenario of a declared variant to try: it declares no variant of the kit, only 'altbaumer' (did you mean"
+    assert f"FAIL a scenario: {said} 'altbaumer-standard'?)" in out

@@ -28,6 +28,7 @@ from conformance.engines.protocol import BadCommand
 from conformance.fuzz.worker import DealResult, Found, Key, Settings, Worker
 from conformance.run import outputs, runlog
 from conformance.run.runlog import Log, ScenarioLine
+from conformance.suite import declared_variants
 from conformance.text import untrusted
 from conformance.vocabulary import FAILING, Outcome
 from specreader import limits
@@ -90,6 +91,7 @@ class Campaign:
     unsupported: dict[Key, Group] = field(default_factory=dict)  # deals the engine said it cannot play, by reason
     unsupported_unkept: int = 0  # such deals past the first limits.MAX_PROBLEMS reasons: counted, their reasons not kept
     deals: int = 0
+    compared: int = 0  # the deals of which some observation was compared: none, and the campaign checked nothing
     seconds: float = 0.0
     interrupted: str | None = None  # the signal that stopped the campaign before its end
     late_copies: list[str] = field(default_factory=list)  # deals answered again after their batch was judged
@@ -104,7 +106,8 @@ def choose_variants(asked: tuple[str, ...] | None, hello: Json) -> tuple[str, ..
     declared = [v for v in hello.get("variants", []) if v in playable]
     if asked is None:
         if not declared:
-            raise BadChoice("the engine declares no variant of the kit")
+            only = declared_variants.unknown_named(hello)
+            raise BadChoice("the engine declares no variant of the kit" + (f", only {only}" if only else ""))
         return tuple(sorted(declared))
     unknown = [v for v in asked if v not in known]
     if unknown:
@@ -379,6 +382,7 @@ def _drive(plan: Plan, engines: _Inline | _Pool, campaign: Campaign, out: Path |
 
 def _record(campaign: Campaign, result: DealResult, out: Path | None) -> None:
     campaign.deals += 1
+    campaign.compared += result.compared
     if result.outcome is Outcome.UNSUPPORTED and result.key is not None:  # no divergence: counted by reason, apart
         if (apart := campaign.unsupported.get(result.key)) is not None:
             apart.deals += 1

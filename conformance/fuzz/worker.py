@@ -69,6 +69,7 @@ class DealResult:
     detail: str = ""
     key: Key | None = None
     found: Found | None = None  # only on the first deal of a divergence a worker meets
+    compared: bool = True  # whether any observation was compared: an unsupported deal may stop at its setup
 
 
 def fields_for(variant_id: str) -> frozenset[str]:
@@ -157,7 +158,7 @@ class Worker:
                     engine_error(answer["error"]) if isinstance(answer, dict) and answer.get("error")
                     else EngineError(ErrorKind.MALFORMED, "expected its first observation to hold a snapshot object"))
                 if error.kind is ErrorKind.UNSUPPORTED:  # counted apart by its reason, as a deal played part-way is
-                    failed.append(_unsupported(i, deal_id(seed, i), variant, error, 0.0))
+                    failed.append(_unsupported(i, deal_id(seed, i), variant, error, 0.0, compared=False))
                     continue
                 said = f"the engine did not show its deal: {error}"
                 failed.append(
@@ -194,7 +195,7 @@ class Worker:
         if divergence is None:
             return DealResult(deal.index, deal.id, variant, Outcome.PASS, seconds)
         if divergence.error is not None and divergence.error.kind is ErrorKind.UNSUPPORTED:
-            return _unsupported(deal.index, deal.id, variant, divergence.error, seconds)
+            return _unsupported(deal.index, deal.id, variant, divergence.error, seconds, compared=divergence.position > 0)
         if divergence.error is not None and divergence.error.kind in STALLS:
             return self._diverged(deal, divergence, seconds)  # looking closer would wait as long again, or not be run
         finding = self.shrinker.locate(deal.case, divergence.position, deal.id, deal.reports)
@@ -244,12 +245,12 @@ class Worker:
         return Found(done, problem, shrunk.mid_deal)
 
 
-def _unsupported(index: int, deal: str, variant: str, error: EngineError, seconds: float) -> DealResult:
+def _unsupported(index: int, deal: str, variant: str, error: EngineError, seconds: float, *, compared: bool) -> DealResult:
     """A deal the engine says it cannot play (what it reported up to there agreeing): no divergence, so neither
     shrunk nor written as a scenario, which could only be unsupported too; filed under its reason."""
     reason = unsupported_reason(error)
     return DealResult(index, deal, variant, Outcome.UNSUPPORTED, seconds, field=reason, error=str(error), detail=reason,
-                      key=(variant, reason, ()))  # fmt: skip
+                      key=(variant, reason, ()), compared=compared)  # fmt: skip
 
 
 def _cannot_be_asked(finding: Finding) -> bool:

@@ -10,7 +10,7 @@ from conformance.engines.adapter import take_late_copies
 from conformance.engines.protocol import SECOND_ANSWER_WAIT, EngineUnusable, SubprocessAdapter, split_command
 from conformance.run import runner
 from conformance.run.reports import late_copy_warning
-from conformance.suite import scenarios
+from conformance.suite import declared_variants, scenarios
 from conformance.suite.reported import declared
 from conformance.text import untrusted
 from conformance.vocabulary import EngineError, ErrorKind, Outcome, engine_error
@@ -58,7 +58,8 @@ def smoke(command: str | list[str], timeout: float = 10.0) -> list[Trial]:
         rejecting = _first(every, supported, lambda s: bool(s.action_refusals()))
         for name, scenario in (("a scenario", plain), ("a refusal", rejecting)):
             if scenario is None:
-                trials.append(Trial(name, False, "no scenario of a declared variant to try"))
+                why = declared_variants.nothing_to_send(hello, {s.variant for s in every})
+                trials.append(Trial(name, False, "no scenario of a declared variant to try" + (f": {why}" if why else "")))
                 continue
             answer = engine.run(runner.request_for(scenario))
             if isinstance(answer, EngineError) and answer.kind is ErrorKind.EXTRA_ANSWER:
