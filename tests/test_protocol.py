@@ -3,6 +3,7 @@ engines are reported per scenario while the run goes on."""
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import textwrap
@@ -156,6 +157,23 @@ def test_a_handshake_declaring_its_fields_in_another_shape_is_refused(tmp_path: 
     """Taken for no declaration, it would have every field judged, which the engine says it does not keep."""
     with pytest.raises(EngineUnusable, match=r"expected implementation\.reports to (list|name) (the )?snapshot fields"):
         SubprocessAdapter(_shaking_hands(tmp_path, "1", f'["briscola-2p"], "reports": {reports}'), timeout=2)
+
+
+@pytest.mark.parametrize(("key", "value"), [("reports", ["hands"]), ("variants", ["briscola-2p"])])
+def test_a_declaration_beside_the_implementation_is_refused_not_passed_over(tmp_path: Path, key: str, value: list[str]) -> None:
+    """reports given beside implementation, not in it, would be read as not given, and every field judged."""
+    inside = {"name": "odd", "version": "1", "language": "c", "variants": ["briscola-2p"]}
+    inside.pop(key, None)
+    handshake = json.dumps({"started": True, "protocol": 1, "implementation": inside, key: value})
+    script = tmp_path / "engine.py"
+    lines = ["import sys", "sys.stdin.readline()", f"print({handshake!r}, flush=True)", "sys.stdin.readline()"]
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    said = f"expected {key} inside implementation, found it beside implementation in the handshake"
+    with pytest.raises(EngineUnusable, match=said):
+        SubprocessAdapter([sys.executable, str(script)], timeout=2)
+    said = f"expected no key '{key}' here, found one ({key} belong inside implementation: beside it they would be read"
+    with pytest.raises(EngineUnusable, match=re.escape(said)):  # the protocol's schema says so too
+        SubprocessAdapter([sys.executable, str(script)], timeout=2, validate=True)
 
 
 @pytest.mark.parametrize("protocol", ["true", "1.0", '"1"', "2", "null"])
