@@ -766,3 +766,18 @@ def test_smoke_names_the_nearest_variant_to_one_the_kit_does_not_have(
     assert code == 3, out
     said = "no scenario of a declared variant to try: it declares no variant of the kit, only 'altbaumer' (did you mean"
     assert f"FAIL a scenario: {said} 'altbaumer-standard'?)" in out
+
+
+def test_progress_counts_what_was_not_run_as_the_closing_line_does() -> None:
+    from collections import Counter
+
+    from conformance.run.verify import Progress
+
+    stream = io.StringIO()
+    progress = Progress(20, stream)
+    progress(10, Counter({"pass": 4, "fail": 1, "unsupported": 5}))
+    progress(20, Counter({"pass": 8, "fail": 1, "xfail": 1, "unsupported": 10}))
+    assert stream.getvalue().splitlines() == [
+        "10/20 scenarios: 4 passed, 1 failed, 5 unsupported",
+        "20/20 scenarios: 8 passed, 1 failed, 1 xfail, 10 unsupported",
+    ]

@@ -16,11 +16,12 @@ from conformance.engines import interrupt
 from conformance.engines.adapter import EngineAdapter, take_late_copies
 from conformance.run import runlog, runner
 from conformance.run.expectations import Expectations
+from conformance.run.reports import closing_line
 from conformance.run.runlog import Log, ScenarioLine
 from conformance.suite.reported import declared
 from conformance.suite.scenarios import Scenario
 from conformance.text import untrusted
-from conformance.vocabulary import FAILING, Outcome
+from conformance.vocabulary import Outcome
 from specreader.jsontypes import Json
 
 
@@ -101,16 +102,14 @@ class Progress:
         self.step = max(1, total // 10)
 
     def __call__(self, done: int, counts: Counter[str]) -> None:
-        failed = sum(counts[k] for k in FAILING)
-        passed = counts[Outcome.PASS]
         if self.tty:
             width = 30
             filled = width * done // self.total
             bar = "#" * filled + "." * (width - filled)
-            self.stream.write(f"\r[{bar}] {done}/{self.total}  {passed} passed  {failed} failed")
+            self.stream.write(f"\r[{bar}] {done}/{self.total}  {closing_line(counts)}")
             if done == self.total:
                 self.stream.write("\n")
             self.stream.flush()
         elif done % self.step == 0 or done == self.total:
-            self.stream.write(f"{done}/{self.total} scenarios: {passed} passed, {failed} failed\n")
+            self.stream.write(f"{done}/{self.total} scenarios: {closing_line(counts)}\n")
             self.stream.flush()
