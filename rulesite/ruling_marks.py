@@ -51,7 +51,11 @@ def ruling_words(ruling: Json, links: PageLinks) -> Markup:
         says = re.sub(r'"([^"]*)"', "\u2018\\1\u2019", " ".join(str(errata[0].get("says", "")).split()))
         other = Markup("one account says otherwise (\u201c{}\u201d)").format(md(says))
     else:
-        other = Markup("the accounts read this {} ways").format(table_words.number(len(ruling.get("readings") or [])))
+        readings = ruling.get("readings") or []
+        accounts = {str(s) for r in readings if isinstance(r, dict) for s in r.get("sources") or []}
+        # one account read several ways is no disagreement between accounts
+        who = "the accounts read this" if len(accounts) > 1 else "the account can be read"
+        other = Markup("{} {} ways").format(who, table_words.number(len(readings)))
     return Markup(render("ruling_note.md.j2", link=links.ruling(str(ruling["id"]), with_title=True), other=other).strip())
 
 

@@ -15,7 +15,9 @@ def test_a_ruling_note_links_the_ruling_and_gives_the_other_reading(site_data: r
     assert said.startswith("Our ruling [R6 Who draws the indicator](../rulings.md#R6): one account says otherwise (")
     assert "otherwise (\u201cThe last card of the stock" in said and said.rstrip().endswith("{: .ruling-note }")
     assert "this page follows the ruling" in said and "seated \u2018to the right of whoever wins\u2019 that" in said
-    assert "read this three ways" in expand_shortcodes("[[ruling: R3]]", site_data, "play/albastini.md")
+    assert "the accounts read this three ways" in expand_shortcodes("[[ruling: R3]]", site_data, "play/albastini.md")
+    # Altbaumer has one account: its readings are of that one text, no disagreement between accounts
+    assert "the account can be read three ways" in expand_shortcodes("[[ruling: R10]]", site_data, "play/altbaumer.md")
     with pytest.raises(ValueError, match="expected a ruling id"):
         expand_shortcodes("[[ruling: R99]]", site_data, "play/albastini.md")
 
