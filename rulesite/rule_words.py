@@ -52,7 +52,11 @@ def players(variant: Json) -> str:
     how = "partners sitting opposite" if sizes == {2} else "partners alternating round the table"
     # A team of three's names already hold commas: its two teams are one against the other.
     together = " against ".join(names) if sizes == {3} else ", ".join(names)
-    return f"{table_words.number(n).capitalize()} players in {table_words.number(len(names))} {size}, {how} ({together})."
+    said = f"{table_words.number(n).capitalize()} players in {table_words.number(len(names))} {size}, {how} ({together})."
+    seats = table_words.seat_names(variant)
+    if any(seat not in table_words.COMPASS_ORDER for seat in seats):  # first names say no place at the table by themselves
+        said += f" The names go round the table in the order of play: {table_words.and_list(seats)}."
+    return said
 
 
 def direction(variant: Json) -> str:

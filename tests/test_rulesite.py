@@ -654,6 +654,11 @@ def test_a_ruleset_page_states_its_parameters_in_words_and_only_its_rules(
         "Four players in two pairs, partners sitting opposite (North-South, East-West)."
     )
     assert md(rule_words.players(site_data.variants["albastini-4p"])) in four
+    # first names say no place at the table by themselves: where partners are named by them, their order is said
+    assert rule_words.players(site_data.variants["albastini-6p-pairs"]).endswith(
+        "(Anna and Dawit, Boris and Esther, Carla and Faraji). The names go round the table in the order of play: "
+        "Anna, Boris, Carla, Dawit, Esther and Faraji."
+    )
     only_five = [  # the clauses of the five-player tables alone (mrithi and over-60 scoring)
         cid for cid, c in site_data.clauses.items()
         if c.get("variants") and all(site_data.variants[v]["players"] == 5 for v in c["variants"])
