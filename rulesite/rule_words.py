@@ -108,6 +108,7 @@ def deal(variant: Json) -> str:
     packets = d.get("packets", [1])
     how = "one at a time" if packets == [1] else "in packets of " + " then ".join(str(p) for p in packets)
     out = f"{table_words.number(whole(d.get('hand_size'))).capitalize()} cards each, dealt {how}"
+    out += " from the player after the dealer round to the dealer"  # the order of play, which every game deals in
     if d.get("stock"):
         out += f"; {table_words.number(whole(d['stock']))} cards are left as the stock"
     else:
@@ -151,7 +152,8 @@ def trump(variant: Json) -> str:
                 " stock, face up, as the indicator, the last card drawn."
             )
         return (
-            "Otea: each of the dealer's opponents may bid a card of a suit nobody has bid. The dealer turns the top card of"
+            "Otea: in turn from the player after the dealer, each of the dealer's opponents may once bid a card of a"
+            " suit nobody has bid, face up, or pass. The dealer turns the top card of"
             " the stock: its suit is trumps. Whoever bid that suit takes the turned card, and the bid card goes face up"
             " under the stock as the indicator (else the turned card does); other bids go back to hand."
         )
@@ -278,7 +280,10 @@ def match(variant: Json, usual: Mapping[str, list[Any]]) -> str:
     if rule == "open":
         if c.get("target"):
             return f"Victory points are added up; the first to {c['target']} wins."
-        return "Victory points are added up on a score sheet, deal after deal, for as long as the table likes."
+        return (
+            "Victory points are added up on a score sheet, deal after deal, for as long as the table likes; the game"
+            " names no winner unless the table agrees a target before play."
+        )
     if rule == "vp-target":
         agreed = usual.get(TARGET_CHOICE)
         if agreed:

@@ -654,6 +654,15 @@ def test_a_ruleset_page_states_its_parameters_in_words_and_only_its_rules(
         "Four players in two pairs, partners sitting opposite (North-South, East-West)."
     )
     assert md(rule_words.players(site_data.variants["albastini-4p"])) in four
+    # what a table needs to deal, bid and stop, said on the sheet rather than left to a ruling's link
+    altbaumer, two = site_data.variants["altbaumer-standard"], site_data.variants["albastini-2p"]
+    assert rule_words.deal(altbaumer) == (
+        "Five cards each, dealt in packets of 3 then 2 from the player after the dealer round to the dealer;"
+        " four cards are left as the stock."
+    )
+    assert rule_words.trump(two).startswith("Otea: in turn from the player after the dealer, each of the dealer's"
+                                            " opponents may once bid a card of a suit nobody has bid, face up, or pass.")
+    assert rule_words.match(two, {}).endswith("the game names no winner unless the table agrees a target before play.")
     # first names say no place at the table by themselves: where partners are named by them, their order is said
     assert rule_words.players(site_data.variants["albastini-6p-pairs"]).endswith(
         "(Anna and Dawit, Boris and Esther, Carla and Faraji). The names go round the table in the order of play: "
