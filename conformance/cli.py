@@ -28,6 +28,7 @@ from conformance.suite import declared_variants, field_phases, scenarios
 from conformance.suite.reported import declared, every_path, within
 from conformance.text import untrusted
 from conformance.validate import spec_problems, validate
+from conformance.vocabulary import Outcome
 from specreader import kitdata, limits, roots, spec
 from specreader.problems import DataError, Problem
 from specreader.spec import EQUIVALENTS_FILE
@@ -238,7 +239,13 @@ def _report(
     print(reports.closing_line(data["counts"], left_out))
     if log.interrupted:
         return interrupt.exit_status(log.interrupted)
+    if log.scenarios and set(data["counts"]) <= _NOT_JUDGED:  # a run that judged nothing is no pass
+        print("engine unusable: every scenario was unsupported or skipped, so nothing was judged", file=sys.stderr)
+        return EXIT_ENGINE
     return EXIT_FAILED if log.failed else EXIT_OK
+
+
+_NOT_JUDGED = {Outcome.UNSUPPORTED.value, Outcome.SKIPPED.value}
 
 
 def _note_stale(file: str, expected: expectations.Expectations) -> None:

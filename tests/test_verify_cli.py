@@ -755,6 +755,8 @@ def test_a_run_that_could_send_the_engine_nothing_is_refused_naming_the_nearest_
     code, out, err = run(capsys, "verify", "--engine", f"{__name__}:one_misspelt_variant", "--variant", "briscola-2p")
     assert code == 0 and out.strip().endswith("passed, 0 failed"), out
     assert "warning: the engine declares variants the kit does not have: 'briscola4p' (did you mean 'briscola-4p'?)" in err
+    code, _, err = run(capsys, "verify", "--engine", f"{__name__}:one_misspelt_variant", "--variant", "briscola-4p")
+    assert code == 3 and "declares none of the variants chosen (briscola-4p); it declares 'briscola4p' (did you mean" in err
 
 
 def test_smoke_names_the_nearest_variant_to_one_the_kit_does_not_have(
@@ -781,3 +783,11 @@ def test_progress_counts_what_was_not_run_as_the_closing_line_does() -> None:
         "10/20 scenarios: 4 passed, 1 failed, 5 unsupported",
         "20/20 scenarios: 8 passed, 1 failed, 1 xfail, 10 unsupported",
     ]
+
+
+def test_a_run_whose_every_scenario_was_unsupported_judged_nothing_and_is_no_pass(capsys: pytest.CaptureFixture[str]) -> None:
+    """An engine declaring briscola-2p that can play none of its scenarios (it deals only its own way)."""
+    code, out, err = run(capsys, "verify", "--engine", "own_deal_engine:OnlyItsOwnDeal", "--variant", "briscola-2p")
+    assert code == 3 and out.strip().endswith(" unsupported") and "0 passed, 0 failed" in out, out
+    assert err.strip().splitlines()[-1] == "engine unusable: every scenario was unsupported or skipped, so nothing was judged"
+

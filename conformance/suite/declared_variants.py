@@ -47,4 +47,5 @@ def nothing_to_send(hello: Json, chosen: Iterable[str]) -> str | None:
     if not any(v in kit_spec().variants_raw() for v in ids):
         return f"it declares no variant of the kit, only {unknown_named(hello)}"
     shown = ", ".join(sorted(wanted)[:_NAMED]) + (" and more" if len(wanted) > _NAMED else "")
-    return f"it declares none of the variants chosen ({shown})"
+    unknown = unknown_named(hello)
+    return f"it declares none of the variants chosen ({shown})" + (f"; it declares {unknown}" if unknown else "")
