@@ -791,3 +791,27 @@ def test_a_run_whose_every_scenario_was_unsupported_judged_nothing_and_is_no_pas
     assert code == 3 and out.strip().endswith(" unsupported") and "0 passed, 0 failed" in out, out
     assert err.strip().splitlines()[-1] == "engine unusable: every scenario was unsupported or skipped, so nothing was judged"
 
+
+def test_shards_declaring_other_variants_are_not_merged(reports: Path, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """The report leaves out the scenarios of variants the engine does not declare by the first log's declaration."""
+    one = _shard(reports, tmp_path, "one.jsonl", "a/1", None)
+    other = _shard(reports, tmp_path, "other.jsonl", "a/2", None)
+    lines = other.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["engine"]["variants"] = ["albastini-2p"]
+    other.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "report", str(one), str(other), "--format", "json")
+    assert code == 2 and f"{other}:1:1: $.engine.variants: a run of trickspec-reference" in err, err
+    assert f"declaring other variants than in {one}: expected the shards of one engine's run" in err
+
+
+def test_what_the_tables_leave_out_is_counted_in_words() -> None:
+    from conformance.run.reports import left_out_sentence
+
+    assert left_out_sentence({"scenarios": 1, "variants": ["bisca-2p"]}).startswith(
+        "Not in these tables: 1 scenario of 1 variant the engine does not declare (bisca-2p)")
+    eight = [f"v{i}" for i in range(8)]
+    assert left_out_sentence({"scenarios": 30, "variants": eight}) == (
+        "Not in these tables: 30 scenarios of 8 variants the engine does not declare (v0, v1, v2, v3, v4, v5 and 2 more),"
+        " each unsupported.")

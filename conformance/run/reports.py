@@ -11,6 +11,7 @@ from typing import Any, cast
 from xml.etree import ElementTree as ET
 
 from conformance.run.runlog import LATE_COPIES_KEPT, Log, ScenarioLine, TextSink, kind_of_run
+from conformance.suite import declared_variants
 from conformance.text import untrusted
 from conformance.vocabulary import FAILING, RAN, Outcome
 from specreader.jsontypes import Json
@@ -110,10 +111,11 @@ def summary(log: Log) -> Json:
     return cast(Json, untrusted.strings_made_safe(_summary(log)))
 
 
-def declared_variants(log: Log) -> frozenset[str] | None:
-    """The variants the engine's handshake declares, as its log's header keeps them; None where it declares none."""
-    variants = log.header.get("engine", {}).get("variants")
-    return frozenset(str(v) for v in variants) if isinstance(variants, list) else None
+def _declared_in(log: Log) -> frozenset[str] | None:
+    """The variants the engine's handshake declares, as its log's header keeps them; None for a header without the
+    list (a log written by hand), which leaves out nothing."""
+    engine = log.header.get("engine", {})
+    return frozenset(declared_variants.declared(engine)) if isinstance(engine.get("variants"), list) else None
 
 
 def of_undeclared_variant(line: ScenarioLine, declared: frozenset[str] | None) -> bool:
@@ -127,7 +129,7 @@ def _summary(log: Log) -> Json:
     by: dict[str, dict[str, Counter[str]]] = {"game": {}, "clause group": {}, "variant": {}}
     failures: list[Json] = []
     causes = _Causes()
-    declared = declared_variants(log)
+    declared = _declared_in(log)
     left_out: Counter[str] = Counter()  # scenarios by undeclared variant
     for line in log.scenarios:
         outcome = line["outcome"]
@@ -259,7 +261,8 @@ def left_out_sentence(left_out: Json) -> str:
     named = ", ".join(variants[:_VARIANTS_NAMED]) + (f" and {len(variants) - _VARIANTS_NAMED} more" if len(
         variants) > _VARIANTS_NAMED else "")
     return (
-        f"Not in these tables: {left_out['scenarios']} scenarios of {len(variants)} "
+        f"Not in these tables: {left_out['scenarios']} {'scenario' if left_out['scenarios'] == 1 else 'scenarios'} of"
+        f" {len(variants)} "
         f"{'variant' if len(variants) == 1 else 'variants'} the engine does not declare ({named}), each unsupported."
     )
 

@@ -489,7 +489,8 @@ def kind_of_run(log: Log) -> str:
 def merge_problems(logs: list[Log], paths: list[str]) -> list[Problem]:
     """Why logs cannot be merged into one report, each at the log at fault: a fuzz campaign's beside a conformance
     run's, the shards of campaigns of different seeds (their deals are not one campaign's), of different engines (the
-    report would bear the first one's name), or shards that share a scenario (it would be counted twice)."""
+    report would bear the first one's name) or of one engine declaring other variants, or shards that share a scenario
+    (it would be counted twice)."""
     def kind(log: Log) -> str:
         return kind_of_run(log)
 
@@ -509,6 +510,10 @@ def merge_problems(logs: list[Log], paths: list[str]) -> list[Problem]:
         elif (engine := safe_name(log.header["engine"])) != (first_engine := safe_name(first.header["engine"])):
             message = f"a run of {engine} beside one of {first_engine} ({first_path}): expected the shards of one engine's run"
             problems.append(Problem(path, 1, 1, ("engine",), message))
+        elif log.header["engine"].get("variants") != first.header["engine"].get("variants"):
+            # the report tells the variants the engine does not declare by the first log's declaration
+            message = f"a run of {engine} declaring other variants than in {first_path}: expected the shards of one engine's run"
+            problems.append(Problem(path, 1, 1, ("engine", "variants"), message))
     if not problems and len(logs) > 1 and (twice := _ids_twice(logs)):
         count, example, holders = twice
         also = f" and {count - 1:,} more" if count > 1 else ""
