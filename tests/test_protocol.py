@@ -174,6 +174,13 @@ def test_a_declaration_beside_the_implementation_is_refused_not_passed_over(tmp_
     said = f"expected no key '{key}' here, found one ({key} belong inside implementation: beside it they would be read"
     with pytest.raises(EngineUnusable, match=re.escape(said)):  # the protocol's schema says so too
         SubprocessAdapter([sys.executable, str(script)], timeout=2, validate=True)
+    # a copy beside it as well as one inside: which one counts? Refused the same way
+    inside[key] = value
+    handshake = json.dumps({"started": True, "protocol": 1, "implementation": inside, key: value})
+    lines[2] = f"print({handshake!r}, flush=True)"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(EngineUnusable, match=f"expected {key} inside implementation, found it beside"):
+        SubprocessAdapter([sys.executable, str(script)], timeout=2)
 
 
 @pytest.mark.parametrize("protocol", ["true", "1.0", '"1"', "2", "null"])

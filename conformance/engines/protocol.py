@@ -430,7 +430,7 @@ def _handshake_problem(answer: Json | EngineError) -> str:
     if not isinstance(implementation, dict):
         return "expected an implementation object in the handshake"
     # a declaration beside implementation, not in it, would be passed over: every field judged, say, in silence
-    if misplaced := [key for key in ("variants", "reports") if key in answer and key not in implementation]:
+    if misplaced := [key for key in ("variants", "reports") if key in answer]:
         return f"expected {misplaced[0]} inside implementation, found it beside implementation in the handshake"
     variants = implementation.get("variants")
     if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
