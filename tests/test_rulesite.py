@@ -17,7 +17,8 @@ from markupsafe import escape
 
 import rulesite
 from conformance import cli
-from conformance.suite.scenarios import Scenario, Step
+from conformance.suite.scenarios import Scenario, Step, deck_of
+from reference import Engine
 from rulesite import cli_reference, fields_reference, paths, repository_links, rule_words, table_words, templating, walkthrough
 from rulesite.escaping import md, said_plainly
 from rulesite.links import PageLinks
@@ -663,6 +664,16 @@ def test_a_ruleset_page_states_its_parameters_in_words_and_only_its_rules(
     assert rule_words.trump(two).startswith("Otea: in turn from the player after the dealer, each of the dealer's"
                                             " opponents may once bid a card of a suit nobody has bid, face up, or pass.")
     assert rule_words.match(two, {}).endswith("the game names no winner unless the table agrees a target before play.")
+    # the deal sentence holds no parameter: every variant's reference deal bears it out, the first card to the
+    # player after the dealer, the last dealt to the dealer
+    for vid in (v for g in site_data.games() for v in site_data.playable_variants(g)):
+        deck, n = deck_of(site_data.variants[vid]), site_data.variants[vid]["players"]
+        engine = Engine.new(vid, {"dealer": 0, "deck": deck})
+        while engine.snapshot()["phase"] == "cut":  # no Tree taken: every card dealt in order
+            engine.apply(next(a for a in engine.legal_actions() if a["type"] == "decline"))
+        hands = engine.snapshot()["hands"]
+        assert deck[0] in hands["1" if n > 1 else "0"] and deck[0] not in hands["0"], vid
+        assert "from the player after the dealer round to the dealer" in rule_words.deal(site_data.variants[vid])
     # first names say no place at the table by themselves: where partners are named by them, their order is said
     assert rule_words.players(site_data.variants["albastini-6p-pairs"]).endswith(
         "(Anna and Dawit, Boris and Esther, Carla and Faraji). The names go round the table in the order of play: "
