@@ -406,7 +406,12 @@ def test_an_engine_that_writes_without_end_waits_on_its_own_output(tmp_path: Pat
         assert runner.run(adapter, chosen, {"albastini-2p"}).reason == BENIGN
         process = adapter._process
         assert process is not None
-        time.sleep(1.0)  # the engine writes lines of "{}" without end, and nothing takes them
+        # the engine writes lines of "{}" without end, and nothing takes them: the backlog fills, however busy the
+        # machine, and then grows no further
+        deadline = time.monotonic() + 30
+        while process._backlog.held <= budget // 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)
         one_read = (engine_process._CHUNK // 3 + 1) * (2 + engine_process._LINE_COST)
         assert budget // 2 < process._backlog.held <= budget + one_read
         assert process._proc.poll() is None  # alive, and waiting on its output
