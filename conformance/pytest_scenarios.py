@@ -41,6 +41,7 @@ _EXPECT_KEY = pytest.StashKey[expectations.Expectations]()
 _ROOTS_KEY = pytest.StashKey[contextlib.ExitStack]()
 _SIGTERM_KEY = pytest.StashKey[Callable[[], None]]()  # puts pytest's own SIGTERM handling back
 _BY_FILE_KEY = pytest.StashKey[dict[Path, list[scenarios.Scenario]]]()
+_JUDGED = "trickspec_judged"  # the user property a scenario's report carries (pytest-xdist sends it to the controller)
 
 
 def _marker(name: str) -> str:
@@ -252,7 +253,26 @@ def pytest_runtest_makereport(
     report = yield
     if isinstance(item, ScenarioItem) and report.skipped and isinstance(report.longrepr, tuple):
         report.longrepr = (str(item.path), item.scenario.line, report.longrepr[2])
+    if isinstance(item, ScenarioItem) and (report.when == "call" or report.skipped):
+        # judged: passed, failed, or failed as the expectation file says; not: unsupported or skipped
+        report.user_properties.append((_JUDGED, not report.skipped or hasattr(report, "wasxfail")))
     return report
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Scenarios run and none judged (each unsupported or skipped): no pass, as verify says (exit 3 there). The
+    terminal reporter holds every report, a pytest-xdist worker's too."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None or hasattr(session.config, "workerinput"):
+        return
+    judged = [bool(value) for reports in reporter.stats.values() for report in reports
+              for key, value in getattr(report, "user_properties", ()) if key == _JUDGED]  # fmt: skip
+    if not judged or any(judged):
+        return
+    said = f"trickspec: every scenario run ({len(judged)}) was unsupported or skipped, so nothing was judged"
+    reporter.write_line(said, red=True)
+    if exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 class EngineWarning(UserWarning):

@@ -61,6 +61,18 @@ def test_an_unsupported_scenario_is_skipped_at_its_own_line_with_one_prefix(pyte
     assert skips and all(re.search(r"rank-order-3p\.yaml:\d+$", where) for where, _ in skips), out
     assert {why for _, why in skips} == {"unsupported: the engine does not declare albastini-3p"}, out
     assert len({where for where, _ in skips}) == len(skips)  # each scenario named, none merged into another
+    # and a run that judged none of its scenarios is no pass, as verify says
+    assert done.ret == 1 and f"trickspec: every scenario run ({len(skips)}) was unsupported or skipped" in out
+    mixed = pytest_run("--engine", "test_plugin:two_player_only", "scenarios/albastini/cards/rank-order-3p.yaml", ONE)
+    assert mixed.ret == 0 and "nothing was judged" not in str(mixed.stdout), mixed.stdout  # one scenario judged
+
+
+def test_a_run_judging_nothing_fails_with_workers_too(tmp_path: Path) -> None:
+    """pytest-xdist's workers run the scenarios; the controller, which holds every report, says it."""
+    args = ["--engine", "test_plugin:two_player_only", "-n", "2", "scenarios/albastini/cards/rank-order-3p.yaml"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "pytest", *ARGS, *args], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert done.returncode == 1 and "was unsupported or skipped, so nothing was judged" in done.stdout, done.stdout
 
 
 def test_inert_without_an_engine(pytest_run: Run) -> None:
