@@ -93,6 +93,7 @@ def lines(paths: list[Path]) -> Iterator[TraceLine | Json | Problem]:
         with handle:  # closed after the file's last line is taken
             first = True
             reports: frozenset[str] | None = None
+            passed_over = 0  # the games of a file whose header is wrong
             for number, raw in enumerate(files.bounded_lines(handle, limits.MAX_LINE_BYTES), start=1):
                 if raw is None:
                     yield Problem(name, number, 1, (), f"expected a line of at most {limits.MAX_LINE_BYTES:,} bytes")
@@ -102,13 +103,22 @@ def lines(paths: list[Path]) -> Iterator[TraceLine | Json | Problem]:
                 if first:
                     first = False
                     header = _header(name, number, raw)
+                    if isinstance(header, Problem):
+                        passed_over = 1
                     if header is not None:
                         if isinstance(header, dict) and "reports" in header:
                             reports = frozenset(header["reports"])
                         yield header
                         continue
+                if passed_over:  # judged on every field, or under no name, its games would be judged wrongly
+                    passed_over += 1
+                    continue
                 yield TraceLine(index, name, number, raw.rstrip(b"\r\n"), reports)
                 index += 1
+            if passed_over > 1:
+                games = passed_over - 1
+                yield Problem(name, 1, 1, (), f"{games:,} {'game' if games == 1 else 'games'} of this file not judged: "
+                              "expected a header the kit can read (its problem is on this line), or none")
 
 
 def _header(name: str, number: int, raw: bytes) -> Json | Problem | None:
