@@ -405,9 +405,16 @@ def test_a_header_s_reports_are_judged_alone(tmp_path: Path, capsys: pytest.Capt
     game = _reference_game("briscola-2p", 7)
     for observation in game["observations"]:
         observation["snapshot"]["totals"] = [0, 0]  # an engine that keeps no totals, and says so
-    header = {"trace": 1, "engine": {"name": "no-totals"}, "reports": ["phase", "to_act", "hands", "last_trick", "legal"]}
-    status, out = _check(capsys, str(_write(tmp_path / "declared.jsonl", header, game)))
+    declared = ["phase", "to_act", "hands", "last_trick", "legal"]
+    header = {"trace": 1, "engine": {"name": "no-totals"}, "reports": declared}
+    reports = tmp_path / "reports"
+    status, out = _check(capsys, str(_write(tmp_path / "declared.jsonl", header, game)), "--report-dir", str(reports))
     assert status == 0, out
+    # what it gives beyond them is said to be judged nowhere; the run log and report.md keep what was declared
+    assert "note: the games give fields the header does not declare, judged nowhere: " in out
+    assert "totals" in out.split("judged nowhere: ")[1].splitlines()[0] and "hands" not in out.split("judged nowhere: ")[1]
+    assert runlog.read(reports / "run.jsonl").header["engine"]["reports"] == declared
+    assert "was judged on those alone: `phase`, `to_act`, `hands`, `last_trick`, `legal`." in (reports / "report.md").read_text()
     status, out = _check(capsys, str(_write(tmp_path / "undeclared.jsonl", game)))
     assert status == 1 and "totals" in out, out
 
@@ -555,3 +562,15 @@ def test_a_deal_with_a_card_twice_is_filed_under_the_pack(tmp_path: Path, capsys
     assert status == 1, out
     assert "FAIL briscola-2p setup" in out and "  clauses: briscola.cards.pack\n" in out, out
     assert f"the deal: $.stock[33]: {deck[0]} is also at $.hands[\"0\"][0]" in out
+
+
+def test_games_that_stop_before_the_deal_is_over_are_judged_as_far_as_they_go_and_noted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    whole, cut = _reference_game("briscola-2p", 3), _reference_game("briscola-2p", 4)
+    cut["actions"], cut["observations"] = cut["actions"][:10], cut["observations"][:11]
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", whole, cut, cut)))
+    assert status == 0 and "3 passed, 0 failed" in out, out
+    said = f"note: 2 games stop before the deal is over (the first at {tmp_path / 't.jsonl'}:2#4), judged as far as they go"
+    assert said in out, out
+    assert "before the deal is over" not in _check(capsys, str(_write(tmp_path / "w.jsonl", whole)))[1]

@@ -293,6 +293,15 @@ def markdown_code(text: str) -> str:
 _EARLY = "the run stopped early"
 
 
+def _declared_fields(engine: Json) -> list[str]:
+    """The report's line on the fields the engine declares it reports, where it declares them: judged alone."""
+    fields = engine.get("reports")
+    if not isinstance(fields, list):
+        return []
+    named = ", ".join(markdown_code(str(f)) for f in fields)
+    return [f"The engine declares the fields it reports, and was judged on those alone: {named}.", ""]
+
+
 def render_md(data: Json) -> str:
     engine = data["engine"]
     who = markdown_text(f"{engine.get('name', '?')} {engine.get('version', '')}".rstrip())
@@ -302,6 +311,7 @@ def render_md(data: Json) -> str:
         f"Kit {markdown_text(str(data['kit'].get('version', '?')))}, spec {markdown_code(str(data['spec_version']))}."
         + ("" if data["complete"] else f" **The counts are partial: {markdown_text(data.get('stopped_early', _EARLY))}.**"),
         "",
+        *_declared_fields(engine),
         f"**{closing_line(data['counts'], data.get('undeclared', {}).get('scenarios', 0))}**",
         "",
     ]

@@ -131,6 +131,8 @@ class Checked:
     interrupted: str | None = None
     engines: list[str] = field(default_factory=list)  # every engine the files' headers name, the log's first
     declared: set[str] = field(default_factory=set)  # the fields the files' headers say the engine reports
+    unfinished: int = 0  # games that passed and stop before their deal is over
+    first_unfinished: str = ""  # the first of them, by its place
 
 
 def _answers_from(game: Game) -> writing.EngineRun:
@@ -219,7 +221,9 @@ def run(
     headers: list[Json] = []
     mine = _batches(plan, reading.lines(list(plan.files)), problems, headers)
     first = next(mine, None)  # the first file's header, if it has one, comes before its first game
-    engine = untrusted.identity(headers[0].get("engine", {}) if headers else {"name": "unnamed engine"})
+    given = headers[0] if headers else {}
+    declared = {"reports": given["reports"]} if isinstance(given.get("reports"), list) else {}
+    engine = untrusted.identity({**(given.get("engine") or {"name": "unnamed engine"}), **declared})
     engine.setdefault("name", "unnamed engine")
     log = Log(header=runlog.header(engine, options or {}, 0), stream=stream)
     checked = Checked(log, engine, problems=problems)
@@ -325,6 +329,9 @@ def _batches(
 
 def _record(checked: Checked, result: GameResult, written: writing.Written | None, problem: str | None, out: Path | None) -> None:
     checked.games += 1
+    if result.unfinished:
+        checked.unfinished += 1
+        checked.first_unfinished = checked.first_unfinished or game_id(result)
     group = checked.groups.get(result.key) if result.key is not None else None
     if result.key is not None and group is None:
         group = checked.groups[result.key] = Group(result.key, result, written=written, problem=problem)

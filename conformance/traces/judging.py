@@ -62,6 +62,7 @@ class GameResult:
     mismatches: tuple[Json, ...] = ()
     detail: str = ""
     key: Key | None = None
+    unfinished: bool = False  # it passed, and stops before its deal is over (a trace cut short, an engine that quit)
 
 
 class _Flags:
@@ -130,7 +131,9 @@ def judge(game: Game, known: frozenset[str] = frozenset(), *, every_value: bool 
     if divergence is None:
         outcome = Outcome.XFAIL if seen else Outcome.PASS
         said = f"differs only in fields the expectation file names: {', '.join(sorted(seen))}" if seen else ""
-        return GameResult(game.index, game.name, game.file, game.number, game.variant, outcome, seconds, detail=said), None
+        unfinished = bool(engine.legal_actions())
+        return GameResult(game.index, game.name, game.file, game.number, game.variant, outcome, seconds, detail=said,
+                          unfinished=unfinished), None  # fmt: skip
     case = Case(game.variant, game.setup, game.actions[: divergence.position], tuple(refusals[: divergence.position]))
     reports = reference_reports(case)
     field, clauses, phase = name(case, divergence, reports)

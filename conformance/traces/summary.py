@@ -55,6 +55,15 @@ def render(checked: Checked, *, shard: tuple[int, int], jobs: int) -> str:
     never = sorted(f for f in checked.declared if f.split(".")[0] not in checked.reported)
     if never and checked.games:  # declared, and so judged wherever given: given nowhere, it was judged nowhere
         lines.append(f"note: the header declares fields no game gives: {_some(never)}")
+    unjudged = sorted(f for f in checked.reported if not any(d == f or d.startswith(f + ".") for d in checked.declared))
+    if unjudged and checked.declared:  # given, and judged nowhere: the header leaves them out
+        given = ["the legal actions" if f == LEGAL else f for f in unjudged]
+        lines.append(f"note: the games give fields the header does not declare, judged nowhere: {_some(given)}")
+    if checked.unfinished:
+        one = checked.unfinished == 1
+        games = f"{_plural(checked.unfinished, 'game')} {'stops' if one else 'stop'}"
+        lines.append(f"note: {games} before the deal is over (the first at {checked.first_unfinished}), judged as far as"
+                     f" {'it goes' if one else 'they go'}: a trace cut short, or an engine that stopped")
     data = reports.summary(checked.log)
     lines.append(reports.table("variant", data["by_variant"]))
     lines.append("")
