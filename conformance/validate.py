@@ -354,6 +354,8 @@ def validate(paths: list[Path] | None = None) -> list[Problem]:
             continue
         files, missing = yaml_files(target)
         problems += missing
+        if (paths or house) and not files and not missing and target.is_dir():  # "valid" would say nothing was checked
+            problems.append(Problem(str(target), 0, 0, (), "expected YAML files in this folder, found none"))
         for file in files:
             if _in_any(_realpath(file, real_folders), spec_folders):
                 continue  # already read with the spec

@@ -451,3 +451,12 @@ def test_a_trace_or_run_log_given_to_validate_is_pointed_at_its_command(
     assert code == 2
     assert lines == [f"{trace}: expected a YAML file of the kit (spec, scenarios, expectations); a trace of an engine's"
                      " games is read by trickspec check-trace, a run log by trickspec report"]  # fmt: skip
+
+
+def test_a_folder_with_nothing_to_check_is_no_valid_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty --out folder of fuzz or check-trace is said to be empty, as verify says no scenario matches."""
+    empty = tmp_path / "found"
+    empty.mkdir()
+    for args in ([str(empty)], ["--scenarios", str(empty)]):
+        assert main(["validate", *args]) == 2
+        assert f"{empty}: expected YAML files in this folder, found none" in capsys.readouterr().err
