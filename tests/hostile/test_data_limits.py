@@ -312,7 +312,8 @@ def test_a_socket_named_yaml_is_refused(capsys: pytest.CaptureFixture[str]) -> N
 
 def test_a_directory_named_yaml_is_walked_not_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "odd.yaml").mkdir()
-    assert run(capsys, "validate", str(tmp_path / "odd.yaml")).code == 0
+    walked = run(capsys, "validate", str(tmp_path / "odd.yaml"))  # a folder of no file, not a file it failed to read
+    assert walked.code == 2 and walked.problems == [f"{tmp_path / 'odd.yaml'}: expected YAML files in this folder, found none"]
 
 
 def test_the_size_is_checked_before_reading(tmp_path: Path) -> None:
