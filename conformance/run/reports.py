@@ -257,14 +257,12 @@ def render_text(data: Json) -> str:
 
 def left_out_sentence(left_out: Json) -> str:
     """What the tables leave out: the scenarios of variants the engine does not declare."""
-    variants = left_out["variants"]
-    named = ", ".join(variants[:_VARIANTS_NAMED]) + (f" and {len(variants) - _VARIANTS_NAMED} more" if len(
-        variants) > _VARIANTS_NAMED else "")
-    return (
-        f"Not in these tables: {left_out['scenarios']} {'scenario' if left_out['scenarios'] == 1 else 'scenarios'} of"
-        f" {len(variants)} "
-        f"{'variant' if len(variants) == 1 else 'variants'} the engine does not declare ({named}), each unsupported."
-    )
+    variants, scenarios = left_out["variants"], left_out["scenarios"]
+    more = len(variants) - _VARIANTS_NAMED
+    named = ", ".join(variants[:_VARIANTS_NAMED]) + (f" and {more} more" if more > 0 else "")
+    counted = f"{scenarios} {'scenario' if scenarios == 1 else 'scenarios'} of {len(variants)} "
+    counted += "variant" if len(variants) == 1 else "variants"
+    return f"Not in these tables: {counted} the engine does not declare ({named}), each unsupported."
 
 
 _VARIANTS_NAMED = 6  # the undeclared variants a sentence names; it counts the rest
