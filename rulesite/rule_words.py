@@ -152,8 +152,8 @@ def trump(variant: Json) -> str:
                 " stock, face up, as the indicator, the last card drawn."
             )
         return (
-            "Otea: in turn from the player after the dealer, each of the dealer's opponents may once bid a card of a"
-            " suit nobody has bid, face up, or pass. The dealer turns the top card of"
+            "Otea: the dealer's opponents each have one turn, starting from the player after the dealer, to lay a card"
+            " face up as a bid, of a suit nobody has bid, or to pass. The dealer turns the top card of"
             " the stock: its suit is trumps. Whoever bid that suit takes the turned card, and the bid card goes face up"
             " under the stock as the indicator (else the turned card does); other bids go back to hand."
         )

@@ -661,8 +661,9 @@ def test_a_ruleset_page_states_its_parameters_in_words_and_only_its_rules(
         "Five cards each, dealt in packets of 3 then 2 from the player after the dealer round to the dealer;"
         " four cards are left as the stock."
     )
-    assert rule_words.trump(two).startswith("Otea: in turn from the player after the dealer, each of the dealer's"
-                                            " opponents may once bid a card of a suit nobody has bid, face up, or pass.")
+    assert rule_words.trump(two).startswith("Otea: the dealer's opponents each have one turn, starting from the player"
+                                            " after the dealer, to lay a card face up as a bid, of a suit nobody has bid,"
+                                            " or to pass.")
     assert rule_words.match(two, {}).endswith("the game names no winner unless the table agrees a target before play.")
     # the deal sentence holds no parameter: every variant's reference deal bears it out, the first card to the
     # player after the dealer, the last dealt to the dealer
