@@ -42,6 +42,9 @@ def _rank_names(order: str) -> str:
     return ", ".join(cards.RANKS[r][0] if r in cards.RANKS else r for r in order.split())
 
 
+PACKETS = "deal.packets"
+
+
 def players(variant: Json) -> str:
     n = whole(variant.get("players"))
     names = table_words.side_names(variant)
@@ -103,12 +106,18 @@ def values(variant: Json) -> str | None:
     return f"Cards won count {', '.join(counting)}{tail}: {total} in the pack."
 
 
-def deal(variant: Json) -> str:
+def deal(variant: Json, conventions: frozenset[str] = frozenset()) -> str:
+    """``conventions``: where ``deal.packets`` is among them, the packets are only how a deal written out card by
+    card is turned into hands (its clause gives no rule for the table), and the table deals in any fair way."""
     d = _mapping(variant.get("deal"))
     packets = d.get("packets", [1])
     how = "one at a time" if packets == [1] else "in packets of " + " then ".join(str(p) for p in packets)
-    out = f"{table_words.number(whole(d.get('hand_size'))).capitalize()} cards each, dealt {how}"
-    out += " from the player after the dealer round to the dealer"  # the order of play, which every game deals in
+    each = f"{table_words.number(whole(d.get('hand_size'))).capitalize()} cards each"
+    order = "from the player after the dealer round to the dealer"  # the order of play, which every game deals in
+    if PACKETS in conventions:
+        out = f"{each}, dealt in any fair way (a deal written out card by card gives them {how}, {order})"
+    else:
+        out = f"{each}, dealt {how} {order}"
     if d.get("stock"):
         out += f"; {table_words.number(whole(d['stock']))} cards are left as the stock"
     else:
@@ -162,7 +171,8 @@ def trump(variant: Json) -> str:
             "The top card of the stock is turned; forehand (the player after the dealer) accepts its suit or"
             " refuses it, and after a refusal the stock is turned on until another suit shows, a Tree counting as a club:"
             " that suit is trumps. Forehand's side become the makers; forehand takes the card"
-            " that made trumps (all four, if the stock is of one suit) and discards as many. The rest of the stock is out"
+            " that made trumps (all four, if the stock is of one suit) and discards as many, any cards of the hand, those"
+            " just taken included. The rest of the stock is out"
             " of play."
         )
     return f"Trumps: {rule}."
@@ -267,7 +277,10 @@ def dealer(variant: Json) -> str:
         nobody = f"a deal nobody wins ({over}, or a tie)" if score.get("rule") == "over-threshold" else "a tie"
         out = "The winner of a deal deals the next"
         if table_words.has_partners(variant):
-            out += " (a winning side names which member; if none, the one who dealt least recently)"
+            out += (
+                " (a winning side names which member; if none, the one who dealt least recently, and of members who"
+                " have not dealt yet, the first after the last dealer in the order of play)"
+            )
         return out + f"; after {nobody} the same dealer deals again."
     if c.get("rule") == "next-in-play-order":
         return "The deal passes to the next player in the order of play."
@@ -294,7 +307,9 @@ def match(variant: Json, usual: Mapping[str, list[Any]]) -> str:
         return f"The first side to reach the target agreed before play wins the match: {target} unless the table agrees another."
     if rule == "rounds":
         rounds = table_words.plural(whole(c.get("rounds_to_win")), "round")
-        out = f"A round goes to the first side to {c.get('round_target')} points; {rounds} win the match."
+        out = f"A round goes to the first side to {c.get('round_target')} points, and both sides' totals then go back to 0"
+        lose = (_component(variant, "score") or {}).get("makers_lose")
+        out += f" (a total may fall below 0); {rounds} win the match." if lose and whole(lose) < 0 else f"; {rounds} win the match."
         if c.get("decider") == "single-deal":
             tricks = table_words.plural(whole(c.get("decider_tricks")), "trick")
             out += f" At one round all, a single deal decides: {tricks} win it."
@@ -304,9 +319,13 @@ def match(variant: Json, usual: Mapping[str, list[Any]]) -> str:
     return f"The match: {rule}."
 
 
-def facts(variant: Json, usual: Mapping[str, list[Any]] | None = None) -> list[Fact]:
+def facts(
+    variant: Json, usual: Mapping[str, list[Any]] | None = None, conventions: frozenset[str] = frozenset()
+) -> list[Fact]:
     """Every part of the game at this table, in the order of a deal. ``usual``: the values tables commonly agree
-    for a setup choice, by its path (the ``usual`` of the clauses that apply to the variant)."""
+    for a setup choice, by its path (the ``usual`` of the clauses that apply to the variant). ``conventions``: the
+    parameters that say only how the kit writes something down, not what the table must do (their clauses
+    give an engine note and no text)."""
     usual = usual or {}
     found: list[tuple[str, str | None, tuple[str, ...]]] = [  # topic, words, about
         ("Players", players(variant), ("players", "sides")),
@@ -316,7 +335,7 @@ def facts(variant: Json, usual: Mapping[str, list[Any]] | None = None) -> list[F
         ("Values", values(variant), ("values",)),
         ("Partners and first dealer", first_dealer(variant), ("components.first_dealer",)),
         ("The cut", cut(variant), ("components.cut",)),
-        ("The deal", deal(variant), ("deal",)),
+        ("The deal", deal(variant, conventions), ("deal",)),
         ("Trumps", trump(variant), ("components.trump",)),
         ("Partners' look", look(variant), ("components.look",)),
         ("Going alone", lone(variant), ("components.lone",)),

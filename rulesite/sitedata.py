@@ -91,10 +91,16 @@ class SiteData:
         for its choices (the ``usual`` of the clauses that apply to it)."""
         variant = self.variants[vid]
         usual: dict[str, list[Any]] = {}
+        ruled: set[str] = set()  # parameters a clause of the table's rules (text, not only an engine note) sets
+        noted: set[str] = set()
         for clause in self.game_clauses(str(variant.get("game"))):
-            if clause_applies(clause, vid) and isinstance(clause.get("usual"), dict):
+            if not clause_applies(clause, vid):
+                continue
+            if isinstance(clause.get("usual"), dict):
                 usual.update(clause["usual"])
-        return rule_words.facts(variant, usual)
+            if isinstance(parameter := clause.get("parameter"), str):
+                (ruled if clause.get("text") else noted).add(parameter)
+        return rule_words.facts(variant, usual, frozenset(noted - ruled))
 
     def sources(self) -> list[Json]:
         doc = self.spec.sources_file

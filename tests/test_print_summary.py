@@ -250,3 +250,22 @@ def test_what_each_fact_is_about_is_a_parameter_of_the_variant_schema(site_data:
                 for key in path.split("."):
                     assert key in node.get("properties", {}), f"{fact.topic}: {path} is no parameter of a variant"
                     node = node["properties"][key]
+
+
+def test_a_deal_the_rules_leave_free_is_said_free_and_a_fixed_one_fixed(site_data: rulesite.SiteData) -> None:
+    """Albastini's packets are only how a deck order is turned into hands (its clause is an engine note, ruling R3):
+    the table deals in any fair way. Altbaumer's packets are a rule of the table."""
+    free = next(f.words for f in site_data.facts("albastini-4p") if f.topic == "The deal")
+    assert free.startswith("Five cards each, dealt in any fair way (a deal written out card by card gives them one at a time")
+    fixed = next(f.words for f in site_data.facts("altbaumer-standard") if f.topic == "The deal")
+    assert fixed.startswith("Five cards each, dealt in packets of 3 then 2 from the player after the dealer")
+    assert "any fair way" not in next(f.words for f in site_data.facts("briscola-2p") if f.topic == "The deal")
+
+
+def test_the_words_give_what_a_table_asks_at_the_edges(site_data: rulesite.SiteData) -> None:
+    """The next dealer when no winning member has dealt yet; totals after a round; the discard of a card just taken."""
+    said = {f.topic: f.words for f in site_data.facts("albastini-4p")}
+    assert "of members who have not dealt yet, the first after the last dealer in the order of play" in said["Next dealer"]
+    said = {f.topic: f.words for f in site_data.facts("altbaumer-standard")}
+    assert "both sides' totals then go back to 0 (a total may fall below 0); two rounds win the match" in said["The match"]
+    assert "discards as many, any cards of the hand, those just taken included" in said["Trumps"]
