@@ -47,9 +47,9 @@ def ruling_words(ruling: Json, links: PageLinks) -> Markup:
     erratum, or the number of readings), and a link to the whole ruling."""
     errata = ruling.get("errata") or []
     if errata:
-        # A quotation inside the quotation takes single quotes.
-        says = re.sub(r'"([^"]*)"', "\u2018\\1\u2019", " ".join(str(errata[0].get("says", "")).split()))
-        other = Markup("one account says otherwise (\u201c{}\u201d)").format(md(says))
+        # What the erratum says is the kit's paraphrase: only the account's own words, quoted in it, are in quotes.
+        says = re.sub(r'"([^"]*)"', "\u201c\\1\u201d", " ".join(str(errata[0].get("says", "")).split()))
+        other = Markup("one account says otherwise ({})").format(md(says))
     else:
         readings = ruling.get("readings") or []
         accounts = {str(s) for r in readings if isinstance(r, dict) for s in r.get("sources") or []}

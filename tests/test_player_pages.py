@@ -13,8 +13,9 @@ from rulesite.shortcodes import expand_shortcodes
 def test_a_ruling_note_links_the_ruling_and_gives_the_other_reading(site_data: rulesite.SiteData) -> None:
     said = expand_shortcodes("[[ruling: R6]]", site_data, "play/albastini.md")
     assert said.startswith("Our ruling [R6 Who draws the indicator](../rulings.md#R6): one account says otherwise (")
-    assert "otherwise (\u201cThe last card of the stock" in said and said.rstrip().endswith("{: .ruling-note }")
-    assert "this page follows the ruling" in said and "seated \u2018to the right of whoever wins\u2019 that" in said
+    # the erratum is the kit's paraphrase, not in quotes; the account's own words in it are
+    assert "otherwise (The last card of the stock" in said and said.rstrip().endswith("{: .ruling-note }")
+    assert "this page follows the ruling" in said and "seated \u201cto the right of whoever wins\u201d that" in said
     assert "the accounts read this three ways" in expand_shortcodes("[[ruling: R3]]", site_data, "play/albastini.md")
     # Altbaumer has one account: its readings are of that one text, no disagreement between accounts
     assert "the account can be read three ways" in expand_shortcodes("[[ruling: R10]]", site_data, "play/altbaumer.md")
