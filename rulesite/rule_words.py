@@ -309,7 +309,8 @@ def match(variant: Json, usual: Mapping[str, list[Any]]) -> str:
         rounds = table_words.plural(whole(c.get("rounds_to_win")), "round")
         out = f"A round goes to the first side to {c.get('round_target')} points, and both sides' totals then go back to 0"
         lose = (_component(variant, "score") or {}).get("makers_lose")
-        out += f" (a total may fall below 0); {rounds} win the match." if lose and whole(lose) < 0 else f"; {rounds} win the match."
+        below = " (a total may fall below 0)" if lose and whole(lose) < 0 else ""
+        out += f"{below}; {rounds} win the match."
         if c.get("decider") == "single-deal":
             tricks = table_words.plural(whole(c.get("decider_tricks")), "trick")
             out += f" At one round all, a single deal decides: {tricks} win it."
