@@ -218,10 +218,11 @@ def _report(
     left_out = data.get("undeclared", {}).get("scenarios", 0)
     sent = len(log.scenarios) - left_out  # those of undeclared variants are never sent: no part of the rate
     rate = sent / seconds if seconds else 0.0
-    of_declared = f", {sent} of its variants," if left_out else ""
+    of_declared = f" ({sent} of the variants it declares)" if left_out else ""
     print(
         f"engine: {runlog.safe_name(hello)} · spec {log.header['spec_version']} · "
-        f"{len(log.scenarios)} scenarios{of_declared} in {seconds:.2f}s ({rate:.0f}/s)"
+        f"{len(log.scenarios)} {'scenario' if len(log.scenarios) == 1 else 'scenarios'}{of_declared} in {seconds:.2f}s"
+        f" ({rate:.0f}/s)"
     )
     if fields is not None:
         print(fields)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.run import reports, runlog
+from conformance.run import fields_differing, reports, runlog
 from conformance.run.runlog import Log
+from conformance.suite import observing, schemas
 
 
 def _line(rid: str, what: str, n: int = 1, **more: Any) -> dict[str, Any]:
@@ -68,3 +69,45 @@ def test_values_are_said_as_json_whatever_the_engine_s_language() -> None:
         "step 1: result.tie: expected true, observed null",
         'step 1: trick: expected [{"seat": 0, "card": "7H"}], observed []',
     ]
+
+
+def test_failures_are_counted_by_the_field_they_differ_in_with_the_clauses_deciding_it() -> None:
+    """A wrong card value fails scenarios about the over-60 score through their totals: the report names the clause
+    that decides the totals, whatever clauses the failing scenarios are about."""
+
+    def failing(rid: str, *whats: str) -> dict[str, Any]:
+        found = [{"step": 1, "line": 0, "what": w, "expected": 1, "observed": 2} for w in whats]
+        return {**_line(rid, ""), "variant": "briscola-2p", "game": "briscola", "clauses": ["briscola.score.over-sixty"],
+                "mismatch": found[0], "mismatches": found}  # fmt: skip
+
+    log = _log(
+        "verify",
+        failing("a", "totals", "last_trick.points", "totals"),  # counted once a field, however many of its differences
+        failing("b", "totals"),
+        failing("c", "hands.1 (as a set)", "refusal code"),  # a seat's number left out; a refusal code is no field
+        {**failing("d", "result.winner"), "variant": "a-house-variant"},  # a variant this kit has not: no clause named
+    )
+    data = reports.summary(log)
+    assert data["by_field"] == [
+        {"field": "totals", "failed": 2, "clauses": ["briscola.cards.values"]},
+        {"field": "hands", "failed": 1, "clauses": list(observing.clauses_of("briscola-2p").for_field("hands", ""))},
+        {"field": "last_trick.points", "failed": 1, "clauses": ["briscola.cards.values"]},
+        {"field": "result.winner", "failed": 1, "clauses": []},
+    ]
+    assert data["by_field"][1]["clauses"]  # some clause decides the hands
+    assert not list(schemas.validator("summary").iter_errors(data))
+    text = reports.render_text(data).splitlines()
+    assert text[-5].split() == ["field", "differing", "failed", "decided", "by"]
+    assert text[-4].split() == ["totals", "2", "briscola.cards.values"] and text[-1].split() == ["result.winner", "1", "-"]
+    md = reports.render_md(data)
+    assert "## Fields that differ" in md and "| `totals` | 2 | briscola.cards.values |" in md
+    passing = reports.summary(_log("verify", {**_line("e", ""), "outcome": "pass", "mismatch": None, "mismatches": []}))
+    assert passing["by_field"] == [] and "field differing" not in reports.render_text(passing)
+    assert "## Fields that differ" not in reports.render_md(passing)
+
+
+def test_a_difference_is_in_the_field_its_path_names() -> None:
+    assert fields_differing.field_of("hands.1 (as a set)") == "hands"
+    assert fields_differing.field_of("stock.33") == "stock" and fields_differing.field_of("result.vp") == "result.vp"
+    assert fields_differing.field_of("match.vp.0") == "match.vp" and fields_differing.field_of("legal") == "legal"
+    assert fields_differing.field_of("refusal code") is None and fields_differing.field_of("setup refused with") is None

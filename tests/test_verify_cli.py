@@ -716,7 +716,7 @@ def test_scenarios_of_undeclared_variants_are_counted_apart_from_the_tables(
     closing = f"{sent} passed, 0 failed, {left_out} unsupported (variants the engine does not declare)"
     assert out.strip().splitlines()[-1] == closing
     assert f"Not in these tables: {left_out} scenarios of {len(summary['undeclared']['variants'])} variants" in out
-    assert f"{len(log.scenarios)} scenarios, {sent} of its variants, in" in out
+    assert f"{len(log.scenarios)} scenarios ({sent} of the variants it declares) in" in out
     assert f"**{closing}**" in (tmp_path / "report.md").read_text()
 
 

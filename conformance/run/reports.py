@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any, cast
 from xml.etree import ElementTree as ET
 
+from conformance.run.fields_differing import FieldsDiffering
 from conformance.run.runlog import LATE_COPIES_KEPT, Log, ScenarioLine, TextSink, kind_of_run
 from conformance.suite import declared_variants
 from conformance.text import untrusted
@@ -129,6 +130,7 @@ def _summary(log: Log) -> Json:
     by: dict[str, dict[str, Counter[str]]] = {"game": {}, "clause group": {}, "variant": {}}
     failures: list[Json] = []
     causes = _Causes()
+    fields = FieldsDiffering()
     declared = _declared_in(log)
     left_out: Counter[str] = Counter()  # scenarios by undeclared variant
     for line in log.scenarios:
@@ -153,6 +155,7 @@ def _summary(log: Log) -> Json:
                 }
             )
             causes.add(line)
+            fields.add(line)
     stopped_early = log.stopped_early
     return {
         # what a header holds is kept as the kit keeps a handshake: a log anyone may have written makes no report large
@@ -171,6 +174,7 @@ def _summary(log: Log) -> Json:
         "by_variant": _grouped(by["variant"]),
         "failures": failures,
         "causes": causes.groups(),
+        "by_field": fields.groups(),
     }
 
 
@@ -252,7 +256,19 @@ def render_text(data: Json) -> str:
     ]
     if "undeclared" in data:
         parts[-1] += "\n" + left_out_sentence(data["undeclared"])
+    if data.get("by_field"):
+        parts.append(fields_table(data["by_field"]))
     return "\n\n".join(parts)
+
+
+_FIELD_HEAD = ("field differing", "failed", "decided by")
+
+
+def fields_table(by_field: list[Json]) -> str:
+    """The fields the failures differ in, how many failed by each, and the clauses deciding each."""
+    width = max(len(_FIELD_HEAD[0]), *(len(f["field"]) for f in by_field))
+    rows = [(f["field"], str(f["failed"]), ", ".join(f["clauses"]) or "-") for f in by_field]
+    return "\n".join(f"{a:<{width}}  {b:>7}  {c}" for a, b, c in [_FIELD_HEAD, *rows])
 
 
 def left_out_sentence(left_out: Json) -> str:
@@ -323,6 +339,14 @@ def render_md(data: Json) -> str:
         out.append("")
     if "undeclared" in data:
         out += [markdown_text(left_out_sentence(data["undeclared"])), ""]
+    if data.get("by_field"):
+        out += ["## Fields that differ", "",
+                "The failures counted by each field they differ in, with the clauses that decide it: a failure is "
+                "counted above under the clauses its scenario is about, which may not be where the cause lies.", "",
+                "| Field | Failed | Decided by |", "|---|---:|---|"]
+        out += [f"| {markdown_code(f['field'])} | {f['failed']} | {markdown_text(', '.join(f['clauses']) or '-')} |"
+                for f in data["by_field"]]
+        out.append("")
     if data.get("late_copies"):
         out.append("## Answered twice")
         out.append("")
