@@ -218,6 +218,7 @@ def test_a_header_declaring_a_field_there_is_not_is_a_problem(tmp_path: Path, ca
     status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", header, _reference_game("briscola-2p", 2))))
     assert status == 2
     assert f"{tmp_path / 't.jsonl'}:1:" in out and "$.reports: expected reports to name snapshot fields" in out, out
+    assert "found 'trumps' (did you mean 'trump'?)" in out  # as a key of an observation's snapshot is said
     # and its games are not judged: on every field, or under no name, they would be judged wrongly
     assert f"{tmp_path / 't.jsonl'}:1:1: $: 1 game of this file not judged: expected a header the kit can read" in out
     assert "no game was judged" in out and "0 passed, 1 failed (1 error)" in out, out

@@ -11,6 +11,7 @@ value yet too: it reports none (null, or the field left out), not a result befor
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from typing import Any
 
@@ -101,8 +102,18 @@ def declaration_problem(value: object, where: str) -> str | None:
         return f"expected {where} to list the snapshot fields the engine keeps, found {type(value).__name__} {value!r:.80}"
     unknown = sorted(path for path in fields if not names_a_field(path))
     if unknown:  # a field misspelt would be judged nowhere, and every other field not at all
-        return f"expected {where} to name snapshot fields (or legal), found {', '.join(map(repr, unknown[:5]))}"
+        close = difflib.get_close_matches(unknown[0], _field_names(), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        return f"expected {where} to name snapshot fields (or legal), found {', '.join(map(repr, unknown[:5]))}{hint}"
     return None
+
+
+def _field_names() -> list[str]:
+    """What a declaration may name, but a seat's part: each field, each key of a field of named keys, and legal."""
+    names = [LEGAL]
+    for top, keys in field_keys().items():
+        names += [top, *(f"{top}.{key}" for key in sorted(keys or ()))]
+    return names
 
 
 def names_a_field(path: str) -> bool:
