@@ -11,6 +11,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from conformance import implementations
 from conformance.run import reports, runlog
@@ -42,6 +43,15 @@ class EngineRun:
     @property
     def engine(self) -> Json:
         return self.log.header["engine"]
+
+    @property
+    def homepage(self) -> str | None:
+        """The engine's homepage as its handshake gives it, where it is a web address: a log is data anyone may
+        have written, and a link of another scheme (``javascript:``) would run in a reader's browser."""
+        given = self.engine.get("homepage")
+        if not isinstance(given, str) or urlsplit(given).scheme.lower() not in ("http", "https") or not urlsplit(given).netloc:
+            return None
+        return given
 
     @property
     def badge(self) -> Json:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import copy
 import dataclasses
+import json
 import re
 from collections import Counter
 from html.parser import HTMLParser
@@ -1082,3 +1083,24 @@ def test_a_deal_begun_part_way_says_where_it_stands_in_a_player_s_words(site_dat
         with templating.fragments_kept() as kept:
             drawn = kept.expand(str(draw(example(scenario, site_data.variants[scenario.variant]))))
         assert f"<li>{escape(begins[scenario.setup['start']['phase']])}</li>" in drawn and " phase<" not in drawn
+
+
+def test_an_engine_s_name_and_homepage_in_a_run_log_make_no_markup_on_the_implementations_page(
+    site_data: rulesite.SiteData, tmp_path: Path
+) -> None:
+    """A run log is data anyone may have written: its engine's name is text, and a homepage of another scheme than
+    http(s) (javascript:) is no link."""
+    from rulesite.implementations import implementations_page
+
+    for log in (ROOT / "docs" / "implementations").glob("*.jsonl"):
+        lines = log.read_text(encoding="utf-8").splitlines()
+        header = json.loads(lines[0])
+        if log.stem == "libbisca":
+            header["engine"].update(name="**x** | y [click](javascript:alert(2))", homepage="javascript:alert(1)")
+        (tmp_path / log.name).write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    page = implementations_page(site_data, tmp_path)
+    row = next(line for line in page.splitlines() if "click" in line)
+    assert "javascript:alert(1)" not in page and "<a href" not in row
+    assert "\\*\\*x\\*\\* \\| y \\[click\\]\\(javascript:alert\\(2\\)\\)" in row  # said as text, the cell not split
+    naipes = next(line for line in page.splitlines() if "naipes" in line and "<a href" in line)
+    assert '<a href="https://github.com/naipes-com/naipes"><strong>naipes</strong></a>' in naipes  # http(s): a link
