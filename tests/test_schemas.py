@@ -120,3 +120,15 @@ def test_the_first_problems_asked_for_are_the_first_of_all() -> None:
     every = schemas.explain("trace", observation, "/$defs/observation")
     assert len(every) == 500
     assert schemas.explain("trace", observation, "/$defs/observation", most=3) == every[:3]
+
+
+def test_items_given_more_than_once_are_named_the_first_five_and_the_rest_counted() -> None:
+    """Found in one pass over the list: a header or a handshake naming a million fields is data an engine may send."""
+    header = {"trace": 1, "reports": ["phase", "trump", "phase", *[f"hands.{i}" for i in range(8)] * 2]}
+    ((path, message, _),) = schemas.explain("trace", header, "/$defs/header")
+    assert path == ("reports",)
+    said = '"phase", "hands.0", "hands.1", "hands.2", "hands.3" and 4 more'
+    assert message == f"expected each item once, found more than once: {said}"
+    many = {"trace": 1, "reports": ["phase", "trump"] * 100_000}
+    message = schemas.explain("trace", many, "/$defs/header")[0][1]
+    assert message == 'expected each item once, found more than once: "phase", "trump"'

@@ -123,6 +123,22 @@ def json_kind(value: Any) -> str:
     return "mapping"
 
 
+def _doubled(items: list[Any]) -> str:
+    """The items a list holds more than once (the first five), found in one pass: a list of a million names is
+    data an engine may send."""
+    seen: set[str] = set()
+    doubled: dict[str, None] = {}
+    for item in items:
+        key = json.dumps(item, sort_keys=True)
+        if key in seen:
+            doubled[key] = None
+        seen.add(key)
+    if not doubled:  # equal as JSON, written apart (1 and 1.0)
+        return "an item"
+    named = list(doubled)
+    return ", ".join(named[:5]) + (f" and {len(named) - 5:,} more" if len(named) > 5 else "")
+
+
 def _found(value: Any) -> str:
     if value is None:
         return "found null"
@@ -198,8 +214,7 @@ def _explain_value(error: ValidationError, path: JsonPath) -> list[tuple[JsonPat
     elif kind in ("minimum", "maximum"):
         message = f"expected {'at least' if kind == 'minimum' else 'at most'} {expected}, {_found(value)}"
     elif kind == "uniqueItems" and isinstance(value, list):
-        doubled = [json.dumps(v) for i, v in enumerate(value) if v in value[:i]]
-        message = f"expected each item once, found {', '.join(dict.fromkeys(doubled))} more than once"
+        message = f"expected each item once, found more than once: {_doubled(value)}"
     elif kind == "not" and isinstance(expected, dict) and list(expected) == ["required"]:
         keys = list(expected["required"])
         if len(keys) == 1:  # a key this object must not have
