@@ -575,3 +575,14 @@ def test_games_that_stop_before_the_deal_is_over_are_judged_as_far_as_they_go_an
     said = f"note: 2 games stop before the deal is over (the first at {tmp_path / 't.jsonl'}:2#4), judged as far as they go"
     assert said in out, out
     assert "before the deal is over" not in _check(capsys, str(_write(tmp_path / "w.jsonl", whole)))[1]
+
+
+def test_a_trace_file_holding_no_game_is_a_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An engine that wrote no game has nothing checked: its file is no trace that passes (as an empty folder is not)."""
+    game = _reference_game("briscola-2p", 3, every=False)
+    for name, lines in (("empty", ()), ("header", ({"trace": 1},)), ("blank", ("", "  "))):
+        status, out = _check(capsys, str(_write(tmp_path / f"{name}.jsonl", *lines)))
+        assert status == 2, out
+        assert f"{tmp_path / name}.jsonl: expected a game on each line after the header, found no game in this file" in out
+    status, out = _check(capsys, str(_write(tmp_path / "one.jsonl", {"trace": 1}, game)))
+    assert status == 0 and "no game in this file" not in out, out
