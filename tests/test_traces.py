@@ -586,3 +586,15 @@ def test_a_trace_file_holding_no_game_is_a_problem(tmp_path: Path, capsys: pytes
         assert f"{tmp_path / name}.jsonl: expected a game on each line after the header, found no game in this file" in out
     status, out = _check(capsys, str(_write(tmp_path / "one.jsonl", {"trace": 1}, game)))
     assert status == 0 and "no game in this file" not in out, out
+
+
+def test_a_trace_named_twice_is_read_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """By two paths, or as a file and inside its folder: each game once, and a run log `report` reads."""
+    trace = _write(tmp_path / "good.jsonl", _reference_game("briscola-2p", 4, every=False))
+    monkeypatch.chdir(tmp_path)
+    status, out = _check(capsys, "good.jsonl", "./good.jsonl", str(tmp_path), "--report-dir", "rep")
+    assert status == 0 and "1 passed, 0 failed" in out, out
+    assert main(["report", "rep/run.jsonl", "--format", "json"]) == 0
+    assert trace.exists()

@@ -76,7 +76,12 @@ def trace_files(given: list[str]) -> tuple[list[Path], list[Problem]]:
             found.append(path)
         else:
             problems.append(Problem(name, 0, 0, (), "expected a trace file or a folder of them, found nothing there"))
-    return found, problems
+    # a file named twice (itself and its folder, or by two paths) is read once: its games would be judged twice,
+    # under two names, and the run log have each game twice
+    once: dict[str, Path] = {}
+    for path in found:
+        once.setdefault(os.path.realpath(path), path)
+    return list(once.values()), problems
 
 
 def lines(paths: list[Path]) -> Iterator[TraceLine | Json | Problem]:
