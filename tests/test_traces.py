@@ -598,3 +598,16 @@ def test_a_trace_named_twice_is_read_once(
     assert status == 0 and "1 passed, 0 failed" in out, out
     assert main(["report", "rep/run.jsonl", "--format", "json"]) == 0
     assert trace.exists()
+
+
+def test_a_header_the_kit_cannot_read_leaves_its_games_unjudged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A byte order mark before it, or a slip in its JSON: judged on every field, or under no engine's name, its
+    games would be judged wrongly. A first line that is no header, unreadable, is a game's problem."""
+    game = json.dumps(_reference_game("briscola-2p", 5, every=False))
+    for name, first in (("bom", '\ufeff{"trace": 1}'), ("slip", '{"trace": 1, "reports": ["trump",]}')):
+        status, out = _check(capsys, str(_write(tmp_path / f"{name}.jsonl", first, game)))
+        assert status == 2, out
+        assert f"{tmp_path / name}.jsonl:1:1: $: 1 game of this file not judged: expected a header the kit can read" in out
+        assert "(the file's header)" in out and "no game was judged" in out and "0 passed" in out, out
+    status, out = _check(capsys, str(_write(tmp_path / "game.jsonl", '{"game": 1,}', game)))
+    assert status == 2 and "1 passed, 1 failed (1 error)" in out and "the file's header" not in out, out

@@ -26,6 +26,8 @@ from specreader.problems import DataError, Problem
 from specreader.spec import kit_spec
 
 SUFFIX = ".jsonl"  # the files a folder given to check-trace is searched for
+_BOM = b"\xef\xbb\xbf"  # what Windows tools often write first in a UTF-8 file
+_HEADER_KEY = b'"trace"'  # the key that makes a first line a header
 
 
 @dataclass(frozen=True)
@@ -135,8 +137,12 @@ def _header(name: str, number: int, raw: bytes) -> Json | Problem | None:
     """The file's header, if its first line is one (a mapping with ``trace``); a problem if it is a bad one."""
     try:
         value = untrusted.json_line(raw, limits.MAX_DEPTH)
-    except untrusted.Unreadable:
-        return None  # read again, and reported, as a game
+    except untrusted.Unreadable as err:
+        # A header meant (a byte order mark before it, or its one key written): its games, judged on every field
+        # or under no engine's name, would be judged wrongly. Anything else is read again, and reported, as a game.
+        if raw.lstrip().startswith(_BOM) or _HEADER_KEY in raw:
+            return Problem(name, number, err.column, err.path, f"{err} (the file's header)")
+        return None
     if not isinstance(value, dict) or "trace" not in value:
         return None
     found = schemas.explain("trace", value, "/$defs/header")
