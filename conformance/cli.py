@@ -274,9 +274,9 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
     if args.deals is not None and args.time is not None:
         return _print_problems([Problem("--deals/--time", 0, 0, (), "give a number of deals or a time, not both")])
-    for folder in (args.report_dir, args.out):  # made before the run, so it never ends unwritable
-        if folder:
-            outputs.make_folder(Path(folder))
+    for folder, what in ((args.report_dir, "the reports"), (args.out, "the scenarios written")):  # made before the run,
+        if folder:  # so it never ends unwritable
+            outputs.make_folder(Path(folder), what)
     report_dir, out = _output(args.report_dir), _output(args.out)
     deals = args.deals if args.deals is not None or args.time is not None else FUZZ_DEALS
     plan = fuzzing.Plan(
@@ -337,9 +337,9 @@ def cmd_check_trace(args: argparse.Namespace) -> int:
     files, problems = trace_files(args.trace)
     if problems:
         return _print_problems(problems)
-    for folder in (args.report_dir, args.out):  # made before the run, so it never ends unwritable
-        if folder:
-            outputs.make_folder(Path(folder))
+    for folder, what in ((args.report_dir, "the reports"), (args.out, "the scenarios written")):  # made before the run,
+        if folder:  # so it never ends unwritable
+            outputs.make_folder(Path(folder), what)
     report_dir, out = _output(args.report_dir), _output(args.out)
     log_path = report_dir / "run.jsonl" if report_dir else None
     if log_path and (problems := outputs.unwritable(log_path)):

@@ -359,6 +359,12 @@ def test_unusable_output_paths_are_refused_before_the_run(tmp_path: Path, capsys
     code, out, err = run(capsys, "verify", "--scenario", "albastini/trick", "--report-dir", str(a_file))
     assert code == 2 and out == ""
     assert f"{a_file}: expected a folder for the reports, found a file" in err
+    for command in ("fuzz", "check-trace"):  # --out names the folder of the scenarios written
+        trace = tmp_path / "t.jsonl"
+        trace.write_text("{}\n", encoding="utf-8")
+        given = ["--deals", "1"] if command == "fuzz" else [str(trace)]
+        code, out, err = run(capsys, command, *given, "--out", str(a_file))
+        assert code == 2 and f"{a_file}: expected a folder for the scenarios written, found a file" in err, err
     nowhere = tmp_path / "no-such-folder" / "expect.yaml"
     code, out, err = run(capsys, "verify", "--scenario", "albastini/trick", "--save-expectations", str(nowhere))
     assert code == 2 and out == ""

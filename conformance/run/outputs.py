@@ -29,10 +29,10 @@ def unwritable(path: Path) -> list[Problem]:
     return []
 
 
-def make_folder(path: Path) -> None:
-    """Create a folder for outputs (and its parents) unless it is there."""
+def make_folder(path: Path, what: str = "the reports") -> None:
+    """Create a folder for outputs (and its parents) unless it is there; ``what`` it is for, as a message says."""
     if path.exists() and not path.is_dir():
-        raise DataError([Problem(str(path), 0, 0, (), "expected a folder for the reports, found a file")])
+        raise DataError([Problem(str(path), 0, 0, (), f"expected a folder for {what}, found a file")])
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as err:
