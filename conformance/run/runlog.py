@@ -187,7 +187,11 @@ class Log:
         """Why the log covers only part of the run, as a sentence; None for a run that finished."""
         if self.complete:
             return None
-        judged = f"{len(self.scenarios)} of {self.header.get('scenarios', '?')} scenarios judged"
+        # what a line is of (a deal of fuzz, a game of a trace), and of how many where the run knew before it began
+        noun = {"fuzz": "deals", "check-trace": "games"}.get(kind_of_run(self), "scenarios")
+        total = self.header.get("scenarios")
+        of = f" of {total:,}" if isinstance(total, int) and total > 0 else ""
+        judged = f"{len(self.scenarios):,}{of} {noun} judged"
         if self.interrupted:
             return f"the run was interrupted by {self.interrupted}: {judged}"
         if self.cut_line is not None:

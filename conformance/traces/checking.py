@@ -202,6 +202,9 @@ def judge_lines(known: tuple[tuple[str, str], ...], batch: list[TraceLine]) -> t
 def _worker_start() -> None:
     interrupt.unblock_signals()  # started with every signal blocked, as the pool's threads are
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
+    # SIGTERM is the parent's pool ending them (their trap, inherited, would raise Interrupted and print it): a
+    # worker holds no engine or file to close, so it ends at once and says nothing.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 Progress = Callable[[int, float, int], None]  # games done, seconds, distinct divergences

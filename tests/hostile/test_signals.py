@@ -153,3 +153,41 @@ def test_sigterm_to_pytest_ends_the_engine_it_started(tmp_path: Path) -> None:
     out, err = process.communicate(timeout=30)
     assert process.returncode == -signal.SIGTERM, (out, err)
     assert_nothing_left(tmp_path)
+
+
+@pytest.mark.parametrize(("name", "status"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_check_trace_with_workers_stops_on_a_signal_saying_nothing_of_them(tmp_path: Path, name: str, status: int) -> None:
+    """The pool's workers end quietly (no traceback of theirs), and the partial report counts games, not scenarios of
+    a total the run never knew."""
+    import random
+    import subprocess
+
+    from conformance.suite.scenarios import deck_of
+    from reference import Engine
+    from specreader.spec import variant
+
+    deck = deck_of(variant("briscola-2p"))
+    random.Random(1).shuffle(deck)
+    engine, actions = Engine.new("briscola-2p", {"dealer": 0, "deck": deck}), []
+    observations = [{"snapshot": engine.snapshot()}]
+    while legal := engine.legal_actions():
+        actions.append(legal[0])
+        engine.apply(legal[0])
+        observations.append({"snapshot": engine.snapshot()})
+    game = json.dumps({"variant": "briscola-2p", "setup": {"dealer": 0, "deck": deck}, "actions": actions,
+                       "observations": observations})  # fmt: skip
+    (tmp_path / "games.jsonl").write_text((game + "\n") * 30_000, encoding="utf-8")
+    command = [*TRICKSPEC, "check-trace", "games.jsonl", "--jobs", "2", "--report-dir", "reports"]
+    process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    log = tmp_path / "reports" / "run.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not log.exists() or log.read_text(encoding="utf-8").count("\n") < 50):
+        time.sleep(0.05)
+    process.send_signal(SIGNALS[name])
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == status, out + err
+    assert "Traceback" not in err and "Interrupted" not in err, err
+    summary = json.loads((tmp_path / "reports" / "summary.json").read_text(encoding="utf-8"))
+    judged = sum(summary["counts"].values())
+    assert 0 < judged < 30_000
+    assert summary["stopped_early"] == f"the run was interrupted by {name}: {judged:,} games judged"
