@@ -611,3 +611,13 @@ def test_a_header_the_kit_cannot_read_leaves_its_games_unjudged(tmp_path: Path, 
         assert "(the file's header)" in out and "no game was judged" in out and "0 passed" in out, out
     status, out = _check(capsys, str(_write(tmp_path / "game.jsonl", '{"game": 1,}', game)))
     assert status == 2 and "1 passed, 1 failed (1 error)" in out and "the file's header" not in out, out
+
+
+def test_a_whole_number_written_with_a_point_is_that_number(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """1.0 and 1 are one JSON number (the schema takes 1.0 as an integer): a seat or a dealer written so is no rule
+    the engine broke, and the game passes as written with integers."""
+    game = _reference_game("briscola-2p", 6, every=True)
+    text = json.dumps(game).replace('"dealer": 0,', '"dealer": 0.0,', 1).replace('"seat": 1,', '"seat": 1.0,', 1)
+    assert text.index('"seat": 1.0,') < text.index('"observations"') and '"dealer": 0.0' in text  # in an action
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", text)))
+    assert status == 0 and "1 passed, 0 failed" in out, out

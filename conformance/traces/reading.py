@@ -14,6 +14,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from conformance.run.runlog import id_order
 from conformance.suite import field_phases, schemas
@@ -174,6 +175,9 @@ def read_game(line: TraceLine) -> Game | list[Problem]:
     found = schemas.explain("trace", value, "/$defs/game")
     if found:
         return _located(line, found)
+    # 1.0 and 1 are one JSON number, as the schema holds (1.0 is an integer there): the reference takes seats and
+    # counts as integers, so a deal or an action written 1.0 is read as written 1
+    value["setup"], value["actions"] = _whole_numbers(value["setup"]), _whole_numbers(value["actions"])
     variant_id = value["variant"]
     spec = kit_spec()
     raw_variants = spec.variants_raw()
@@ -201,6 +205,17 @@ def read_game(line: TraceLine) -> Game | list[Problem]:
     return Game(
         line.index, name, line.file, line.number, variant_id, setup, actions, observations, line.reports, flags, value["setup"]
     )
+
+
+def _whole_numbers(value: Any) -> Any:
+    """The value with each float that is a whole number made an int."""
+    if type(value) is float:
+        return int(value) if value.is_integer() else value
+    if type(value) is dict:
+        return {key: _whole_numbers(item) for key, item in value.items()}
+    if type(value) is list:
+        return [_whole_numbers(item) for item in value]
+    return value
 
 
 def _unknown_fields(observations: tuple[Json | None, ...]) -> list[tuple[JsonPath, str]]:
