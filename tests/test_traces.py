@@ -22,7 +22,9 @@ import pytest
 
 from conformance.cli import main
 from conformance.engines.adapter import open_engine, reference_adapter
+from conformance.fuzz.compare import REPORT, Divergence
 from conformance.run import runlog, runner
+from conformance.suite.comparisons import Mismatch
 from conformance.suite.scenarios import deck_of, load_files
 from conformance.traces import checking, judging, reading
 from conformance.vocabulary import Outcome
@@ -621,3 +623,68 @@ def test_a_whole_number_written_with_a_point_is_that_number(tmp_path: Path, caps
     assert text.index('"seat": 1.0,') < text.index('"observations"') and '"dealer": 0.0' in text  # in an action
     status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", text)))
     assert status == 0 and "1 passed, 0 failed" in out, out
+
+
+def test_an_engine_refusing_an_action_the_rules_allow_fails_on_that_refusal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The refusal is the difference, not the position it left unchanged, which the reference played on from."""
+    game = _reference_game("briscola-2p", 7)
+    game["observations"][1] = {"rejected": {"code": "not_your_turn", "message": "no"}, **game["observations"][0]}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
+    assert status == 1, out
+    assert "FAIL briscola-2p rejected.accepted" in out
+    assert 'action accepted: expected "accepted", observed "not_your_turn"' in out and "trick:" not in out, out
+
+
+def test_legal_actions_given_twice_are_not_the_legal_actions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = _reference_game("briscola-2p", 8)
+    game["observations"][0]["legal"].append(game["observations"][0]["legal"][0])
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
+    assert status == 1 and "0 passed, 1 failed" in out and "FAIL briscola-2p legal.play" in out, out
+
+
+def test_an_abstract_variant_is_a_located_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = {**_reference_game("bisca-2p", 9, every=False), "variant": "bisca-base"}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
+    assert status == 2 and "Traceback" not in out, out
+    assert "$.variant: expected a playable variant of spec/*/variants, found 'bisca-base'" in out
+
+
+def test_blank_lines_between_games_are_passed_over(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = [_reference_game("briscola-2p", seed, every=False) for seed in (10, 11)]
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", games[0], "   ", "", games[1])))
+    assert status == 0 and "2 passed, 0 failed" in out, out
+
+
+def test_a_divergence_counts_every_game_it_shows_in(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    trace = _example_trace(tmp_path / "games.jsonl", 20, "--bug", "led-suit-wins")
+    status, out = _check(capsys, str(trace), "--report-dir", str(tmp_path / "r"))
+    assert status == 1, out
+    failed = sum(1 for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios if line["outcome"] == "fail")
+    assert failed > 1 and f"; {failed} games)" in out, out
+
+
+def test_a_problem_of_no_game_is_logged_by_the_first_shard_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file that cannot be opened is read by every shard, and is one error of the run, not one a shard."""
+    _write(tmp_path / "good.jsonl", *[_reference_game("briscola-2p", seed, every=False) for seed in (12, 13)])
+    (tmp_path / "gone.jsonl").symlink_to(tmp_path / "nowhere")
+    for k in (1, 2):
+        _check(capsys, str(tmp_path / "gone.jsonl"), str(tmp_path / "good.jsonl"), "--shard", f"{k}/2",
+               "--report-dir", str(tmp_path / f"shard{k}"))  # fmt: skip
+    errors = [[line for line in runlog.read(tmp_path / f"shard{k}" / "run.jsonl").scenarios if line["outcome"] == "error"]
+              for k in (1, 2)]  # fmt: skip
+    assert len(errors[0]) == 1 and errors[1] == []
+    assert main(["report", str(tmp_path / "shard1" / "run.jsonl"), str(tmp_path / "shard2" / "run.jsonl"),
+                 "--format", "json"]) == 0  # fmt: skip
+    assert json.loads(capsys.readouterr().out)["counts"] == {"pass": 2, "error": 1}
+
+
+def test_the_stock_turned_over_note_is_for_a_trump_unlike_the_reference_s_from_the_deal_on() -> None:
+    """The likeliest cause of a trump that differs at the deal, the stock written with the turned card last, is said
+    there alone: later, the trump was the reference's at the deal, and something else changed it."""
+    dealt = {"dealer": 0, "hands": {"0": ["AC", "3C", "KC"], "1": ["QC", "JC", "7C"]}, "stock": ["2S", "rest", "5H"]}
+    game = reading.Game(0, "t.jsonl:1", "t.jsonl", 1, "briscola-2p", {}, (), (), dealt=dealt)
+    at = [Divergence(REPORT, position, (Mismatch(position, 1, "trump", "S", "H"),)) for position in (0, 1)]
+    assert "the engine's trump is the suit of the stock's last card, 5H" in judging._stock_turned_over(game, at[0])
+    assert judging._stock_turned_over(game, at[1]) == ""
