@@ -2,23 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from specreader import limits
-
-
-def loads(text: str) -> Any:
-    """Parse JSON text. Raises json.JSONDecodeError for text that is not JSON, and ValueError saying
-    what was expected for a number or a nesting beyond the limits (an integer's digits are counted
-    before converting, so a long one never reaches int())."""
-    try:
-        value = json.loads(text, **number_hooks(text))
-    except RecursionError:  # nested deeper than the parser's own recursion allows
-        raise ValueError(limits.depth_problem()) from None
-    if too_deep(value):
-        raise ValueError(limits.depth_problem())
-    return value
 
 
 def _integer(text: str) -> int:
