@@ -195,6 +195,9 @@ def identity(hello: object, known: Collection[str] = ()) -> dict[str, Any]:
     return out
 
 
+_SHOWN = 80  # the characters of a line that is no JSON shown in its message
+
+
 class Unreadable(ValueError):
     """A line that is not one JSON value the kit can use: the message says why, for a report."""
 
@@ -318,7 +321,9 @@ def _refused(line: str, err: Exception) -> Unreadable:
     parser reaches a later fault), then a key twice or a number beyond the kit's limits."""
     syntax = err if isinstance(err, json.JSONDecodeError) else _syntax_error(line)
     if syntax is not None:
-        found = f"expected a JSON object per line, found {text(line, 80)!r} ({syntax.msg})"
+        # quoted as Python writes a string (its escapes once), cut first: the line may be megabytes long
+        shown = repr(line[:_SHOWN]) + (f" [cut: {len(line):,} characters in all]" if len(line) > _SHOWN else "")
+        found = f"expected a JSON object per line, found {text(shown, 2 * CAP)} ({syntax.msg})"
         return Unreadable(found, syntax.colno, first_part=line)  # what a writer stopped mid-line leaves, if it ends early
     where = json_positions.positions(line)
     if isinstance(err, _RepeatedKey):

@@ -541,3 +541,16 @@ def test_a_value_python_cannot_show_is_said_to_be_one() -> None:
         deep = [deep]
     assert untrusted.data({"stock_count": 10**5000}) == "a dict too large or too deep to show"
     assert untrusted.data(deep) == "a list too large or too deep to show"
+
+
+def test_a_line_that_is_no_json_is_shown_with_its_escapes_once_and_cut() -> None:
+    """Quoted as Python writes a string: an escape byte or a byte order mark is written once (\\x1b, \\ufeff), not
+    with its backslash doubled; a long line is cut before it is quoted."""
+    with pytest.raises(untrusted.Unreadable) as refused:
+        untrusted.json_line('\ufeff{"a": "\x1b[31m" oops'.encode())
+    said = str(refused.value)
+    assert said.startswith("expected a JSON object per line, found '\\ufeff{\"a\": \"\\x1b[31m\" oops' (") and "\\\\" not in said
+    with pytest.raises(untrusted.Unreadable) as refused:
+        untrusted.json_line(b"x" * 100_000)
+    assert f"found '{'x' * 80}' [cut: 100,000 characters in all] (Expecting value)" in str(refused.value)
+    assert len(str(refused.value)) < 200
