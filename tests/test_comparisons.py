@@ -6,8 +6,12 @@ from typing import Any
 
 import pytest
 
-from conformance.suite.comparisons import compare, flags_agreed, kinds_agree
+from conformance.engines.adapter import reference_adapter
+from conformance.run import runner
+from conformance.suite import scenarios
+from conformance.suite.comparisons import COMPARISONS, compare, flags_agreed, kinds_agree
 from conformance.text import untrusted
+from conformance.vocabulary import Outcome
 
 SNAPSHOT = {"piles": [["AH", "3S"], []], "dead": ["6S"], "hands": {"0": ["KC"]}}
 
@@ -107,3 +111,25 @@ def test_a_field_not_reported_reads_missing_not_as_a_string_the_engine_sent() ->
     [(what, expected, observed)] = differences({"dealer": 1}, {})
     assert untrusted.difference(what, expected, observed) == "dealer: expected 1, observed <missing>"
     assert untrusted.difference("dealer", 1, "1") == 'dealer: expected 1, observed "1"'
+
+
+def test_a_hand_of_cards_each_in_a_list_is_no_hand_of_those_cards() -> None:
+    """A hand is compared as a set of card names: a list holding lists is another hand, said as a mismatch,
+    not the error counting its unhashable items would raise."""
+    assert COMPARISONS["hands"]({"0": ["AH"]}, {"hands": {"0": [["AH"]]}}, []) == [("hands.0 (as a set)", ["AH"], [["AH"]])]
+
+
+def test_an_engine_reporting_each_card_of_a_hand_in_a_list_fails_and_the_judge_does_not_raise() -> None:
+    """What an engine reports is untrusted: hands of the wrong shape fail the scenario that checks them."""
+    scenario = next(s for s in scenarios.kit_scenarios() if s.id == "albastini/deal/six-threes-dealer-1")
+    answer = reference_adapter().run(runner.request_for(scenario))
+    assert isinstance(answer, dict)
+    snapshot = answer["observations"][0]["snapshot"]
+    assert snapshot is not None
+    wrapped = {seat: [[card] for card in cards] for seat, cards in snapshot["hands"].items()}
+    snapshot["hands"] = wrapped
+    verdict = runner.judge(scenario, answer)
+    assert verdict.outcome == Outcome.FAIL, verdict
+    assert [(m.step, m.what, m.observed) for m in verdict.mismatches] == [
+        (1, f"hands.{seat} (as a set)", wrapped[seat]) for seat in map(str, range(6))
+    ]

@@ -4,12 +4,14 @@ Python engine class): nothing it lacks fails it, and nothing it reports is maske
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from conformance.cli import main
-from conformance.run import runlog
+from conformance.run import runlog, runner
+from conformance.suite import scenarios
 from conformance.suite.reported import as_judged, covers, within
 from conformance.suite.scenarios import deck_of
 from reference import Engine
@@ -33,6 +35,19 @@ def test_an_expectation_is_narrowed_to_the_declared_fields() -> None:
         {"snapshot": {"result": None}, "last_trick": None}, ["match"])
     assert as_judged({"to_act": 1}, declared) == {"to_act": 1, "last_trick": None, "result": None}
     assert as_judged({"to_act": 1, "result": {"tie": True}}, declared)["result"] == {"tie": True}
+
+
+def test_a_scenario_refusing_an_action_is_judged_whatever_fields_the_engine_reports() -> None:
+    """A refusal is judged on its code and on the state left unchanged, which need no declared field: a scenario
+    refusing an action is never set aside for the fields its expectations check, as it is without the refusal."""
+    scenario = next(s for s in scenarios.kit_scenarios() if s.id == "albastini/deal/six-threes-dealer-1")
+    steps = tuple(replace(step, expect={"hands": {"0": ["KS"]}}) if step.expect else step for step in scenario.steps)
+    refusing = replace(scenario, steps=steps)
+    assert any(step.refuse for step in refusing.steps)
+    assert runner.unjudgeable(refusing, frozenset({"phase"})) == ""
+    not_refusing = replace(scenario, steps=tuple(step for step in steps if not step.refuse))
+    assert runner.unjudgeable(not_refusing, frozenset({"phase"})) == "hands.0"
+    assert runner.unjudgeable(not_refusing, frozenset({"hands"})) == runner.unjudgeable(not_refusing, None) == ""
 
 
 def test_an_engine_lacking_fields_it_declares_passes_what_it_can_be_judged_on(

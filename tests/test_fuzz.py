@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import sys
 import time
@@ -21,10 +22,11 @@ import pytest
 
 from conformance.cli import main
 from conformance.engines.adapter import InProcessAdapter, reference_adapter
-from conformance.fuzz import campaign
-from conformance.fuzz.deals import generate
+from conformance.fuzz import campaign, shrink
+from conformance.fuzz.compare import ERROR, REFUSAL, Expected, first_divergence
+from conformance.fuzz.deals import Case, generate
 from conformance.run import runlog, runner
-from conformance.suite.scenarios import load_files
+from conformance.suite.scenarios import deck_of, load_files
 from conformance.vocabulary import Outcome
 from reference import Engine
 from specreader.spec import variant, variant_ids
@@ -54,6 +56,26 @@ def stalls_mid_deal() -> InProcessAdapter:
         return broken(variant_id, setup)
 
     return InProcessAdapter(new, {"name": "stalls-mid-deal"}, [MUTANT_VARIANT])
+
+
+def indicator_to_winner() -> InProcessAdapter:
+    """``--engine test_fuzz:indicator_to_winner``: the mutant whose last draw hands the indicator to the trick's
+    winner, which shows in the hand of whichever seat won it."""
+    return mutant_adapter("indicator-to-winner")
+
+
+def off_suit_wins_but_mid_trick() -> InProcessAdapter:
+    """``--engine test_fuzz:off_suit_wins_but_mid_trick``: the off-suit mutant, which plays a deal started with a trick
+    under way as the reference does: a divergence on a trick's last card is shown only from the trick's start."""
+    broken = mutant_engine("off-suit-wins")
+
+    def new(variant_id: str, setup: dict[str, Any]) -> Any:
+        start = setup.get("start")
+        if isinstance(start, dict) and start.get("trick"):
+            return Engine.new(variant_id, setup)
+        return broken(variant_id, setup)
+
+    return InProcessAdapter(new, {"name": "off-suit-wins-but-mid-trick"}, [MUTANT_VARIANT])
 
 
 class StopsHalfWay:
@@ -209,6 +231,39 @@ def test_a_mutant_is_found_and_shrunk_to_a_scenario_that_fails_on_it(name: str, 
     assert runner.run(mutant_adapter(name), scenario).outcome is Outcome.FAIL
     diverged = [s for s in runlog.read(tmp_path / "reports" / "run.jsonl").scenarios if s["outcome"] != Outcome.PASS]
     assert diverged[0]["file"] == str(written) and diverged[0]["clauses"] == list(scenario.clauses)
+
+
+def test_a_bug_shown_at_any_seat_is_one_divergence_filed_without_the_seat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The indicator handed to the trick's winner shows in that seat's hand: filed under the field without the seat
+    (``hands``, not ``hands.0``), one bug is one divergence, written once, whichever seat it showed at."""
+    status = fuzz("--engine", "test_fuzz:indicator_to_winner", "--deals", "40", "--variant", MUTANT_VARIANT,
+                  "--report-dir", str(tmp_path))  # fmt: skip
+    printed = capsys.readouterr().out
+    assert status == 1, printed
+    found = [line for line in printed.splitlines() if line.startswith("FAIL ")]
+    assert [line.split(" (")[0] for line in found] == [f"FAIL {MUTANT_VARIANT} hands"], printed
+    assert "\n1 distinct divergence\n" in printed
+
+
+def test_a_divergence_late_in_a_deal_is_shrunk_to_a_start_before_it_where_it_still_shows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The shrinker starts the deal mid-way, latest first, going back as long as the engine does not diverge: here
+    not from the trick under way, so from the trick's start, two actions before the divergence."""
+    out = tmp_path / "out"
+    status = fuzz("--engine", "test_fuzz:off_suit_wins_but_mid_trick", "--deals", "30", "--variant", MUTANT_VARIANT,
+                  "--max-divergences", "1", "--out", str(out), "--report-dir", str(tmp_path / "reports"))  # fmt: skip
+    printed = capsys.readouterr().out
+    assert status == 1, printed
+    (written,) = out.glob("*.yaml")
+    assert f"  scenario: {written} (2 actions, from a mid-deal position)" in printed, printed
+    (scenario,) = load_files([written])
+    assert scenario.setup["start"]["phase"] == "play" and "trick" not in scenario.setup["start"]
+    assert len(scenario.actions()) == 2 and "shrunk to 2 actions from a mid-deal position" in scenario.description
+    assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS
+    assert runner.run(off_suit_wins_but_mid_trick(), scenario).outcome is Outcome.FAIL
 
 
 def test_the_served_reference_agrees_with_the_reference_in_process_on_every_variant(tmp_path: Path) -> None:
@@ -500,6 +555,24 @@ def test_a_deal_the_engine_does_not_show_is_that_deal_s_result(
     assert len(runlog.read(tmp_path / "run.jsonl").scenarios) == 3
 
 
+def test_divergences_not_seen_again_are_listed_up_to_a_bound_and_the_rest_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Deals that diverged once and not again are listed one by one, the first SHOWN of them: the others are
+    counted, so that the terminal neither grows with the campaign nor hides that there were more."""
+    from conformance.fuzz.summary import SHOWN
+
+    monkeypatch.setenv("ODD_DEAL", '{"observations": 5}')
+    status = fuzz("--engine", "test_fuzz:odd_deal", "--deal", "engine", "--deals", str(SHOWN + 3), "--variant", "briscola-2p",
+                  "--report-dir", str(tmp_path))  # fmt: skip
+    printed = capsys.readouterr().out
+    assert status == 1, printed
+    listed = [line for line in printed.splitlines() if line.startswith("ERROR briscola-2p error (")]
+    assert [line.split(",")[0] for line in listed] == [f"ERROR briscola-2p error (fuzz/0/{i}" for i in range(SHOWN)]
+    assert "\n... and 3 more deals like these (the run log lists them)\n" in printed, printed
+    assert f"0 distinct divergences, {SHOWN + 3} not seen again" in printed
+
+
 def test_an_engine_crashing_on_a_card_is_one_divergence_shrunk_to_that_card(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -658,6 +731,64 @@ def test_a_card_a_start_records_as_turned_is_left_to_rest_to_place(tmp_path: Pat
     assert [p.message for p in validate([path])] == [
         "a deal cannot start from this setup: expected each card turned once"
     ]
+
+
+def test_the_bid_steer_bids_in_the_suit_of_the_card_that_will_be_turned() -> None:
+    """The steer toward the Otea's compulsory exchange bids in the suit of the stock's first card, the one turned
+    at the end of the bidding; with no bid of that suit to make it leaves the choice to random play."""
+    from conformance.fuzz import steering
+
+    steer = next(s for s in steering.STEERS if s.name == "bid-in-turned-suit")
+    assert steer.choose is not None and steer.applies(variant("albastini-2p"))
+    deck = deck_of(variant("albastini-2p"))
+    told_apart = 0  # deals whose stock's first and last cards are of different suits
+    for seed in range(40):
+        shuffled = deck[:]
+        random.Random(seed).shuffle(shuffled)
+        engine = Engine.new("albastini-2p", {"dealer": 0, "deck": shuffled})
+        stock, legal = engine.snapshot()["stock"], engine.legal_actions()
+        matching = [a for a in legal if a["type"] == "bid" and a["card"][-1] == stock[0][-1]]
+        chosen = steer.choose(random.Random(seed), legal, engine.snapshot)
+        assert chosen in matching if matching else chosen is None, (seed, stock, chosen)
+        told_apart += bool(matching) and stock[-1][-1] != stock[0][-1]
+    assert told_apart > 10
+
+
+def _one_action() -> tuple[Expected, dict[str, Any], dict[str, Any]]:
+    """The reference's side of a Briscola deal of one legal action, and its observations before and after it."""
+    engine = Engine.new("briscola-2p", {"dealer": 0, "deck": deck_of(variant("briscola-2p"))})
+    before = (engine.snapshot(), engine.legal_actions())
+    engine.apply(before[1][0])
+    after = (engine.snapshot(), engine.legal_actions())
+    expected = Expected((None,), {0: before, 1: after})
+    return expected, {"snapshot": before[0], "legal": before[1]}, {"rejected": None, "snapshot": after[0], "legal": after[1]}
+
+
+def test_an_answer_with_an_observation_per_action_and_no_more_nor_fewer_is_compared() -> None:
+    """One observation after the setup and one per action: an answer short of them stopped part-way, and is an
+    error where it stopped; one with more is malformed, whatever the observations say."""
+    expected, first, second = _one_action()
+    assert first_divergence(expected, {"observations": [first, second]}) is None
+    short = first_divergence(expected, {"observations": [first]})
+    assert short is not None and (short.kind, short.position) == (ERROR, 1)
+    assert short.detail() == "malformed: expected 2 observations, found 1"
+    long = first_divergence(expected, {"observations": [first, second, second]})
+    assert long is not None and (long.kind, long.position) == (ERROR, 0)
+    assert long.detail() == "malformed: expected 2 observations (one after setup, one per action), found 3"
+
+
+def test_an_engine_refusing_a_legal_action_diverges_on_that_action_filed_under_it_accepted() -> None:
+    """The reference accepts the action: any refusal of it, with whatever code, is a divergence of its own, said as
+    the action accepted (there is no code to expect) and filed apart from the refusals the reference makes."""
+    expected, first, _ = _one_action()
+    refused = {**first, "rejected": {"code": "not_your_turn", "message": "no"}}
+    divergence = first_divergence(expected, {"observations": [first, refused]})
+    assert divergence is not None and (divergence.kind, divergence.position, divergence.allowed) == (REFUSAL, 1, None)
+    assert [(m.what, m.expected, m.observed) for m in divergence.mismatches] == [("action accepted", "accepted", "not_your_turn")]
+    assert divergence.detail() == 'action accepted: expected "accepted", observed "not_your_turn"'
+    setup = {"dealer": 0, "deck": deck_of(variant("briscola-2p"))}
+    case = Case("briscola-2p", setup, (first["legal"][0],), expected.refusals)
+    assert shrink.name(case, divergence, [expected.reports[0], expected.reports[1]])[0] == "rejected.accepted"
 
 
 def _deaf_to_sigterm(settings: Any, link: Any) -> None:

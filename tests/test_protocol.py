@@ -433,6 +433,22 @@ def test_a_refusal_without_a_code_is_malformed_not_an_action_accepted(rejected: 
     assert f"malformed: observation {refused}: expected rejected to be null or an object with a refusal code" in verdict.reason
 
 
+def test_a_refused_action_that_changed_the_state_fails_with_what_changed() -> None:
+    """A refusal is judged by its code and by the state it left: right code, but the turn moved on, is a failure."""
+    scenario = next(s for s in scenarios.kit_scenarios() if s.id == "albastini/deal/six-threes-dealer-1")
+    answer = reference_adapter().run(runner.request_for(scenario))
+    assert isinstance(answer, dict) and runner.judge(scenario, answer).outcome == Outcome.PASS
+    refused = next(o for o in answer["observations"] if o["rejected"])
+    snapshot = refused["snapshot"]
+    assert refused["rejected"] is not None and refused["rejected"]["code"] == "suit_already_bid" and snapshot is not None
+    snapshot["to_act"] += 1
+    verdict = runner.judge(scenario, answer)
+    assert verdict.outcome == Outcome.FAIL, verdict
+    assert [(m.step, m.what, m.expected, m.observed) for m in verdict.mismatches] == [
+        (3, "state after a refused action", "unchanged", {"to_act": snapshot["to_act"]})
+    ]
+
+
 @pytest.mark.parametrize(
     ("observations", "said"),
     [

@@ -119,6 +119,18 @@ def test_the_kill_rate_is_printed_and_can_gate(capsys: pytest.CaptureFixture[str
     assert main(["selfcheck", "--variant", "albastini-2p", "--no-hybrids", "--fail-under", "100.1"]) == 1
 
 
+def test_a_kill_rate_equal_to_the_gate_passes_it(capsys: pytest.CaptureFixture[str],
+                                                making: Callable[[Callable[[selfcheck.Mutant], bool]], None],
+                                                only: Callable[[Callable[[str], bool]], None]) -> None:
+    """--fail-under fails a kill rate below it: a rate exactly at the gate (5 of 8, 62.5%) passes."""
+    only(lambda sid: sid.startswith("albastini/cards/"))
+    making(lambda m: m.parameter == "ranking.plain_order")
+    assert main(["selfcheck", "--variant", "albastini-2p", "--no-hybrids", "--fail-under", "62.5"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[-1].startswith("kill rate: 5/8 mutants killed by a scenario they played (62.5%)")
+    assert main(["selfcheck", "--variant", "albastini-2p", "--no-hybrids", "--fail-under", "62.6"]) == 1
+
+
 def test_an_equivalent_a_scenario_kills_is_bad_data(monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     wrong = {("albastini-2p", "ranking.plain_order", "swaps J and Q", ""): "a claim the suite disproves"}

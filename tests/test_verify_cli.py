@@ -264,6 +264,15 @@ def test_jobs_are_bounded(command: str, capsys: pytest.CaptureFixture[str]) -> N
     assert ended.value.code == 2 and "argument --jobs: expected at most 64 jobs, found '65'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("shard", ["3/2", "0/2", "1/", "a/2"])
+def test_a_shard_outside_its_slices_is_bad_usage(shard: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Slice K of N exists for 1 <= K <= N: a slice past the last would run nothing and pass."""
+    with pytest.raises(SystemExit) as ended:
+        main(["fuzz", "--shard", shard])
+    assert ended.value.code == 2
+    assert f"argument --shard: expected K/N with 1 <= K <= N, found {shard!r}" in capsys.readouterr().err
+
+
 class HelloFails:
     """An adapter whose hello() raises."""
 
@@ -487,6 +496,18 @@ def test_shards_merged_are_incomplete_when_one_was_interrupted(reports: Path, tm
     assert code == 0 and json.loads(out)["complete"] is False
     assert "interrupted by SIGTERM" in run(capsys, "report", str(done), str(stopped), "--format", "md")[1]
     assert json.loads(run(capsys, "report", str(done), "--format", "json")[1])["complete"] is True
+
+
+def test_shards_merged_took_as_long_as_the_slowest() -> None:
+    """Shards run side by side: the merged run's seconds are the longest shard's, not the shortest's."""
+    shards = []
+    for seconds in (0.5, 2.0, 1.0):
+        log = runlog.Log(header=runlog.header({"name": "e", "version": "1", "variants": []}, {}, 0))
+        log.finish(seconds)
+        shards.append(log)
+    merged = runlog.merge(shards)
+    assert merged.footer is not None and merged.footer["seconds"] == 2.0
+    assert merged.footer["finished"] == max(log.footer["finished"] for log in shards if log.footer)
 
 
 def test_ids_with_long_runs_of_digits_are_ordered_without_a_limit(reports: Path, tmp_path: Path,
@@ -774,6 +795,19 @@ def test_smoke_names_the_nearest_variant_to_one_the_kit_does_not_have(
     assert code == 3, out
     said = "no scenario of a declared variant to try: it declares no variant of the kit, only 'altbaumer' (did you mean"
     assert f"FAIL a scenario: {said} 'altbaumer-standard'?)" in out
+
+
+def test_progress_off_a_terminal_is_a_line_every_tenth_of_the_run() -> None:
+    """In CI a line per scenario would bury the run's output: ten lines in all, whatever its length."""
+    from collections import Counter
+
+    from conformance.run.verify import Progress
+
+    stream = io.StringIO()
+    progress = Progress(100, stream)
+    for done in range(1, 101):
+        progress(done, Counter({"pass": done}))
+    assert stream.getvalue().splitlines() == [f"{done}/100 scenarios: {done} passed, 0 failed" for done in range(10, 101, 10)]
 
 
 def test_progress_counts_what_was_not_run_as_the_closing_line_does() -> None:

@@ -226,6 +226,14 @@ def test_nesting_beyond_the_limit_is_located(tmp_path: Path, capsys: pytest.Capt
     assert match["message"] == f"expected at most {limits.MAX_DEPTH} levels of nesting, found more"
 
 
+def test_a_parsed_value_nested_to_the_limit_is_not_too_deep_and_one_level_more_is() -> None:
+    """too_deep counts levels as json_line and the YAML reader do: the bound itself is accepted ([] is one level)."""
+    at_limit = json.loads(nested_flow(limits.MAX_DEPTH))
+    assert not jsonio.too_deep(at_limit) and not jsonio.too_deep({"a": at_limit}, limits.MAX_DEPTH + 1)
+    assert jsonio.too_deep([at_limit]) and jsonio.too_deep({"a": at_limit})
+    assert jsonio.too_deep(json.loads(nested_flow(9)), 8) and not jsonio.too_deep(json.loads(nested_flow(8)), 8)
+
+
 @pytest.mark.parametrize("depth", [limits.MAX_DEPTH + 1, 5_000, 200_000])
 def test_a_deep_run_log_line_is_located(tmp_path: Path, capsys: pytest.CaptureFixture[str], depth: int) -> None:
     log = tmp_path / "run.jsonl"

@@ -21,6 +21,7 @@ from conformance.cli import main
 from conformance.engines import protocol
 from conformance.text import untrusted
 from conformance.vocabulary import EngineError, ErrorKind
+from specreader import limits
 
 from depth import cases
 from json_strategies import json_values
@@ -128,6 +129,13 @@ def test_a_handshake_declaring_variants_without_end_is_kept_short() -> None:
     assert late["variants"][-1] == "altbaumer-standard" and len(late["variants"]) == untrusted.VARIANTS_KEPT + 2
 
 
+def test_a_handshake_declaring_fields_without_end_keeps_the_first_reports_kept() -> None:
+    """Every report carries the fields an engine declares it reports: the first REPORTS_KEPT of them, no more."""
+    declared = [f"field{i}" for i in range(5_000)]
+    kept = untrusted.identity({"name": "e", "reports": declared})["reports"]
+    assert len(declared) > untrusted.REPORTS_KEPT and kept == declared[: untrusted.REPORTS_KEPT]
+
+
 def test_a_log_s_header_of_any_size_makes_a_summary_of_the_kit_s(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A run log is a file anyone may write: its header's engine and kit are kept as a handshake is."""
     assert main(["verify", "--variant", "briscola-2p", "--report-dir", str(tmp_path / "made")]) == 0
@@ -155,6 +163,16 @@ def test_every_unsafe_character_is_escaped(character: str) -> None:
     made_safe = untrusted.text(f"a{character}b")
     assert character not in made_safe and made_safe.startswith("a\\") and made_safe.endswith("b")
     assert character not in str(EngineError(ErrorKind.CRASH, character))
+
+
+def test_text_escaped_beyond_the_cap_is_cut_at_the_cap_and_says_so() -> None:
+    """Escaping makes text longer (one character, four): text within the cap may grow past it, and is cut there,
+    the note giving the length it had."""
+    assert untrusted.text("\x1b" * 8, 8) == "\\x1b\\x1b [cut: 8 characters in all]"
+    note = f" [cut: {untrusted.CAP} characters in all]"
+    made_safe = untrusted.text("\x00" * untrusted.CAP)
+    assert made_safe == ("\\x00" * untrusted.CAP)[: untrusted.CAP] + note
+    assert len(made_safe) == untrusted.CAP + len(note)
 
 
 def test_printable_text_in_any_script_is_kept() -> None:
@@ -291,6 +309,18 @@ def test_an_engine_line_refused_is_not_tried_as_a_first_part_unless_asked(monkey
     assert tried == []
     assert refused.value.ends_early is True and tried == ['{"id": "a", "result": [1, 2']
     assert refused.value.ends_early is True and len(tried) == 1  # found once
+
+
+def test_a_line_nested_to_the_limit_is_read_and_one_level_more_is_too_deep() -> None:
+    """The bound itself is accepted; one level over it is refused, however few brackets surround the chain."""
+    at_limit = untrusted.json_line(b"[" * limits.MAX_DEPTH + b"]" * limits.MAX_DEPTH)
+    for _ in range(limits.MAX_DEPTH - 1):
+        (at_limit,) = at_limit
+    assert at_limit == []
+    over = limits.MAX_DEPTH + 1
+    with pytest.raises(untrusted.Unreadable) as refused:
+        untrusted.json_line(b"[" * over + b"]" * over)
+    assert str(refused.value) == f"expected at most {limits.MAX_DEPTH} levels of nesting, found more"
 
 
 @pytest.mark.parametrize("raw", [b"[" * 100_000, b'{"a": ' + b"[" * 100_000, b"[1, " * 100_000])
@@ -554,3 +584,25 @@ def test_a_line_that_is_no_json_is_shown_with_its_escapes_once_and_cut() -> None
         untrusted.json_line(b"x" * 100_000)
     assert f"found '{'x' * 80}' [cut: 100,000 characters in all] (Expecting value)" in str(refused.value)
     assert len(str(refused.value)) < 200
+
+
+def _nested(levels: int) -> list[Any]:
+    """A list nested ``levels`` deep ([] is one level)."""
+    value: list[Any] = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+def test_a_value_nested_deeper_than_the_kept_depth_is_kept_as_its_text() -> None:
+    """A run-log line nests an engine's value within its own: a value nested deeper than KEPT_DEPTH is kept as text,
+    so no line the kit writes is too deep for it to read back."""
+    assert untrusted.data(_nested(untrusted.KEPT_DEPTH)) == _nested(untrusted.KEPT_DEPTH)
+    deeper = untrusted.KEPT_DEPTH + 1
+    assert untrusted.data(_nested(deeper)) == "[" * deeper + "]" * deeper
+
+
+def test_the_tail_of_an_engine_s_output_is_its_last_lines() -> None:
+    """What an engine said last is nearest its failure: the first lines are dropped, never the last."""
+    lines = [f"line {i}" for i in range(untrusted.TAIL_LINES + 3)]
+    assert untrusted.tail("stderr", lines) == "; stderr: " + " | ".join(lines[-untrusted.TAIL_LINES :])
