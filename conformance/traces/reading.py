@@ -102,11 +102,11 @@ def lines(paths: list[Path]) -> Iterator[TraceLine | Json | Problem]:
             first = True
             reports: frozenset[str] | None = None
             passed_over = 0  # the games of a file whose header is wrong
-            games = 0  # the lines of games, read or too long to read
+            game_lines = 0  # read, or too long to read
             for number, raw in enumerate(files.bounded_lines(handle, limits.MAX_LINE_BYTES), start=1):
                 if raw is None:
                     yield Problem(name, number, 1, (), f"expected a line of at most {limits.MAX_LINE_BYTES:,} bytes")
-                    games += 1  # a line meant for a game, said wrong already
+                    game_lines += 1  # a line meant for a game, said wrong already
                     continue
                 if not raw.strip():
                     continue
@@ -125,8 +125,8 @@ def lines(paths: list[Path]) -> Iterator[TraceLine | Json | Problem]:
                     continue
                 yield TraceLine(index, name, number, raw.rstrip(b"\r\n"), reports)
                 index += 1
-                games += 1
-            if not games and not passed_over:  # a file an engine wrote no game to is no trace that passes
+                game_lines += 1
+            if not game_lines and not passed_over:  # a file an engine wrote no game to is no trace that passes
                 yield Problem(name, 0, 0, (), "expected a game on each line after the header, found no game in this file")
             if passed_over > 1:
                 games = passed_over - 1
