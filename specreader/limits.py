@@ -22,6 +22,9 @@ MAX_YAML_BYTES = 2 * 1024 * 1024
 # Problems listed of a run log, which is then read no further, or of a check-trace run, whose other problems are
 # counted: a file given by mistake (a trace to report, say) has one a line.
 MAX_PROBLEMS = 1000
+# Lines of a trace file read before any names a variant, as every game does: past them, the file is taken for one
+# given by mistake (a log of another kind) and read no further, rather than a problem and a report line each.
+MAX_LINES_WITHOUT_GAME = 1000
 MAX_JOBS = 64  # --jobs: worker processes of fuzz and check-trace, each with its pipes and engine
 
 # Characters of one engine message kept in a verdict or report; the rest is cut, and the cut is said.
@@ -107,7 +110,8 @@ def described() -> list[tuple[str, str]]:
         ("YAML files", f"at most {mebibytes(MAX_YAML_BYTES)} each: spec, scenario and expectation files"),
         ("Run logs and traces", f"of any length, read a line at a time; each line at most {mebibytes(MAX_LINE_BYTES)}; "
                                 f"past {MAX_PROBLEMS:,} problems, a run log is read no further and a trace's are "
-                                "counted, not listed"),
+                                f"counted, not listed; a trace file is read no further when its first "
+                                f"{MAX_LINES_WITHOUT_GAME:,} lines name no variant, as every game does"),
         ("Engine lines", f"at most {mebibytes(MAX_LINE_BYTES)} a line of the protocol, nested at most {MAX_DEPTH} levels"),
         ("Engine text", f"each message kept to {ENGINE_TEXT_CAP:,} characters, the cut said; standard error to its last "
                         f"{STDERR_LINES} lines of {STDERR_LINE_BYTES:,} bytes, of which a failure's message ends with the "

@@ -688,3 +688,22 @@ def test_the_stock_turned_over_note_is_for_a_trump_unlike_the_reference_s_from_t
     at = [Divergence(REPORT, position, (Mismatch(position, 1, "trump", "S", "H"),)) for position in (0, 1)]
     assert "the engine's trump is the suit of the stock's last card, 5H" in judging._stock_turned_over(game, at[0])
     assert judging._stock_turned_over(game, at[1]) == ""
+
+
+def test_a_file_whose_first_lines_name_no_variant_is_read_no_further(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file given by mistake (a log of another kind) costs a bounded number of problems and report lines, not one
+    for each of its millions of lines; a file with a game among those first lines is read whole."""
+    monkeypatch.setattr(limits, "MAX_LINES_WITHOUT_GAME", 5)
+    wrong = _write(tmp_path / "wrong.jsonl", *(["{}"] * 50))
+    status, out = _check(capsys, str(wrong), "--report-dir", str(tmp_path / "r"))
+    assert status == 2 and "0 passed, 5 failed (5 error)" in out, out
+    assert f"{wrong}:5:1: $: expected games: the first 5 lines of this file name no variant" in out
+    assert len(runlog.read(tmp_path / "r" / "run.jsonl").scenarios) == 5
+    game = _reference_game("briscola-2p", 15, every=False)
+    mixed = _write(tmp_path / "mixed.jsonl", *(["{}"] * 4), game, *(["{}"] * 20))
+    status, out = _check(capsys, str(mixed))
+    assert status == 2 and "1 passed, 24 failed (24 error)" in out and "name no variant" not in out, out
+    escaped = _write(tmp_path / "escaped.jsonl", *(['{"\\u0076ariant": 1}'] * 10))  # a key escaped may be "variant"
+    assert "name no variant" not in _check(capsys, str(escaped))[1]

@@ -29,6 +29,7 @@ from specreader.spec import kit_spec
 SUFFIX = ".jsonl"  # the files a folder given to check-trace is searched for
 _BOM = b"\xef\xbb\xbf"  # what Windows tools often write first in a UTF-8 file
 _HEADER_KEY = b'"trace"'  # the key that makes a first line a header
+_VARIANT_KEY = b'"variant"'  # a key every game has
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,7 @@ def lines(paths: list[Path]) -> Iterator[TraceLine | Json | Problem]:
             reports: frozenset[str] | None = None
             passed_over = 0  # the games of a file whose header is wrong
             game_lines = 0  # read, or too long to read
+            games_seen = False  # a line naming a variant, as every game does
             for number, raw in enumerate(files.bounded_lines(handle, limits.MAX_LINE_BYTES), start=1):
                 if raw is None:
                     yield Problem(name, number, 1, (), f"expected a line of at most {limits.MAX_LINE_BYTES:,} bytes")
@@ -126,12 +128,23 @@ def lines(paths: list[Path]) -> Iterator[TraceLine | Json | Problem]:
                 yield TraceLine(index, name, number, raw.rstrip(b"\r\n"), reports)
                 index += 1
                 game_lines += 1
+                games_seen = games_seen or _may_be_a_game(raw)
+                if not games_seen and game_lines >= limits.MAX_LINES_WITHOUT_GAME:  # a file given by mistake
+                    yield Problem(name, number, 1, (), f"expected games: the first {game_lines:,} lines of this file "
+                                  "name no variant, as every game does; the rest of the file is not read")
+                    break
             if not game_lines and not passed_over:  # a file an engine wrote no game to is no trace that passes
                 yield Problem(name, 0, 0, (), "expected a game on each line after the header, found no game in this file")
             if passed_over > 1:
                 games = passed_over - 1
                 yield Problem(name, 1, 1, (), f"{games:,} {'game' if games == 1 else 'games'} of this file not judged: "
                               "expected a header the kit can read (its problem is on this line), or none")
+
+
+def _may_be_a_game(raw: bytes) -> bool:
+    """Whether a line may be a game, as the bytes tell without reading it: every game has the key ``variant``,
+    written as it is or, in a line with an escape, perhaps escaped."""
+    return _VARIANT_KEY in raw or b"\\u" in raw
 
 
 def _header(name: str, number: int, raw: bytes) -> Json | Problem | None:
