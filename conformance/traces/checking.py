@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import IO, Any
 
 from conformance.engines import interrupt
@@ -200,11 +201,16 @@ def judge_lines(known: tuple[tuple[str, str], ...], batch: list[TraceLine]) -> t
 
 
 def _worker_start() -> None:
-    interrupt.unblock_signals()  # started with every signal blocked, as the pool's threads are
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
-    # SIGTERM is the parent's pool ending them (their trap, inherited, would raise Interrupted and print it): a
-    # worker holds no engine or file to close, so it ends at once and says nothing.
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # SIGTERM is the parent's pool ending them. Their trap, inherited, would raise Interrupted and print it; killed
+    # outright, one may die holding the task queue's lock, which the ending pool then waits for for ever. So it
+    # unwinds (each lock let go) and ends saying nothing.
+    signal.signal(signal.SIGTERM, _end_quietly)
+    interrupt.unblock_signals()  # started with every signal blocked, as the pool's threads are; taken once handled
+
+
+def _end_quietly(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(0)
 
 
 Progress = Callable[[int, float, int], None]  # games done, seconds, distinct divergences

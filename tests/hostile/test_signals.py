@@ -169,25 +169,27 @@ def test_check_trace_with_workers_stops_on_a_signal_saying_nothing_of_them(tmp_p
     deck = deck_of(variant("briscola-2p"))
     random.Random(1).shuffle(deck)
     engine, actions = Engine.new("briscola-2p", {"dealer": 0, "deck": deck}), []
-    observations = [{"snapshot": engine.snapshot()}]
     while legal := engine.legal_actions():
         actions.append(legal[0])
         engine.apply(legal[0])
-        observations.append({"snapshot": engine.snapshot()})
-    game = json.dumps({"variant": "briscola-2p", "setup": {"dealer": 0, "deck": deck}, "actions": actions,
-                       "observations": observations})  # fmt: skip
-    (tmp_path / "games.jsonl").write_text((game + "\n") * 30_000, encoding="utf-8")
+    # Games reporting nothing but that each action was accepted: small lines, still a replay each to judge.
+    game = json.dumps({"variant": "briscola-2p", "setup": {"dealer": 0, "deck": deck}, "actions": actions})
+    games = 20_000
+    (tmp_path / "games.jsonl").write_text((game + "\n") * games, encoding="utf-8")
     command = [*TRICKSPEC, "check-trace", "games.jsonl", "--jobs", "2", "--report-dir", "reports"]
     process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    log = tmp_path / "reports" / "run.jsonl"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (not log.exists() or log.read_text(encoding="utf-8").count("\n") < 50):
-        time.sleep(0.05)
-    process.send_signal(SIGNALS[name])
-    out, err = process.communicate(timeout=60)
+    try:
+        log = tmp_path / "reports" / "run.jsonl"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (not log.exists() or log.read_text(encoding="utf-8").count("\n") < 50):
+            time.sleep(0.05)
+        process.send_signal(SIGNALS[name])
+        out, err = process.communicate(timeout=60)
+    finally:  # a pool that hangs as it ends is this test's failure, not a process left behind
+        process.kill()
     assert process.returncode == status, out + err
     assert "Traceback" not in err and "Interrupted" not in err, err
     summary = json.loads((tmp_path / "reports" / "summary.json").read_text(encoding="utf-8"))
     judged = sum(summary["counts"].values())
-    assert 0 < judged < 30_000
+    assert 0 < judged < games
     assert summary["stopped_early"] == f"the run was interrupted by {name}: {judged:,} games judged"
