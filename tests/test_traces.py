@@ -603,16 +603,21 @@ def test_a_trace_named_twice_is_read_once(
 
 
 def test_a_header_the_kit_cannot_read_leaves_its_games_unjudged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A byte order mark before it, or a slip in its JSON: judged on every field, or under no engine's name, its
-    games would be judged wrongly. A first line that is no header, unreadable, is a game's problem."""
+    """A slip in its JSON: judged on every field, or under no engine's name, its games would be judged wrongly. A
+    first line that is no header, unreadable (though "trace" is in it), is a game's problem; a byte order mark at the
+    start of a file is passed over, as JSON readers may."""
     game = json.dumps(_reference_game("briscola-2p", 5, every=False))
-    for name, first in (("bom", '\ufeff{"trace": 1}'), ("slip", '{"trace": 1, "reports": ["trump",]}')):
-        status, out = _check(capsys, str(_write(tmp_path / f"{name}.jsonl", first, game)))
-        assert status == 2, out
-        assert f"{tmp_path / name}.jsonl:1:1: $: 1 game of this file not judged: expected a header the kit can read" in out
-        assert "(the file's header)" in out and "no game was judged" in out and "0 passed" in out, out
-    status, out = _check(capsys, str(_write(tmp_path / "game.jsonl", '{"game": 1,}', game)))
+    status, out = _check(capsys, str(_write(tmp_path / "slip.jsonl", '{"trace": 1, "reports": ["trump",]}', game)))
+    assert status == 2, out
+    assert f"{tmp_path / 'slip'}.jsonl:1:1: $: 1 game of this file not judged: expected a header the kit can read" in out
+    assert "(the file's header)" in out and "no game was judged" in out and "0 passed" in out, out
+    status, out = _check(capsys, str(_write(tmp_path / "game.jsonl", '{"game": "trace", "oops",}', game)))
     assert status == 2 and "1 passed, 1 failed (1 error)" in out and "the file's header" not in out, out
+    for name, first in (("bom-header", '\ufeff{"trace": 1, "engine": {"name": "bommed", "version": "1"}}'),
+                        ("bom-game", "\ufeff" + game)):  # fmt: skip
+        status, out = _check(capsys, str(_write(tmp_path / f"{name}.jsonl", first, game)))
+        assert status == 0 and ("2 passed" if name == "bom-game" else "1 passed") in out, out
+    assert "engine: bommed 1" in _check(capsys, str(tmp_path / "bom-header.jsonl"))[1]
 
 
 def test_a_whole_number_written_with_a_point_is_that_number(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,8 +28,8 @@ from specreader.problems import DataError, Problem
 from specreader.spec import kit_spec
 
 SUFFIX = ".jsonl"  # the files a folder given to check-trace is searched for
-_BOM = b"\xef\xbb\xbf"  # what Windows tools often write first in a UTF-8 file
-_HEADER_KEY = b'"trace"'  # the key that makes a first line a header
+_BOM = b"\xef\xbb\xbf"  # what Windows tools often write first in a UTF-8 file, and JSON readers may pass over
+_HEADER_START = re.compile(rb'\s*\{\s*"trace"\s*:')  # a header begins so, as its schema writes it
 _VARIANT_KEY = b'"variant"'  # a key every game has
 
 
@@ -110,6 +111,8 @@ def lines(paths: list[Path]) -> Iterator[TraceLine | Json | Problem]:
                     yield Problem(name, number, 1, (), f"expected a line of at most {limits.MAX_LINE_BYTES:,} bytes")
                     game_lines += 1  # a line meant for a game, said wrong already
                     continue
+                if number == 1 and raw.startswith(_BOM):
+                    raw = raw[len(_BOM) :]
                 if not raw.strip():
                     continue
                 if first:
@@ -152,9 +155,9 @@ def _header(name: str, number: int, raw: bytes) -> Json | Problem | None:
     try:
         value = untrusted.json_line(raw, limits.MAX_DEPTH)
     except untrusted.Unreadable as err:
-        # A header meant (a byte order mark before it, or its one key written): its games, judged on every field
-        # or under no engine's name, would be judged wrongly. Anything else is read again, and reported, as a game.
-        if raw.lstrip().startswith(_BOM) or _HEADER_KEY in raw:
+        # A header meant, its first key written: its games, judged on every field or under no engine's name,
+        # would be judged wrongly. Anything else is read again, and reported, as a game.
+        if _HEADER_START.match(raw):
             return Problem(name, number, err.column, err.path, f"{err} (the file's header)")
         return None
     if not isinstance(value, dict) or "trace" not in value:
