@@ -7,6 +7,7 @@ from typing import Any
 from conformance.run import fields_differing, reports, runlog
 from conformance.run.runlog import Log
 from conformance.suite import observing, schemas
+from conformance.suite.comparisons import COMPARISONS
 
 
 def _line(rid: str, what: str, n: int = 1, **more: Any) -> dict[str, Any]:
@@ -107,7 +108,18 @@ def test_failures_are_counted_by_the_field_they_differ_in_with_the_clauses_decid
 
 
 def test_a_difference_is_in_the_field_its_path_names() -> None:
-    assert fields_differing.field_of("hands.1 (as a set)") == "hands"
-    assert fields_differing.field_of("stock.33") == "stock" and fields_differing.field_of("result.vp") == "result.vp"
-    assert fields_differing.field_of("match.vp.0") == "match.vp" and fields_differing.field_of("legal") == "legal"
+    """Each difference as the scenarios' comparisons say it, its seat or place left out."""
+    snapshot = {"hands": {"1": ["AH"]}, "dead": ["2C"], "stock": ["7H"], "result": {"vp": [0, 1]}}
+    said = [
+        what
+        for key, expected in (
+            ("hands", {"1": ["KH"]}), ("holds", {"1": ["KH"]}), ("lacks", {"1": ["AH"]}), ("dead", {"holds": ["3C"]}),
+            ("dead", {"lacks": ["2C"]}), ("dead", ["3C"]), ("legal", {"exactly": ["0 play AH"]}),
+            ("legal", {"includes": ["0 play AH"]}), ("legal", {"excludes": ["1 play AH"]}), ("snapshot", {"stock.0": "8H"}),
+            ("result", {"vp": [1, 0]}),
+        )
+        for what, _, _ in COMPARISONS[key](expected, snapshot, [{"type": "play", "seat": 1, "card": "AH"}])
+    ]
+    fields = [fields_differing.field_of(what) for what in said]
+    assert fields == ["hands", "hands", "hands", "dead", "dead", "dead", "legal", "legal", "legal", "stock", "result.vp"], said
     assert fields_differing.field_of("refusal code") is None and fields_differing.field_of("setup refused with") is None

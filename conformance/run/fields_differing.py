@@ -17,16 +17,20 @@ from conformance.run.runlog import ScenarioLine
 from conformance.suite import observing
 from specreader.jsontypes import Json
 
-_AS_A_SET = " (as a set)"
+# How the comparisons (conformance/suite/comparisons.py) say what they compared beyond its path
+_HOW = re.compile(r" \(as a set\)$| holds$| lacks$")
+_LEGAL = "legal actions"  # "legal actions (exactly)", "legal actions include", "legal actions exclude"
 _INDEX = re.compile(r"\.\d+(?=\.|$)")  # hands.1, stock.33, piles.0: the field at any seat, side or place
 
 
 def field_of(what: str) -> str | None:
     """The snapshot field (with its part: ``result.vp``) or ``legal`` a difference is in; None for a difference in
     no field (a refusal code, a setup refused)."""
-    path = _INDEX.sub("", what.removesuffix(_AS_A_SET))
+    if what.startswith(_LEGAL):
+        return observing.LEGAL
+    path = _INDEX.sub("", _HOW.sub("", what))
     root = path.split(".", 1)[0]
-    return path if root in observing.snapshot_fields() or root == observing.LEGAL else None
+    return path if root in observing.snapshot_fields() else None
 
 
 def _deciding(variant: str, field: str) -> tuple[str, ...]:
