@@ -115,7 +115,7 @@ def deal(variant: Json, conventions: frozenset[str] = frozenset()) -> str:
     each = f"{table_words.number(whole(d.get('hand_size'))).capitalize()} cards each"
     order = "from the player after the dealer round to the dealer"  # the order of play, which every game deals in
     if PACKETS in conventions:
-        out = f"{each}, dealt in any fair way (a deal written out card by card gives them {how}, {order})"
+        out = f"{each}, dealt in any fair way (the deals shown on this site give them {how}, {order})"
     else:
         out = f"{each}, dealt {how} {order}"
     if d.get("stock"):
@@ -151,6 +151,10 @@ def cut(variant: Json) -> str | None:
     return f"The cut: {c.get('rule')}."
 
 
+# The turn-up's discard parameter, in words after "discards as many"
+_DISCARDS = {"any": ", any cards of the hand, those just taken included"}
+
+
 def trump(variant: Json) -> str:
     c = _component(variant, "trump") or {}
     rule = c.get("rule")
@@ -167,13 +171,13 @@ def trump(variant: Json) -> str:
             " under the stock as the indicator (else the turned card does); other bids go back to hand."
         )
     if rule == "turn-up":
+        discard = _DISCARDS.get(str(c.get("discard", "any")), f" ({c.get('discard')})")
         return (
             "The top card of the stock is turned; forehand (the player after the dealer) accepts its suit or"
             " refuses it, and after a refusal the stock is turned on until another suit shows, a Tree counting as a club:"
             " that suit is trumps. Forehand's side become the makers; forehand takes the card"
-            " that made trumps (all four, if the stock is of one suit) and discards as many, any cards of the hand, those"
-            " just taken included. The rest of the stock is out"
-            " of play."
+            f" that made trumps (all four, if the stock is of one suit) and discards as many{discard}. The rest of the"
+            " stock is out of play."
         )
     return f"Trumps: {rule}."
 
@@ -278,8 +282,9 @@ def dealer(variant: Json) -> str:
         out = "The winner of a deal deals the next"
         if table_words.has_partners(variant):
             out += (
-                " (a winning side names which member; if none, the one who dealt least recently, and of members who"
-                " have not dealt yet, the first after the last dealer in the order of play)"
+                " (a winning side names which member; if none, the one who dealt least recently deals: one who has"
+                " not dealt yet comes first, and of several who have not, the first after this deal's dealer in the"
+                " order of play)"
             )
         return out + f"; after {nobody} the same dealer deals again."
     if c.get("rule") == "next-in-play-order":
@@ -307,10 +312,10 @@ def match(variant: Json, usual: Mapping[str, list[Any]]) -> str:
         return f"The first side to reach the target agreed before play wins the match: {target} unless the table agrees another."
     if rule == "rounds":
         rounds = table_words.plural(whole(c.get("rounds_to_win")), "round")
-        out = f"A round goes to the first side to {c.get('round_target')} points, and both sides' totals then go back to 0"
         lose = (_component(variant, "score") or {}).get("makers_lose")
-        below = " (a total may fall below 0)" if lose and whole(lose) < 0 else ""
-        out += f"{below}; {rounds} win the match."
+        out = "Each side's total may fall below 0. " if lose and whole(lose) < 0 else ""
+        out += f"A round goes to the first side to {c.get('round_target')} points, and both sides' totals then go back"
+        out += f" to 0; {rounds} win the match."
         if c.get("decider") == "single-deal":
             tricks = table_words.plural(whole(c.get("decider_tricks")), "trick")
             out += f" At one round all, a single deal decides: {tricks} win it."

@@ -256,7 +256,7 @@ def test_a_deal_the_rules_leave_free_is_said_free_and_a_fixed_one_fixed(site_dat
     """Albastini's packets are only how a deck order is turned into hands (its clause is an engine note, ruling R3):
     the table deals in any fair way. Altbaumer's packets are a rule of the table."""
     free = next(f.words for f in site_data.facts("albastini-4p") if f.topic == "The deal")
-    assert free.startswith("Five cards each, dealt in any fair way (a deal written out card by card gives them one at a time")
+    assert free.startswith("Five cards each, dealt in any fair way (the deals shown on this site give them one at a time")
     fixed = next(f.words for f in site_data.facts("altbaumer-standard") if f.topic == "The deal")
     assert fixed.startswith("Five cards each, dealt in packets of 3 then 2 from the player after the dealer")
     assert "any fair way" not in next(f.words for f in site_data.facts("briscola-2p") if f.topic == "The deal")
@@ -265,7 +265,10 @@ def test_a_deal_the_rules_leave_free_is_said_free_and_a_fixed_one_fixed(site_dat
 def test_the_words_give_what_a_table_asks_at_the_edges(site_data: rulesite.SiteData) -> None:
     """The next dealer when no winning member has dealt yet; totals after a round; the discard of a card just taken."""
     said = {f.topic: f.words for f in site_data.facts("albastini-4p")}
-    assert "of members who have not dealt yet, the first after the last dealer in the order of play" in said["Next dealer"]
+    assert "one who has not dealt yet comes first, and of several who have not, the first after this deal's dealer" in said[
+        "Next dealer"
+    ]
     said = {f.topic: f.words for f in site_data.facts("altbaumer-standard")}
-    assert "both sides' totals then go back to 0 (a total may fall below 0); two rounds win the match" in said["The match"]
+    assert said["The match"].startswith("Each side's total may fall below 0. A round goes to the first side to 5 points")
+    assert "both sides' totals then go back to 0; two rounds win the match" in said["The match"]
     assert "discards as many, any cards of the hand, those just taken included" in said["Trumps"]
