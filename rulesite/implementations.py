@@ -51,7 +51,8 @@ class EngineRun:
         given = self.engine.get("homepage")
         if not isinstance(given, str) or urlsplit(given).scheme.lower() not in ("http", "https") or not urlsplit(given).netloc:
             return None
-        return given
+        # a table cell's | or a space would end the link or the row: only an address written plainly is linked
+        return given if given.isprintable() and not any(c in given for c in ' |<>"`\\') else None
 
     @property
     def badge(self) -> Json:

@@ -1102,5 +1102,11 @@ def test_an_engine_s_name_and_homepage_in_a_run_log_make_no_markup_on_the_implem
     row = next(line for line in page.splitlines() if "click" in line)
     assert "javascript:alert(1)" not in page and "<a href" not in row
     assert "\\*\\*x\\*\\* \\| y \\[click\\]\\(javascript:alert\\(2\\)\\)" in row  # said as text, the cell not split
+    first, *rest = (ROOT / "docs" / "implementations" / "libbisca.jsonl").read_text(encoding="utf-8").splitlines()
+    for address in ("https://x.example/a|b", "https://x.example/a b", "https://x.example/\u202e"):  # a cell's end
+        header = json.loads(first)
+        header["engine"]["homepage"] = address
+        (tmp_path / "libbisca.jsonl").write_text("\n".join([json.dumps(header), *rest]) + "\n", encoding="utf-8")
+        assert "x.example" not in implementations_page(site_data, tmp_path), address
     naipes = next(line for line in page.splitlines() if "naipes" in line and "<a href" in line)
     assert '<a href="https://github.com/naipes-com/naipes"><strong>naipes</strong></a>' in naipes  # http(s): a link
