@@ -132,3 +132,9 @@ def test_items_given_more_than_once_are_named_the_first_five_and_the_rest_counte
     many = {"trace": 1, "reports": ["phase", "trump"] * 100_000}
     message = schemas.explain("trace", many, "/$defs/header")[0][1]
     assert message == 'expected each item once, found more than once: "phase", "trump"'
+
+
+def test_an_item_given_more_than_once_is_cut_as_a_value_found_is() -> None:
+    long = "x" * 1_000_000
+    message = schemas.explain("trace", {"trace": 1, "reports": [long, "phase", long]}, "/$defs/header")[0][1]
+    assert message == f'expected each item once, found more than once: "{"x" * 56}...'

@@ -124,28 +124,28 @@ def json_kind(value: Any) -> str:
 
 
 def _doubled(items: list[Any]) -> str:
-    """The items a list holds more than once (the first five), found in one pass: a list of a million names is
-    data an engine may send."""
-    seen: set[str] = set()
-    doubled: dict[str, None] = {}
+    """The items a list holds more than once, the first five in the order they first show, each cut as a value
+    found is: found in one pass, for a list of a million names is data an engine may send."""
+    seen: dict[str, int] = {}
     for item in items:
         key = json.dumps(item, sort_keys=True)
-        if key in seen:
-            doubled[key] = None
-        seen.add(key)
-    if not doubled:  # equal as JSON, written apart (1 and 1.0)
+        seen[key] = seen.get(key, 0) + 1
+    named = [key for key, count in seen.items() if count > 1]
+    if not named:  # equal as JSON, written apart (1 and 1.0)
         return "an item"
-    named = list(doubled)
-    return ", ".join(named[:5]) + (f" and {len(named) - 5:,} more" if len(named) > 5 else "")
+    shown = [_cut(untrusted.text(key)) for key in named[:5]]
+    return ", ".join(shown) + (f" and {len(named) - 5:,} more" if len(named) > 5 else "")
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _found(value: Any) -> str:
     if value is None:
         return "found null"
     # Control and format characters escaped: a bidi override in a value would reorder the message.
-    text = untrusted.text(json.dumps(value, ensure_ascii=False))
-    if len(text) > 60:
-        text = text[:57] + "..."
+    text = _cut(untrusted.text(json.dumps(value, ensure_ascii=False)))
     return f"found {json_kind(value)} {text}"
 
 
