@@ -102,9 +102,10 @@ def declaration_problem(value: object, where: str) -> str | None:
         return f"expected {where} to list the snapshot fields the engine keeps, found {type(value).__name__} {value!r:.80}"
     unknown = sorted(path for path in fields if not names_a_field(path))
     if unknown:  # a field misspelt would be judged nowhere, and every other field not at all
+        named = [repr(path) for path in unknown[:5]]
         close = difflib.get_close_matches(unknown[0], _field_names(), n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        return f"expected {where} to name snapshot fields (or legal), found {', '.join(map(repr, unknown[:5]))}{hint}"
+        named[0] += f" (did you mean {close[0]!r}?)" if close else ""  # beside the name it is about
+        return f"expected {where} to name snapshot fields (or legal), found {', '.join(named)}"
     return None
 
 
