@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import functools
 import multiprocessing
-import signal
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import FrameType
 from typing import IO, Any
 
 from conformance.engines import interrupt
@@ -33,6 +31,7 @@ from conformance.text import untrusted
 from conformance.traces import reading
 from conformance.traces.judging import GameResult, Key, judge
 from conformance.traces.reading import Game, TraceLine
+from conformance.traces.workers import Workers
 from conformance.vocabulary import Outcome
 from specreader import limits
 from specreader.jsontypes import Json
@@ -200,19 +199,6 @@ def judge_lines(known: tuple[tuple[str, str], ...], batch: list[TraceLine]) -> t
     return out, reported
 
 
-def _worker_start() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
-    # SIGTERM is the parent's pool ending them. Their trap, inherited, would raise Interrupted and print it; killed
-    # outright, one may die holding the task queue's lock, which the ending pool then waits for for ever. So it
-    # unwinds (each lock let go) and ends saying nothing.
-    signal.signal(signal.SIGTERM, _end_quietly)
-    interrupt.unblock_signals()  # started with every signal blocked, as the pool's threads are; taken once handled
-
-
-def _end_quietly(signum: int, frame: FrameType | None) -> None:
-    raise SystemExit(0)
-
-
 Progress = Callable[[int, float, int], None]  # games done, seconds, distinct divergences
 
 
@@ -239,15 +225,14 @@ def run(
     log.start()
     started = time.perf_counter()
     batches = iter(() if first is None else [first])
-    pool: Any = None
+    workers: Workers[list[TraceLine], tuple[list[Judged], Counter[str]]] | None = None
     work = functools.partial(judge_lines, plan.known)
     try:
         if plan.jobs > 1:
             methods = multiprocessing.get_all_start_methods()
             context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-            with interrupt.signals_blocked():  # the pool's own threads take none; its workers take them again
-                pool = context.Pool(plan.jobs, initializer=_worker_start)
-            judged: Iterator[tuple[list[Judged], Counter[str]]] = pool.imap(work, _chain(batches, mine))
+            workers = Workers(context, plan.jobs, work)
+            judged: Iterator[tuple[list[Judged], Counter[str]]] = workers.results(_chain(batches, mine))
         else:
             judged = map(work, _chain(batches, mine))
         for results, reported in judged:
@@ -267,16 +252,15 @@ def run(
         log.finish(checked.seconds)
     except (KeyboardInterrupt, interrupt.Interrupted) as stop:  # what was judged is kept and reported
         checked.interrupted = stop.signal.name if isinstance(stop, interrupt.Interrupted) else "SIGINT"
-        if pool is not None:
-            pool.terminate()
-            pool = None
+        if workers is not None:
+            workers.kill()
+            workers = None
         checked.seconds = time.perf_counter() - started
         if log.footer is None:
             log.finish(checked.seconds, interrupted=checked.interrupted)
     finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+        if workers is not None:
+            workers.close()
     checked.engines = list(dict.fromkeys(_named(untrusted.identity(h.get("engine", {}))) for h in headers))
     checked.declared = {str(f) for h in headers if isinstance(h.get("reports"), list) for f in h["reports"]}
     return checked

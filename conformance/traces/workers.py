@@ -1,0 +1,110 @@
+"""Batches judged in worker processes, their results given back in the order the batches were read.
+
+Written here rather than taken from ``multiprocessing.Pool``: a pool's workers share one task queue behind a lock,
+and one killed while holding it (Ctrl-C can come at any moment) leaves the ending pool waiting for ever. Here each
+worker has a pipe of its own and one batch at a time, and shares nothing else: on a stop every worker is killed,
+and nothing anyone waits for goes with it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import traceback
+from collections import deque
+from collections.abc import Callable, Iterator
+from multiprocessing.connection import Connection
+from typing import Any, Generic, TypeVar
+
+from conformance.engines import interrupt
+
+Batch = TypeVar("Batch")
+Result = TypeVar("Result")
+
+_STOP = None  # what a worker is sent when no batch is left
+_JOIN_SECONDS = 5.0  # how long an ending worker is waited for before it is killed
+
+
+class WorkerFailed(RuntimeError):
+    """A worker ended without its result, or its work raised (a fault of the kit's, said with its traceback)."""
+
+
+def _serve(work: Callable[[Any], Any], link: Connection) -> None:
+    """A worker process: a batch in, its result out, until told to stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills the workers
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's trap, inherited, would raise here and print it
+    interrupt.unblock_signals()  # started with every signal blocked; taken again once handled so
+    while (batch := link.recv()) is not _STOP:
+        try:
+            answer: tuple[str, Any] = ("done", work(batch))
+        except Exception:
+            answer = ("raised", traceback.format_exc())
+        link.send(answer)
+
+
+class Workers(Generic[Batch, Result]):
+    """``jobs`` worker processes running ``work`` (a function a worker can be given: module-level, or a partial
+    of one) on batches."""
+
+    def __init__(self, context: Any, jobs: int, work: Callable[[Batch], Result]) -> None:
+        self._links: list[Connection] = []
+        self._processes: list[Any] = []
+        with interrupt.signals_blocked():  # a worker takes signals only once its own handlers are set
+            for _ in range(jobs):
+                mine, theirs = context.Pipe()
+                process = context.Process(target=_serve, args=(work, theirs), daemon=True)
+                process.start()
+                theirs.close()
+                self._links.append(mine)
+                self._processes.append(process)
+
+    def results(self, batches: Iterator[Batch]) -> Iterator[Result]:
+        """Each batch's result, in the order of the batches: each idle worker is given the next batch, and the
+        oldest batch's result is awaited first."""
+        idle = deque(range(len(self._links)))
+        pending: deque[int] = deque()
+        left = True
+        while True:
+            while idle and left:
+                batch = next(batches, None)
+                if batch is None:
+                    left = False
+                    break
+                worker = idle.popleft()
+                self._links[worker].send(batch)
+                pending.append(worker)
+            if not pending:
+                return
+            worker = pending.popleft()
+            yield self._answer(worker)
+            idle.append(worker)
+
+    def _answer(self, worker: int) -> Result:
+        try:
+            kind, value = self._links[worker].recv()
+        except (EOFError, OSError):
+            code = self._processes[worker].exitcode
+            raise WorkerFailed(f"a worker process ended before it answered (exit code {code})") from None
+        if kind == "raised":
+            raise WorkerFailed(f"a worker's judging raised:\n{value}")
+        return value  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        """Tell each worker to stop and wait for it (killed if it does not end)."""
+        for link in self._links:
+            with contextlib.suppress(OSError):  # it ended already
+                link.send(_STOP)
+        for process in self._processes:
+            process.join(_JOIN_SECONDS)
+        self.kill()
+
+    def kill(self) -> None:
+        """End every worker now, whatever it is doing."""
+        for process in self._processes:
+            if process.is_alive():
+                process.kill()
+        for process in self._processes:
+            process.join()
+        for link in self._links:
+            link.close()
+        self._processes, self._links = [], []
