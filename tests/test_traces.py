@@ -609,6 +609,9 @@ def test_a_header_the_kit_cannot_read_leaves_its_games_unjudged(tmp_path: Path, 
     game = json.dumps(_reference_game("briscola-2p", 5, every=False))
     status, out = _check(capsys, str(_write(tmp_path / "slip.jsonl", '{"trace": 1, "reports": ["trump",]}', game)))
     assert status == 2, out
+    engine_first = '{"engine": {"name": "x", "version": "1"}, "trace": 1, "reports": ["trump",]}'  # as a dict may write it
+    later = _check(capsys, str(_write(tmp_path / "later.jsonl", engine_first, game)))[1]
+    assert "1 game of this file not judged" in later and "0 passed" in later, later
     assert f"{tmp_path / 'slip'}.jsonl:1:1: $: 1 game of this file not judged: expected a header the kit can read" in out
     assert "(the file's header)" in out and "no game was judged" in out and "0 passed" in out, out
     status, out = _check(capsys, str(_write(tmp_path / "game.jsonl", '{"game": "trace", "oops",}', game)))
@@ -704,7 +707,7 @@ def test_a_file_whose_first_lines_name_no_variant_is_read_no_further(
     wrong = _write(tmp_path / "wrong.jsonl", *(["{}"] * 50))
     status, out = _check(capsys, str(wrong), "--report-dir", str(tmp_path / "r"))
     assert status == 2 and "0 passed, 5 failed (5 error)" in out, out
-    assert f"{wrong}:5:1: $: expected games: the first 5 lines of this file name no variant" in out
+    assert f"{wrong}:5:1: $: expected games: 5 lines of this file, up to this one, name no variant" in out
     assert len(runlog.read(tmp_path / "r" / "run.jsonl").scenarios) == 5
     game = _reference_game("briscola-2p", 15, every=False)
     mixed = _write(tmp_path / "mixed.jsonl", *(["{}"] * 4), game, *(["{}"] * 20))

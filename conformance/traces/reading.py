@@ -29,7 +29,8 @@ from specreader.spec import kit_spec
 
 SUFFIX = ".jsonl"  # the files a folder given to check-trace is searched for
 _BOM = b"\xef\xbb\xbf"  # what Windows tools often write first in a UTF-8 file, and JSON readers may pass over
-_HEADER_START = re.compile(rb'\s*\{\s*"trace"\s*:')  # a header begins so, as its schema writes it
+_TRACE_KEY = re.compile(rb'[{,]\s*"trace"\s*:')  # the key that makes a line a header, in any place
+_VARIANT_KEY_WRITTEN = re.compile(rb'"variant"\s*:')  # the key of every game, which no header has
 _VARIANT_KEY = b'"variant"'  # a key every game has
 
 
@@ -133,8 +134,8 @@ def lines(paths: list[Path]) -> Iterator[TraceLine | Json | Problem]:
                 game_lines += 1
                 games_seen = games_seen or _may_be_a_game(raw)
                 if not games_seen and game_lines >= limits.MAX_LINES_WITHOUT_GAME:  # a file given by mistake
-                    yield Problem(name, number, 1, (), f"expected games: the first {game_lines:,} lines of this file "
-                                  "name no variant, as every game does; the rest of the file is not read")
+                    yield Problem(name, number, 1, (), f"expected games: {game_lines:,} lines of this file, up to this "
+                                  "one, name no variant, as every game does; the rest of the file is not read")
                     break
             if not game_lines and not passed_over:  # a file an engine wrote no game to is no trace that passes
                 yield Problem(name, 0, 0, (), "expected a game on each line after the header, found no game in this file")
@@ -155,9 +156,9 @@ def _header(name: str, number: int, raw: bytes) -> Json | Problem | None:
     try:
         value = untrusted.json_line(raw, limits.MAX_DEPTH)
     except untrusted.Unreadable as err:
-        # A header meant, its first key written: its games, judged on every field or under no engine's name,
-        # would be judged wrongly. Anything else is read again, and reported, as a game.
-        if _HEADER_START.match(raw):
+        # A header meant (its key written, and no game's): its games, judged on every field or under no engine's
+        # name, would be judged wrongly. Anything else is read again, and reported, as a game.
+        if _TRACE_KEY.search(raw) and not _VARIANT_KEY_WRITTEN.search(raw):
             return Problem(name, number, err.column, err.path, f"{err} (the file's header)")
         return None
     if not isinstance(value, dict) or "trace" not in value:
