@@ -1107,6 +1107,8 @@ def test_an_engine_s_name_and_homepage_in_a_run_log_make_no_markup_on_the_implem
         header = json.loads(first)
         header["engine"]["homepage"] = address
         (tmp_path / "libbisca.jsonl").write_text("\n".join([json.dumps(header), *rest]) + "\n", encoding="utf-8")
-        assert "x.example" not in implementations_page(site_data, tmp_path), address
+        shown = implementations_page(site_data, tmp_path)
+        row = next(line for line in shown.splitlines() if line.startswith("| **libbisca**"))
+        assert "x.example" not in shown and "<a href" not in row, address  # the name stands, as text, not a link
     naipes = next(line for line in page.splitlines() if "naipes" in line and "<a href" in line)
     assert '<a href="https://github.com/naipes-com/naipes"><strong>naipes</strong></a>' in naipes  # http(s): a link

@@ -138,3 +138,8 @@ def test_an_item_given_more_than_once_is_cut_as_a_value_found_is() -> None:
     long = "x" * 1_000_000
     message = schemas.explain("trace", {"trace": 1, "reports": [long, "phase", long]}, "/$defs/header")[0][1]
     assert message == f'expected each item once, found more than once: "{"x" * 56}...'
+
+
+def test_items_given_more_than_once_are_named_in_the_order_they_first_show() -> None:
+    message = schemas.explain("trace", {"trace": 1, "reports": ["trump", "phase", "phase", "trump"]}, "/$defs/header")[0][1]
+    assert message == 'expected each item once, found more than once: "trump", "phase"'
