@@ -232,6 +232,7 @@ def run(
             methods = multiprocessing.get_all_start_methods()
             context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
             workers = Workers(context, plan.jobs, work)
+            workers.start()
             judged: Iterator[tuple[list[Judged], Counter[str]]] = workers.results(_chain(batches, mine))
         else:
             judged = map(work, _chain(batches, mine))
@@ -246,6 +247,9 @@ def run(
                 log.add(line)
             if progress is not None:
                 progress(checked.games, time.perf_counter() - started, len(checked.groups))
+        if workers is not None:  # ended here, where a stop as they end is handled as any other
+            workers.close()
+            workers = None
         checked.seconds = time.perf_counter() - started
         for line in problems.take_unlogged():  # those of the last lines read, past every game
             log.add(line)
@@ -259,8 +263,8 @@ def run(
         if log.footer is None:
             log.finish(checked.seconds, interrupted=checked.interrupted)
     finally:
-        if workers is not None:
-            workers.close()
+        if workers is not None:  # the run ended by an error: nothing of theirs is waited for
+            workers.kill()
     checked.engines = list(dict.fromkeys(_named(untrusted.identity(h.get("engine", {}))) for h in headers))
     checked.declared = {str(f) for h in headers if isinstance(h.get("reports"), list) for f in h["reports"]}
     return checked

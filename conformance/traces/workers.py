@@ -47,16 +47,25 @@ class Workers(Generic[Batch, Result]):
     of one) on batches."""
 
     def __init__(self, context: Any, jobs: int, work: Callable[[Batch], Result]) -> None:
+        self._context, self._jobs, self._work = context, jobs, work
         self._links: list[Connection] = []
         self._processes: list[Any] = []
-        with interrupt.signals_blocked():  # a worker takes signals only once its own handlers are set
-            for _ in range(jobs):
-                mine, theirs = context.Pipe()
-                process = context.Process(target=_serve, args=(work, theirs), daemon=True)
-                process.start()
-                theirs.close()
-                self._links.append(mine)
-                self._processes.append(process)
+
+    def start(self) -> None:
+        """Start the workers: called once the caller holds this object, so that a stop (held back while they start,
+        and taken as soon as they have) or a failed start still finds every one started, to end it."""
+        try:
+            with interrupt.signals_blocked():  # a worker takes signals only once its own handlers are set
+                for _ in range(self._jobs):
+                    mine, theirs = self._context.Pipe()
+                    process = self._context.Process(target=_serve, args=(self._work, theirs), daemon=True)
+                    self._links.append(mine)
+                    self._processes.append(process)
+                    process.start()
+                    theirs.close()
+        except BaseException:
+            self.kill()
+            raise
 
     def results(self, batches: Iterator[Batch]) -> Iterator[Result]:
         """Each batch's result, in the order of the batches: each idle worker is given the next batch, and the
@@ -71,7 +80,10 @@ class Workers(Generic[Batch, Result]):
                     left = False
                     break
                 worker = idle.popleft()
-                self._links[worker].send(batch)
+                try:
+                    self._links[worker].send(batch)
+                except OSError:  # it ended while the batch was on its way
+                    raise WorkerFailed(self._ended(worker)) from None
                 pending.append(worker)
             if not pending:
                 return
@@ -83,20 +95,28 @@ class Workers(Generic[Batch, Result]):
         try:
             kind, value = self._links[worker].recv()
         except (EOFError, OSError):
-            code = self._processes[worker].exitcode
-            raise WorkerFailed(f"a worker process ended before it answered (exit code {code})") from None
+            raise WorkerFailed(self._ended(worker)) from None
         if kind == "raised":
             raise WorkerFailed(f"a worker's judging raised:\n{value}")
         return value  # type: ignore[no-any-return]
 
+    def _ended(self, worker: int) -> str:
+        process = self._processes[worker]
+        process.join(_JOIN_SECONDS)  # reaped, so that its exit code is known
+        code = process.exitcode
+        how = f"killed by {signal.Signals(-code).name}" if isinstance(code, int) and code < 0 else f"exit code {code}"
+        return f"a worker process ended before it answered ({how}; out of memory, or killed from outside?)"
+
     def close(self) -> None:
-        """Tell each worker to stop and wait for it (killed if it does not end)."""
-        for link in self._links:
-            with contextlib.suppress(OSError):  # it ended already
-                link.send(_STOP)
-        for process in self._processes:
-            process.join(_JOIN_SECONDS)
-        self.kill()
+        """Tell each worker to stop and wait for it; killed if it does not end, or if a stop comes meanwhile."""
+        try:
+            for link in self._links:
+                with contextlib.suppress(OSError):  # it ended already
+                    link.send(_STOP)
+            for process in self._processes:
+                process.join(_JOIN_SECONDS)
+        finally:
+            self.kill()
 
     def kill(self) -> None:
         """End every worker now, whatever it is doing."""

@@ -454,3 +454,33 @@ def test_check_trace_s_workers_take_signals_and_no_thread_of_the_kit_s_does(
     workers = {name: mask for name, mask in seen.items() if name.startswith("worker")}
     assert threads == {}, seen
     assert len(workers) == 2 and not any(signal.SIGTERM in mask for mask in workers.values()), seen
+
+
+def _slow_square(n: int) -> int:
+    time.sleep(0.2)
+    return n * n
+
+
+def test_check_trace_s_workers_give_results_in_order_and_a_killed_one_is_said_plainly() -> None:
+    """The batches' results come in the order of the batches; a worker killed from outside (as the system does when
+    memory runs out) ends the run with what happened to it, and no worker is left."""
+    import multiprocessing
+
+    from conformance.traces.workers import WorkerFailed, Workers
+
+    context = multiprocessing.get_context("fork")
+    workers: Workers[int, int] = Workers(context, 2, _slow_square)
+    workers.start()
+    assert list(workers.results(iter(range(5)))) == [0, 1, 4, 9, 16]
+    workers.close()
+    assert multiprocessing.active_children() == []
+    workers = Workers(context, 2, _slow_square)
+    workers.start()
+    results = workers.results(iter(range(5)))
+    assert next(results) == 0
+    victim = multiprocessing.active_children()[0]
+    os.kill(victim.pid or 0, signal.SIGKILL)
+    with pytest.raises(WorkerFailed, match=r"a worker process ended before it answered \(killed by SIGKILL;"):
+        list(results)
+    workers.kill()
+    assert multiprocessing.active_children() == []
