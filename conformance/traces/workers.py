@@ -124,7 +124,8 @@ class Workers(Generic[Batch, Result]):
             if process.is_alive():
                 process.kill()
         for process in self._processes:
-            process.join()
+            if process.pid is not None:  # one whose start failed has nothing to wait for
+                process.join()
         for link in self._links:
             link.close()
         self._processes, self._links = [], []

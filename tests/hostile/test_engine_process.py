@@ -484,3 +484,26 @@ def test_check_trace_s_workers_give_results_in_order_and_a_killed_one_is_said_pl
         list(results)
     workers.kill()
     assert multiprocessing.active_children() == []
+
+
+def test_check_trace_s_workers_a_failed_start_ends_those_started_and_says_why() -> None:
+    """A worker that cannot be started (no memory to fork) fails the start with its error, and the workers started
+    before it are ended; the one never started is not waited for."""
+    import multiprocessing
+
+    from conformance.traces.workers import Workers
+
+    fork = multiprocessing.get_context("fork")
+    started: list[int] = []
+
+    class FailingSecond(fork.Process):  # type: ignore[name-defined,misc]
+        def start(self) -> None:
+            started.append(1)
+            if len(started) == 2:
+                raise OSError("cannot fork")
+            super().start()
+
+    context = type("Context", (), {"Pipe": staticmethod(fork.Pipe), "Process": FailingSecond})()
+    with pytest.raises(OSError, match="cannot fork"):
+        Workers(context, 3, _slow_square).start()
+    assert len(started) == 2 and multiprocessing.active_children() == []
