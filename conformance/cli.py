@@ -360,6 +360,8 @@ def cmd_check_trace(args: argparse.Namespace) -> int:
         _write_reports(done.log, report_dir, args.report_dir)
     if done.interrupted:
         return interrupt.exit_status(done.interrupted)
+    if done.worker_killed:  # the run stopped as that signal would have stopped it
+        return interrupt.exit_status(done.worker_killed.killed_by.name)
     if done.problems:
         return EXIT_BAD_DATA
     return EXIT_FAILED if done.log.failed else EXIT_OK

@@ -31,7 +31,7 @@ from conformance.text import untrusted
 from conformance.traces import reading
 from conformance.traces.judging import GameResult, Key, judge
 from conformance.traces.reading import Game, TraceLine
-from conformance.traces.workers import Workers
+from conformance.traces.workers import WorkerKilled, Workers
 from conformance.vocabulary import Outcome
 from specreader import limits
 from specreader.jsontypes import Json
@@ -129,6 +129,7 @@ class Checked:
     games: int = 0
     seconds: float = 0.0
     interrupted: str | None = None
+    worker_killed: WorkerKilled | None = None  # what stopped the run when a worker was killed before it answered
     engines: list[str] = field(default_factory=list)  # every engine the files' headers name, the log's first
     declared: set[str] = field(default_factory=set)  # the fields the files' headers say the engine reports
     unfinished: int = 0  # games that passed and stop before their deal is over
@@ -262,6 +263,9 @@ def run(
         checked.seconds = time.perf_counter() - started
         if log.footer is None:
             log.finish(checked.seconds, interrupted=checked.interrupted)
+    except WorkerKilled as killed:  # the games judged are kept; the log has no footer, as for a run killed outright
+        checked.worker_killed = killed
+        checked.seconds = time.perf_counter() - started
     finally:
         if workers is not None:  # the run ended by an error: nothing of theirs is waited for
             workers.kill()

@@ -80,6 +80,8 @@ def render(checked: Checked, *, shard: tuple[int, int], jobs: int) -> str:
         lines.append(f"note: the traces' headers name {len(checked.engines)} engines ({named}); the run log names the first")
     if checked.interrupted:
         lines.append(f"interrupted after {_plural(checked.games, 'game')}")
+    if checked.worker_killed:
+        lines.append(f"stopped after {_plural(checked.games, 'game')}: {checked.worker_killed}")
     lines.append(_plural(len(checked.groups), "distinct divergence"))
     lines.append(reports.closing_line(data["counts"]))
     return "\n".join(lines)

@@ -29,6 +29,15 @@ class WorkerFailed(RuntimeError):
     """A worker ended without its result, or its work raised (a fault of the kit's, said with its traceback)."""
 
 
+class WorkerKilled(WorkerFailed):
+    """A worker killed by a signal before it answered: from outside the kit (the system, out of memory, or a user),
+    so the run stops as if that signal had stopped it."""
+
+    def __init__(self, message: str, killed_by: signal.Signals) -> None:
+        super().__init__(message)
+        self.killed_by = killed_by
+
+
 def _serve(work: Callable[[Any], Any], link: Connection) -> None:
     """A worker process: a batch in, its result out, until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills the workers
@@ -83,7 +92,7 @@ class Workers(Generic[Batch, Result]):
                 try:
                     self._links[worker].send(batch)
                 except OSError:  # it ended while the batch was on its way
-                    raise WorkerFailed(self._ended(worker)) from None
+                    raise self._ended(worker) from None
                 pending.append(worker)
             if not pending:
                 return
@@ -95,17 +104,20 @@ class Workers(Generic[Batch, Result]):
         try:
             kind, value = self._links[worker].recv()
         except (EOFError, OSError):
-            raise WorkerFailed(self._ended(worker)) from None
+            raise self._ended(worker) from None
         if kind == "raised":
             raise WorkerFailed(f"a worker's judging raised:\n{value}")
         return value  # type: ignore[no-any-return]
 
-    def _ended(self, worker: int) -> str:
+    def _ended(self, worker: int) -> WorkerFailed:
         process = self._processes[worker]
         process.join(_JOIN_SECONDS)  # reaped, so that its exit code is known
         code = process.exitcode
-        how = f"killed by {signal.Signals(-code).name}" if isinstance(code, int) and code < 0 else f"exit code {code}"
-        return f"a worker process ended before it answered ({how}; out of memory, or killed from outside?)"
+        if isinstance(code, int) and code < 0:
+            killed_by = signal.Signals(-code)
+            message = f"a worker process was killed by {killed_by.name} before it answered (out of memory, or from outside?)"
+            return WorkerKilled(message, killed_by)
+        return WorkerFailed(f"a worker process ended before it answered (exit code {code})")
 
     def close(self) -> None:
         """Tell each worker to stop and wait for it; killed if it does not end, or if a stop comes meanwhile."""

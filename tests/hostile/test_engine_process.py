@@ -466,7 +466,7 @@ def test_check_trace_s_workers_give_results_in_order_and_a_killed_one_is_said_pl
     memory runs out) ends the run with what happened to it, and no worker is left."""
     import multiprocessing
 
-    from conformance.traces.workers import WorkerFailed, Workers
+    from conformance.traces.workers import WorkerKilled, Workers
 
     context = multiprocessing.get_context("fork")
     workers: Workers[int, int] = Workers(context, 2, _slow_square)
@@ -480,8 +480,9 @@ def test_check_trace_s_workers_give_results_in_order_and_a_killed_one_is_said_pl
     assert next(results) == 0
     victim = multiprocessing.active_children()[0]
     os.kill(victim.pid or 0, signal.SIGKILL)
-    with pytest.raises(WorkerFailed, match=r"a worker process ended before it answered \(killed by SIGKILL;"):
+    with pytest.raises(WorkerKilled, match=r"^a worker process was killed by SIGKILL before it answered \(") as killed:
         list(results)
+    assert killed.value.killed_by is signal.SIGKILL
     workers.kill()
     assert multiprocessing.active_children() == []
 

@@ -5,6 +5,7 @@ exits 130 or 143 without a traceback."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import time
 from collections import Counter
@@ -201,3 +202,36 @@ def test_check_trace_with_workers_stops_on_a_signal_saying_nothing_of_them(tmp_p
             judged = sum(summary["counts"].values())
             assert judged < games and (judged > 0 or lines <= 2), lines
             assert summary["stopped_early"] == f"the run was interrupted by {name}: {judged:,} games judged"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the workers through /proc")
+def test_check_trace_stops_plainly_when_a_worker_is_killed_from_outside(tmp_path: Path) -> None:
+    """A worker killed mid-run (as the system does when memory runs out) stops the run as that signal would have
+    stopped it: a line saying so, no traceback, the reports of the games judged, and no process left."""
+    import subprocess
+
+    game = {"variant": "briscola-2p", "setup": {"dealer": 0, "deck": ["AC", "3C", "KC", "QC", "JC", "2D", "7H", "rest"]},
+            "actions": []}  # fmt: skip
+    games = 200_000  # more than the run judges before the kill, however fast the machine
+    (tmp_path / "games.jsonl").write_text((json.dumps(game) + "\n") * games, encoding="utf-8")
+    command = [*TRICKSPEC, "check-trace", "games.jsonl", "--jobs", "2", "--report-dir", "reports"]
+    process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        log, deadline = tmp_path / "reports" / "run.jsonl", time.monotonic() + 60
+        while time.monotonic() < deadline and (not log.exists() or log.read_text(encoding="utf-8").count("\n") < 300):
+            time.sleep(0.01)
+        children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text(encoding="utf-8").split()
+        assert len(children) == 2, children
+        os.kill(int(children[0]), signal.SIGKILL)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 128 + signal.SIGKILL, out + err
+    assert "Traceback" not in out + err, err
+    summary = json.loads((tmp_path / "reports" / "summary.json").read_text(encoding="utf-8"))
+    judged = sum(summary["counts"].values())
+    assert 0 < judged < games and summary["complete"] is False
+    assert summary["stopped_early"] == f"the run stopped before its end: {judged:,} games judged"
+    said = f"stopped after {judged:,} games: a worker process was killed by SIGKILL before it answered"
+    assert said in out, out
+    assert not Path(f"/proc/{children[1]}").exists()  # the other worker ended and waited for
