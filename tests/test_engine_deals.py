@@ -104,3 +104,18 @@ def test_a_legal_actions_divergence_names_the_clauses_refusing_what_the_engine_o
     assert len(named) >= 2 and all(len(clauses) <= 4 for clauses in named), named
     assert any("altbaumer.play.follow-suit" in clauses for clauses in named)
     assert any("altbaumer.play.trump-when-void" in clauses for clauses in named)
+
+
+def test_a_legal_actions_divergence_names_the_clauses_leaving_the_choice_the_engine_takes_away(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An engine that offers fewer plays than the rules leave open breaks a clause leaving that choice
+    (``choices: [action.play]``), not the duties that refuse: those clauses alone are named."""
+    from specreader.spec import kit_spec
+
+    main(["fuzz", "--engine", "first_play_engine:FirstPlayOnly", "--variant", "altbaumer-standard", "--deals", "40"])
+    out = capsys.readouterr().out
+    named = [line.removeprefix("  clauses: ").split(", ") for line in out.splitlines() if line.startswith("  clauses: ")]
+    granting = {str(c["id"]) for _, _, c in kit_spec().clauses() if "action.play" in c.get("choices", [])}
+    assert named and all(set(clauses) <= granting for clauses in named), named
+    assert any("altbaumer.play.free-discard" in clauses for clauses in named), named

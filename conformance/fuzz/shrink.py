@@ -73,8 +73,10 @@ def name(case: Case, divergence: Divergence, reports: list[Report]) -> tuple[str
     if divergence.kind == REPORT:
         path = divergence.missed[0].path
         named = clauses.for_field(path, phase) or clauses.of_phase(phase)
-        if path.startswith(f"{LEGAL}."):  # many clauses say what is legal: those refusing what the engine offers
-            named = _refusing_offered(case, divergence, phase) or named
+        if path.startswith(f"{LEGAL}."):  # many clauses say what is legal: those refusing what the engine offers,
+            # or else those leaving the choice of what it does not
+            granting = _granting_lacked(case, divergence, path.removeprefix(f"{LEGAL}."))
+            named = _refusing_offered(case, divergence, phase) or granting or named
         return _field_of(path), named, phase
     if divergence.kind == REFUSAL:
         if divergence.allowed:  # the reference refuses it: the clauses that forbid it
@@ -119,6 +121,20 @@ def _refusing_offered(case: Case, divergence: Divergence, phase: str) -> tuple[s
             codes.add(code)
     clauses = clauses_of(case.variant)
     return tuple(dict.fromkeys(c for code in sorted(codes) for c in clauses.for_refusal(code, phase)))
+
+
+def _granting_lacked(case: Case, divergence: Divergence, phase: str) -> tuple[str, ...]:
+    """For legal actions that differ in a phase (that of the actions, not of the one before them): the clauses
+    leaving the choice of the kinds of action the reference offers and the engine does not (a play taken away by
+    an overtaking duty of the engine's own names the clause that leaves it free); none when the engine lacks
+    nothing, or no clause leaves such a choice."""
+    lacked = {
+        text for m in divergence.mismatches if isinstance(m.observed, list) and isinstance(m.expected, list)
+        for text in m.expected if isinstance(text, str) and text not in m.observed
+    }  # fmt: skip
+    kinds = sorted({text.split()[1] for text in lacked if len(text.split()) >= 2})  # "1 play 7C": play
+    clauses = clauses_of(case.variant)
+    return tuple(dict.fromkeys(c for kind in kinds for c in clauses.granting(kind, phase)))
 
 
 def _request(case: Case, rid: str) -> Request:

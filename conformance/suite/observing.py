@@ -85,6 +85,7 @@ class _Clause:
     observes: tuple[Observed, ...]
     refuses_with: frozenset[str]
     parameter: str = ""  # the part of the variant the clause states (deck.ranks, players...)
+    choices: frozenset[str] = frozenset()  # what it leaves to a player (action.play, ...)
 
     def speaks_of(self, phase: str) -> bool:
         """Whether an entry ties the clause to a phase (``x@phase`` or ``legal.phase``)."""
@@ -124,6 +125,11 @@ class VariantClauses:
         of_phase = [c.id for c in rejecting if c.speaks_of(phase)]
         return tuple(of_phase or [c.id for c in rejecting]) or self.of_phase(phase)
 
+    def granting(self, kind: str, phase: str) -> tuple[str, ...]:
+        """Clauses that leave a player the choice of an action of ``kind`` (``choices: [action.<kind>]``) in a
+        phase: those an engine offering too few such actions there breaks."""
+        return tuple(c.id for c in self.clauses if f"action.{kind}" in c.choices and c.speaks_of(phase))
+
     def of_phase(self, phase: str) -> tuple[str, ...]:
         """Clauses tied to a phase: those an action of that phase is governed by."""
         return tuple(c.id for c in self.clauses if c.speaks_of(phase))
@@ -149,6 +155,7 @@ def clauses_of(variant_id: str) -> VariantClauses:
             tuple(parse(e) for e in clause.get("observes", [])),
             frozenset(clause.get("refuses_with", [])),
             str(clause.get("parameter", "")),
+            frozenset(clause.get("choices", [])),
         )
         for _, _, clause in spec.clauses()
         if _applies(clause, variant_id, game)
