@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO, cast
 
 from conformance.engines import adapter as adapters
 from conformance.engines import engine_process, interrupt
@@ -801,6 +801,20 @@ def parser() -> argparse.ArgumentParser:
 
 
 @contextlib.contextmanager
+def _readers_may_stop() -> Iterator[None]:
+    """Standard output and error, either of which a reader may stop reading early: see outputs.ReaderMayStop."""
+    given = sys.stdout, sys.stderr
+    if sys.stdout is not None:
+        sys.stdout = cast(TextIO, outputs.ReaderMayStop(sys.stdout))
+    if sys.stderr is not None:
+        sys.stderr = cast(TextIO, outputs.ReaderMayStop(sys.stderr))
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = given
+
+
+@contextlib.contextmanager
 def _standard_error_or_nowhere() -> Iterator[None]:
     """Standard error closed when the command started (`2>&-`) is None, and print(file=None) would send the notes
     meant for it to standard output, into a report on its way to a file: they go nowhere instead."""
@@ -819,7 +833,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     # SIGINT and SIGTERM stop any command without a traceback, ending the engines it started; a run
     # of verify also closes its log saying so, and writes its reports from what was judged.
-    with interrupt.trapped(), _standard_error_or_nowhere():
+    with interrupt.trapped(), _standard_error_or_nowhere(), _readers_may_stop():
         try:
             # house folders are set for the whole command, engines it starts included
             with roots.using(getattr(args, "spec", None) or (), getattr(args, "scenarios", None) or ()):

@@ -855,3 +855,26 @@ def test_what_the_tables_leave_out_is_counted_in_words() -> None:
     assert left_out_sentence({"scenarios": 30, "variants": eight}) == (
         "Not in these tables: 30 scenarios of 8 variants the engine does not declare (v0, v1, v2, v3, v4, v5 and 2 more),"
         " each unsupported.")
+
+
+@pytest.mark.parametrize("command", [["verify", "--game", "bisca"], ["report", "run.jsonl"]])
+def test_a_reader_that_stops_early_costs_no_report(tmp_path: Path, command: list[str]) -> None:
+    """Standard output read by something that stops reading (``| head``, a pager closed): what is printed after
+    goes nowhere, the reports and expectations are written, and the status is the run's own."""
+    import subprocess
+
+    kit = [sys.executable, "-m", "conformance.cli"]
+    assert subprocess.run([*kit, "verify", "--game", "bisca", "--report-dir", str(tmp_path)], cwd=tmp_path,
+                          capture_output=True, check=False).returncode == 0  # fmt: skip
+    folder = tmp_path / "again"
+    extra = ["--report-dir", str(folder), "--save-expectations", str(tmp_path / "known.yaml")] if command[0] == "verify" else []
+    process = subprocess.Popen([*kit, *command, *extra], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None
+    process.stdout.close()  # read nothing: the first line printed finds the pipe closed
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err
+    assert b"Broken pipe" not in err and b"Traceback" not in err and b"Exception ignored" not in err, err
+    if command[0] == "verify":
+        assert sorted(p.name for p in folder.iterdir()) == ["badge.json", "junit.xml", "report.md", "run.jsonl",
+                                                             "summary.json"]  # fmt: skip
+        assert (tmp_path / "known.yaml").is_file()

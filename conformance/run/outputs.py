@@ -6,12 +6,13 @@ these functions add the one being written, so no report ever says where it faile
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import secrets
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from specreader.problems import DataError, Problem
 
@@ -116,3 +117,40 @@ class FileAtFirstWrite:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class ReaderMayStop:
+    """Standard output or error as a command prints to it, where the reader may stop reading early (``| head``,
+    a pager closed): what is printed after the pipe closes goes nowhere, so the command goes on to write its
+    reports and ends with its own status rather than on the broken pipe."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream = stream
+        self.stopped = False
+
+    def write(self, text: str, /) -> int:
+        if not self.stopped:
+            try:
+                self._stream.write(text)
+            except BrokenPipeError:
+                self._nowhere()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.stopped:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._nowhere()
+
+    def _nowhere(self) -> None:
+        """From now on to nowhere: the descriptor too, so what the stream still holds is flushed there as the
+        process ends, not reported as an error of its own."""
+        self.stopped = True
+        with contextlib.suppress(OSError, ValueError):  # a stream with no descriptor holds nothing to flush
+            nowhere = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(nowhere, self._stream.fileno())
+            os.close(nowhere)
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding...: the stream's own
+        return getattr(self._stream, name)
