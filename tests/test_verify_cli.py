@@ -878,3 +878,13 @@ def test_a_reader_that_stops_early_costs_no_report(tmp_path: Path, command: list
         assert sorted(p.name for p in folder.iterdir()) == ["badge.json", "junit.xml", "report.md", "run.jsonl",
                                                              "summary.json"]  # fmt: skip
         assert (tmp_path / "known.yaml").is_file()
+
+
+def test_a_report_may_have_a_name_as_long_as_the_system_allows(reports: Path, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """The file is written whole through a temporary file beside it, whose name must fit too."""
+    output = tmp_path / ("a" * 250 + ".md")
+    code, _, err = run(capsys, "report", str(reports / "run.jsonl"), "--output", str(output))
+    assert code == 0, err
+    assert output.read_text(encoding="utf-8") == (reports / "report.md").read_text(encoding="utf-8")
+    assert [p.name for p in tmp_path.iterdir()] == [output.name]

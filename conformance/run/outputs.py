@@ -16,6 +16,8 @@ from typing import IO, Any
 
 from specreader.problems import DataError, Problem
 
+_TEMPORARY_NAME_KEPT = 200  # bytes of a file's name its temporary file's name keeps, within any system's 255
+
 
 def cannot_write(path: Path, err: OSError) -> Problem:
     return Problem(str(path), 0, 0, (), f"cannot be written: {err.strerror or err}")
@@ -56,17 +58,25 @@ def write_with(path: Path, write: Callable[[IO[str]], object]) -> None:
         except OSError as err:
             raise DataError([cannot_write(path, err)]) from None
         return
-    temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    # named after the file, cut short: a name as long as the system allows leaves no room to add to it
+    beginning = path.name.encode("utf-8")[:_TEMPORARY_NAME_KEPT].decode("utf-8", "ignore")
+    temporary = path.with_name(f".{beginning}.{secrets.token_hex(4)}.tmp")
     try:
         with temporary.open("x", encoding="utf-8") as out:
             write(out)
         os.replace(temporary, path)
     except OSError as err:
-        temporary.unlink(missing_ok=True)
+        _remove(temporary)
         raise DataError([cannot_write(path, err)]) from None
     except BaseException:
-        temporary.unlink(missing_ok=True)
+        _remove(temporary)
         raise
+
+
+def _remove(temporary: Path) -> None:
+    """Remove a temporary file if it was made; a failure to is not the error to report (the write's is)."""
+    with contextlib.suppress(OSError):
+        temporary.unlink(missing_ok=True)
 
 
 def open_text(path: Path) -> IO[str]:
