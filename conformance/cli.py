@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import math
 import os
 import sys
 import time
@@ -441,6 +442,17 @@ def _jobs(text: str) -> int:
 _seed = _whole_number(0, "from 0")
 
 
+def _percent(text: str) -> float:
+    """An argparse type: a percentage, from 0 to 100."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value <= 100.0:  # nan too: a gate it could never fail
+        raise argparse.ArgumentTypeError(f"expected a percentage from 0 to 100, found {text!r}")
+    return value
+
+
 def _shard(text: str) -> tuple[int, int]:
     k, _, n = text.partition("/")
     if not (k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
@@ -485,6 +497,10 @@ def cmd_where(args: argparse.Namespace) -> int:
 
 
 def cmd_selfcheck(args: argparse.Namespace) -> int:
+    scenario_variants = sorted({s.variant for s in scenarios.kit_scenarios()})  # those a mutant can be judged by
+    if unknown := [v for v in args.variant or () if v not in scenario_variants]:
+        named = ", ".join(declared_variants.with_nearest(v, scenario_variants) for v in unknown)
+        return _usage_error(f"--variant {named}: expected a variant the kit's scenarios play")
     results = list(selfcheck.run_mutants(args.variant, hybrids=not args.no_hybrids))
     fates = list(selfcheck.Fate)
     per_row: dict[tuple[str, str], Counter[selfcheck.Fate]] = {}
@@ -756,7 +772,7 @@ COMMANDS: tuple[Command, ...] = (
         (
             Option(("--variant",), "only this variant (repeatable)", action="append"),
             Option(("--no-hybrids",), "leave out the hybrids (a neighbouring variant's rule mixed in)", action="store_true"),
-            Option(("--fail-under",), "exit 1 if the kill rate is below this", type=float, metavar="PERCENT"),
+            Option(("--fail-under",), "exit 1 if the kill rate is below this", type=_percent, metavar="PERCENT"),
         ),
     ),
     Command(

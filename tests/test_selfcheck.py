@@ -116,7 +116,7 @@ def test_the_kill_rate_is_printed_and_can_gate(capsys: pytest.CaptureFixture[str
     assert any(line.startswith("SETUPS REFUSED albastini-2p: components.match open -> vp-target") for line in lines)
     assert any(line.startswith("CANNOT BUILD components.draw.indicator last-drawer -> dead in albastini-2p: ") for line in lines)
     assert lines[-1].startswith("kill rate: 12/23 mutants killed by a scenario they played (52.2%)")
-    assert main(["selfcheck", "--variant", "albastini-2p", "--no-hybrids", "--fail-under", "100.1"]) == 1
+    assert main(["selfcheck", "--variant", "albastini-2p", "--no-hybrids", "--fail-under", "100"]) == 1
 
 
 def test_a_kill_rate_equal_to_the_gate_passes_it(capsys: pytest.CaptureFixture[str],
@@ -236,3 +236,24 @@ def test_validate_checks_a_listed_hybrid_names_its_neighbour(write: Callable[[st
         "from briscola-4p of albastini-4p",
         "1 problem(s)",
     ]
+
+
+@pytest.mark.parametrize("given", ["albastini-3P", "albastini", "house-table"])
+def test_a_variant_no_scenario_plays_is_a_usage_error_not_a_full_kill_rate(
+    capsys: pytest.CaptureFixture[str], given: str
+) -> None:
+    """A misspelt id, or one of a base variant or of a house's, mutates nothing: a kill rate of 0 of 0 would pass
+    any gate."""
+    assert main(["selfcheck", "--variant", given, "--fail-under", "90"]) == 2
+    out, err = capsys.readouterr()
+    assert "kill rate" not in out and f"usage error: --variant {given!r}" in err
+    assert "expected a variant the kit's scenarios play" in err
+    assert ("(did you mean 'albastini-3p'?)" in err) is (given == "albastini-3P")
+
+
+@pytest.mark.parametrize("gate", ["nan", "-5", "100.5", "inf", "ninety"])
+def test_a_gate_no_kill_rate_can_meet_or_miss_is_refused(capsys: pytest.CaptureFixture[str], gate: str) -> None:
+    with pytest.raises(SystemExit) as ended:
+        main(["selfcheck", "--variant", "albastini-2p", "--fail-under", gate])
+    assert ended.value.code == 2
+    assert f"expected a percentage from 0 to 100, found {gate!r}" in capsys.readouterr().err

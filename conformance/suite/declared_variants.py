@@ -27,10 +27,11 @@ def unknown_named(hello: Json) -> str | None:
     if not unknown:
         return None
     more = f" and {len(unknown) - _NAMED} more" if len(unknown) > _NAMED else ""
-    return ", ".join(_with_nearest(v, kit) for v in unknown[:_NAMED]) + more
+    return ", ".join(with_nearest(v, kit) for v in unknown[:_NAMED]) + more
 
 
-def _with_nearest(variant: str, kit: list[str]) -> str:
+def with_nearest(variant: str, kit: list[str]) -> str:
+    """An id the kit does not have, quoted, with the kit's nearest where one is near."""
     close = difflib.get_close_matches(variant, kit, n=1, cutoff=0.5) or [v for v in kit if v.startswith(variant)][:1]
     return f"{variant!r}" + (f" (did you mean {close[0]!r}?)" if close else "")
 
