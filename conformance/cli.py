@@ -387,8 +387,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     for path, read in zip(args.log, logs, strict=True):
         if read.cut_line is not None:
             print(
-                f"note: {path}:{read.cut_line}: the last line is cut short (the run stopped while writing it); "
-                "the report covers the lines before it",
+                f"note: {untrusted.text(path, 1000)}:{read.cut_line}: the last line is cut short "
+                "(the run stopped while writing it); the report covers the lines before it",
                 file=sys.stderr,
             )
     if problems := runlog.merge_problems(logs, list(args.log)):

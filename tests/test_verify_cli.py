@@ -888,3 +888,15 @@ def test_a_report_may_have_a_name_as_long_as_the_system_allows(reports: Path, tm
     assert code == 0, err
     assert output.read_text(encoding="utf-8") == (reports / "report.md").read_text(encoding="utf-8")
     assert [p.name for p in tmp_path.iterdir()] == [output.name]
+
+
+def test_the_path_of_a_log_cut_short_is_said_as_safe_text(reports: Path, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A shard's log named by someone else reaches the terminal escaped: no clearing of the screen, no line of its
+    own forged after a newline."""
+    header, scenario, footer = _log_lines(reports)
+    log = tmp_path / "shard\x1b[2J\nFAKE: 0 failed"
+    log.write_text("\n".join([header, scenario, footer[:-9]]), encoding="utf-8")
+    code, _, err = run(capsys, "report", str(log), "--format", "badge")
+    assert code == 0 and "\x1b" not in err and "\nFAKE" not in err
+    assert f"note: {tmp_path}/shard\\x1b[2J\\x0aFAKE: 0 failed:3: the last line is cut short" in err
