@@ -91,15 +91,11 @@ def build(rules: Rules, setup: object) -> tuple[Deal, Begin]:
         raise SetupError("expected a JSON object")
     _keys(setup, SETUP_KEYS, ())
     seats = rules.seats
-    dealer = _dealer(rules, setup)
+    history = _history(rules, setup)
+    dealer = _dealer(rules, setup, history)
     st = Deal(seats.n, len(seats.sides), dealer, rules.ranking.tables(None))
-    if "dealer_history" in setup:
-        history = setup["dealer_history"]
-        if not isinstance(history, list) or not history:
-            raise SetupError("expected a list of seats, oldest first", ("dealer_history",))
-        st.history = [seats.seat(s, ("dealer_history", i)) for i, s in enumerate(history)]
-        if st.history[-1] != dealer:
-            raise SetupError(f"must end with the dealer, seat {dealer}", ("dealer_history", len(history) - 1))
+    if history is not None:
+        st.history = history
     st.match = rules.match.parse(setup.get("match"), ("match",))
     if "shuffle" in setup:  # dealt its own way: the reference's way is a shuffle of the deck by this seed
         for key in ("deck", "hands", "stock", "start", "trees_taken"):
@@ -162,18 +158,35 @@ def _deck(rules: Rules, value: object) -> list[int]:
     return pack
 
 
-def _dealer(rules: Rules, setup: dict[str, Any]) -> int:
+def _history(rules: Rules, setup: dict[str, Any]) -> list[int] | None:
+    """The dealers of the match so far, oldest first (setup ``dealer_history``), or None where not given."""
+    if "dealer_history" not in setup:
+        return None
+    history = setup["dealer_history"]
+    if not isinstance(history, list) or not history:
+        raise SetupError("expected a list of seats, oldest first", ("dealer_history",))
+    return [rules.seats.seat(s, ("dealer_history", i)) for i, s in enumerate(history)]
+
+
+def _dealer(rules: Rules, setup: dict[str, Any], history: list[int] | None) -> int:
+    """This deal's dealer: ``dealer``, or with ``nines`` and no dealer the last of the history, else the seat the draw
+    makes first dealer. The draw decides the first dealer of the match: the first of the history where it is given,
+    else (the match's first deal) this deal's dealer."""
     seats = rules.seats
     given = seats.seat(setup["dealer"], ("dealer",)) if "dealer" in setup else None
     if "nines" in setup:
         if rules.first_dealer is None:
             raise SetupError("this variant draws no cards for partners and dealer", ("nines",))
         drawn = rules.first_dealer.dealer(setup["nines"], ("nines",))
-        if given is not None and given != drawn:
-            raise SetupError(f"the draw makes seat {drawn} the dealer", ("dealer",))
-        return drawn
+        first, at = (history[0], ("dealer_history", 0)) if history is not None else (given, ("dealer",))
+        if first is not None and first != drawn:
+            raise SetupError(f"the draw makes seat {drawn} the first dealer", at)
+        if given is None:
+            given = drawn if history is None else history[-1]
     if given is None:
         raise SetupError("expected the dealer (a seat)", ("dealer",))
+    if history is not None and history[-1] != given:
+        raise SetupError(f"must end with the dealer, seat {given}", ("dealer_history", len(history) - 1))
     return given
 
 

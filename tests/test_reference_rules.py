@@ -234,7 +234,22 @@ def test_nines_name_the_dealer_and_must_match_the_sides() -> None:
     setup["dealer"] = 0
     with pytest.raises(SetupError) as err:
         Engine.new(ALT, setup)
-    assert err.value.path == ("dealer",)
+    assert (err.value.path, err.value.said) == (("dealer",), "the draw makes seat 3 the first dealer")
+
+
+def test_nines_on_a_later_deal_are_held_to_the_first_dealer_of_the_history() -> None:
+    """The draw makes the first dealer of the match: on a later deal, the first of ``dealer_history``, not this
+    deal's dealer (altbaumer.deal.draw-partners)."""
+    setup = filled(ALT, 0, {}, stock=["9H", "AS", "KS", "QS"])
+    setup["nines"] = {"0": "9D", "1": "9S", "2": "9H", "3": "9C"}  # seat 3 deals first
+    setup.update(dealer=0, dealer_history=[3, 0])
+    assert Engine.new(ALT, setup).snapshot()["dealer"] == 0
+    del setup["dealer"]  # the dealer is the last of the history
+    assert Engine.new(ALT, setup).snapshot()["dealer"] == 0
+    setup.update(dealer=0, dealer_history=[2, 3, 0])
+    with pytest.raises(SetupError) as err:
+        Engine.new(ALT, setup)
+    assert (err.value.path, err.value.said) == (("dealer_history", 0), "the draw makes seat 3 the first dealer")
 
 
 def _alt_last_trick(match: dict[str, Any], lone: int | None = None, sweep: bool = True) -> dict[str, Any]:
