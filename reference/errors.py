@@ -12,8 +12,9 @@ from specreader.problems import format_path
 class SetupError(ValueError):
     """A setup that cannot start a deal; ``path`` is the JSON path inside the setup, and ``also``, where the
     message ends by naming another place (a card placed twice), that place. ``parameter``: the part of the variant
-    the setup breaks, where it is one (``deck``: a card twice, a card missing, or a code that is no card of the
-    pack), so that a report names the clauses stating it.
+    the setup breaks, where it is one, as a dotted path of the variant (``deck``: a card twice, a card missing, or a
+    code that is no card of the pack; ``deal.hand_size``; ``components.first_dealer``: the draw;
+    ``components.match.round_target``), so that a report names the clauses whose ``parameter`` states it.
 
     ``code`` is the refusal code an engine answers it with (the protocol's setup error carries it).
     """

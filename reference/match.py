@@ -49,6 +49,7 @@ class VictoryPoints(Rule):
     def __init__(self, rules: Rules, params: Params) -> None:
         self.seats = rules.seats
         self.target = params.optional_integer("target")
+        self.reached = params.stated("target")  # what a match already won breaks (SetupError.parameter)
 
     def parse(self, value: object, path: JsonPath) -> Json:
         seats = self.seats
@@ -75,7 +76,7 @@ class VictoryPoints(Rule):
                     raise SetupError("expected a non-negative integer", (*path, "sheet", key))
                 sheet[seat] = points
         if target is not None and max(vp) >= target:
-            raise SetupError(f"the match is already won (target {target})", (*path, "vp"))
+            raise SetupError(f"the match is already won (target {target})", (*path, "vp"), parameter=self.reached)
         return {"vp": vp, "sheet": sheet, "winner": None, "target": target}
 
     def record(self, st: Deal, result: Json, winner: int | None) -> None:
@@ -123,6 +124,8 @@ class Rounds(Rule):
         self.decider = params.text("decider")
         self.decider_tricks = params.optional_integer("decider_tricks")
         self.lone_sweep = params.flag("lone_all_five_wins_round")
+        # What a setup past them breaks (SetupError.parameter): a round already won, the match already won.
+        self.round_won, self.match_won = params.stated("round_target"), params.stated("rounds_to_win")
 
     def parse(self, value: object, path: JsonPath) -> Json:
         nsides = len(self.seats.sides)
@@ -134,9 +137,11 @@ class Rounds(Rule):
             scores = _counts(value.get("scores", scores), nsides, (*path, "scores"), signed=True)
             rounds = _counts(value.get("rounds", rounds), nsides, (*path, "rounds"))
             if max(scores) >= self.round_target:
-                raise SetupError(f"a round is already won (target {self.round_target})", (*path, "scores"))
+                raise SetupError(
+                    f"a round is already won (target {self.round_target})", (*path, "scores"), parameter=self.round_won
+                )
             if max(rounds) >= self.rounds_to_win:
-                raise SetupError("the match is already won", (*path, "rounds"))
+                raise SetupError("the match is already won", (*path, "rounds"), parameter=self.match_won)
         decider = self.decider == "single-deal" and all(r == self.rounds_to_win - 1 for r in rounds)
         return {"scores": scores, "rounds": rounds, "round_winner": None, "decider": decider, "winner": None}
 

@@ -131,6 +131,12 @@ class Params:
         self._values = {p.name: p.read(data, path) for p in declared}
         self._unread = set(self._declared)
 
+    def stated(self, name: str | None = None) -> str:
+        """Where the variant states this rule (or its parameter ``name``), as a dotted path (``components.match``,
+        ``components.match.round_target``): the part of the variant a setup the rule refuses breaks, by which a
+        report names the clauses stating it (``SetupError.parameter``)."""
+        return ".".join(str(key) for key in (*self.path, *((name,) if name else ())))
+
     def text(self, name: str) -> str:
         value = self._get(name, Kind.TEXT, present=True)
         assert isinstance(value, str)

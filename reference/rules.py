@@ -62,6 +62,7 @@ class Stage(Protocol):
 
 
 class FirstDealerRule(Protocol):
+    parameter: str  # where the variant states the rule, dotted: what a draw it does not allow breaks
     def dealer(self, nines: object, path: JsonPath) -> int:
         """The first dealer, from the setup's ``nines`` (at ``path``)."""
 

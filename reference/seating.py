@@ -13,6 +13,7 @@ from specreader.jsontypes import JsonPath
 
 DIRECTIONS = ("anticlockwise", "clockwise")
 MAX_SEATS = 6  # the seat schema's range 0..5
+PLAYERS = "players"  # the part of a variant a seat it does not have breaks (SetupError.parameter)
 
 
 class Seating:
@@ -62,12 +63,12 @@ class Seating:
     def seat(self, value: object, path: JsonPath) -> int:
         """A seat number from setup data."""
         if type(value) is not int or not 0 <= value < self.n:
-            raise SetupError(f"expected a seat from 0 to {self.n - 1}", path)
+            raise SetupError(f"expected a seat from 0 to {self.n - 1}", path, parameter=PLAYERS)
         return value
 
 
 def seat_key(key: object, seats: Seating, path: JsonPath) -> int:
     if not isinstance(key, str) or not key.isdigit() or not 0 <= int(key) < seats.n:
-        raise SetupError(f"expected a seat key \"0\"..\"{seats.n - 1}\"", path)
+        raise SetupError(f"expected a seat key \"0\"..\"{seats.n - 1}\"", path, parameter=PLAYERS)
     return int(key)
 

@@ -22,7 +22,12 @@ from specreader.jsontypes import JsonPath
 SETUP_KEYS = (
     "dealer", "deck", "shuffle", "hands", "stock", "trees_taken", "dealer_history", "nines", "match", "start"
 )
+# The parts of a variant a setup may break (SetupError.parameter), by their paths in the variant.
 DECK = "deck"  # the variant's pack: what a card twice, a card missing or no card of the pack breaks
+HAND_SIZE = "deal.hand_size"  # what a hand of another size breaks
+DEALER = "components.dealer"  # who deals: what a dealer history not ending with the dealer breaks
+CUT = "components.cut"  # the cut: what a Tree the cutter could not have taken breaks
+INDICATOR = "components.draw.indicator"  # where the indicator lies: what one elsewhere breaks
 
 START_KEYS = (
     "phase", "trump", "to_act", "trick", "piles", "tricks", "indicator", "turned", "makers", "lone", "dead"
@@ -133,7 +138,7 @@ def build(rules: Rules, setup: object) -> tuple[Deal, Begin]:
     for seat in range(seats.n):
         if len(st.hands[seat]) != rules.hand_size:
             raise SetupError(
-                f"expected {rules.hand_size} cards, found {len(st.hands[seat])}", ("hands", str(seat))
+                f"expected {rules.hand_size} cards, found {len(st.hands[seat])}", ("hands", str(seat)), parameter=HAND_SIZE
             )
     cards.complete()
     if "trees_taken" in setup:
@@ -180,13 +185,13 @@ def _dealer(rules: Rules, setup: dict[str, Any], history: list[int] | None) -> i
         drawn = rules.first_dealer.dealer(setup["nines"], ("nines",))
         first, at = (history[0], ("dealer_history", 0)) if history is not None else (given, ("dealer",))
         if first is not None and first != drawn:
-            raise SetupError(f"the draw makes seat {drawn} the first dealer", at)
+            raise SetupError(f"the draw makes seat {drawn} the first dealer", at, parameter=rules.first_dealer.parameter)
         if given is None:
             given = drawn if history is None else history[-1]
     if given is None:
         raise SetupError("expected the dealer (a seat)", ("dealer",))
     if history is not None and history[-1] != given:
-        raise SetupError(f"must end with the dealer, seat {given}", ("dealer_history", len(history) - 1))
+        raise SetupError(f"must end with the dealer, seat {given}", ("dealer_history", len(history) - 1), parameter=DEALER)
     return given
 
 
@@ -199,9 +204,9 @@ def _trees_taken(rules: Rules, st: Deal, value: object, cards: _Cards) -> None:
     for i, code in enumerate(value):
         c = cards.one(code, ("trees_taken", i))
         if not rules.ranking.is_top[c] or c in st.trees_taken:
-            raise SetupError(f"{code} is not a top trump, or is given twice", ("trees_taken", i))
+            raise SetupError(f"{code} is not a top trump, or is given twice", ("trees_taken", i), parameter=CUT)
         if c not in st.hands[cutter]:
-            raise SetupError(f"{code} must be in the cutter's hand (seat {cutter})", ("trees_taken", i))
+            raise SetupError(f"{code} must be in the cutter's hand (seat {cutter})", ("trees_taken", i), parameter=CUT)
         st.trees_taken.append(c)
 
 
@@ -315,6 +320,7 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
             raise SetupError(
                 "the indicator lies under the stock (its last card) or is out of play (dead)",
                 (*path, "indicator"),
+                parameter=INDICATOR,
             )
         st.indicator = ind
     # The cards turned while making trumps: a record of the deal before the start, not a place of its cards (the

@@ -355,6 +355,36 @@ def test_a_deal_the_rules_do_not_allow_fails_the_game(tmp_path: Path, capsys: py
     assert "no scenario written: the engine's deal is one the rules do not allow" in out
 
 
+_NINES = {"0": "9C", "1": "9H", "2": "9S", "3": "9D"}  # seat 0 deals first; red 1 and 3 against black 0 and 2
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "setup", "said", "clause"),
+    [
+        ("altbaumer-standard", {"dealer": 1, "nines": _NINES}, "the draw makes seat 0 the first dealer",
+         "altbaumer.deal.draw-partners"),
+        ("altbaumer-standard", {"dealer": 0, "nines": {**_NINES, "1": "9S", "2": "9H"}}, "mixes red and black",
+         "altbaumer.deal.draw-partners"),
+        ("altbaumer-standard", {"dealer": 1, "dealer_history": [3]}, "must end with the dealer", "altbaumer.deal.next-dealer"),
+        ("altbaumer-standard", {"dealer": 1, "match": {"scores": [0, 0], "rounds": [2, 0]}}, "the match is already won",
+         "altbaumer.match.match-win"),
+        ("altbaumer-standard", {"dealer": 1, "match": {"scores": [7, 0], "rounds": [0, 0]}}, "a round is already won",
+         "altbaumer.match.round-win"),
+        ("altbaumer-standard", {"dealer": 4}, "expected a seat from 0 to 3", "altbaumer.table.players"),
+        ("albastini-over60-2p", {"dealer": 0, "match": {"vp": [5, 0]}}, "the match is already won",
+         "albastini.over-60.vp-target"),
+    ],
+)
+def test_a_deal_the_rules_do_not_allow_is_put_on_the_clause_stating_the_rule_it_breaks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], variant_id: str, setup: dict[str, Any], said: str, clause: str
+) -> None:
+    """Not on the clause of the hand size, which every setup refusal was put on but the pack's."""
+    game = {"variant": variant_id, "setup": {**setup, "deck": deck_of(variant(variant_id))}, "actions": []}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
+    assert status == 1 and said in out, out
+    assert f"  clauses: {clause}\n" in out, out
+
+
 def test_lines_that_are_no_game_are_located_and_the_rest_judged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     good = _reference_game("briscola-2p", 6, every=False)
     trace = _write(

@@ -116,12 +116,13 @@ class VariantClauses:
         return tuple(c.id for c in self.clauses if any(o.field == field for o in c.observes))
 
     def for_refusal(self, code: str, phase: str, parameter: str | None = None) -> tuple[str, ...]:
-        """Clauses that forbid with ``code``, those stating ``parameter`` (a part of the variant: ``deck`` for
-        ``deck.ranks``) alone where some do, else those of the phase first; failing any, the clauses of the phase
-        (a game may state a duty without naming the refusal, as Briscola does)."""
+        """Clauses that forbid with ``code``. Where the refusal names the part of the variant it enforces
+        (``parameter``, a dotted path: ``deck``, ``components.match.round_target``), the clauses stating that part
+        (``stating``), those forbidding with ``code`` first; else those of the phase first; failing any, the
+        clauses of the phase (a game may state a duty without naming the refusal, as Briscola does)."""
+        if parameter is not None and (stating := self.stating(parameter)):
+            return tuple(c.id for c in ([c for c in stating if code in c.refuses_with] or stating))
         rejecting = [c for c in self.clauses if code in c.refuses_with]
-        if parameter is not None and (stating := [c.id for c in rejecting if c.parameter.split(".")[0] == parameter]):
-            return tuple(stating)
         of_phase = [c.id for c in rejecting if c.speaks_of(phase)]
         return tuple(of_phase or [c.id for c in rejecting]) or self.of_phase(phase)
 
@@ -129,6 +130,20 @@ class VariantClauses:
         """Clauses that leave a player the choice of an action of ``kind`` (``choices: [action.<kind>]``) in a
         phase: those an engine offering too few such actions there breaks."""
         return tuple(c.id for c in self.clauses if f"action.{kind}" in c.choices and c.speaks_of(phase))
+
+    def stating(self, parameter: str) -> list[_Clause]:
+        """The clauses whose ``parameter`` states the part of the variant at dotted path ``parameter``: those
+        stating it exactly; failing those, any part of it (``deck.ranks`` for ``deck``); failing those, the
+        nearest whole it is part of (``components.match`` for ``components.match.target``)."""
+        exact = [c for c in self.clauses if c.parameter == parameter]
+        if exact:
+            return exact
+        within = [c for c in self.clauses if c.parameter.startswith(parameter + ".")]
+        if within:
+            return within
+        around = [c for c in self.clauses if c.parameter and parameter.startswith(c.parameter + ".")]
+        nearest = max((len(c.parameter) for c in around), default=0)
+        return [c for c in around if len(c.parameter) == nearest]
 
     def of_phase(self, phase: str) -> tuple[str, ...]:
         """Clauses tied to a phase: those an action of that phase is governed by."""
