@@ -259,6 +259,15 @@ def _ruling_references(spec: Spec, refs: References) -> list[Problem]:
             source = erratum.get("source")
             if isinstance(source, str) and refs.sources.unknown(source):
                 problems.append(doc.problem((*at, "errata", j, "source"), f"unknown source {source!r}"))
+            when = erratum.get("differs_when")
+            for path in when if isinstance(when, dict) and _parameters_checkable(refs) else ():
+                if not _parameter_exists(spec, game, str(path)):
+                    problems.append(
+                        doc.problem(
+                            (*at, "errata", j, "differs_when", path),
+                            f"expected a parameter path present in a {game} variant, found {path!r}",
+                        )
+                    )
         parameter = ruling.get("parameter")
         if isinstance(parameter, str) and _parameters_checkable(refs) and not _parameter_exists(spec, game, parameter):
             problems.append(

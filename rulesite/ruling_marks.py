@@ -5,6 +5,10 @@ A ruling stands behind a fact of ``rule_words`` when the variant parameter it de
 part of one the fact is about, or holds one, and so is the parameter of one of its clauses that applies to the
 ruleset (over-60 scoring's ruling is not behind the mrithi scoring of a ruleset its clauses do not apply to). A
 ruling with no parameter is marked nowhere; tests/test_print_summary.py holds every ruling of the kit marked.
+
+A ruling whose disagreement is an erratum is marked only at the tables where the erratum's sentence names something
+else than the ruling: those its ``differs_when`` describes (the indicator's erratum names the same player as the
+ruling at a table of two, or played clockwise), or every table when it says none.
 """
 
 from __future__ import annotations
@@ -27,6 +31,35 @@ def _within(path: str, outer: str) -> bool:
     return path == outer or path.startswith(outer + ".")
 
 
+def _value(variant: Json, path: str) -> object:
+    value: object = variant
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def differs_at(erratum: Json, variant: Json) -> bool:
+    """Whether the erratum's sentence says otherwise than the ruling at the table of ``variant``: every parameter of
+    its ``differs_when`` has the value given there, or at least its ``min``."""
+    when = erratum.get("differs_when")
+    if not isinstance(when, dict):
+        return True
+    for path, wanted in when.items():
+        value = _value(variant, str(path))
+        if isinstance(wanted, dict):
+            if not isinstance(value, int) or isinstance(value, bool) or value < int(wanted.get("min", 0)):
+                return False
+        elif value != wanted:
+            return False
+    return True
+
+
+def disagreeing_errata(ruling: Json, variant: Json | None) -> list[Json]:
+    """The ruling's errata whose sentences say otherwise at the table of ``variant`` (all of them without one)."""
+    errata = [e for e in ruling.get("errata") or [] if isinstance(e, dict)]
+    return errata if variant is None else [e for e in errata if differs_at(e, variant)]
+
+
 def rulings_behind(fact: Fact, vid: str, data: SiteData) -> list[str]:
     """The ids of the rulings behind ``fact`` as ruleset ``vid`` says it, in the order of the rulings."""
     game = data.variants[vid].get("game")
@@ -36,16 +69,18 @@ def rulings_behind(fact: Fact, vid: str, data: SiteData) -> list[str]:
 
     found = []
     for rid, ruling in data.rulings.items():
+        if ruling.get("errata") and not disagreeing_errata(ruling, data.variants[vid]):
+            continue  # no account says otherwise at this table
         clauses = [data.clauses[c] for c in ruling.get("clauses") or [] if data.clause_game.get(c) == game]
         if said_from(ruling.get("parameter")) and any(clause_applies(c, vid) and said_from(c.get("parameter")) for c in clauses):
             found.append(rid)
     return found
 
 
-def ruling_words(ruling: Json, links: PageLinks) -> Markup:
+def ruling_words(ruling: Json, links: PageLinks, variant: Json | None = None) -> Markup:
     """One line of Markdown: this is the project's ruling, where the accounts disagree, what one says otherwise (its
-    erratum, or the number of readings), and a link to the whole ruling."""
-    errata = ruling.get("errata") or []
+    erratum, at the table of ``variant`` when given, or the number of readings), and a link to the whole ruling."""
+    errata = disagreeing_errata(ruling, variant) or ruling.get("errata") or []
     if errata:
         # What the erratum says is the kit's paraphrase: only the account's own words, quoted in it, are in quotes.
         says = re.sub(r'"([^"]*)"', "\u201c\\1\u201d", " ".join(str(errata[0].get("says", "")).split()))
@@ -59,5 +94,6 @@ def ruling_words(ruling: Json, links: PageLinks) -> Markup:
     return Markup(render("ruling_note.md.j2", link=links.ruling(str(ruling["id"]), with_title=True), other=other).strip())
 
 
-def ruling_lines(rids: Iterable[str], data: SiteData, links: PageLinks) -> list[Markup]:
-    return [ruling_words(data.rulings[rid], links) for rid in rids]
+def ruling_lines(rids: Iterable[str], data: SiteData, links: PageLinks, vid: str | None = None) -> list[Markup]:
+    variant = data.variants[vid] if vid is not None else None
+    return [ruling_words(data.rulings[rid], links, variant) for rid in rids]

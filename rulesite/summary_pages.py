@@ -12,7 +12,7 @@ with the rulings behind them under it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from markupsafe import Markup
 
@@ -45,6 +45,7 @@ class Wording:
     rulesets: list[str]  # the labels of the rulesets that say it, or of what sets them apart
     rulings: tuple[str, ...] = ()  # the rulings behind this wording and not behind every wording of its topic
     held: int = 1  # how many rulesets say it (``rulesets`` may name them by one thing they share)
+    only: dict[str, str] = field(default_factory=dict)  # of ``rulings``, those behind only some of its rulesets: which
 
 
 @dataclass(frozen=True)
@@ -147,24 +148,39 @@ def topic_line(topic: str, wordings: list[Wording], rulesets: int, rulings: tupl
 
 
 def lines(variants: dict[str, Json], sheet_title: str, data: SiteData) -> list[Line]:
-    """Every topic of every ruleset, in rule_words' order, each wording with the rulings behind it."""
-    said: dict[str, dict[str, tuple[list[str], set[str]]]] = {}  # topic: words: (labels, rulings)
+    """Every topic of every ruleset, in rule_words' order, each wording with the rulings behind it; a ruling behind
+    only some rulesets of a wording names them (``only``)."""
+    said: dict[str, dict[str, dict[str, list[str]]]] = {}  # topic: words: label: rulings
     for vid, variant in variants.items():
         label = ruleset_label(str(variant.get("title", "")), sheet_title)
         for fact in data.facts(vid):
-            labels, behind = said.setdefault(fact.topic, {}).setdefault(fact.words, ([], set()))
-            labels.append(label)
-            behind.update(ruling_marks.rulings_behind(fact, vid, data))
+            said.setdefault(fact.topic, {}).setdefault(fact.words, {})[label] = ruling_marks.rulings_behind(fact, vid, data)
     every = [ruleset_label(str(v.get("title", "")), sheet_title) for v in variants.values()]
     out = []
     for topic, wordings in said.items():
-        shared = set.intersection(*(behind for _, behind in wordings.values()))
-        made = [
-            Wording(words, named(labels, every, sheet_title), tuple(r for r in data.rulings if r in behind - shared), len(labels))
-            for words, (labels, behind) in wordings.items()
-        ]
+        held = {rid for by_label in wordings.values() for rids in by_label.values() for rid in rids}
+        shared = {r for r in held if all(r in rids for by_label in wordings.values() for rids in by_label.values())}
+        made = []
+        for words, by_label in wordings.items():
+            labels = list(by_label)
+            behind = [r for r in data.rulings if r not in shared and any(r in rids for rids in by_label.values())]
+            only = {r: some(labels, [lb for lb in labels if r in by_label[lb]], every, sheet_title) for r in behind}
+            only = {r: names for r, names in only.items() if names}
+            made.append(Wording(words, named(labels, every, sheet_title), tuple(behind), len(labels), only))
         out.append(topic_line(topic, made, len(variants), tuple(r for r in data.rulings if r in shared)))
     return out
+
+
+def some(labels: list[str], holding: list[str], every: list[str], sheet_title: str) -> str:
+    """How a mark names the rulesets of a wording it holds for, when it does not hold for all: "Except clockwise"
+    when the others are fewer, else "For ..."; nothing when it holds for every one."""
+    if len(holding) == len(labels):
+        return ""
+    left = [label for label in labels if label not in holding]
+    names = "; ".join(named(left, every, sheet_title) if len(left) < len(holding) else named(holding, every, sheet_title))
+    if len(left) < len(holding):
+        return "Except " + names
+    return names[:1].upper() + names[1:]
 
 
 def shared_table(variants: dict[str, Json]) -> tuple[Markup | None, set[str]]:

@@ -41,7 +41,7 @@ def variant_page(vid: str, data: SiteData) -> str:
         title=str(variant.get("title", vid)),
         game_title=data.game_title(game),
         facts=facts,
-        rulings={f.topic: ruling_marks.ruling_lines(ruling_marks.rulings_behind(f, vid, data), data, links) for f in facts},
+        rulings={f.topic: ruling_marks.ruling_lines(ruling_marks.rulings_behind(f, vid, data), data, links, vid) for f in facts},
         sections=sections,
         selector=selector(game, page, data, current=vid),
         game_page=paths.rules_page_path(game),

@@ -127,16 +127,22 @@ def test_each_ruling_behind_a_rule_is_marked_under_it_for_the_rulesets_it_holds_
 
     assert behind("albastini-2p", "Scoring") == ["R7"] and behind("albastini-over60-2p", "Scoring") == ["R8"]
     assert behind("albastini-4p", "Drawing") == ["R6"] and behind("albastini-5p", "Drawing") == []  # the indicator is dead
+    # The account's sentence names the player the ruling does at a table of two and under clockwise play.
+    assert behind("albastini-2p", "Drawing") == behind("albastini-over60-2p", "Drawing") == []
+    assert behind("albastini-clockwise", "Drawing") == [] and behind("albastini-3p", "Drawing") == ["R6"]
     assert behind("altbaumer-standard", "Rank") == ["R9"] and behind("briscola-2p", "Scoring") == []
     four, five = (site_pages[paths.table_summary_path("albastini", n)] for n in (4, 5))
     mark = '    - <span class="ruling-mark">Our ruling [R6 Who draws the indicator](../rulings.md#R6): one account says otherwise'
     drawing = block_of(four, "the trick's winner first\\. The indicator, last of the stock, goes to the last player to draw\\.")
-    assert drawing[1][-1].startswith(mark)
+    assert drawing[1][-1].startswith(mark.replace('mark">', 'mark">*Except clockwise:* '))  # not at all of the sheet's tables
     assert "R6 Who draws" not in five
+    assert "R6 Who draws" not in site_pages[paths.table_summary_path("albastini", 2)]
+    three = block_of(site_pages[paths.table_summary_path("albastini", 3)], drawing[2].removeprefix("- **Drawing:** "))
+    assert three[1][-1].startswith(mark)
     for page in (four, five, site_pages[paths.summary_path("altbaumer")]):
         for line in page.splitlines():
             if "ruling-mark" in line:
-                marked = r'(    )+- <span class="ruling-mark">Our ruling \[R\d+ [^\]]+\]\(\.\./rulings\.md#R\d+\): '
+                marked = r'(    )+- <span class="ruling-mark">(\*[^*]+:\* )?Our ruling \[R\d+ [^\]]+\]\(\.\./rulings\.md#R\d+\): '
                 assert re.fullmatch(marked + r".*; this page follows the ruling\.</span>", line), line
 
 

@@ -734,6 +734,9 @@ def test_a_ruleset_page_leads_with_the_table_in_plain_words_its_rulings_marked(
     rows = {row.split(" | ")[0].removeprefix("| "): row for row in page[summary:rules].splitlines() if row.startswith("| ")}
     assert "Our ruling [R6 Who draws the indicator](../rulings.md#R6)" in rows["Drawing"]
     assert "ruling-mark" not in rows["Pack"]
+    # where the account's sentence names the same player as the ruling, no account says otherwise
+    for vid in ("albastini-2p", "albastini-over60-2p", "albastini-clockwise"):
+        assert "Our ruling [R6 Who draws" not in site_pages[paths.variant_rules_path(vid)], vid
     pack = next(line for line in page[rules:].splitlines() if line.startswith("**"))
     assert pack.startswith("**[A 36\\-card pack](albastini.md#albastini.cards.pack).**"), pack  # the title links its clause
     # the clause ids are there for those who ask: each behind the page's one toggle

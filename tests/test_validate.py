@@ -460,3 +460,16 @@ def test_a_folder_with_nothing_to_check_is_no_valid_one(tmp_path: Path, capsys: 
     for args in ([str(empty)], ["--scenarios", str(empty)]):
         assert main(["validate", *args]) == 2
         assert f"{empty}: expected YAML files in this folder, found none" in capsys.readouterr().err
+
+
+def test_an_erratums_tables_are_named_by_parameters_of_the_game(kit_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rulings = kit_copy / "spec" / "albastini" / "rulings.yaml"
+    text = rulings.read_text(encoding="utf-8")
+    condition = "          direction: anticlockwise\n"
+    assert condition in text
+    rulings.write_text(text.replace(condition, condition.replace("direction", "directoin")), encoding="utf-8")
+    code, lines = run(capsys)
+    assert code == 2
+    assert len(lines) == 1 and lines[0].endswith(
+        "differs_when.directoin: expected a parameter path present in a albastini variant, found 'directoin'"
+    ), lines
