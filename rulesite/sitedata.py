@@ -17,7 +17,7 @@ from specreader.jsontypes import Json
 from specreader.problems import DataError, Problem
 from specreader.spec import Spec, read
 
-GLOSSARY_KEYS = {"term", "id", "language", "meaning", "game", "definition", "clauses", "cards"}
+GLOSSARY_KEYS = {"term", "id", "language", "meaning", "game", "definition", "engine_note", "clauses", "cards"}
 
 
 def clause_applies(clause: Json, vid: str) -> bool:
@@ -131,6 +131,8 @@ def load_glossary(path: Path) -> list[Json]:
         if not isinstance(item, dict) or not isinstance(item.get("term"), str) or not isinstance(item.get("definition"), str):
             problems.append(doc.problem(("terms", i), "expected a mapping with term and definition strings"))
             continue
+        if "engine_note" in item and not isinstance(item["engine_note"], str):
+            problems.append(doc.problem(("terms", i, "engine_note"), "expected a string"))
         for key in item:
             if key not in GLOSSARY_KEYS:
                 problems.append(doc.problem(("terms", i, key), f"unknown key {key!r}: expected one of {sorted(GLOSSARY_KEYS)}"))

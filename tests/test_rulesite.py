@@ -188,6 +188,22 @@ def test_glossary_defines_the_words_of_the_rules(site_pages: dict[str, str]) -> 
         assert re.search(rf"^## {re.escape(word)}\b", page, re.M), word
 
 
+def test_the_glossary_defines_for_players_and_keeps_engine_detail_in_its_note(
+    site_data: rulesite.SiteData, site_pages: dict[str, str]
+) -> None:
+    """A seat and a side are defined in table words; how engines number them is the term's engine note, said
+    after the definition as the specification says a clause's."""
+    page = site_pages[paths.GLOSSARY_PAGE]
+    for term in site_data.glossary:
+        assert not sentences_saying(r"engines?|scenarios?|numbered|variant lists|seats? (?:\d|X\b)", term["definition"]), term
+    noted = [t for t in site_data.glossary if t.get("engine_note")]
+    assert {"seat", "side"} <= {t["term"] for t in noted}
+    for term in noted:
+        entry = page.split(f"\n## {md(term['term'])} ", 1)[1].split("\n## ", 1)[0]
+        assert "\n**For engines.** " in entry, entry
+        assert "numbered from 0" in entry or term["term"] not in ("seat", "side"), entry
+
+
 def test_error_and_schema_pages_list_everything(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
     errors = anchors(site_pages[paths.REFUSALS_PAGE])
     assert site_data.refusal_codes <= errors
@@ -768,7 +784,7 @@ def test_what_a_clause_asks_of_engines_alone_is_on_the_specification_page_and_no
         mentions = [line.split('<span class="rule__clause">')[0] for line in page.splitlines() if line.startswith("**")]
         assert not [m for m in mentions if "<code>" in m], vid
         rules = "\n".join(line for line in words.splitlines() if line.startswith("**"))  # the rules, not the lead
-        spoken = sentences_saying(r"specification|implemented|set up|seats? (?:are |must be )?numbered", rules)
+        spoken = sentences_saying(r"specification|implemented|set up|seats? (?:are |must be )?numbered|seats? (?:\d|i\b)", rules)
         assert not spoken, (vid, spoken)
 
 
