@@ -17,6 +17,8 @@ from specreader.jsontypes import Json
 
 # The setup choice of the match's target, as a clause's choices and usual name it.
 TARGET_CHOICE = "setup.match.target"
+# A choice of the table's set-up that no parameter holds, said in the words of the clause leaving it to the table.
+DEALER_CHOICE = "setup.dealer"
 
 
 @dataclass(frozen=True)
@@ -326,13 +328,18 @@ def match(variant: Json, usual: Mapping[str, list[Any]]) -> str:
 
 
 def facts(
-    variant: Json, usual: Mapping[str, list[Any]] | None = None, conventions: frozenset[str] = frozenset()
+    variant: Json,
+    usual: Mapping[str, list[Any]] | None = None,
+    conventions: frozenset[str] = frozenset(),
+    told: Mapping[str, str] | None = None,
 ) -> list[Fact]:
     """Every part of the game at this table, in the order of a deal. ``usual``: the values tables commonly agree
     for a setup choice, by its path (the ``usual`` of the clauses that apply to the variant). ``conventions``: the
     parameters that say only how the kit writes something down, not what the table must do (their clauses
-    give an engine note and no text)."""
+    give an engine note and no text). ``told``: a set-up choice no parameter holds, by its path, in the words of
+    the clause that leaves it to the table (who deals first)."""
     usual = usual or {}
+    told = told or {}
     found: list[tuple[str, str | None, tuple[str, ...]]] = [  # topic, words, about
         ("Players", players(variant), ("players", "sides")),
         ("Direction", direction(variant), ("direction",)),
@@ -340,6 +347,7 @@ def facts(
         ("Rank", ranking(variant), ("ranking",)),
         ("Values", values(variant), ("values",)),
         ("Partners and first dealer", first_dealer(variant), ("components.first_dealer",)),
+        ("First dealer", None if first_dealer(variant) else told.get(DEALER_CHOICE), (DEALER_CHOICE,)),
         ("The cut", cut(variant), ("components.cut",)),
         ("The deal", deal(variant, conventions), ("deal",)),
         ("Trumps", trump(variant), ("components.trump",)),

@@ -5,7 +5,8 @@ big cards with captions (``_`` for a space), ``[[values: VARIANT]]`` the variant
 ``[[cli: verify]]`` lists a ``trickspec`` command's options (``[[cli:]]`` the commands) and
 ``[[pytest-options:]]`` the pytest plugin's, ``[[limits:]]`` the data limits, all read from the code so the
 guide cannot drift from it. A bad card code or an unknown variant is an error, so a typo
-fails the build. ``[[ruling: R6]]`` marks, where players read, what follows the project's ruling.
+fails the build. ``[[ruling: R6]]`` marks, where players read, what follows the project's ruling, and
+``[[rule: albastini.deal.first-dealer]]`` says a clause's text as the ruleset pages say it to players.
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ import re
 
 from rulesite import cli_reference, how_to_play, ruling_marks, templating, variant_pages
 from rulesite.cards import is_card
+from rulesite.escaping import said_plainly
 from rulesite.links import PageLinks
 from rulesite.sitedata import SiteData
 from specreader import limits
 from specreader.jsontypes import Json
 
 _SHORTCODE = re.compile(
-    r"\[\[(cards|hand|show|values|cli|pytest-options|limits|walkthrough|table|rulesets|ruling):\s*([^\]]*)\]\]"
+    r"\[\[(cards|hand|show|values|cli|pytest-options|limits|walkthrough|table|rulesets|ruling|rule):\s*([^\]]*)\]\]"
 )
 
 
@@ -48,6 +50,11 @@ def expand_shortcodes(markdown: str, data: SiteData | None = None, page: str = "
             if data is None or len(arg) != 1 or arg[0] not in data.rulings:
                 raise ValueError(f"[[ruling: ...]]: expected a ruling id, found {' '.join(arg)!r}")
             return ruling_note(data.rulings[arg[0]], PageLinks(page, data))
+        if kind == "rule":
+            clause = data.clauses.get(arg[0]) if data is not None and len(arg) == 1 else None
+            if data is None or clause is None or not clause.get("text"):
+                raise ValueError(f"[[rule: ...]]: expected the id of a clause with text, found {' '.join(arg)!r}")
+            return str(PageLinks(page, data).prose(said_plainly(clause["text"]), titles=True))
         if kind == "rulesets":
             if data is None or len(arg) != 1 or arg[0] not in data.games():
                 raise ValueError(f"[[rulesets: ...]]: expected one game, found {' '.join(arg)!r}")

@@ -11,6 +11,7 @@ from typing import Any
 from conformance.suite.scenarios import Scenario, load_files, scenario_files
 from rulesite import rule_words, walkthrough
 from rulesite.cards import is_card
+from rulesite.escaping import said_plainly
 from rulesite.paths import example_page_path
 from specreader import kitdata, yamlio
 from specreader.jsontypes import Json
@@ -93,6 +94,7 @@ class SiteData:
         usual: dict[str, list[Any]] = {}
         ruled: set[str] = set()  # parameters a clause of the table's rules (text, not only an engine note) sets
         noted: set[str] = set()
+        told: dict[str, str] = {}  # set-up choices a clause leaves to the table, no parameter holding them: its words
         for clause in self.game_clauses(str(variant.get("game"))):
             if not clause_applies(clause, vid):
                 continue
@@ -100,7 +102,10 @@ class SiteData:
                 usual.update(clause["usual"])
             if isinstance(parameter := clause.get("parameter"), str):
                 (ruled if clause.get("text") else noted).add(parameter)
-        return rule_words.facts(variant, usual, frozenset(noted - ruled))
+            elif clause.get("text"):
+                choices = [str(c) for c in clause.get("choices") or [] if str(c).startswith("setup.")]
+                told.update(dict.fromkeys(choices, said_plainly(clause["text"])))
+        return rule_words.facts(variant, usual, frozenset(noted - ruled), told)
 
     def sources(self) -> list[Json]:
         doc = self.spec.sources_file

@@ -28,7 +28,7 @@ from specreader.jsontypes import Json
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Players and cards", ("Players", "Direction", "Partners and first dealer", "Pack")),
     ("Rank and values", ("Rank", "Values")),
-    ("The deal", ("The cut", "The deal")),
+    ("The deal", ("First dealer", "The cut", "The deal")),
     ("Trumps", ("Trumps", "Partners' look", "Going alone")),
     ("Play", ("Play", "The trick", "Drawing")),
     ("Scoring", ("Scoring",)),

@@ -54,3 +54,32 @@ def test_example_headings_say_cards_as_players_write_them(site_pages: dict[str, 
     assert len(headings) > 300
     coded = [h for h in headings if re.search(r"\b[AKQJT2-9][CDHS]\b", h.split(" {:")[0].split(" {#")[0])]
     assert not coded, coded[:5]
+
+
+def test_the_first_dealer_and_the_shuffle_are_said_where_players_read_in_the_clauses_words(
+    site_data: rulesite.SiteData,
+) -> None:
+    """Albastini leaves the first dealer to the table and has the dealer shuffle: the how-to-play page and every
+    print sheet say so, in the words of the clause (changed in the clause, changed on the pages)."""
+    import copy
+
+    from rulesite import paths, summary_pages
+    from rulesite.escaping import md, said_plainly
+
+    said = md(said_plainly(site_data.clauses["albastini.deal.first-dealer"]["text"]))
+    assert "in any way the table likes" in said and "shuffles" in said
+    written = rulesite.hand_written_pages()["play/albastini.md"]
+    play = expand_shortcodes(written, site_data, "play/albastini.md")
+    assert said in play and play.index(said) > play.index("## The deal")
+    assert "six play as three pairs, partners again sitting opposite" in " ".join(written.split())
+    sheets = summary_pages.summary_pages("albastini", site_data)
+    for sheet in summary_pages.sheets("albastini", site_data):
+        assert f"- **First dealer:** {said}" in sheets[sheet.path], sheet.path
+    changed = copy.copy(site_data)
+    changed.clauses = {**site_data.clauses}
+    changed.clauses["albastini.deal.first-dealer"] = {**site_data.clauses["albastini.deal.first-dealer"], "text": "Cut for it."}
+    four = summary_pages.summary_pages("albastini", changed)[paths.table_summary_path("albastini", 4)]
+    assert "- **First dealer:** Cut for it\\." in four
+    assert expand_shortcodes("[[rule: albastini.deal.first-dealer]]", changed, "play/albastini.md") == "Cut for it\\."
+    with pytest.raises(ValueError, match="expected the id of a clause with text"):
+        expand_shortcodes("[[rule: albastini.deal.deck-order]]", site_data, "play/albastini.md")
