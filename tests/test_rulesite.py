@@ -1131,3 +1131,13 @@ def test_an_engine_s_name_and_homepage_in_a_run_log_make_no_markup_on_the_implem
         assert "x.example" not in shown and "<a href" not in row, address  # the name stands, as text, not a link
     naipes = next(line for line in page.splitlines() if "naipes" in line and "<a href" in line)
     assert '<a href="https://github.com/naipes-com/naipes"><strong>naipes</strong></a>' in naipes  # http(s): a link
+
+
+def test_the_glossary_names_the_languages_its_words_are_in(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+    """The intro names, for each game, the languages of the words the glossary holds, and no other."""
+    intro = site_pages[paths.GLOSSARY_PAGE].split("\n## ", 1)[0]
+    assert "The words of the accounts (Kiswahili and French for Albastini) and the kit's own terms" in intro
+    assert "German" not in intro
+    held = {str(t["language"]) for t in site_data.glossary if t.get("language")}
+    named = set(re.findall(r"\b([A-Z][a-z]+)(?= and | for )", intro.split("(", 1)[1].split(")", 1)[0]))
+    assert named == held
