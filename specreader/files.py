@@ -121,9 +121,9 @@ def unreadable(name: str, err: OSError) -> Problem:
 def yaml_files(target: Path) -> tuple[list[Path], list[Problem]]:
     """The ``*.yaml`` files a path stands for, sorted: itself when it is not a folder, else every one
     under it. Each real folder is entered once: a link to a folder already entered (a link back up the
-    tree, a loop) is a problem, as is a link to a folder outside the tree, never entered (it could lead
-    anywhere: /tmp, /);
-    a name ending in .yaml is listed whatever it is, for read_bytes to judge."""
+    tree, a loop) is a problem, as is a link to a folder or a file outside the tree, never entered nor read
+    (it could lead anywhere: /tmp, /etc/passwd);
+    a name ending in .yaml is otherwise listed whatever it is, for read_bytes to judge."""
     if not os.path.lexists(target):
         return [], [Problem(str(target), 0, 0, (), "no such file or directory")]
     if not target.is_dir():  # also a link loop, which the reader reports
@@ -149,13 +149,21 @@ def yaml_files(target: Path) -> tuple[list[Path], list[Problem]]:
         for entry in listed:
             path = folder / entry.name
             if _is_folder(entry):
-                if entry.is_symlink() and not Path(os.path.realpath(path)).is_relative_to(inside):
+                if _links_out(entry, path, inside):
                     problems.append(Problem(str(path), 0, 0, (), "a link out of the folder: expected a folder inside it"))
                     continue
                 folders.append(path)
             elif entry.name.endswith(".yaml"):
+                if _links_out(entry, path, inside):
+                    problems.append(Problem(str(path), 0, 0, (), "a link out of the folder: expected a file inside it"))
+                    continue
                 found.append(path)
     return sorted(found), problems
+
+
+def _links_out(entry: os.DirEntry[str], path: Path, inside: str) -> bool:
+    """Whether an entry is a link ending outside the folder ``inside`` (a real path), or nowhere but outside it."""
+    return entry.is_symlink() and not Path(os.path.realpath(path)).is_relative_to(inside)
 
 
 def _is_folder(entry: os.DirEntry[str]) -> bool:

@@ -291,6 +291,40 @@ def test_a_house_variant_of_another_game_than_its_folder_s_is_located(
     assert f"{variant}:{line}:10: $.extends: {said}" in err
 
 
+def test_a_link_to_a_file_outside_a_house_folder_is_reported_and_never_read(
+    house: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As a link to a folder outside: a scenario file elsewhere, or any file (/etc/passwd), linked into a house
+    folder is neither read (its content never quoted) nor taken as the house's own; a link inside it is read."""
+    scenario = house / "scenarios" / "albastini" / "baobab" / "over-90.yaml"
+    kept = scenario.with_suffix(".txt")  # no .yaml: read only through the link beside it
+    scenario.rename(kept)
+    scenario.symlink_to(kept.name)
+    assert validate_house(house, capsys) == (cli.EXIT_OK, [])
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    theirs = elsewhere / "theirs.yaml"
+    theirs.write_text(kept.read_text(encoding="utf-8").replace("baobab/over-90/", "baobab/elsewhere/"), encoding="utf-8")
+    secret = elsewhere / "secret.yaml"
+    secret.write_text("root:x:0:0:secret-word\n", encoding="utf-8")
+    links = {
+        house / "scenarios" / "albastini" / "theirs.yaml": theirs,
+        house / "scenarios" / "albastini" / "baobab" / "secret.yaml": secret,
+        house / "spec" / "albastini" / "variants" / "kit.yaml": kitdata.spec_dir() / "albastini" / "variants" / "4p.yaml",
+    }
+    for link, target in links.items():
+        link.symlink_to(target)
+    expected = sorted(f"{link}: a link out of the folder: expected a file inside it" for link in links)
+    status, err = validate_house(house, capsys)
+    assert (status, err) == (cli.EXIT_BAD_DATA, [*expected, "3 problem(s)"])
+    spec_link = house / "spec" / "albastini" / "variants" / "kit.yaml"
+    spec_link.unlink()  # verify stops at a spec problem before it reads the scenarios
+    status = cli.main(["verify", "--spec", str(house / "spec"), "--scenarios", str(house / "scenarios")])
+    out, err_text = capsys.readouterr()
+    assert (status, out) == (cli.EXIT_BAD_DATA, "")  # nothing run, theirs.yaml's scenarios included
+    assert err_text.splitlines() == [line for line in expected if str(spec_link) not in line] + ["2 problem(s)"]
+
+
 def test_a_missing_scenarios_folder_is_named(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = house / "tests"
     status = cli.main(["verify", "--spec", str(house / "spec"), "--scenarios", str(missing)])
