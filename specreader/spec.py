@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import NoReturn
 
 from specreader import kitdata
 from specreader.files import yaml_files
@@ -35,7 +36,9 @@ class Spec:
     # Files that did not load, by kind: an id they declare is unknown, without being wrong.
     unloaded: dict[str, list[str]] = field(default_factory=dict)
     equivalents_file: Document | None = None  # mutants `trickspec selfcheck` reports as equivalent
-    _resolved: dict[str, Json] = field(default_factory=dict, repr=False)
+    # Each variant resolved, with its longest extends chain (itself first): a chain through a variant resolved
+    # already is as long as one through a variant resolved on the way, whatever the order they are asked for in.
+    _resolved: dict[str, tuple[Json, tuple[str, ...]]] = field(default_factory=dict, repr=False)
     _variants: dict[str, tuple[Document, Json]] | None = field(default=None, repr=False)
 
     def add(self, doc: Document, rel: tuple[str, ...], problems: list[Problem]) -> None:
@@ -149,24 +152,30 @@ class Spec:
 
     def resolved(self, variant_id: str) -> Json:
         """The same, resolved once per spec and shared: for readers, who must not change it."""
-        return self._resolve(variant_id, ())
+        return self._resolve(variant_id, ())[0]
 
-    def _resolve(self, variant_id: str, stack: tuple[str, ...]) -> Json:
+    def _resolve(self, variant_id: str, stack: tuple[str, ...]) -> tuple[Json, tuple[str, ...]]:
+        """The variant resolved, and its longest extends chain, itself first; ``stack`` is the chain of the
+        variants being resolved that extend it, all of whose chains are then at most MAX_INHERITANCE long."""
         if variant_id in stack:
             raise ValueError(f"extends cycle through {' -> '.join((*stack, variant_id))}")
-        if len(stack) >= MAX_INHERITANCE:
-            raise ValueError(f"extends chain {' -> '.join((*stack, variant_id))} longer than {MAX_INHERITANCE} variants")
         cached = self._resolved.get(variant_id)
         if cached is not None:
+            if len(stack) + len(cached[1]) > MAX_INHERITANCE:
+                _too_long((*stack, *cached[1]))
             return cached
+        if len(stack) >= MAX_INHERITANCE:
+            _too_long((*stack, variant_id))
         raw = self.variants_raw()
         if variant_id not in raw:
             raise KeyError(variant_id)
         own = raw[variant_id][1]
         merged: Json = {}
         sources: list[str] = []
+        longest: tuple[str, ...] = ()
         for parent_id in parents(own):  # later parents override earlier ones
-            parent = self._resolve(parent_id, (*stack, variant_id))
+            parent, chain = self._resolve(parent_id, (*stack, variant_id))
+            longest = max(longest, chain, key=len)
             sources += [key for key in parent.get("sources", []) if key not in sources]
             # merge_into copies what it takes, so the parent stays as cached
             merge_into(merged, {k: v for k, v in parent.items() if k != "abstract"})
@@ -177,8 +186,14 @@ class Spec:
         merged["sources"] = list(own_sources) if isinstance(own_sources, list) else sources
         if own.get("abstract"):
             merged["abstract"] = True
-        self._resolved[variant_id] = merged
-        return merged
+        self._resolved[variant_id] = merged, (variant_id, *longest)
+        return self._resolved[variant_id]
+
+
+def _too_long(chain: tuple[str, ...]) -> NoReturn:
+    """Refuse a chain longer than the limit, named up to the first variant past it."""
+    shown = " -> ".join(chain[: MAX_INHERITANCE + 1])
+    raise ValueError(f"extends chain {shown} longer than {MAX_INHERITANCE} variants")
 
 
 def unexpected_file(file: str) -> Problem:

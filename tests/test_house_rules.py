@@ -19,6 +19,7 @@ import pytest
 
 from conformance import cli
 from specreader import kitdata, roots
+from specreader.limits import MAX_INHERITANCE
 
 pytest_plugins = ["pytester"]  # a broken house under pytest, run in this process
 
@@ -323,6 +324,33 @@ def test_a_link_to_a_file_outside_a_house_folder_is_reported_and_never_read(
     out, err_text = capsys.readouterr()
     assert (status, out) == (cli.EXIT_BAD_DATA, "")  # nothing run, theirs.yaml's scenarios included
     assert err_text.splitlines() == [line for line in expected if str(spec_link) not in line] + ["2 problem(s)"]
+
+
+@pytest.mark.parametrize("order", ["parents-first", "children-first"])
+def test_an_extends_chain_is_as_long_whatever_order_its_ids_sort_in(
+    house: Path, capsys: pytest.CaptureFixture[str], order: str
+) -> None:
+    """albastini-over60 ends a chain of 3 (albastini-4p, albastini-base): 13 house levels on it make 16, the
+    limit; the 14th is one over it, whether its ids sort so that its parents are resolved first or last. fuzz on
+    the deepest stops before it plays, located as validate locates it."""
+    levels = 14
+    variants = house / "spec" / "albastini" / "variants"
+    names = [f"deep-{n if order == 'children-first' else levels + 1 - n:02d}" for n in range(levels, 0, -1)]
+    parent = "albastini-over60"
+    for name in names:  # the nearest albastini-over60 first
+        (variants / f"{name}.yaml").write_text(
+            f"id: {name}\nextends: {parent}\ntitle: T\nsources: [baobab-house-sheet]\ncomponents: {{}}\n", encoding="utf-8"
+        )
+        parent = name
+    chain = " -> ".join([*reversed(names), "albastini-over60", "albastini-4p", "albastini-base"])
+    assert len(chain.split(" -> ")) == MAX_INHERITANCE + 1
+    said = f"extends chain {chain} longer than {MAX_INHERITANCE} variants: expected extends that end"
+    problem = f"{variants / names[-1]}.yaml:2:10: $.extends: {said}"
+    status, err = validate_house(house, capsys)
+    assert (status, err) == (cli.EXIT_BAD_DATA, [problem, "1 problem(s)"])
+    status = cli.main(["fuzz", "--spec", str(house / "spec"), "--variant", names[-1], "--deals", "3"])
+    out, err_text = capsys.readouterr()
+    assert (status, err_text.splitlines(), out) == (cli.EXIT_BAD_DATA, [problem, "1 problem(s)"], "")
 
 
 def test_a_missing_scenarios_folder_is_named(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
