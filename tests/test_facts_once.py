@@ -75,6 +75,7 @@ NOT_DATA_LIMITS = {
     "_MUTANT_KEYS_KEPT",  # mutants named in one problem (conformance/validate.py)
     "_RELEASED_KEPT",  # request ids remembered to tell a late copy (conformance/engines/protocol.py)
     "MAX_STARTS",  # starting points the shrinker tries (conformance/fuzz/shrink.py)
+    "_TEMPORARY_NAME_KEPT",  # bytes of a file's name its temporary file is named with (conformance/run/outputs.py)
 }
 
 
