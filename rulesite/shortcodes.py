@@ -7,6 +7,7 @@ big cards with captions (``_`` for a space), ``[[values: VARIANT]]`` the variant
 guide cannot drift from it. A bad card code or an unknown variant is an error, so a typo
 fails the build. ``[[ruling: R6]]`` marks, where players read, what follows the project's ruling, and
 ``[[rule: albastini.deal.first-dealer]]`` says a clause's text as the ruleset pages say it to players.
+A shortcode in inline code or a fenced code block is left as written, so a page can show one as an example.
 """
 
 from __future__ import annotations
@@ -24,6 +25,44 @@ from specreader.jsontypes import Json
 _SHORTCODE = re.compile(
     r"\[\[(cards|hand|show|values|cli|pytest-options|limits|walkthrough|table|rulesets|ruling|rule):\s*([^\]]*)\]\]"
 )
+
+# Where Markdown reads code, not text: a fenced block (``` or ~~~, at any indent, as in a list or an admonition)
+# runs to a closing fence of the same character at least as long, or to the end; a code span is a run of
+# backticks, not escaped, up to the next run of the same length, within one paragraph.
+_FENCE_OPEN = re.compile(r"[ \t]*(?P<fence>`{3,}(?!.*`)|~{3,})")
+_CODE_SPAN = re.compile(r"(?<![\\`])(?P<ticks>`+)(?!`)(?:(?!\n[ \t]*\n).)+?(?<!`)(?P=ticks)(?!`)", re.S)
+
+
+def _outside_code(markdown: str) -> list[tuple[str, bool]]:
+    """``markdown`` in pieces, in order, each with whether it is text (not code) Markdown would render."""
+    parts: list[tuple[str, bool]] = []
+    text: list[str] = []
+    fence = ""
+    for line in markdown.splitlines(keepends=True):
+        if fence:
+            parts[-1] = (parts[-1][0] + line, False)
+            closing = line.strip()
+            if closing.startswith(fence) and closing == fence[0] * len(closing):
+                fence = ""
+        elif opened := _FENCE_OPEN.match(line):
+            parts.append(("".join(text), True))
+            text = []
+            parts.append((line, False))
+            fence = opened["fence"]
+        else:
+            text.append(line)
+    parts.append(("".join(text), True))
+    pieces: list[tuple[str, bool]] = []
+    for part, is_text in parts:
+        if not is_text:
+            pieces.append((part, False))
+            continue
+        start = 0
+        for span in _CODE_SPAN.finditer(part):
+            pieces += [(part[start : span.start()], True), (span.group(), False)]
+            start = span.end()
+        pieces.append((part[start:], True))
+    return pieces
 
 
 def values_table(variant: Json) -> str:
@@ -88,4 +127,4 @@ def expand_shortcodes(markdown: str, data: SiteData | None = None, page: str = "
             raise ValueError(f"[[values: ...]]: expected one known variant id, found {' '.join(arg)!r}")
         return values_table(data.variants[arg[0]])
 
-    return _SHORTCODE.sub(replace, markdown)
+    return "".join(_SHORTCODE.sub(replace, piece) if is_text else piece for piece, is_text in _outside_code(markdown))

@@ -290,6 +290,20 @@ def test_shortcodes_draw_cards_and_refuse_typos(site_data: rulesite.SiteData) ->
         rulesite.expand_shortcodes("[[values: no-such-variant]]", site_data)
 
 
+def test_shortcodes_in_code_are_shown_as_written(site_data: rulesite.SiteData) -> None:
+    page = (
+        "A `[[ruling: R6]]` line, ``[[cards: 1H]]`` and [[cards: AH]].\n\n"
+        "- In a list:\n\n    ```markdown\n    [[cards: 1H]] [[ruling: R99]]\n    ```\n\n"
+        "~~~~\n[[values: no-such-variant]]\n~~~~\n\nThen [[cards: 3S]] and `code` [[cards: 7H]]\n"
+    )
+    out = rulesite.expand_shortcodes(page, site_data, "changelog.md")
+    assert out.count('class="card card--') == 3
+    assert "A `[[ruling: R6]]` line, ``[[cards: 1H]]`` and" in out
+    assert "    ```markdown\n    [[cards: 1H]] [[ruling: R99]]\n    ```\n" in out
+    assert "~~~~\n[[values: no-such-variant]]\n~~~~\n" in out
+    assert "Our ruling" not in out
+
+
 def test_prose_draws_card_codes_and_links_ids(site_data: rulesite.SiteData) -> None:
     text = PageLinks("rules/albastini.md", site_data).prose("JC beats AD (ruling R6, albastini.play.trick-winner); must_trump")
     assert text.count('class="card card--') == 2
