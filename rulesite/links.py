@@ -120,7 +120,7 @@ class PageLinks:
             elif rid and rid in self.data.rulings:
                 target = self.ruling(rid)
             elif card_code:
-                target = self._card(card_code)
+                target = self._card(card_code, coded=paths.for_engines(self.page))
             elif error and error in self.data.refusal_codes:
                 target = self.error(error)
             else:

@@ -27,6 +27,15 @@ PLAY_FOLDER = "play/"
 PRINT_FOLDER = "print/"
 EXAMPLES_FOLDER = "examples/"
 FIELDS_FOLDER = "reference/fields/"
+# The folders of the pages for engine authors, where a card's code (TS) is said with its name.
+REFERENCE_FOLDER = "reference/"
+GUIDE_FOLDER = "guide/"
+
+
+def for_engines(page: str) -> bool:
+    """Whether the page at ``page`` is for engine authors, who write cards as codes: the worked examples (the
+    scenarios drawn), the reference and the guides. Players read the rest and never need a code."""
+    return page.startswith((EXAMPLES_FOLDER, REFERENCE_FOLDER, GUIDE_FOLDER)) or page == SCENARIO_FORMAT_PAGE
 
 
 def rules_page_path(game: str) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from rulesite import cli_reference, how_to_play, ruling_marks, templating, variant_pages
+from rulesite import cli_reference, how_to_play, paths, ruling_marks, templating, variant_pages
 from rulesite.cards import is_card
 from rulesite.escaping import said_plainly
 from rulesite.links import PageLinks
@@ -117,12 +117,13 @@ def expand_shortcodes(markdown: str, data: SiteData | None = None, page: str = "
             bad = [a for a, (label, _, c) in zip(arg, pairs, strict=True) if not label or not is_card(c)]
             if bad:
                 raise ValueError(f"[[show: ...]]: expected Label:CARD items, found {', '.join(bad)}")
-            return templating.macro("cards.html.j2", "labelled")([(label.replace("_", " "), c) for label, _, c in pairs])
+            shown = [(label.replace("_", " "), c) for label, _, c in pairs]
+            return templating.macro("cards.html.j2", "labelled")(shown, coded=paths.for_engines(page))
         if kind in ("cards", "hand"):
             bad = [c for c in arg if not is_card(c)]
             if bad:
                 raise ValueError(f"[[{kind}: ...]]: not card codes: {', '.join(bad)}")
-            return templating.macro("cards.html.j2", "row")(arg, big=kind == "hand")
+            return templating.macro("cards.html.j2", "row")(arg, big=kind == "hand", coded=paths.for_engines(page))
         if data is None or len(arg) != 1 or arg[0] not in data.variants:
             raise ValueError(f"[[values: ...]]: expected one known variant id, found {' '.join(arg)!r}")
         return values_table(data.variants[arg[0]])

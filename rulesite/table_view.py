@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulesite import table_words
+from rulesite import cards, table_words
 from specreader.jsontypes import Json
 
 # Places round the table, seats in the order of play from seat 0 at the bottom: anticlockwise play moves
@@ -44,7 +44,9 @@ class TableView:
             roles = f" ({', '.join(s.roles)})" if s.roles else ""
             hand = f"{len(s.hand)} cards" if s.hand else "no cards"
             parts.append(f"{s.name}{roles}: {hand}")
-        middle = f"stock of {self.stock_count}" + (f", indicator {self.indicator}" if self.indicator else "")
+        card = cards.face(self.indicator)
+        indicator = card.name if card is not None else self.indicator  # "six of diamonds", as the card's own label
+        middle = f"stock of {self.stock_count}" + (f", indicator {indicator}" if indicator else "")
         return f"The table, play passing {self.direction}: " + "; ".join(parts) + f"; {middle}."
 
 

@@ -83,3 +83,45 @@ def test_the_first_dealer_and_the_shuffle_are_said_where_players_read_in_the_cla
     assert expand_shortcodes("[[rule: albastini.deal.first-dealer]]", changed, "play/albastini.md") == "Cut for it\\."
     with pytest.raises(ValueError, match="expected the id of a clause with text"):
         expand_shortcodes("[[rule: albastini.deal.deck-order]]", site_data, "play/albastini.md")
+
+
+_CODE = re.compile(r"\b[AKQJT2-9][CDHS]\b")
+
+
+def test_a_table_drawing_names_its_cards_in_words(site_data: rulesite.SiteData) -> None:
+    """A screen reader hears the table as players say it ("indicator six of diamonds"), never an engine's code."""
+    labels = {}
+    for game in site_data.deals:
+        drawn = expand_shortcodes(f"[[table: {game}]] [[walkthrough: {game}]]", site_data, f"play/{game}.md")
+        labels[game] = re.findall(r'<figure class="table-drawing[^"]*" role="group" aria-label="([^"]*)"', drawn)
+    assert all(labels.values())
+    assert any(label.endswith("stock of 16, indicator six of diamonds.") for label in labels["albastini"])
+    assert any(label.endswith(", indicator seven of clubs.") for label in labels["briscola"])
+    coded = [label for said in labels.values() for label in said if _CODE.search(label)]
+    assert not coded
+
+
+def test_a_card_s_tooltip_gives_its_code_only_where_engines_read(
+    site_data: rulesite.SiteData, site_pages: dict[str, str]
+) -> None:
+    """Players see a card's name in its tooltip; the pages for engine authors, who write cards as codes (the
+    worked examples, the reference, the guides), add the code."""
+    for page in ("play/albastini.md", "index.md", "rules/albastini.md"):
+        assert 'title="ten of spades"' in expand_shortcodes("[[cards: TS]] [[show: Anna:TS]]", site_data, page)
+    for page in ("guide/adapter.md", "examples/index.md", "reference/fields.md"):
+        shown = expand_shortcodes("[[cards: TS]] [[show: Anna:TS]]", site_data, page)
+        assert shown.count('title="ten of spades (TS)"') == 2
+    titles = re.compile(r'class="card card--[^"]*" role="img" aria-label="[^"]*" title="([^"]*)"')
+    written = rulesite.hand_written_pages()
+    for page in ("play/albastini.md", "play/briscola.md"):
+        shown = titles.findall(expand_shortcodes(written[page], site_data, page))
+        assert shown and not [t for t in shown if _CODE.search(t)], page
+    for page, text in site_pages.items():
+        shown = titles.findall(text)
+        if not shown:
+            continue
+        with_code = [t for t in shown if _CODE.search(t)]
+        if page.startswith("examples/"):
+            assert len(with_code) == len(shown), page
+        else:
+            assert not with_code or page.startswith("reference/"), (page, with_code[:3])
