@@ -77,6 +77,24 @@ def rulings_behind(fact: Fact, vid: str, data: SiteData) -> list[str]:
     return found
 
 
+def readings_words(ruling: Json) -> str:
+    """What the accounts leave open, counted only as the readings tell it: a reading that records an account's
+    silence (``silent``) is no way of reading the rule, and readings of different parts of the question (``part``)
+    answer separate questions, so they are counted as questions left open, not as rival readings of one rule."""
+    readings = [r for r in ruling.get("readings") or [] if isinstance(r, dict) and not r.get("silent")]
+    accounts = {str(s) for r in readings for s in r.get("sources") or []}
+    # one account read several ways is no disagreement between accounts
+    several = len(accounts) > 1
+    parts = {str(r.get("part", "")) for r in readings}
+    if len(parts) > 1:
+        leave = "the accounts leave" if several else "the account leaves"
+        return f"{leave} {table_words.number(len(parts))} questions open"
+    if len(readings) < 2:
+        return "the accounts leave this open" if several else "the account leaves this open"
+    who = "the accounts read this" if several else "the account can be read"
+    return f"{who} {table_words.number(len(readings))} ways"
+
+
 def ruling_words(ruling: Json, links: PageLinks, variant: Json | None = None) -> Markup:
     """One line of Markdown: this is the project's ruling, where the accounts disagree, what one says otherwise (its
     erratum, at the table of ``variant`` when given, or the number of readings), and a link to the whole ruling."""
@@ -86,11 +104,7 @@ def ruling_words(ruling: Json, links: PageLinks, variant: Json | None = None) ->
         says = re.sub(r'"([^"]*)"', "\u201c\\1\u201d", " ".join(str(errata[0].get("says", "")).split()))
         other = Markup("one account says otherwise ({})").format(md(says))
     else:
-        readings = ruling.get("readings") or []
-        accounts = {str(s) for r in readings if isinstance(r, dict) for s in r.get("sources") or []}
-        # one account read several ways is no disagreement between accounts
-        who = "the accounts read this" if len(accounts) > 1 else "the account can be read"
-        other = Markup("{} {} ways").format(who, table_words.number(len(readings)))
+        other = Markup(readings_words(ruling))
     return Markup(render("ruling_note.md.j2", link=links.ruling(str(ruling["id"]), with_title=True), other=other).strip())
 
 

@@ -18,7 +18,7 @@ def test_a_ruling_note_links_the_ruling_and_gives_the_other_reading(site_data: r
     assert "this page follows the ruling" in said and "seated \u201cto the right of whoever wins\u201d that" in said
     assert "the accounts read this three ways" in expand_shortcodes("[[ruling: R3]]", site_data, "play/albastini.md")
     # Altbaumer has one account: its readings are of that one text, no disagreement between accounts
-    assert "the account can be read three ways" in expand_shortcodes("[[ruling: R10]]", site_data, "play/altbaumer.md")
+    assert "the account can be read two ways" in expand_shortcodes("[[ruling: R9]]", site_data, "play/altbaumer.md")
     with pytest.raises(ValueError, match="expected a ruling id"):
         expand_shortcodes("[[ruling: R99]]", site_data, "play/albastini.md")
 
@@ -125,3 +125,38 @@ def test_a_card_s_tooltip_gives_its_code_only_where_engines_read(
             assert len(with_code) == len(shown), page
         else:
             assert not with_code or page.startswith("reference/"), (page, with_code[:3])
+
+
+def test_a_ruling_note_counts_rival_readings_of_one_question_only(
+    site_data: rulesite.SiteData, site_pages: dict[str, str]
+) -> None:
+    """R10's readings answer two questions (who is dealt first, two rival readings; the cut, one), R11's four
+    answer three: questions left open, not ways of reading one rule. R5's third reading is an account's silence,
+    no way of reading it: the full and French accounts read the look two ways."""
+    import copy
+
+    def said(rid: str, data: rulesite.SiteData = site_data) -> str:
+        return expand_shortcodes(f"[[ruling: {rid}]]", data, "play/altbaumer.md")
+
+    assert ": the account leaves two questions open; this page" in said("R10")
+    assert ": the account leaves three questions open; this page" in said("R11")
+    assert ": the accounts read this two ways; this page" in said("R5")
+    assert ": the accounts read this two ways; this page" in said("R2")
+    # the rulings page says which question each reading answers
+    assert "1. *Who is dealt first.* The deal starts with forehand" in site_pages["rulings.md"]
+    assert "3. *The cut.* For the cut itself" in site_pages["rulings.md"]
+    # the counts follow the readings' parts and silences, whatever they are
+    changed = copy.copy(site_data)
+    r10 = site_data.rulings["R10"]
+    one_part = [{k: v for k, v in r.items() if k != "part"} for r in r10["readings"]]
+    one_silent = [{**one_part[0], "silent": True}, *one_part[1:]]
+    two_silent = [{**r, "silent": True} for r in one_part[:2]] + one_part[2:]
+    changed.rulings = {
+        **site_data.rulings,
+        "R10": {**r10, "readings": one_part},
+        "R11": {**r10, "id": "R11", "readings": one_silent},
+        "R12": {**r10, "id": "R12", "readings": two_silent},
+    }
+    assert ": the account can be read three ways; this page" in said("R10", changed)
+    assert ": the account can be read two ways; this page" in said("R11", changed)
+    assert ": the account leaves this open; this page" in said("R12", changed)
