@@ -308,6 +308,16 @@ class Engine:
     def snapshot(self) -> Json:
         return snapshot(self._rules, self._st)
 
+    def next_setup(self) -> Json | None:
+        """What the next deal of the match starts from, as a setup gives it: its ``dealer``, the
+        ``dealer_history`` and the ``match`` so far (the cards are the next deal's own). None while the
+        deal goes on, and once the match is won."""
+        st = self._st
+        if st.phase is not Phase.OVER or st.result is None or st.match.get("winner") is not None:
+            return None
+        dealer: int = st.result["next_dealer"]
+        return {"dealer": dealer, "dealer_history": [*st.history, dealer], "match": self._rules.match.carried(st)}
+
     def view(self, seat: int) -> Json:
         if type(seat) is not int or not 0 <= seat < self._rules.seats.n:
             raise ValueError(f"no seat {seat!r} in this variant")

@@ -99,6 +99,11 @@ class VictoryPoints(Rule):
             "winner": m["winner"],
         }
 
+    def carried(self, st: Deal) -> Json:
+        m = st.match
+        sheet = {str(s): v for s, v in enumerate(m["sheet"])}
+        return {"vp": list(m["vp"]), "sheet": sheet, **({"target": m["target"]} if m["target"] is not None else {})}
+
 
 class TargetVictoryPoints(VictoryPoints):
     """``vp-target``: the match is played to a target, the variant's usual one unless the table agrees another
@@ -179,3 +184,6 @@ class Rounds(Rule):
             "decider": m["decider"],
             "winner": m["winner"],
         }
+
+    def carried(self, st: Deal) -> Json:
+        return {"scores": list(st.match["scores"]), "rounds": list(st.match["rounds"])}

@@ -122,6 +122,9 @@ class MatchRule(Protocol):
 
     def snapshot(self, st: Deal) -> Json: ...
 
+    def carried(self, st: Deal) -> Json:
+        """The match so far as the next deal's setup gives it (``parse`` reads it back)."""
+
 
 class Rules:
     """One variant compiled: facts read once, components chosen by the registry."""

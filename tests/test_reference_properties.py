@@ -142,3 +142,32 @@ def test_a_copy_is_the_same_deal_and_independent(variant_id: str) -> None:
             assert isinstance(twin.apply(action), Applied)
         assert twin.snapshot() == final
     assert engine.snapshot() == final
+
+
+@pytest.mark.parametrize("variant_id", variant_ids())
+def test_a_match_goes_on_from_the_setup_a_deal_leaves(variant_id: str) -> None:
+    """Deal after deal of random legal play, each started from ``next_setup`` of the one before and a new
+    deck: the next dealer is the one the result names, the match is as the deal before left it, and there is
+    no next deal once the match is won."""
+    rng = random.Random(variant_id)
+    cards = deck(variant_id)
+    setup: Json | None = {"dealer": 0}
+    ended = None
+    for _ in range(40):
+        assert setup is not None
+        rng.shuffle(cards)
+        engine = Engine.new(variant_id, {**setup, "deck": list(cards)})
+        start = engine.snapshot()
+        if ended is not None:
+            assert start["dealer"] == ended["result"]["next_dealer"]
+            went_on = {k: v for k, v in ended["match"].items() if k not in ("winner", "round_winner", "decider")}
+            assert {k: start["match"][k] for k in went_on} == went_on
+            assert start["match"]["winner"] is None
+        while legal := engine.legal_actions():
+            engine.apply(dict(rng.choice(legal)))
+        ended = engine.snapshot()
+        setup = engine.next_setup()
+        if setup is None:
+            assert ended["match"]["winner"] is not None
+            break
+        assert setup["dealer_history"][-2:] == [start["dealer"], ended["result"]["next_dealer"]]
