@@ -316,7 +316,7 @@ def open_engine(
     loaded into this process instead, with no isolation and no timeout. A command or name given empty is a
     ``BadCommand``: it never falls back to the reference engine.
     """
-    from conformance.engines.protocol import SubprocessAdapter, split_command
+    from conformance.engines.protocol import InProcessChecked, SubprocessAdapter, split_command
 
     check_names(engine, engine_cmd)
     if engine_cmd is None and engine not in (None, "reference"):
@@ -325,7 +325,7 @@ def open_engine(
             folder = os.path.abspath(os.curdir)  # looked in first, as the served engine's process does (_search_path)
             if folder not in (os.path.abspath(entry or os.curdir) for entry in sys.path):
                 sys.path.insert(0, folder)
-            return load_engine(engine)
+            return InProcessChecked(load_engine(engine), validate=validate)  # each answer held to the protocol's limits
         command = served_command(engine)
     elif engine_cmd is not None:
         command = split_command(engine_cmd)

@@ -15,6 +15,7 @@ import shlex
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from conformance.engines.breaker import GIVE_UP_AFTER, Breaker
 from conformance.engines.engine_process import MAX_LINE_BYTES, Closed, EngineProcess, Event, Exited, Line, Overlong, describe_exit
@@ -25,6 +26,9 @@ from conformance.text import untrusted
 from conformance.vocabulary import EngineError, ErrorKind
 from specreader.jsontypes import Json
 from specreader.problems import format_path
+
+if TYPE_CHECKING:
+    from conformance.engines.adapter import EngineAdapter
 
 VERSION = 1
 
@@ -143,10 +147,7 @@ class SubprocessAdapter:
 
     # -- messages ----------------------------------------------------------------------------
     def _check(self, message: Json, definition: str) -> str | None:
-        if not self.validate:
-            return None
-        found = schemas.explain("protocol", message, f"/$defs/{definition}", most=3)
-        return "; ".join(f"{format_path(path)}: {text}" for path, text, _ in found) or None
+        return _schema_problem(message, definition) if self.validate else None
 
     def _send(self, process: EngineProcess, message: Json, *, outside_protocol: bool = False) -> None:
         problem = None if outside_protocol else self._check(message, str(message.get("cmd")))
@@ -198,7 +199,7 @@ class SubprocessAdapter:
             return EngineError(ErrorKind.MALFORMED, f"expected a JSON object, found {type(answer).__name__}")
         if answer_kind != "started" and _answers_nothing(answer):
             return answer  # a wrong id, whatever its shape: never a scenario's answer, nor the answer to a probe
-        problem = self._check(answer, "unknown_command" if "id" not in answer and "error" in answer else answer_kind)
+        problem = self._check(answer, _definition_of(answer, answer_kind))
         if problem:
             return EngineError(ErrorKind.PROTOCOL, f"the answer breaks the protocol schema: {problem}")
         return answer
@@ -357,6 +358,66 @@ class SubprocessAdapter:
         process, self._process = self._process, None
         if process is not None:
             process.stop(json.dumps({"cmd": "stop"}).encode() + b"\n", min(self.timeout, _STOP_GRACE))
+
+
+class InProcessChecked:
+    """An engine the kit did not write, loaded into the kit's process (``--in-process``), its every answer held to
+    what a served engine's line is held to (``checked_answer``): a value no JSON line can carry, or one beyond the
+    kit's limits, is an error of its scenario as it would be served, never a traceback, nor a run log or an
+    expectation file the kit then refuses to read back. The kit's own engines (the reference, selfcheck's
+    mutants of it) are not wrapped: their answers are JSON by construction, and reading each again would slow
+    every run of the kit."""
+
+    def __init__(self, engine: EngineAdapter, *, validate: bool = False) -> None:
+        self._engine = engine
+        self.validate = validate
+
+    def hello(self) -> Json:
+        return self._engine.hello()
+
+    def run(self, request: Request) -> Json | EngineError:
+        answer = self._engine.run(request)
+        return answer if isinstance(answer, EngineError) else checked_answer(answer, request, validate=self.validate)
+
+    def close(self) -> None:
+        self._engine.close()
+
+
+def checked_answer(
+    answer: object, request: Request, *, validate: bool = False, max_line_bytes: int = MAX_LINE_BYTES
+) -> Json | EngineError:
+    """An in-process engine's answer to ``request`` as the kit would have it over the protocol: encoded as the
+    server encodes it (what cannot be is a crash, as it is served: conformance/engines/serve.py), then read as a
+    line of the engine's output is read (too long, a number beyond the kit's limits, a key twice, too deep: malformed;
+    breaking the schema with ``validate``: a protocol error; another id: a wrong id). Each error names where in the
+    answer the value is, as a JSON path, when it is known."""
+    try:
+        read = untrusted.as_json(answer, max_line_bytes)
+    except untrusted.Unencodable as err:
+        return EngineError(ErrorKind.CRASH, f"the engine's answer is not JSON: {err}{_at(err.path)}")
+    except untrusted.Unreadable as err:
+        return EngineError(ErrorKind.MALFORMED, f"{err}{_at(err.path)}")
+    if not isinstance(read, dict):
+        return EngineError(ErrorKind.MALFORMED, f"expected a JSON object, found {type(read).__name__}")
+    if validate and (problem := _schema_problem(read, _definition_of(read, "result"))):
+        return EngineError(ErrorKind.PROTOCOL, f"the answer breaks the protocol schema: {problem}")
+    if _not_an_answer_to(request, read):
+        return EngineError(ErrorKind.WRONG_ID, f"expected id {request['id']!r}, found {_shown_id(read)}")
+    return read
+
+
+def _at(path: tuple[str | int, ...]) -> str:
+    return f" at {untrusted.text(format_path(path), 400)}" if path else ""
+
+
+def _definition_of(answer: Json, answer_kind: str) -> str:
+    """The schema definition an answer is checked against: an error without an id answers no request."""
+    return "unknown_command" if "id" not in answer and "error" in answer else answer_kind
+
+
+def _schema_problem(message: Json, definition: str) -> str | None:
+    found = schemas.explain("protocol", message, f"/$defs/{definition}", most=3)
+    return "; ".join(f"{format_path(path)}: {text}" for path, text, _ in found) or None
 
 
 _SHELL_WORDS = frozenset({"cd", "export", "source", ".", "set", "exec"})  # what only a shell runs

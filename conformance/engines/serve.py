@@ -21,8 +21,10 @@ from conformance.engines.adapter import EngineAdapter, describe_error, load_engi
 from conformance.engines.messages import Request
 from conformance.engines.protocol import VERSION as PROTOCOL_VERSION
 from conformance.engines.protocol import EngineUnusable
+from conformance.text import untrusted
 from conformance.vocabulary import EngineError
 from specreader import roots
+from specreader.problems import format_path
 
 
 def serve(stdin: IO[str], stdout: IO[str], adapter: EngineAdapter | Callable[[], EngineAdapter] | None = None) -> int:
@@ -140,7 +142,9 @@ def _answer(adapter: EngineAdapter, request: Request) -> Mapping[str, Any] | str
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception as err:
-        return {"id": rid, "error": {"kind": "crash", "message": f"the engine's answer is not JSON: {describe_error(err)}"}}
+        where = untrusted.unencodable(answer)  # the value json refused, and where in the answer it is
+        said = f"expected a JSON value, found {where[1]} at {format_path(where[0])}" if where else describe_error(err)
+        return {"id": rid, "error": {"kind": "crash", "message": f"the engine's answer is not JSON: {untrusted.text(said)}"}}
 
 
 def main(argv: list[str] | None = None) -> int:

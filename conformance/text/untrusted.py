@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import re
 from collections.abc import Collection, Iterator
 from typing import Any
@@ -422,16 +423,78 @@ def _lone_escape(line: str, quote: int) -> int:
     return quote if high is None else high
 
 
-def as_json(value: Any) -> Any:
-    """An in-process engine's value read as a served engine's line would be (``json_line``): encoded
-    as JSON and read back. What no JSON line can carry (a set, bytes, an object, NaN, a cycle, a
-    number beyond the kit's limits, a nesting too deep) is ``Unreadable``, and what is kept is plain
-    JSON, which the kit's comparisons and writers can hold whatever the engine's objects do."""
+class Unencodable(Unreadable):
+    """A value no JSON line can carry at all (a set, bytes, NaN, a cycle): what a served engine fails to send."""
+
+
+def as_json(value: Any, max_bytes: int = limits.MAX_LINE_BYTES) -> Any:
+    """An in-process engine's value read as a served engine's line would be: encoded as the server encodes it
+    (conformance/engines/serve.py) and read by ``json_line``. What no JSON line can carry (a set, bytes, an object,
+    NaN, a cycle, an int too long to write) is ``Unencodable``, located; a number beyond the kit's limits, a key
+    twice once keys are written as JSON writes them, a nesting too deep or a line too long is ``Unreadable``, as on
+    the protocol. What is kept is plain JSON, which the kit's comparisons and writers can hold whatever the
+    engine's objects do."""
     try:
-        line = json.dumps(value, allow_nan=False, separators=(",", ":"))
-    except (TypeError, ValueError, RecursionError) as err:
-        raise Unreadable(f"expected a JSON value, found what JSON cannot hold ({text(_message(err), 200)})") from None
-    return json_line(line.encode("ascii"), keys_once=False)  # a mapping's keys are there once each already
+        line = json.dumps(value, allow_nan=False, separators=(",", ":")).encode("ascii")
+    except Exception as err:  # TypeError, ValueError, RecursionError, or whatever an engine's mapping raises
+        path, what = unencodable(value) or ((), "")
+        said = f"found {what}" if what else f"found what JSON cannot hold ({text(_message(err), 200)})"
+        raise Unencodable(f"expected a JSON value, {said}", path=path) from None
+    if len(line) > max_bytes:
+        raise Unreadable(f"expected lines of at most {limits.mebibytes(max_bytes)}, found one of {len(line):,} bytes")
+    return json_line(line)
+
+
+def unencodable(value: Any) -> tuple[JsonPath, str] | None:
+    """Where the first value json cannot encode is in ``value`` (in the order json writes it), and what it is; None
+    if there is none to be found. Walked without recursion, never raising, at most ``MAX_DEPTH`` levels down (deeper
+    is itself what no line carries)."""
+    stack: list[tuple[JsonPath, Any, frozenset[int]]] = [((), value, frozenset())]
+    while stack:
+        path, item, holders = stack.pop()
+        if item is None or isinstance(item, (str, bool)):
+            continue
+        if isinstance(item, (int, float)):
+            if (what := _number_unwritable(item)) is not None:
+                return path, what
+            continue
+        if not isinstance(item, (dict, list, tuple)):
+            return path, f"a value of type {text(type(item).__name__, 80)}"
+        if id(item) in holders:
+            return path, "a value that holds itself (a cycle)"
+        if len(path) >= MAX_DEPTH:
+            return path, f"a nesting deeper than {MAX_DEPTH} levels"
+        inside = holders | {id(item)}
+        try:
+            members = list(item.items()) if isinstance(item, dict) else list(enumerate(item))
+        except Exception as err:
+            return path, f"a {text(type(item).__name__, 80)} that cannot be read ({describe(err)})"
+        children: list[tuple[JsonPath, Any, frozenset[int]]] = []
+        for key, member in members:
+            if isinstance(item, dict):
+                if not (key is None or isinstance(key, (str, int, float, bool))):
+                    return path, f"a key of type {text(type(key).__name__, 80)}"
+                if isinstance(key, (int, float)) and (what := _number_unwritable(key)) is not None:
+                    return path, f"a key that is {what}"
+                key = key if isinstance(key, str) else text(json.dumps(key), 80)
+            children.append(((*path, key), member, inside))
+        stack.extend(reversed(children))
+    return None
+
+
+def _number_unwritable(number: int | float) -> str | None:
+    if isinstance(number, float):
+        return None if math.isfinite(number) else f"{float(number)!r} (JSON has no NaN or infinity)"
+    try:
+        int.__repr__(number)
+    except ValueError:
+        return f"an integer too long to write ({number.bit_length():,} bits)"
+    return None
+
+
+def describe(err: BaseException) -> str:
+    """An exception as ``Kind: message``, made safe, whatever its message does."""
+    return text(f"{type(err).__name__}: {_message(err)}", 200)
 
 
 def _message(err: BaseException) -> str:

@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from conftest import HERE, TRICKSPEC
+from hostile_engines import NOT_JSON, ReportsOddly
 
 from conformance.cli import EXIT_ENGINE, EXIT_FAILED, main
+from conformance.engines.adapter import InProcessAdapter, open_engine
+from conformance.run import runner
 from conformance.suite import scenarios
 
 
@@ -175,3 +179,53 @@ def test_a_module_in_the_current_folder_is_found_in_process_too(
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".", str(tmp_path))])
     status, out, err, _ = verify(tmp_path, capsys, "my_engine_here:Engine", "--variant", "albastini-2p", "--in-process")
     assert status == 0, out + err
+
+
+@pytest.mark.parametrize("name", sorted(NOT_JSON))
+def test_an_in_process_engine_s_value_no_protocol_line_carries_is_an_error_of_its_scenario(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Loaded into the kit's process, an engine's answer meets the limits a served one's line meets: a value no JSON
+    line carries, or one beyond the kit's limits, is its scenario's error, located, never a traceback; and the run
+    log and the expectation file written of it are ones the kit reads back."""
+    monkeypatch.setattr(ReportsOddly, "value", staticmethod(NOT_JSON[name]))
+    chosen, saved = first("albastini-2p"), tmp_path / "expected.yaml"
+    status, out, err, lines = verify(
+        tmp_path, capsys, "hostile_engines:ReportsOddly", "--in-process", "--scenario", chosen, "--save-expectations", str(saved)
+    )
+    assert status == EXIT_FAILED, out + err
+    said = lines[chosen]["error"]
+    assert lines[chosen]["outcome"] == "error"
+    assert said.startswith(("crash: the engine's answer is not JSON: expected a JSON value", "malformed: expected ")), said
+    if name not in ("a nesting deeper than any line's", "a nesting deeper than the recursion limit"):
+        assert re.search(r" at \$\.observations\[\d+\]\.snapshot\.to_act(\[0\])?$", said), said
+    assert main(["report", str(tmp_path / "reports" / "run.jsonl"), "--format", "badge"]) == 0  # read back: 2 if refused
+    assert '"0/1 passed"' in capsys.readouterr().out
+    status, out, err, lines = verify(
+        tmp_path, capsys, "hostile_engines:ReportsOddly", "--in-process", "--scenario", chosen, "--expect", str(saved)
+    )
+    assert status == 0 and lines[chosen]["outcome"] == "xfail", out + err
+
+
+def test_the_kit_s_own_engine_in_process_is_not_read_again() -> None:
+    """The reference's answers are JSON by construction: held to the protocol's limits only when a user names an
+    engine to load, so the kit's own runs cost no second reading."""
+    from conformance.engines.protocol import InProcessChecked
+
+    assert type(open_engine()) is InProcessAdapter
+    assert type(open_engine("reference:Engine", in_process=True)) is InProcessChecked
+
+
+def test_a_served_engine_s_value_no_json_line_carries_is_located(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Served, the same value is a crash of its scenario that says where in the answer it is, as in process."""
+    from conformance.engines import serve
+
+    monkeypatch.setattr(ReportsOddly, "value", staticmethod(NOT_JSON["a set"]))
+    chosen = next(s for s in scenarios.kit_scenarios() if s.variant == "albastini-2p")
+    answer = serve._answer(InProcessAdapter(ReportsOddly.new, {"name": "odd"}, ["albastini-2p"]), runner.request_for(chosen))
+    assert isinstance(answer, dict) and answer["error"]["kind"] == "crash"
+    assert re.fullmatch(
+        r"the engine's answer is not JSON: expected a JSON value, found a value of type set"
+        r" at \$\.observations\[\d+\]\.snapshot\.to_act",
+        answer["error"]["message"],
+    ), answer
