@@ -844,3 +844,25 @@ def _running(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(") ", 1)[1][0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def test_shards_of_different_campaigns_are_not_merged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Shards of one seed run with other variants, deals, dealer or sampling are no one campaign's: report names what
+    differs, at the log at fault, and makes no report; how each shard was run and where it wrote may differ."""
+    one = ("--deals", "8", "--variant", "briscola-2p")
+    assert fuzz(*one, "--shard", "1/2", "--report-dir", str(tmp_path / "a")) == 0
+    assert fuzz(*one, "--shard", "2/2", "--jobs", "2", "--timeout", "30", "--report-dir", str(tmp_path / "b")) == 0
+    other = ("--deals", "12", "--variant", "bisca-2p", "--deal", "engine", "--sampled")
+    assert fuzz(*other, "--shard", "2/2", "--report-dir", str(tmp_path / "c")) == 0
+    a, b, c = (str(tmp_path / name / "run.jsonl") for name in "abc")
+    capsys.readouterr()
+    assert main(["report", a, b, "--format", "badge"]) == 0
+    assert main(["report", a, c, "--format", "badge"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"{c}:1:1: $.options.deal: a campaign given other options than {a} (--deal engine, there kit; --deals 12, there 8; "
+        "--sampled, there not given; variants bisca-2p, there briscola-2p): expected the shards of one campaign",
+        "1 problem(s)",
+    ]
+    assert fuzz("--deals", "1000", "--variant", "briscola-2p", "--shard", "7/500", "--report-dir", str(tmp_path / "d")) == 0
+    assert fuzz("--variant", "briscola-2p", "--shard", "8/500", "--report-dir", str(tmp_path / "e")) == 0
+    assert main(["report", str(tmp_path / "d" / "run.jsonl"), str(tmp_path / "e" / "run.jsonl"), "--format", "badge"]) == 0

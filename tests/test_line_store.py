@@ -241,3 +241,49 @@ def test_a_temporary_file_that_cannot_be_written_is_said_as_the_temporary_folder
     err = capsys.readouterr().err
     assert err.startswith("trickspec: No space left on device: writing a run's lines to a temporary file in "), err
     assert str(log) not in err
+
+
+def _with_options(log: Path, options: dict[str, Any]) -> Path:
+    """The log with these options in its header."""
+    header, *rest = log.read_text(encoding="utf-8").splitlines()
+    log.write_text("\n".join([json.dumps({**json.loads(header), "options": options}), *rest]) + "\n", encoding="utf-8")
+    return log
+
+
+def test_shards_of_runs_given_other_options_are_not_merged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A check of other traces, or a conformance run held to another expectation file, is another run: each such
+    shard is a problem naming what differs; where a shard wrote, how it was split, run and named its engine, and (for
+    a conformance run) which scenarios it chose may differ."""
+    def shards(*options: dict[str, Any]) -> list[str]:
+        count = len(options)
+        made = [_shard_log(tmp_path, f"s{k}.jsonl", [f"game/{n}" for n in range(k, 9, count)]) for k in range(count)]
+        return [str(_with_options(log, given)) for log, given in zip(made, options, strict=True)]
+
+    capsys.readouterr()
+    trace = {"command": "check-trace", "trace": ["games.jsonl"], "jobs": 1}
+    same = shards(trace, {**trace, "shard": [2, 2], "jobs": 4, "report_dir": "r2", "out": "o2"})
+    assert main(["report", *same, "--format", "badge"]) == 0
+    capsys.readouterr()
+    other = shards(trace, {**trace, "trace": ["others.jsonl"], "expect": "known.yaml"})
+    assert main(["report", *other, "--format", "badge"]) == 2
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"{other[1]}:1:1: $.options.expect: a check of traces given other options than {other[0]} (--expect known.yaml, "
+        "there not given; --trace others.jsonl, there games.jsonl): expected the shards of one check of traces"
+    )
+    run = {"expect": "known.yaml", "variant": ["briscola-2p"], "timeout": 10.0}
+    chosen = shards(run, {**run, "variant": ["bisca-2p"], "game": ["bisca"], "timeout": 30.0, "engine_cmd": "node e.js"})
+    assert main(["report", *chosen, "--format", "badge"]) == 0
+    capsys.readouterr()
+    held = shards(run, {**run, "expect": "other.yaml", "validate_protocol": True})
+    assert main(["report", *held, "--format", "badge"]) == 2
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"{held[1]}:1:1: $.options.expect: a run given other options than {held[0]} (--expect other.yaml, there "
+        "known.yaml; --validate-protocol, there not given): expected the shards of one run"
+    )
+
+
+def test_a_campaign_s_default_number_of_deals_is_the_command_s() -> None:
+    """A shard run with no --deals is one of a campaign of the default number, when merged."""
+    from conformance.cli import FUZZ_DEALS
+
+    assert runlog.FUZZ_DEALS == FUZZ_DEALS

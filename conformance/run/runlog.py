@@ -492,9 +492,10 @@ def kind_of_run(log: Log) -> str:
 
 def merge_problems(logs: list[Log], paths: list[str]) -> list[Problem]:
     """Why logs cannot be merged into one report, each at the log at fault: a fuzz campaign's beside a conformance
-    run's, the shards of campaigns of different seeds (their deals are not one campaign's), of different engines (the
-    report would bear the first one's name) or of one engine declaring other variants, or shards that share a scenario
-    (it would be counted twice)."""
+    run's, the shards of campaigns of different seeds (their deals are not one campaign's) or of runs given other
+    options that define a run (``run_options_differing``), of different engines (the report would bear the first
+    one's name) or of one engine declaring other variants, or shards that share a scenario (it would be counted
+    twice)."""
     def kind(log: Log) -> str:
         return kind_of_run(log)
 
@@ -511,6 +512,12 @@ def merge_problems(logs: list[Log], paths: list[str]) -> list[Problem]:
             message = (f"a campaign of seed {safe_name(seed(log))} beside one of seed {safe_name(seed(first))} "
                        f"({first_path}): expected the shards of one campaign")
             problems.append(Problem(path, 1, 1, ("options", "seed"), message))
+        elif differing := run_options_differing(log, first):
+            noun = {"fuzz": "campaign", "check-trace": "check of traces"}.get(kind(log), "run")
+            shown = "; ".join(f"{_option_shown(key, mine)}, there {_option_value_shown(theirs)}" for key, mine, theirs
+                              in differing)  # fmt: skip
+            message = f"a {noun} given other options than {first_path} ({shown}): expected the shards of one {noun}"
+            problems.append(Problem(path, 1, 1, ("options", differing[0][0]), message))
         elif (engine := safe_name(log.header["engine"])) != (first_engine := safe_name(first.header["engine"])):
             message = f"a run of {engine} beside one of {first_engine} ({first_path}): expected the shards of one engine's run"
             problems.append(Problem(path, 1, 1, ("engine",), message))
@@ -525,6 +532,64 @@ def merge_problems(logs: list[Log], paths: list[str]) -> list[Problem]:
                    "scenario (each would be counted twice)")
         problems.append(Problem(paths[holders[1]], 0, 0, (), message))
     return problems
+
+
+# Options that say how a run was carried out, not what it judged: where its outputs went, how it was split and run
+# in parallel, how long the engine was waited for, how it was named and started (its handshake is compared apart), and
+# the house folders (a spec read from elsewhere is a note, ``merge_notes``). Any other option given otherwise in
+# another log is another run, whose lines are not this one's shards'.
+_HOW_RUN = frozenset({
+    "command", "shard", "jobs", "report_dir", "out", "save_expectations", "timeout", "startup_timeout",
+    "give_up_after", "in_process", "engine", "engine_cmd", "spec", "scenarios",
+})
+# Beside those, per kind of run: a campaign's variants are compared as it resolved them (``variants``), not as given;
+# a conformance run's shards are the selections it was split into.
+_HOW_RUN_OF_KIND = {
+    "fuzz": _HOW_RUN | {"variant"},
+    "check-trace": _HOW_RUN,
+    "verify": _HOW_RUN | {"game", "variant", "clause", "scenario"},
+}
+# What an option left out of a log stands for, where the command has a default it does not write (``trickspec fuzz``
+# writes every option given, and those argparse defaults; ``--deals`` it leaves out when it takes its default).
+FUZZ_DEALS = 1000  # conformance/cli.py's default number of deals (tests/test_line_store.py holds them equal)
+
+
+def run_options_differing(log: Log, first: Log) -> list[tuple[str, Any, Any]]:
+    """The options that define a run (every one but ``_HOW_RUN_OF_KIND``'s) given otherwise in ``log`` than in
+    ``first``, logs of one kind of run: (the option, its value in ``log``, in ``first``; None where not given), by
+    name. A campaign's seed is said apart (``merge_problems``)."""
+    kind = kind_of_run(first)
+    mine, theirs = _run_options(log, kind), _run_options(first, kind)
+    return [(key, mine.get(key), theirs.get(key)) for key in sorted(set(mine) | set(theirs))
+            if key != "seed" and mine.get(key) != theirs.get(key)]  # fmt: skip
+
+
+def _run_options(log: Log, kind: str) -> dict[str, Any]:
+    options = log.header.get("options", {})
+    given = {str(key): value for key, value in options.items()  # as the kit writes them: an option not given left out
+             if key not in _HOW_RUN_OF_KIND[kind] and value is not None and value is not False and value != []}
+    if kind == "fuzz" and given.get("deals") is None and given.get("time") is None:
+        given["deals"] = FUZZ_DEALS  # left out: the default
+    return given
+
+
+def _option_shown(key: str, value: Any) -> str:
+    """An option as a command line gives it (``--deals 400``, ``--sampled``), a campaign's variants as it resolved
+    them (``variants briscola-2p``); made safe: a log's text reaches the terminal."""
+    name = "variants" if key == "variants" else "--" + untrusted.text(key, 60).replace("_", "-")
+    if value is True:
+        return name
+    return f"{name} {_option_value_shown(value)}" if value is not None else f"{name} not given"
+
+
+def _option_value_shown(value: Any) -> str:
+    if value is None:
+        return "not given"
+    if value is True:
+        return "given"
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return untrusted.text(", ".join(value), 200)
+    return untrusted.text(value, 200) if isinstance(value, str) else untrusted.json_text(value, 200)
 
 
 def merge_notes(logs: list[Log]) -> list[str]:
