@@ -17,6 +17,7 @@ import pytest
 from conformance.cli import main
 from conformance.run import line_store, reports, runlog
 from conformance.run.line_store import Lines
+from conformance.text import untrusted
 from specreader import limits
 
 
@@ -287,3 +288,52 @@ def test_a_campaign_s_default_number_of_deals_is_the_command_s() -> None:
     from conformance.cli import FUZZ_DEALS
 
     assert runlog.FUZZ_DEALS == FUZZ_DEALS
+
+
+def test_an_id_longer_than_the_cap_is_a_located_problem_never_split(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An id of megabytes split into its parts (id_order) would cost tens of times its size: it is refused by the
+    run log's schema, at its line and column, and never ordered."""
+    log = _shard_log(tmp_path, "run.jsonl", ["a", "b"])
+    header, first, *rest = log.read_text(encoding="utf-8").splitlines()
+    long = json.dumps({**json.loads(first), "id": "1a" * (runlog.ID_CAP // 2 + 1)})
+    log.write_text("\n".join([header, long, *rest]) + "\n", encoding="utf-8")
+    ordered = []
+    real = runlog.id_order
+    monkeypatch.setattr(runlog, "id_order", lambda given: ordered.append(len(given)) or real(given))
+    capsys.readouterr()
+    assert main(["report", str(log)]) == 2
+    column = long.index('"1a') + 1
+    assert capsys.readouterr().err.splitlines()[0].startswith(
+        f"{log}:2:{column}: $.id: expected at most {runlog.ID_CAP} characters, found string"
+    )
+    assert ordered and max(ordered) <= runlog.ID_CAP
+    schema = json.loads((Path(__file__).parent.parent / "schemas" / "run-log.schema.json").read_text(encoding="utf-8"))
+    scenario, footer = schema["$defs"]["scenario"]["properties"], schema["$defs"]["footer"]["properties"]
+    assert scenario["id"]["maxLength"] == footer["late_copies"]["items"]["maxLength"] == runlog.ID_CAP
+
+
+def test_a_log_s_large_values_are_kept_as_far_as_a_report_shows_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A value of millions of items in a log is millions of objects when read: each line keeps only what a report
+    shows of its values, and the report is the one the whole values make."""
+    log = _shard_log(tmp_path, "run.jsonl", ["a", "b"])
+    header, *scenario_lines, footer = log.read_text(encoding="utf-8").splitlines()
+    huge = [[]] * 50_000
+    mismatch = {"step": 1, "line": 3, "what": "hand of A (as a set)", "expected": huge, "observed": {"k": huge}}
+    made = [json.dumps({**json.loads(line), "outcome": "fail", "mismatch": mismatch, "mismatches": [mismatch] * 2,
+                        "expected": {"id": "a", "differences": huge}}) for line in scenario_lines]  # fmt: skip
+    counts = json.dumps({**json.loads(footer), "counts": {"fail": 2}})
+    log.write_text("\n".join([header, *made, counts]) + "\n", encoding="utf-8")
+    read = runlog.read(log)
+    assert all(len(json.dumps(line)) < 16 * untrusted.CAP for line in read.scenarios)  # of 0.9 MB each
+    capsys.readouterr()
+    for form in ("md", "junit", "json"):
+        assert main(["report", str(log), "--format", form]) == 0
+        made = capsys.readouterr().out
+        with monkeypatch.context() as whole:  # the report of the values kept whole, as they were before
+            whole.setattr(untrusted, "shown_part", lambda value, cap=0: value)
+            assert main(["report", str(log), "--format", form]) == 0
+        assert made == capsys.readouterr().out and "[cut: " in made

@@ -69,6 +69,12 @@ class ScenarioLine(TypedDict):
 
 LATE_COPIES_KEPT = limits.LATE_COPIES_KEPT
 
+# Characters of a scenario id a run log may hold (schemas/run-log.schema.json's maxLength says the same): far more than
+# any the kit writes, the longest being a trace game's, its file's path whole (at most 4,096 bytes, each escaped to at
+# most 4 characters), its line and 100 characters of its own name. A longer id is refused where it stands, before it
+# is held or compared: ``id_order`` splits an id into parts, tens of times its size in memory.
+ID_CAP = 32 * 1024
+
 
 class Footer(TypedDict):
     """The last line, present only when the run finished or was interrupted: the counts by outcome,
@@ -349,7 +355,8 @@ class _Order:
             return [at.problem((), f"expected nothing after the footer (line {seen['footer']}), found a {kind} line")]
         if kind == "scenario":
             scenario_id = line.get("id")
-            if not isinstance(scenario_id, str):  # its schema problem is said already, and it is no id to compare
+            if not isinstance(scenario_id, str) or len(scenario_id) > ID_CAP:  # its schema problem is said already, and
+                self.all_sound = False  # it is no id to compare: nor are the footer's counts, without its line
                 return []
             first = self._ids.seen_at(scenario_id, at.number, kept=sound)
             if first is not None:
@@ -427,13 +434,27 @@ _NAMES = ("type", "outcome", "game", "variant", "file")
 
 
 def _shared(line: Json) -> Json:
-    """A scenario line, equal to ``line``, whose keys, names and clauses are interned strings."""
+    """A scenario line as a report needs it: its keys, names and clauses interned strings, and its values (what was
+    expected and observed, and what the expectation file said) cut to what a report shows of them."""
     kept = {sys.intern(key): value for key, value in line.items()}
     for key in _NAMES:
         if isinstance(value := kept.get(key), str):
             kept[key] = sys.intern(value)
     kept["clauses"] = [sys.intern(clause) for clause in kept["clauses"]]  # the schema's list of strings
+    if "mismatches" in kept:
+        kept["mismatches"] = [_shown(m) for m in kept["mismatches"]]
+    if isinstance(kept.get("mismatch"), dict):
+        kept["mismatch"] = _shown(kept["mismatch"])
+    if isinstance(kept.get("expected"), dict):
+        kept["expected"] = untrusted.shown_part(kept["expected"])
     return kept
+
+
+def _shown(mismatch: Json) -> Json:
+    """A mismatch with its values cut to what a report shows of them (``untrusted.shown_part``): a log's value of
+    megabytes, held as read, is millions of objects, tens of times its size."""
+    return {**mismatch, "expected": untrusted.shown_part(mismatch["expected"]),
+            "observed": untrusted.shown_part(mismatch["observed"])}  # fmt: skip
 
 
 def _natural(text: str) -> tuple[Any, ...]:

@@ -153,6 +153,46 @@ def _json_parts(value: Any, cap: int) -> Iterator[str]:
         yield json.dumps(value)
 
 
+def shown_part(value: Any, cap: int = CAP) -> Any:
+    """As much of a JSON value as ``json_text(value, cap)`` shows: a value it writes the same, which costs about
+    ``cap`` characters of JSON however large or deep ``value`` is (a run log's values are kept so while reports are
+    made: a value of megabytes is millions of objects). Past the first ``cap`` + 1 characters nothing is shown, so
+    items and characters after them are left out; what is written past them (closing brackets) is cut as before."""
+    budget = [cap + 1]  # characters of the written value still shown
+    return _shown_part(value, budget)
+
+
+def _shown_part(value: Any, budget: list[int]) -> Any:
+    if isinstance(value, str):
+        kept = value[: budget[0]]  # json_text writes no more than its first cap + 1 characters
+        budget[0] -= len(json.dumps(kept, ensure_ascii=False))
+        return kept
+    if isinstance(value, list):
+        items: list[Any] = []
+        budget[0] -= 1  # [
+        for index, item in enumerate(value):
+            if budget[0] <= 0:
+                break
+            budget[0] -= 2 if index else 0  # ", "
+            items.append(_shown_part(item, budget))
+        return items
+    if isinstance(value, dict):
+        members: dict[str, Any] = {}
+        budget[0] -= 1  # {
+        for index, (key, item) in enumerate(value.items()):
+            if budget[0] <= 0:
+                break
+            budget[0] -= 2 if index else 0  # ", "
+            name, shown = str(key), budget[0]
+            while name[:shown] in members:  # a key cut to what is shown of it may be an earlier key in whole
+                shown += 1
+            budget[0] -= len(json.dumps(name[:shown], ensure_ascii=False)) + 2  # the key and ": "
+            members[name[:shown]] = _shown_part(item, budget) if budget[0] > 0 else None
+        return members
+    budget[0] -= len(json.dumps(value))
+    return value
+
+
 def strings_made_safe(value: Any, cap: int = CAP) -> Any:
     """A JSON value with every string (keys too) made safe text, each cut at ``cap``: for values
     read back from a file anyone may have written (a run log), whatever their size."""

@@ -390,6 +390,23 @@ def test_a_json_value_is_written_as_json_dumps_writes_it_as_far_as_it_is_shown(v
         assert shown == untrusted.text(whole[:cap], cap)[:cap] + f" [cut: more than {cap} characters in all]"
 
 
+@settings(max_examples=cases(quick=300, deep=5000), deadline=None, database=None)
+@given(json_values(st.integers() | st.floats(allow_nan=False) | st.booleans() | st.none() | st.text(), st.text(),
+                   width=8, max_leaves=60),
+       st.integers(1, 120))
+def test_the_part_of_a_value_shown_is_written_as_the_value_is(value: object, cap: int) -> None:
+    """What a run log's value is cut to when read is written as the value is, so a report made of it is the same."""
+    part = untrusted.shown_part(value, cap)
+    assert untrusted.json_text(part, cap) == untrusted.json_text(value, cap)
+    assert len(json.dumps(part, ensure_ascii=False)) <= max(len(json.dumps(value, ensure_ascii=False)), cap + 200)
+
+
+def test_the_part_shown_of_a_value_of_millions_of_items_is_a_few_thousand_characters() -> None:
+    value = [[]] * 2_000_000
+    part = untrusted.shown_part(value)
+    assert len(json.dumps(part)) < 2 * untrusted.CAP and untrusted.json_text(part) == untrusted.json_text(value)
+
+
 def _log(path: Path, scenario: dict[str, Any], spec_version: str = "0.1.0+0") -> Path:
     """A run log of one scenario line, as anyone may have written one."""
     header = {"type": "header", "kit": {"name": "trickspec", "version": "0.1.0"}, "spec_version": spec_version, "engine":
