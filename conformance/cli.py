@@ -36,8 +36,6 @@ from specreader.spec import EQUIVALENTS_FILE
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_DATA, EXIT_ENGINE = 0, 1, 2, 3
 
-# Deals a fuzz campaign runs when given neither --deals nor --time.
-FUZZ_DEALS = 1000
 
 # The files --report-dir receives, by report format.
 REPORT_FILES = {"md": "report.md", "junit": "junit.xml", "json": "summary.json", "badge": "badge.json"}
@@ -279,7 +277,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         if folder:  # so it never ends unwritable
             outputs.make_folder(Path(folder), what)
     report_dir, out = _output(args.report_dir), _output(args.out)
-    deals = args.deals if args.deals is not None or args.time is not None else FUZZ_DEALS
+    deals = args.deals if args.deals is not None or args.time is not None else runlog.FUZZ_DEALS
     plan = fuzzing.Plan(
         variants=tuple(args.variant) if args.variant else None,
         deals=deals,
@@ -718,7 +716,9 @@ COMMANDS: tuple[Command, ...] = (
             _STARTUP_TIMEOUT,
             _VALIDATE_PROTOCOL,
             Option(("--variant",), "only this variant (repeatable; default: every variant the engine declares)", action="append"),
-            Option(("--deals",), f"deals in the campaign, over all shards (default {FUZZ_DEALS:,})", type=_count, metavar="N"),
+            Option(
+                ("--deals",), f"deals in the campaign, over all shards (default {runlog.FUZZ_DEALS:,})", type=_count, metavar="N"
+            ),
             Option(("--time",), "run for this many seconds instead of a number of deals", type=durations.seconds, metavar="S"),
             Option(("--seed",), "the same seed plays the same deals (default 0)", type=_seed, default=0, metavar="S"),
             Option(("--jobs",), "engine processes run in parallel (default 1)", type=_jobs, default=1, metavar="J"),

@@ -283,13 +283,6 @@ def test_shards_of_runs_given_other_options_are_not_merged(tmp_path: Path, capsy
     )
 
 
-def test_a_campaign_s_default_number_of_deals_is_the_command_s() -> None:
-    """A shard run with no --deals is one of a campaign of the default number, when merged."""
-    from conformance.cli import FUZZ_DEALS
-
-    assert runlog.FUZZ_DEALS == FUZZ_DEALS
-
-
 def test_an_id_longer_than_the_cap_is_a_located_problem_never_split(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -69,11 +69,7 @@ class ScenarioLine(TypedDict):
 
 LATE_COPIES_KEPT = limits.LATE_COPIES_KEPT
 
-# Characters of a scenario id a run log may hold (schemas/run-log.schema.json's maxLength says the same): far more than
-# any the kit writes, the longest being a trace game's, its file's path whole (at most 4,096 bytes, each escaped to at
-# most 4 characters), its line and 100 characters of its own name. A longer id is refused where it stands, before it
-# is held or compared: ``id_order`` splits an id into parts, tens of times its size in memory.
-ID_CAP = 32 * 1024
+ID_CAP = limits.RUN_ID_CAP
 
 
 class Footer(TypedDict):
@@ -572,7 +568,7 @@ _HOW_RUN_OF_KIND = {
 }
 # What an option left out of a log stands for, where the command has a default it does not write (``trickspec fuzz``
 # writes every option given, and those argparse defaults; ``--deals`` it leaves out when it takes its default).
-FUZZ_DEALS = 1000  # conformance/cli.py's default number of deals (tests/test_line_store.py holds them equal)
+FUZZ_DEALS = 1000  # the deals of a fuzz campaign given neither --deals nor --time
 
 
 def run_options_differing(log: Log, first: Log) -> list[tuple[str, Any, Any]]:
