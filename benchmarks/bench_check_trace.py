@@ -83,7 +83,7 @@ def read(path: Path) -> float:
     lines = [line for line in reading.lines([path]) if isinstance(line, reading.TraceLine)]
     started = time.perf_counter()
     for line in lines:
-        if not isinstance(reading.read_game(line), reading.Game):
+        if isinstance(reading.read_games(line), list):
             raise SystemExit(f"line {line.number} of the trace is no game")
     return time.perf_counter() - started
 

@@ -53,7 +53,13 @@ def _reference_game(variant_id: str, seed: int, *, every: bool = True) -> dict[s
     rng = random.Random(seed)
     deck = deck_of(variant(variant_id))
     rng.shuffle(deck)
-    setup = {"dealer": 0, "deck": deck}
+    deal, _ = _played(variant_id, {"dealer": 0, "deck": deck}, rng, every)
+    return {"game": seed, "variant": variant_id, **deal}
+
+
+def _played(variant_id: str, setup: dict[str, Any], rng: random.Random, every: bool = True) -> tuple[dict[str, Any], Engine]:
+    """A deal the reference plays from ``setup`` with random legal moves, reported in full (``every``: after every
+    action, else after the deal alone), and the engine at its end."""
     engine = Engine.new(variant_id, setup)
     observations = [{"snapshot": engine.snapshot(), "legal": engine.legal_actions()}]
     actions = []
@@ -61,7 +67,7 @@ def _reference_game(variant_id: str, seed: int, *, every: bool = True) -> dict[s
         actions.append(rng.choice(legal))
         engine.apply(actions[-1])
         observations.append({"snapshot": engine.snapshot(), "legal": engine.legal_actions()} if every else None)
-    return {"game": seed, "variant": variant_id, "setup": setup, "actions": actions, "observations": observations}
+    return {"setup": setup, "actions": actions, "observations": observations}, engine
 
 
 def _write(path: Path, *lines: Any) -> Path:
@@ -304,18 +310,17 @@ def test_a_true_in_a_string_is_no_flag(
     """The line's words true and false are counted to know where flags may stand: one in a name has the game
     judged again, looking at every value, and it passes."""
     again: list[bool] = []
-    judge = judging.judge
+    judge_deal = judging.judge_deal
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         again.append(kwargs.get("every_value", False))
-        return judge(*args, **kwargs)
+        return judge_deal(*args, **kwargs)
 
-    monkeypatch.setattr(judging, "judge", counted)
-    monkeypatch.setattr(checking, "judge", judge)  # the run's own call, however checking was imported: not counted
+    monkeypatch.setattr(judging, "judge_deal", counted)
     game = {**_reference_game("albastini-2p", 2), "game": "true-or-false"}
     status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
     assert status == 0 and "1 passed, 0 failed" in out, out
-    assert again == [True]  # the recursive call: judged again on every value
+    assert again == [False, True]  # the first pass, then the recursive call: judged again on every value
 
 
 def test_a_known_difference_hides_no_flag_that_stands_for_a_number(tmp_path: Path) -> None:
@@ -327,9 +332,9 @@ def test_a_known_difference_hides_no_flag_that_stands_for_a_number(tmp_path: Pat
     last = game["observations"][-1]
     last["snapshot"] = {"result": {"tie": last["snapshot"]["result"]["tie"]}}
     last["legal"] = [{"type": "pass", "seat": 0}]  # the reference's list is empty
-    read = reading.read_game(reading.TraceLine(0, str(tmp_path / "t.jsonl"), 1, json.dumps(game).encode()))
+    read = reading.read_games(reading.TraceLine(0, str(tmp_path / "t.jsonl"), 1, json.dumps(game).encode()))
     assert not isinstance(read, list), read
-    result, _ = judging.judge(read, frozenset({"legal"}))
+    result, _ = judging.judge(read[0], frozenset({"legal"}))
     assert result.outcome is Outcome.FAIL and result.field == "to_act", (result.outcome, result.field)
 
 
@@ -745,3 +750,109 @@ def test_a_file_whose_first_lines_name_no_variant_is_read_no_further(
     assert status == 2 and "1 passed, 24 failed (24 error)" in out and "name no variant" not in out, out
     escaped = _write(tmp_path / "escaped.jsonl", *(['{"\\u0076ariant": 1}'] * 10))  # a key escaped may be "variant"
     assert "name no variant" not in _check(capsys, str(escaped))[1]
+
+
+def _reference_match(variant_id: str, seed: int, deals: int, carry: Any = None) -> dict[str, Any]:
+    """A match the reference plays deal after deal with random legal moves, each deal reported in full and its setup
+    carrying the match on as the deal before left it: what a right engine writes on one line. ``carry``: how an
+    engine with a bug carries the next setup on instead."""
+    rng = random.Random(seed)
+    cards = deck_of(variant(variant_id))
+    carried: dict[str, Any] | None = {"dealer": 0}
+    played = []
+    while carried is not None and len(played) < deals:
+        rng.shuffle(cards)
+        deal, engine = _played(variant_id, {**carried, "deck": list(cards)}, rng)
+        played.append(deal)
+        carried = engine.next_setup()
+        if carry is not None and carried is not None:
+            carried = carry(carried)
+    return {"game": f"match-{seed}", "variant": variant_id, "deals": played}
+
+
+@pytest.mark.parametrize("variant_id", ["altbaumer-standard", "albastini-4p", "briscola-2p"])
+def test_a_match_on_one_line_is_judged_deal_by_deal_and_passes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], variant_id: str
+) -> None:
+    """Each deal is a game of the run, named after the match's line and its place in the match; a later deal's
+    setup may leave the match out, which the kit carries on from the deal before."""
+    match = _reference_match(variant_id, 5, 6)
+    assert len(match["deals"]) >= 2
+    bare = {**match, "deals": [match["deals"][0]] + [
+        {**deal, "setup": {k: v for k, v in deal["setup"].items() if k not in ("match", "dealer_history")}}
+        for deal in match["deals"][1:]
+    ]}  # fmt: skip
+    trace = _write(tmp_path / "t.jsonl", match, bare)
+    status, out = _check(capsys, str(trace), "--report-dir", str(tmp_path / "r"))
+    deals = len(match["deals"])
+    assert status == 0, out
+    assert f"{2 * deals} passed, 0 failed" in out.splitlines()
+    ids = [json.loads(line)["id"] for line in (tmp_path / "r" / "run.jsonl").read_text().splitlines()[1:-1]]
+    assert ids[: deals + 1] == [f"{trace}:1#match-5/{n}" for n in range(1, deals + 1)] + [f"{trace}:2#match-5/1"]
+
+
+def _carried_wrong(tmp_path: Path, capsys: pytest.CaptureFixture[str], match: dict[str, Any]) -> tuple[str, list[Path]]:
+    out_dir = tmp_path / "found"
+    tmp_path.mkdir(exist_ok=True)
+    trace = _write(tmp_path / "t.jsonl", match)
+    status, out = _check(capsys, str(trace), "--out", str(out_dir), "--report-dir", str(tmp_path / "r"))
+    assert status == 1, out
+    written = sorted(out_dir.iterdir())
+    assert written and main(["validate", *map(str, written)]) == 0
+    assert main(["verify", "--scenarios", str(out_dir)]) == 0  # the reference passes what the engine failed
+    capsys.readouterr()
+    return out, written
+
+
+def test_a_match_carried_on_wrongly_fails_the_deal_it_was_carried_from(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The next deal's setup is the engine's report of where the deal before left the match: its dealer is the next
+    dealer that deal names, its scores those that deal ended with. Each wrong one fails the deal before, under the
+    clauses that decide it, with a scenario of that deal expecting what the reference reports at its end."""
+    def one_seat_on(setup: dict[str, Any]) -> dict[str, Any]:  # the same rotation, a seat the rules do not name
+        dealer = (setup["dealer"] + 1) % 4
+        return {**setup, "dealer": dealer, "dealer_history": [*setup["dealer_history"][:-1], dealer]}
+
+    match = _reference_match("altbaumer-standard", 7, 4, one_seat_on)
+    named = match["deals"][0]["observations"][-1]["snapshot"]["result"]["next_dealer"]
+    out, written = _carried_wrong(tmp_path / "dealer", capsys, match)
+    assert f"FAIL altbaumer-standard result.next_dealer (first at {tmp_path / 'dealer' / 't.jsonl'}:1#match-7/1;" in out
+    assert "  clauses: altbaumer.deal.next-dealer" in out
+    dealt = (named + 1) % 4
+    assert f"result.next_dealer: expected {named}, observed {dealt} (as the next deal's setup carries the match on)" in out
+    assert len(written) == 1 and "next_dealer" in written[0].read_text(encoding="utf-8")
+
+    def scores_dropped(setup: dict[str, Any]) -> dict[str, Any]:  # the deal's score not kept
+        return {**setup, "match": {**setup["match"], "scores": [0, 0]}}
+
+    match = _reference_match("altbaumer-standard", 7, 4, scores_dropped)
+    assert match["deals"][0]["observations"][-1]["snapshot"]["match"]["scores"] != [0, 0]
+    out, _ = _carried_wrong(tmp_path / "scores", capsys, match)
+    assert "FAIL altbaumer-standard match.scores (first at " in out and "altbaumer.match.round-win" in out
+
+
+def test_a_deal_after_the_match_is_won_fails_the_deal_that_won_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A deal that follows says the match goes on: where the deal before won it, that deal fails, the match's winner
+    among its differences."""
+    match = _reference_match("altbaumer-standard", 3, 60)
+    won = len(match["deals"])
+    assert match["deals"][-1]["observations"][-1]["snapshot"]["match"]["winner"] is not None
+    match["deals"].append(match["deals"][-2])
+    out, _ = _carried_wrong(tmp_path, capsys, match)
+    logged = {line["id"]: line for line in map(json.loads, (tmp_path / "r" / "run.jsonl").read_text().splitlines()[1:-1])}
+    failed = logged[f"{tmp_path / 't.jsonl'}:1#match-3/{won}"]
+    assert failed["outcome"] == "fail" and [m["what"] for m in failed["mismatches"]] == ["match.winner"], failed
+    assert "FAIL altbaumer-standard match.winner (first at " in out and "altbaumer.match.match-win" in out
+
+
+def test_a_problem_in_a_match_s_deal_is_located_in_that_deal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = _reference_match("briscola-2p", 2, 3)
+    match["deals"][1]["setup"]["dealr"] = 1
+    trace = _write(tmp_path / "t.jsonl", match, {**match, "deals": []})
+    status, out = _check(capsys, str(trace))
+    assert status == 2, out
+    assert f"{trace}:1:" in out and "$.deals[1].setup.dealr: unknown key 'dealr'" in out
+    assert f"{trace}:2:56: $.deals: expected at least 1 item, found array []" in out

@@ -29,7 +29,7 @@ from conformance.run.runlog import Log, ScenarioLine
 from conformance.suite.observing import LEGAL
 from conformance.text import untrusted
 from conformance.traces import reading
-from conformance.traces.judging import GameResult, Key, judge
+from conformance.traces.judging import GameResult, Key, judge_match
 from conformance.traces.reading import Game, TraceLine
 from conformance.traces.workers import WorkerKilled, Workers
 from conformance.vocabulary import Outcome
@@ -173,31 +173,39 @@ def judge_lines(known: tuple[tuple[str, str], ...], batch: list[TraceLine]) -> t
     out: list[Judged] = []
     reported: Counter[str] = Counter()
     for line in batch:
-        game = reading.read_game(line)
-        if isinstance(game, list):
-            out.append(game)
+        games = reading.read_games(line)
+        if isinstance(games, list):
+            out.append(games)
             continue
-        fields: set[str] = set()
-        for o in game.observations:
-            if o:
-                fields.update(o.get("snapshot") or ())
-                if o.get("legal") is not None:
-                    fields.add(LEGAL)
-        reported.update(fields)
-        result, finding = judge(game, frozenset(field for variant, field in known if variant == game.variant))
-        written: writing.Written | None = None
-        problem: str | None = None
-        if finding is not None and finding.key not in _written:
-            _written.add(finding.key)
-            try:
-                written, problem = writing.written(finding, _origin(finding, game), _answers_from(game))
-            except Exception as err:  # the divergence stands; only its scenario is missing, and why is said
-                problem = f"it could not be written: {type(err).__name__}: {untrusted.text(err, 300)}"
-        elif result.key is not None and result.key not in _written:  # a deal the rules do not allow: no scenario
-            _written.add(result.key)
-            problem = "the engine's deal is one the rules do not allow: the setup shows it"
-        out.append((result, written, problem))
+        mine = frozenset(field for variant, field in known if variant == games[0].variant)
+        for result, finding, game in judge_match(games, mine):  # a game line's game is a match of one deal
+            reported.update(_fields_given(game))
+            out.append((result, *_scenario(result, finding, game)))
     return out, reported
+
+
+def _fields_given(game: Game) -> set[str]:
+    fields: set[str] = set()
+    for o in game.observations:
+        if o:
+            fields.update(o.get("snapshot") or ())
+            if o.get("legal") is not None:
+                fields.add(LEGAL)
+    return fields
+
+
+def _scenario(result: GameResult, finding: Finding | None, game: Game) -> tuple[writing.Written | None, str | None]:
+    """The scenario written for a game's divergence, the first this process meets of it; or why none is."""
+    if finding is not None and finding.key not in _written:
+        _written.add(finding.key)
+        try:
+            return writing.written(finding, _origin(finding, game), _answers_from(game))
+        except Exception as err:  # the divergence stands; only its scenario is missing, and why is said
+            return None, f"it could not be written: {type(err).__name__}: {untrusted.text(err, 300)}"
+    if finding is None and result.key is not None and result.key not in _written:  # a deal the rules do not allow
+        _written.add(result.key)
+        return None, "the engine's deal is one the rules do not allow: the setup shows it"
+    return None, None
 
 
 Progress = Callable[[int, float, int], None]  # games done, seconds, distinct divergences

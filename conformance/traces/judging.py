@@ -33,7 +33,7 @@ from conformance.suite.observing import LEGAL, SETUP, clauses_of
 from conformance.suite.reported import covers, judged
 from conformance.suite.scenarios import as_written
 from conformance.text import untrusted
-from conformance.traces.reading import Game
+from conformance.traces.reading import NO_FLAG_COUNT, Game
 from conformance.vocabulary import Outcome, refusal_code
 from reference import Engine, SetupError
 from reference.refusals import INVALID_SETUP
@@ -97,13 +97,64 @@ def judge(game: Game, known: frozenset[str] = frozenset(), *, every_value: bool 
     deal itself is one the rules do not allow). ``known``: fields an expectation file says the engine gets
     wrong in this game's variant: a difference there is counted apart (xfail) and hides nothing else.
     ``every_value``: look at every value for a true or false that stands for a number (``_Flags``)."""
+    result, finding, _ = judge_deal(game, known, every_value=every_value)
+    return result, finding
+
+
+def judge_match(games: tuple[Game, ...], known: frozenset[str]) -> list[tuple[GameResult, Finding | None, Game]]:
+    """The deals of a match (a game line's game is a match of one deal), in order, each with its verdict, its
+    divergence and the game a scenario is written from. A deal after the first starts from the match as the
+    reference leaves it at the end of the deal before (the dealer history and match its setup leaves out); what its
+    setup gives of the match (the dealer, the match) is the engine's report of where that deal left it, judged with
+    that deal's last observation. A deal after one that failed, or one cut short, starts from its setup as given."""
+    out: list[tuple[GameResult, Finding | None, Game]] = []
+    carried: Json | None = None
+    for number, game in enumerate(games):
+        if carried is not None:
+            game = replace(game, setup={**{k: v for k, v in carried.items() if k != "dealer"}, **game.setup})
+        following = games[number + 1] if number + 1 < len(games) else None
+        then = _carried_on(following) if following is not None else None
+        result, finding, engine = judge_deal(game, known, then=then)
+        if finding is not None and then is not None and finding.divergence.position == len(game.actions):
+            game = _reporting(game, then)  # the scenario's engine side: the match as the next deal carried it on
+        carried = engine.next_setup() if engine is not None and following is not None else None
+        out.append((result, finding, game))
+    return out
+
+
+def _carried_on(following: Game) -> Json:
+    """The next deal's setup as the engine's report of where the deal before left the match: the next dealer,
+    the match's counts it gives, and that the match is not won (a deal follows)."""
+    given = following.dealt if isinstance(following.dealt, dict) else {}
+    raw = given.get("match")
+    match = raw if isinstance(raw, dict) else {}
+    return {"snapshot": {"result": {"next_dealer": following.setup["dealer"]}, "match": {**match, "winner": None}}}
+
+
+def _reporting(game: Game, then: Json) -> Game:
+    """The game with its last observation's report of the result and the match given by ``then``."""
+    observations = list(game.observations) + [None] * (len(game.actions) + 1 - len(game.observations))
+    last = observations[-1] or {}
+    snapshot = dict(last.get("snapshot") or {})
+    for key, value in then["snapshot"].items():
+        snapshot[key] = {**(snapshot.get(key) or {}), **value}
+    observations[-1] = {**last, "snapshot": snapshot}
+    return replace(game, observations=tuple(observations))
+
+
+def judge_deal(
+    game: Game, known: frozenset[str] = frozenset(), *, every_value: bool = False, then: Json | None = None
+) -> tuple[GameResult, Finding | None, Engine | None]:
+    """``judge``'s verdict and divergence, and the reference engine at the deal's end where the game passed
+    (None where it did not). ``then``: a report the engine gave once the deal is over, beyond its last
+    observation (the next deal's setup), judged after the last action where the deal is over."""
     started = time.perf_counter()
     seen: set[str] = set()
-    flags = _Flags(every_value)
+    flags = _Flags(every_value or game.flags_at_most == NO_FLAG_COUNT)
     try:
         engine = Engine.new(game.variant, game.setup)
     except SetupError as err:
-        return _dealt_wrong(game, err, time.perf_counter() - started), None
+        return _dealt_wrong(game, err, time.perf_counter() - started), None, None
     observations = game.observations
     given = len(observations)
     legal_judged = covers(game.reports, LEGAL)  # judged on the fields its header declares, and no others
@@ -124,20 +175,28 @@ def judge(game: Game, known: frozenset[str] = frozenset(), *, every_value: bool 
             divergence = Divergence(REFUSAL, position, (mismatch,), allowed=(code,) if code is not None else None)
             break
         divergence = _report(engine, position, observation, game, known, seen, legal_judged, flags)
-    if divergence is None and not every_value and flags.found != game.flags_at_most:
-        result, finding = judge(game, known, every_value=True)
-        return replace(result, seconds=time.perf_counter() - started), finding  # both passes
+    carried_wrong = False
+    over = engine.snapshot() if divergence is None and then is not None else {}
+    if over.get("result") is not None:
+        if (over.get("match") or {}).get("winner") is not None:  # no deal follows a match won: that one does differs
+            then = {"snapshot": {"match": {"winner": None}}}
+        divergence = _report(engine, len(game.actions), then, game, known, seen, False, flags)
+        carried_wrong = divergence is not None
+    if divergence is None and not flags.every and flags.found != game.flags_at_most:
+        result, finding, ended = judge_deal(game, known, every_value=True, then=then)
+        return replace(result, seconds=time.perf_counter() - started), finding, ended  # both passes
     seconds = time.perf_counter() - started
     if divergence is None:
         outcome = Outcome.XFAIL if seen else Outcome.PASS
         said = f"differs only in fields the expectation file names: {', '.join(sorted(seen))}" if seen else ""
         unfinished = bool(engine.legal_actions())
         return GameResult(game.index, game.name, game.file, game.number, game.variant, outcome, seconds, detail=said,
-                          unfinished=unfinished), None  # fmt: skip
+                          unfinished=unfinished), None, engine  # fmt: skip
     case = Case(game.variant, game.setup, game.actions[: divergence.position], tuple(refusals[: divergence.position]))
     reports = reference_reports(case)
     field, clauses, phase = name(case, divergence, reports)
     finding = Finding(case, divergence, field, clauses, phase, tuple(reports))
+    where = " (as the next deal's setup carries the match on)" if carried_wrong else ""
     result = GameResult(
         game.index,
         game.name,
@@ -149,10 +208,10 @@ def judge(game: Game, known: frozenset[str] = frozenset(), *, every_value: bool 
         field,
         clauses,
         tuple(m.to_json() for m in divergence.mismatches),
-        divergence.detail() + _stock_turned_over(game, divergence),
+        divergence.detail() + where + _stock_turned_over(game, divergence),
         finding.key,
     )
-    return result, finding
+    return result, finding, None
 
 
 def _stock_turned_over(game: Game, divergence: Divergence) -> str:

@@ -1,5 +1,5 @@
 """Trace files read as untrusted data (schemas/trace.schema.json): one JSON object per line, an
-optional header first, then one game per line.
+optional header first, then one game per line, or a match of several deals on one line.
 
 The files are streamed, never read whole (a game site's logs can hold millions of games): each
 line is cut at the kit's line limit, read strictly, checked against the schema, and its setup
@@ -32,6 +32,7 @@ _BOM = b"\xef\xbb\xbf"  # what Windows tools often write first in a UTF-8 file, 
 _TRACE_KEY = re.compile(rb'[{,]\s*"trace"\s*:')  # the key that makes a line a header, in any place
 _VARIANT_KEY_WRITTEN = re.compile(rb'"variant"\s*:')  # the key of every game, which no header has
 _VARIANT_KEY = b'"variant"'  # a key every game has
+NO_FLAG_COUNT = -1  # Game.flags_at_most of a match's deal: its line's words bound the whole match, not one deal
 
 
 @dataclass(frozen=True)
@@ -183,42 +184,59 @@ def _located(line: TraceLine, found: list[tuple[JsonPath, str, bool]]) -> list[P
     return [Problem(line.file, line.number, column, path, message) for (path, message, _), column in placed]
 
 
-def read_game(line: TraceLine) -> Game | list[Problem]:
-    """One game line read strictly and checked: the game, or every problem of it, located."""
+def read_games(line: TraceLine) -> tuple[Game, ...] | list[Problem]:
+    """One line read strictly and checked: its game, or a match's deals as games in the order played; or every
+    problem of the line, located."""
     try:
         value = untrusted.json_line(line.raw, limits.MAX_DEPTH)
     except untrusted.Unreadable as err:
         return [Problem(line.file, line.number, err.column, err.path, str(err))]
-    found = schemas.explain("trace", value, "/$defs/game")
+    match = isinstance(value, dict) and "deals" in value and "setup" not in value
+    found = schemas.explain("trace", value, "/$defs/match" if match else "/$defs/game")
     if found:
         return _located(line, found)
-    # 1.0 and 1 are one JSON number, as the schema holds (1.0 is an integer there): the reference takes seats and
-    # counts as integers, so a deal or an action written 1.0 is read as written 1
-    value["setup"], value["actions"] = _whole_numbers(value["setup"]), _whole_numbers(value["actions"])
     variant_id = value["variant"]
-    spec = kit_spec()
-    raw_variants = spec.variants_raw()
+    raw_variants = kit_spec().variants_raw()
     if variant_id not in raw_variants or raw_variants[variant_id][1].get("abstract"):
         playable = "a playable variant of spec/*/variants"
         return [_problem(line.file, line.number, line.raw, ("variant",), f"expected {playable}, found {variant_id!r}")]
-    resolved = spec.resolved(variant_id)
+    place = place_of(line.file, line.number)  # unique over the run, as a run log's ids must be
+    name = f"{place}#{value['game']}" if "game" in value else place
+    if not match:
+        # the words true and false in the line: the most flags it can hold (Game.flags_at_most)
+        flags = line.raw.count(b"true") + line.raw.count(b"false")
+        game = _game(line, variant_id, name, value, (), flags)
+        return game if isinstance(game, list) else (game,)
+    games: list[Game] = []
+    for number, deal in enumerate(value["deals"], start=1):
+        game = _game(line, variant_id, f"{name}/{number}", deal, ("deals", number - 1), NO_FLAG_COUNT)
+        if isinstance(game, list):
+            return game
+        games.append(game)
+    return tuple(games)
+
+
+def _game(line: TraceLine, variant_id: str, name: str, value: Json, at: JsonPath, flags: int) -> Game | list[Problem]:
+    """A game line's game, or a match's deal (at ``at`` in the line), checked and its setup expanded."""
+    # 1.0 and 1 are one JSON number, as the schema holds (1.0 is an integer there): the reference takes seats and
+    # counts as integers, so a deal or an action written 1.0 is read as written 1
+    value["setup"], value["actions"] = _whole_numbers(value["setup"]), _whole_numbers(value["actions"])
+    resolved = kit_spec().resolved(variant_id)
     if isinstance(value["setup"], dict) and (turned := turned_problem(value["setup"], resolved)):
-        return _located(line, [(("setup", "turned"), turned, False)])
+        return _located(line, [((*at, "setup", "turned"), turned, False)])
     setup = expand_setup(value["setup"], resolved)
     found = schemas.explain("setup", setup)
     if found:
-        return _located(line, [(("setup", *as_written(p, value["setup"], resolved)), m, k) for p, m, k in found])
+        return _located(line, [((*at, "setup", *as_written(p, value["setup"], resolved)), m, k) for p, m, k in found])
     observations = tuple(value.get("observations", ()))
     if len(observations) > len(value["actions"]) + 1:
         wanted = f"at most {len(value['actions']) + 1} observations (one after the deal, one per action)"
-        return [_problem(line.file, line.number, line.raw, ("observations",), f"expected {wanted}, found {len(observations)}")]
+        found_many = f"expected {wanted}, found {len(observations)}"
+        return [_problem(line.file, line.number, line.raw, (*at, "observations"), found_many)]
     unknown = _unknown_fields(observations)
     if unknown:
-        return _located(line, [(path, message, True) for path, message in unknown])
-    place = place_of(line.file, line.number)  # unique over the run, as a run log's ids must be
-    name = f"{place}#{value['game']}" if "game" in value else place
+        return _located(line, [((*at, *path), message, True) for path, message in unknown])
     actions = tuple(value["actions"])
-    flags = line.raw.count(b"true") + line.raw.count(b"false")  # Game.flags_at_most
     return Game(
         line.index, name, line.file, line.number, variant_id, setup, actions, observations, line.reports, flags, value["setup"]
     )
