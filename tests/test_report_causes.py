@@ -107,6 +107,29 @@ def test_failures_are_counted_by_the_field_they_differ_in_with_the_clauses_decid
     assert "## Fields that differ" not in reports.render_md(passing)
 
 
+def test_the_legal_actions_are_put_on_the_clauses_of_the_scenarios_failing_in_them() -> None:
+    """Every phase has clauses deciding what is legal in it, and a run log keeps no phase: of them, those the
+    failing scenarios are about are named; where the scenarios name none, all of them."""
+
+    def failing(rid: str, clauses: list[str]) -> dict[str, Any]:
+        found = {"step": 1, "line": 0, "what": "legal actions (exactly)", "expected": ["0 play 7C"], "observed": []}
+        return {**_line(rid, ""), "variant": "altbaumer-standard", "game": "altbaumer", "clauses": clauses,
+                "mismatch": found, "mismatches": [found]}  # fmt: skip
+
+    log = _log(
+        "verify",
+        failing("a", ["altbaumer.play.free-discard", "altbaumer.play.trick-winner"]),
+        failing("b", ["altbaumer.trees.club-lead-choice"]),
+    )
+    every = observing.clauses_of("altbaumer-standard").for_field("legal", "")
+    assert len(every) > 10
+    assert reports.summary(log)["by_field"] == [
+        {"field": "legal", "failed": 2, "clauses": ["altbaumer.play.free-discard", "altbaumer.trees.club-lead-choice"]}
+    ]
+    named_none = _log("verify", failing("c", ["altbaumer.score.tricks"]))
+    assert reports.summary(named_none)["by_field"][0]["clauses"] == list(every)
+
+
 def test_a_difference_is_in_the_field_its_path_names() -> None:
     """Each difference as the scenarios' comparisons say it, its seat or place left out."""
     snapshot = {"hands": {"1": ["AH"]}, "dead": ["2C"], "stock": ["7H"], "result": {"vp": [0, 1]}}
