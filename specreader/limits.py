@@ -30,6 +30,7 @@ MAX_LINES_WITHOUT_GAME = 1000
 # 4,096 bytes, each escaped to at most 4 characters), its line and 100 characters of its own name. A longer id is
 # refused where it stands, before it is held or compared: ``id_order`` splits an id into parts, tens of times its size.
 RUN_ID_CAP = 32 * 1024
+MAX_DEALS_IN_MATCH = 1000  # deals of a match on one line of a trace (schemas/trace.schema.json's maxItems)
 MAX_JOBS = 64  # --jobs: worker processes of fuzz and check-trace, each with its pipes and engine
 
 # Characters of one engine message kept in a verdict or report; the rest is cut, and the cut is said.
@@ -117,7 +118,8 @@ def described() -> list[tuple[str, str]]:
                                 f"past {MAX_PROBLEMS:,} problems, a run log is read no further and a trace's are "
                                 f"counted, not listed; a trace file is read no further when its first "
                                 f"{MAX_LINES_WITHOUT_GAME:,} lines name no variant, as every game does; a run "
-                                f"log's scenario ids at most {RUN_ID_CAP:,} characters"),
+                                f"log's scenario ids at most {RUN_ID_CAP:,} characters; a match on one line of a trace "
+                                f"at most {MAX_DEALS_IN_MATCH:,} deals"),
         ("Engine lines", f"at most {mebibytes(MAX_LINE_BYTES)} a line of the protocol, nested at most {MAX_DEPTH} levels"),
         ("Engine text", f"each message kept to {ENGINE_TEXT_CAP:,} characters, the cut said; standard error to its last "
                         f"{STDERR_LINES} lines of {STDERR_LINE_BYTES:,} bytes, of which a failure's message ends with the "

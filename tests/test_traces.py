@@ -57,13 +57,16 @@ def _reference_game(variant_id: str, seed: int, *, every: bool = True) -> dict[s
     return {"game": seed, "variant": variant_id, **deal}
 
 
-def _played(variant_id: str, setup: dict[str, Any], rng: random.Random, every: bool = True) -> tuple[dict[str, Any], Engine]:
+def _played(
+    variant_id: str, setup: dict[str, Any], rng: random.Random, every: bool = True, *, leave_dealer: bool = False
+) -> tuple[dict[str, Any], Engine]:
     """A deal the reference plays from ``setup`` with random legal moves, reported in full (``every``: after every
-    action, else after the deal alone), and the engine at its end."""
+    action, else after the deal alone), and the engine at its end. ``leave_dealer``: a winning side that may name
+    the next dealer leaves it to the rules."""
     engine = Engine.new(variant_id, setup)
     observations = [{"snapshot": engine.snapshot(), "legal": engine.legal_actions()}]
     actions = []
-    while legal := engine.legal_actions():
+    while (legal := engine.legal_actions()) and not (leave_dealer and engine.to_act is None):
         actions.append(rng.choice(legal))
         engine.apply(actions[-1])
         observations.append({"snapshot": engine.snapshot(), "legal": engine.legal_actions()} if every else None)
@@ -752,17 +755,23 @@ def test_a_file_whose_first_lines_name_no_variant_is_read_no_further(
     assert "name no variant" not in _check(capsys, str(escaped))[1]
 
 
-def _reference_match(variant_id: str, seed: int, deals: int, carry: Any = None) -> dict[str, Any]:
+def _reference_match(
+    variant_id: str, seed: int, deals: int, carry: Any = None, *, first: Any = None, written: Any = None,
+    leave_dealer: bool = False,
+) -> dict[str, Any]:
     """A match the reference plays deal after deal with random legal moves, each deal reported in full and its setup
     carrying the match on as the deal before left it: what a right engine writes on one line. ``carry``: how an
-    engine with a bug carries the next setup on instead."""
+    engine with a bug carries the next setup on instead; ``first``: the first deal's setup, but for its cards;
+    ``written``: what a later deal's setup says of the one played (all of it, unless given)."""
     rng = random.Random(seed)
     cards = deck_of(variant(variant_id))
-    carried: dict[str, Any] | None = {"dealer": 0}
+    carried: dict[str, Any] | None = first or {"dealer": 0}
     played = []
     while carried is not None and len(played) < deals:
         rng.shuffle(cards)
-        deal, engine = _played(variant_id, {**carried, "deck": list(cards)}, rng)
+        deal, engine = _played(variant_id, {**carried, "deck": list(cards)}, rng, leave_dealer=leave_dealer)
+        if played and written is not None:
+            deal["setup"] = {**written(carried), "deck": deal["setup"]["deck"]}
         played.append(deal)
         carried = engine.next_setup()
         if carry is not None and carried is not None:
@@ -782,13 +791,40 @@ def test_a_match_on_one_line_is_judged_deal_by_deal_and_passes(
         {**deal, "setup": {k: v for k, v in deal["setup"].items() if k not in ("match", "dealer_history")}}
         for deal in match["deals"][1:]
     ]}  # fmt: skip
-    trace = _write(tmp_path / "t.jsonl", match, bare)
+    unnamed = {k: v for k, v in match.items() if k != "game"}
+    trace = _write(tmp_path / "t.jsonl", match, bare, unnamed)
     status, out = _check(capsys, str(trace), "--report-dir", str(tmp_path / "r"))
     deals = len(match["deals"])
     assert status == 0, out
-    assert f"{2 * deals} passed, 0 failed" in out.splitlines()
+    assert f"{3 * deals} passed, 0 failed" in out.splitlines()
     ids = [json.loads(line)["id"] for line in (tmp_path / "r" / "run.jsonl").read_text().splitlines()[1:-1]]
     assert ids[: deals + 1] == [f"{trace}:1#match-5/{n}" for n in range(1, deals + 1)] + [f"{trace}:2#match-5/1"]
+    assert ids[2 * deals :] == [f"{trace}:3/{n}" for n in range(1, deals + 1)]
+    assert main(["report", str(tmp_path / "r" / "run.jsonl"), "--format", "badge"]) == 0  # each id once
+
+
+def test_a_later_deal_s_setup_is_read_as_the_reference_reads_a_setup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A later deal may give part of the match (the rest carried on), a match written another way the reference
+    reads alike (a sheet of its non-zero seats), or the drawn nines for its dealer: a right engine passes."""
+
+    nines = {"0": "9C", "1": "9H", "2": "9S", "3": "9D"}
+
+    def scores_alone(setup: dict[str, Any]) -> dict[str, Any]:
+        return {"nines": nines, "match": {"scores": setup["match"]["scores"]}}
+
+    altbaumer = _reference_match("altbaumer-standard", 4, 12, first={"nines": nines}, written=scores_alone)
+
+    def vp_alone(setup: dict[str, Any]) -> dict[str, Any]:
+        sheet = {seat: points for seat, points in setup["match"]["sheet"].items() if points}
+        return {"dealer": setup["dealer"], "match": {"vp": setup["match"]["vp"], "sheet": sheet}}
+
+    first = {"dealer": 0, "match": {"vp": [0, 0], "target": 9}}  # a house target, carried on
+    briscola = _reference_match("briscola-4p", 4, 6, first=first, written=vp_alone)
+    trace = _write(tmp_path / "t.jsonl", altbaumer, briscola)
+    status, out = _check(capsys, str(trace))
+    assert status == 0 and f"{len(altbaumer['deals']) + len(briscola['deals'])} passed, 0 failed" in out, out
 
 
 def _carried_wrong(tmp_path: Path, capsys: pytest.CaptureFixture[str], match: dict[str, Any]) -> tuple[str, list[Path]]:
@@ -817,6 +853,7 @@ def test_a_match_carried_on_wrongly_fails_the_deal_it_was_carried_from(
     match = _reference_match("altbaumer-standard", 7, 4, one_seat_on)
     named = match["deals"][0]["observations"][-1]["snapshot"]["result"]["next_dealer"]
     out, written = _carried_wrong(tmp_path / "dealer", capsys, match)
+    assert "1 distinct divergence\n" in out  # the match goes on from where the reference left it: no other follows
     assert f"FAIL altbaumer-standard result.next_dealer (first at {tmp_path / 'dealer' / 't.jsonl'}:1#match-7/1;" in out
     assert "  clauses: altbaumer.deal.next-dealer" in out
     dealt = (named + 1) % 4
@@ -856,3 +893,83 @@ def test_a_problem_in_a_match_s_deal_is_located_in_that_deal(tmp_path: Path, cap
     assert status == 2, out
     assert f"{trace}:1:" in out and "$.deals[1].setup.dealr: unknown key 'dealr'" in out
     assert f"{trace}:2:56: $.deals: expected at least 1 item, found array []" in out
+
+
+def test_a_dealer_history_kept_wrongly_is_not_taken(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An engine that forgets who dealt before chooses a side's next dealer by its own history; the kit judges by
+    the dealers the trace shows, whatever history the setups give, and the choice fails."""
+
+    def history_forgotten(setup: dict[str, Any]) -> dict[str, Any]:
+        return {**setup, "dealer_history": [setup["dealer"]]}
+
+    def dealers(match: dict[str, Any]) -> list[int]:
+        return [deal["setup"]["dealer"] for deal in match["deals"]]
+
+    for seed in range(100):  # a match whose dealers the forgotten history changes
+        match = _reference_match("albastini-4p", seed, 8, history_forgotten, leave_dealer=True)
+        if dealers(match) == dealers(_reference_match("albastini-4p", seed, 8, leave_dealer=True)):
+            continue
+        for deal in match["deals"]:  # reported nowhere but in the next deal's setup
+            deal["observations"] = [{"snapshot": {"phase": o["snapshot"]["phase"]}} for o in deal["observations"]]
+        status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", match)))
+        assert status == 1 and "FAIL albastini-4p result.next_dealer (first at " in out, out
+        assert "(as the next deal's setup carries the match on" in out
+        return
+    pytest.fail("no match whose dealers a forgotten history changes")
+
+
+def test_a_dealer_not_judged_leaves_the_deals_after_it_judged_from_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Where the header leaves the result out of what the engine reports, its next dealer is not judged, and the
+    next deal is dealt from the seat the engine chose, with no history of the kit's to refuse it."""
+
+    def one_seat_on(setup: dict[str, Any]) -> dict[str, Any]:
+        return {"dealer": (setup["dealer"] + 1) % 4, "match": setup["match"]}
+
+    match = _reference_match("altbaumer-standard", 7, 5, one_seat_on)
+    header = {"trace": 1, "reports": ["phase", "to_act", "hands", "match"]}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", header, match)))
+    assert status == 0 and f"{len(match['deals'])} passed, 0 failed" in out, out
+
+
+def test_a_difference_in_a_deal_s_last_report_is_written_as_that_report_says(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The scenario of a difference the engine's own last observation shows keeps that observation, not the next
+    deal's word, and fails on the engine as the game line's would."""
+    match = _reference_match("altbaumer-standard", 7, 3)
+    last = match["deals"][0]["observations"][-1]["snapshot"]
+    last["match"] = {**last["match"], "scores": [8, 6]}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", match)), "--out", str(tmp_path / "found"))
+    assert status == 1 and "match.scores: expected " in out and "observed [8, 6]\n" in out, out
+    assert len(list((tmp_path / "found").iterdir())) == 1
+
+
+def test_a_dealer_an_action_left_out_would_name_is_said(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A winning side that names another dealer does so with an action; a trace without it is told which."""
+    for seed in range(40):
+        match = _reference_match("albastini-4p", seed, 8)
+        for number, deal in enumerate(match["deals"][:-1], start=1):
+            last = deal["actions"][-1] if deal["actions"] else {}
+            ended = deal["observations"][-1]["snapshot"]["result"]
+            before = deal["observations"][-2]["snapshot"].get("result") or {}
+            if last.get("type") == "take_deal" and before.get("next_dealer") != ended["next_dealer"]:
+                deal["actions"], deal["observations"] = deal["actions"][:-1], deal["observations"][:-1]
+                status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", match)))
+                assert status == 1, out
+                said = f"the trace does not hold the take_deal by seat {last['seat']} that would name that dealer)"
+                assert f"#match-{seed}/{number};" in out and said in out, out
+                return
+    pytest.fail("no deal in which a winning side named another dealer")
+
+
+def test_a_match_holds_at_most_the_kit_s_bound_of_deals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every deal of a line is judged and held at once: a line holds a bounded number (the schema's, the limits')."""
+    schema = json.loads((ROOT / "schemas" / "trace.schema.json").read_text(encoding="utf-8"))
+    assert schema["$defs"]["match"]["properties"]["deals"]["maxItems"] == limits.MAX_DEALS_IN_MATCH
+    deal = _reference_match("briscola-2p", 1, 1)["deals"][0]
+    deal = {"setup": deal["setup"], "actions": []}
+    trace = _write(tmp_path / "t.jsonl", {"variant": "briscola-2p", "deals": [deal] * (limits.MAX_DEALS_IN_MATCH + 1)})
+    status, out = _check(capsys, str(trace))
+    assert status == 2 and f"$.deals: expected at most {limits.MAX_DEALS_IN_MATCH} items" in out, out

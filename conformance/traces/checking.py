@@ -29,7 +29,7 @@ from conformance.run.runlog import Log, ScenarioLine
 from conformance.suite.observing import LEGAL
 from conformance.text import untrusted
 from conformance.traces import reading
-from conformance.traces.judging import GameResult, Key, judge_match
+from conformance.traces.judging import DealVerdict, GameResult, Key, judge_match
 from conformance.traces.reading import Game, TraceLine
 from conformance.traces.workers import WorkerKilled, Workers
 from conformance.vocabulary import Outcome
@@ -158,6 +158,7 @@ def _origin(finding: Finding, game: Game) -> writing.Origin:
     where = f"{_safe_whole(game.file)}, line {game.number}"
     own = reading.own_name(game.name, game.file, game.number)
     called = f" (game {untrusted.text(own, 100)})" if own is not None else ""
+    called += f" (deal {game.deal} of the match)" if game.deal else ""
     case = writing.digest(finding.case)  # games of other traces and other runs get other names
     return writing.Origin(
         f"{name}/trace/{short}-{writing.slug(finding.field)}-{case}",
@@ -178,15 +179,16 @@ def judge_lines(known: tuple[tuple[str, str], ...], batch: list[TraceLine]) -> t
             out.append(games)
             continue
         mine = frozenset(field for variant, field in known if variant == games[0].variant)
-        for result, finding, game in judge_match(games, mine):  # a game line's game is a match of one deal
-            reported.update(_fields_given(game))
-            out.append((result, *_scenario(result, finding, game)))
+        for verdict in judge_match(games, mine):  # a game line's game is a match of one deal
+            reported.update(_fields_given(verdict))
+            out.append((verdict.result, *_scenario(verdict.result, verdict.finding, verdict.game)))
     return out, reported
 
 
-def _fields_given(game: Game) -> set[str]:
-    fields: set[str] = set()
-    for o in game.observations:
+def _fields_given(verdict: DealVerdict) -> set[str]:
+    """The fields a game reported: in its observations, and in the next deal's setup where one follows."""
+    fields: set[str] = set((verdict.then or {}).get("snapshot") or ())
+    for o in verdict.game.observations:
         if o:
             fields.update(o.get("snapshot") or ())
             if o.get("legal") is not None:
@@ -381,7 +383,8 @@ def game_id(result: GameResult) -> str:
     # where it has one, made safe. The place is never cut: it alone sets games apart, and keeps them in id order."""
     place = reading.place_of(result.file, result.number)
     own = reading.own_name(result.name, result.file, result.number)
-    return _safe_whole(place) + (f"#{untrusted.text(own, 100)}" if own is not None else "")
+    deal = f"/{result.deal}" if result.deal else ""  # a deal of the match its line holds
+    return _safe_whole(place) + (f"#{untrusted.text(own, 100)}" if own is not None else "") + deal
 
 
 def _safe_whole(text: str) -> str:

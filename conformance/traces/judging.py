@@ -13,6 +13,7 @@ first; what follows it is played from another position and is not compared.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -63,6 +64,7 @@ class GameResult:
     detail: str = ""
     key: Key | None = None
     unfinished: bool = False  # it passed, and stops before its deal is over (a trace cut short, an engine that quit)
+    deal: int = 0  # its place in the match its line holds, from 1; 0 for a line of one game
 
 
 class _Flags:
@@ -97,38 +99,68 @@ def judge(game: Game, known: frozenset[str] = frozenset(), *, every_value: bool 
     deal itself is one the rules do not allow). ``known``: fields an expectation file says the engine gets
     wrong in this game's variant: a difference there is counted apart (xfail) and hides nothing else.
     ``every_value``: look at every value for a true or false that stands for a number (``_Flags``)."""
-    result, finding, _ = judge_deal(game, known, every_value=every_value)
-    return result, finding
+    verdict = judge_deal(game, known, every_value=every_value)
+    return verdict.result, verdict.finding
 
 
-def judge_match(games: tuple[Game, ...], known: frozenset[str]) -> list[tuple[GameResult, Finding | None, Game]]:
-    """The deals of a match (a game line's game is a match of one deal), in order, each with its verdict, its
-    divergence and the game a scenario is written from. A deal after the first starts from the match as the
-    reference leaves it at the end of the deal before (the dealer history and match its setup leaves out); what its
-    setup gives of the match (the dealer, the match) is the engine's report of where that deal left it, judged with
-    that deal's last observation. A deal after one that failed, or one cut short, starts from its setup as given."""
-    out: list[tuple[GameResult, Finding | None, Game]] = []
-    carried: Json | None = None
+@dataclass(frozen=True)
+class DealVerdict:
+    """A deal's verdict and divergence; the game a scenario of it is written from; what the next deal's setup
+    reported of its end, where one follows (``then``); and the reference at its end, where it got there."""
+
+    result: GameResult
+    finding: Finding | None
+    game: Game
+    then: Json | None = None
+    ended: Engine | None = None
+    carried_wrong: bool = False  # the divergence is in what the next deal's setup reported
+
+
+def judge_match(games: tuple[Game, ...], known: frozenset[str]) -> list[DealVerdict]:
+    """The deals of a match (a game line's game is a match of one deal), in order. A deal after the first is
+    judged from the match as the reference leaves it at the end of the deal before: the history of the dealers the
+    trace shows, and the match's counts its setup leaves out. What the setup gives (its dealer, the match's counts,
+    that the match goes on) is the engine's report of where the deal before left the match, judged with that deal
+    once it is over. A deal after one that failed before its end starts from its setup as given."""
+    out: list[DealVerdict] = []
+    carried: Json | None = None  # the reference's next setup at the end of the deal before
     for number, game in enumerate(games):
         if carried is not None:
-            game = replace(game, setup={**{k: v for k, v in carried.items() if k != "dealer"}, **game.setup})
+            game = replace(game, setup=_carried_into(carried, game.setup))
         following = games[number + 1] if number + 1 < len(games) else None
-        then = _carried_on(following) if following is not None else None
-        result, finding, engine = judge_deal(game, known, then=then)
-        if finding is not None and then is not None and finding.divergence.position == len(game.actions):
-            game = _reporting(game, then)  # the scenario's engine side: the match as the next deal carried it on
-        carried = engine.next_setup() if engine is not None and following is not None else None
-        out.append((result, finding, game))
+        verdict = judge_deal(game, known, then_of=partial(_carried_on, following) if following is not None else None)
+        if verdict.carried_wrong and verdict.then is not None:  # the scenario's engine side: its word from the next deal
+            verdict = replace(verdict, game=_reporting(verdict.game, verdict.then))
+        carried = verdict.ended.next_setup() if verdict.ended is not None and following is not None else None
+        out.append(verdict)
     return out
 
 
-def _carried_on(following: Game) -> Json:
-    """The next deal's setup as the engine's report of where the deal before left the match: the next dealer,
-    the match's counts it gives, and that the match is not won (a deal follows)."""
-    given = following.dealt if isinstance(following.dealt, dict) else {}
-    raw = given.get("match")
-    match = raw if isinstance(raw, dict) else {}
-    return {"snapshot": {"result": {"next_dealer": following.setup["dealer"]}, "match": {**match, "winner": None}}}
+def _carried_into(carried: Json, given: Json) -> Json:
+    """A later deal's setup: as given, the match's counts it leaves out as the reference carried them on, and the
+    dealers of the match as the trace shows them, ending with this deal's (the engine's own history is not taken:
+    one it kept wrongly would have the reference choose a next dealer by it too)."""
+    setup = {**given, "match": {**carried["match"], **(given.get("match") or {})}}
+    history = list(carried["dealer_history"])
+    setup["dealer_history"] = [*history[:-1], given["dealer"]] if "dealer" in given else history
+    return setup
+
+
+def _carried_on(following: Game, ended: Engine, variant: str) -> Json | None:
+    """What the next deal's setup says of the end of this one, ``ended`` there: the next dealer, the match's counts
+    it reads (the reference reading the setup, as a house target or a part of a sheet may be written several ways),
+    and that the match is not won. None where that setup is one the rules do not allow (its deal fails for it)."""
+    carried = ended.next_setup()
+    if carried is None:  # the match is won: that a deal follows at all is the difference
+        return {"snapshot": {"match": {"winner": None}}}
+    try:
+        started = Engine.new(variant, _carried_into(carried, following.setup)).snapshot()
+    except SetupError:
+        return None
+    given = following.dealt.get("match") if isinstance(following.dealt, dict) else None
+    compared = set(carried["match"]) | set(given if isinstance(given, dict) else ())
+    match = {key: started["match"][key] for key in compared if key in started["match"]}
+    return {"snapshot": {"result": {"next_dealer": started["dealer"]}, "match": {**match, "winner": None}}}
 
 
 def _reporting(game: Game, then: Json) -> Game:
@@ -143,18 +175,22 @@ def _reporting(game: Game, then: Json) -> Game:
 
 
 def judge_deal(
-    game: Game, known: frozenset[str] = frozenset(), *, every_value: bool = False, then: Json | None = None
-) -> tuple[GameResult, Finding | None, Engine | None]:
-    """``judge``'s verdict and divergence, and the reference engine at the deal's end where the game passed
-    (None where it did not). ``then``: a report the engine gave once the deal is over, beyond its last
-    observation (the next deal's setup), judged after the last action where the deal is over."""
+    game: Game,
+    known: frozenset[str] = frozenset(),
+    *,
+    every_value: bool = False,
+    then_of: Callable[[Engine, str], Json | None] | None = None,
+) -> DealVerdict:
+    """``judge``'s verdict and divergence, and the reference engine at the deal's end where the game got there.
+    ``then_of``: what the engine reported of the deal's end beyond its last observation (the next deal's setup),
+    from the reference at the end; judged after the last action where the deal is over."""
     started = time.perf_counter()
     seen: set[str] = set()
     flags = _Flags(every_value or game.flags_at_most == NO_FLAG_COUNT)
     try:
         engine = Engine.new(game.variant, game.setup)
     except SetupError as err:
-        return _dealt_wrong(game, err, time.perf_counter() - started), None, None
+        return DealVerdict(_dealt_wrong(game, err, time.perf_counter() - started), None, game)
     observations = game.observations
     given = len(observations)
     legal_judged = covers(game.reports, LEGAL)  # judged on the fields its header declares, and no others
@@ -175,28 +211,26 @@ def judge_deal(
             divergence = Divergence(REFUSAL, position, (mismatch,), allowed=(code,) if code is not None else None)
             break
         divergence = _report(engine, position, observation, game, known, seen, legal_judged, flags)
-    carried_wrong = False
-    over = engine.snapshot() if divergence is None and then is not None else {}
-    if over.get("result") is not None:
-        if (over.get("match") or {}).get("winner") is not None:  # no deal follows a match won: that one does differs
-            then = {"snapshot": {"match": {"winner": None}}}
+    over = divergence is None and engine.to_act is None  # the deal is over (a side may still name its dealer)
+    then = then_of(engine, game.variant) if over and then_of is not None else None
+    if then is not None:
         divergence = _report(engine, len(game.actions), then, game, known, seen, False, flags)
-        carried_wrong = divergence is not None
     if divergence is None and not flags.every and flags.found != game.flags_at_most:
-        result, finding, ended = judge_deal(game, known, every_value=True, then=then)
-        return replace(result, seconds=time.perf_counter() - started), finding, ended  # both passes
+        again = judge_deal(game, known, every_value=True, then_of=then_of)
+        return replace(again, result=replace(again.result, seconds=time.perf_counter() - started))  # both passes
     seconds = time.perf_counter() - started
     if divergence is None:
         outcome = Outcome.XFAIL if seen else Outcome.PASS
         said = f"differs only in fields the expectation file names: {', '.join(sorted(seen))}" if seen else ""
-        unfinished = bool(engine.legal_actions())
-        return GameResult(game.index, game.name, game.file, game.number, game.variant, outcome, seconds, detail=said,
-                          unfinished=unfinished), None, engine  # fmt: skip
+        result = GameResult(game.index, game.name, game.file, game.number, game.variant, outcome, seconds, detail=said,
+                            unfinished=not over, deal=game.deal)  # fmt: skip
+        return DealVerdict(result, None, game, then, engine if over else None)
+    carried_wrong = then is not None  # no divergence came before it was judged
     case = Case(game.variant, game.setup, game.actions[: divergence.position], tuple(refusals[: divergence.position]))
     reports = reference_reports(case)
     field, clauses, phase = name(case, divergence, reports)
     finding = Finding(case, divergence, field, clauses, phase, tuple(reports))
-    where = " (as the next deal's setup carries the match on)" if carried_wrong else ""
+    where = f" (as the next deal's setup carries the match on{_one_action_short(engine, then)})" if carried_wrong else ""
     result = GameResult(
         game.index,
         game.name,
@@ -210,8 +244,21 @@ def judge_deal(
         tuple(m.to_json() for m in divergence.mismatches),
         divergence.detail() + where + _stock_turned_over(game, divergence),
         finding.key,
+        deal=game.deal,
     )
-    return result, finding, None
+    return DealVerdict(result, finding, game, then, engine if carried_wrong else None, carried_wrong)
+
+
+def _one_action_short(ended: Engine, then: Json | None) -> str:
+    """Where the next deal's dealer is one an action still open at the deal's end would have named (a winning
+    side naming its dealer), that the trace does not hold that action."""
+    dealer = ((then or {}).get("snapshot", {}).get("result") or {}).get("next_dealer")
+    for action in ended.legal_actions():
+        twin = ended.copy()
+        twin.apply(action)
+        if dealer is not None and (twin.snapshot().get("result") or {}).get("next_dealer") == dealer:
+            return f"; the trace does not hold the {action['type']} by seat {action['seat']} that would name that dealer"
+    return ""
 
 
 def _stock_turned_over(game: Game, divergence: Divergence) -> str:
@@ -239,7 +286,7 @@ def _dealt_wrong(game: Game, err: SetupError, seconds: float) -> GameResult:
     key: Key = (game.variant, "setup", clauses)
     return GameResult(
         game.index, game.name, game.file, game.number, game.variant, Outcome.FAIL, seconds, "setup", clauses,
-        (mismatch.to_json(),), detail, key,
+        (mismatch.to_json(),), detail, key, deal=game.deal,
     )  # fmt: skip
 
 

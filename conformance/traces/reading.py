@@ -63,6 +63,7 @@ class Game:
     # The most true and false its line can hold: the words true and false in it, in strings too.
     flags_at_most: int = 0
     dealt: Json | None = None  # the setup as the trace gives it, before it was expanded: where a problem in it is said
+    deal: int = 0  # its place in the match its line holds, from 1; 0 for a line of one game
 
 
 def trace_files(given: list[str]) -> tuple[list[Path], list[Problem]]:
@@ -185,8 +186,8 @@ def _located(line: TraceLine, found: list[tuple[JsonPath, str, bool]]) -> list[P
 
 
 def read_games(line: TraceLine) -> tuple[Game, ...] | list[Problem]:
-    """One line read strictly and checked: its game, or a match's deals as games in the order played; or every
-    problem of the line, located."""
+    """One line read strictly and checked: its game, or a match's deals as games in the order played; or the
+    problems of the line, located (of each deal that has any, for a match)."""
     try:
         value = untrusted.json_line(line.raw, limits.MAX_DEPTH)
     except untrusted.Unreadable as err:
@@ -208,15 +209,19 @@ def read_games(line: TraceLine) -> tuple[Game, ...] | list[Problem]:
         game = _game(line, variant_id, name, value, (), flags)
         return game if isinstance(game, list) else (game,)
     games: list[Game] = []
+    problems: list[Problem] = []
     for number, deal in enumerate(value["deals"], start=1):
-        game = _game(line, variant_id, f"{name}/{number}", deal, ("deals", number - 1), NO_FLAG_COUNT)
+        game = _game(line, variant_id, name, deal, ("deals", number - 1), NO_FLAG_COUNT, number)
         if isinstance(game, list):
-            return game
-        games.append(game)
-    return tuple(games)
+            problems += game
+        else:
+            games.append(game)
+    return problems or tuple(games)
 
 
-def _game(line: TraceLine, variant_id: str, name: str, value: Json, at: JsonPath, flags: int) -> Game | list[Problem]:
+def _game(
+    line: TraceLine, variant_id: str, name: str, value: Json, at: JsonPath, flags: int, deal: int = 0
+) -> Game | list[Problem]:
     """A game line's game, or a match's deal (at ``at`` in the line), checked and its setup expanded."""
     # 1.0 and 1 are one JSON number, as the schema holds (1.0 is an integer there): the reference takes seats and
     # counts as integers, so a deal or an action written 1.0 is read as written 1
@@ -238,8 +243,9 @@ def _game(line: TraceLine, variant_id: str, name: str, value: Json, at: JsonPath
         return _located(line, [((*at, *path), message, True) for path, message in unknown])
     actions = tuple(value["actions"])
     return Game(
-        line.index, name, line.file, line.number, variant_id, setup, actions, observations, line.reports, flags, value["setup"]
-    )
+        line.index, name, line.file, line.number, variant_id, setup, actions, observations, line.reports, flags,
+        value["setup"], deal,
+    )  # fmt: skip
 
 
 def _whole_numbers(value: Any) -> Any:
