@@ -213,8 +213,9 @@ def judge_deal(
         divergence = _report(engine, position, observation, game, known, seen, legal_judged, flags)
     over = divergence is None and engine.to_act is None  # the deal is over (a side may still name its dealer)
     then = then_of(engine, game.variant) if over and then_of is not None else None
-    if then is not None:
-        divergence = _report(engine, len(game.actions), then, game, known, seen, False, flags)
+    if then is not None:  # judged whatever fields the header declares: a setup always says who deals, and what of the
+        # match it gives it gives
+        divergence = _report(engine, len(game.actions), then, replace(game, reports=None), known, seen, False, flags)
     if divergence is None and not flags.every and flags.found != game.flags_at_most:
         again = judge_deal(game, known, every_value=True, then_of=then_of)
         return replace(again, result=replace(again.result, seconds=time.perf_counter() - started))  # both passes
