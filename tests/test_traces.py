@@ -114,6 +114,25 @@ def test_a_planted_bug_fails_with_its_clause_and_its_scenario_fails_on_the_engin
     assert failing[0]["clauses"] == ["briscola.cards.rank-order", "briscola.play.free"]  # what decides a trick's winner
 
 
+def test_the_example_s_games_written_as_matches_hold_its_dealer_to_the_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The whole-game example keeps no match: written five games a line, its dealer is held to the rules from one
+    game to the next, and its planted dealer bug, which each game judged alone passes, fails."""
+    trace = _example_trace(tmp_path / "matches.jsonl", 100, "--match", "5")
+    status, out = _check(capsys, str(trace))
+    assert status == 0 and "100 passed, 0 failed" in out, out
+    trace = _example_trace(tmp_path / "stays.jsonl", 100, "--match", "5", "--bug", "dealer-stays")
+    status, out = _check(capsys, str(trace), "--out", str(tmp_path / "found"))
+    assert status == 1 and "FAIL briscola-2p result.next_dealer (first at " in out, out
+    assert "  clauses: briscola.score.over-sixty" in out and "(as the next deal's setup carries the match on)" in out
+    (written,) = (tmp_path / "found").glob("*.yaml")
+    (scenario,) = load_files([written])
+    assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS
+    alone = _example_trace(tmp_path / "alone.jsonl", 100, "--bug", "dealer-stays")
+    assert _check(capsys, str(alone))[0] == 0  # a game a line: each judged from the dealer it names
+
+
 def test_findings_of_two_traces_written_to_one_folder_keep_apart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Each trace's first game shows the bug: the scenarios written are named for their game, not its place in the run."""
     found = tmp_path / "found"

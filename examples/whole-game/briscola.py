@@ -3,9 +3,11 @@ card; it has no step API and no refusals, deals its own shuffled pack and keeps 
 
 It knows nothing of trickspec: the one thing added for the kit is the trace (trace_writer.py), written
 from inside the game loop. ``--bug led-suit-wins`` plants a rule bug (a trump does not beat the
-led suit), for trying ``trickspec check-trace`` on it.
+led suit), for trying ``trickspec check-trace`` on it; ``--bug dealer-stays`` another (the same
+player deals every game), which shows only where the games of a match are written on one line
+(``--match N``), judged one after another.
 
-    python briscola.py --games 1000 --seed 1 --trace games.jsonl [--bug led-suit-wins]
+    python briscola.py --games 1000 --seed 1 --trace games.jsonl [--match N] [--bug led-suit-wins]
 """
 
 from __future__ import annotations
@@ -110,14 +112,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--trace", help="write every game here, one JSON line each")
-    parser.add_argument("--bug", choices=["led-suit-wins"])
+    parser.add_argument("--match", type=int, default=1, metavar="N", help="write N games a line, as the deals of a match")
+    parser.add_argument("--bug", choices=["led-suit-wins", "dealer-stays"])
     args = parser.parse_args()
     rng = random.Random(args.seed)
     with open(args.trace or os.devnull, "w", encoding="utf-8") as out:
-        trace = Trace(out, {**ENGINE}, REPORTS) if args.trace else None
+        trace = Trace(out, {**ENGINE}, REPORTS, deals=args.match) if args.trace else None
         for number in range(args.games):
             pack = rng.sample(PACK, len(PACK))
-            Game([random_player(rng), random_player(rng)], dealer=number % 2, pack=pack, bug=args.bug).play(trace)
+            dealer = 0 if args.bug == "dealer-stays" else number % 2  # the deal passes to the next player
+            Game([random_player(rng), random_player(rng)], dealer=dealer, pack=pack, bug=args.bug).play(trace)
+        if trace:
+            trace.close()
 
 
 if __name__ == "__main__":
