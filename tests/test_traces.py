@@ -999,3 +999,17 @@ def test_a_match_holds_at_most_the_kit_s_bound_of_deals(tmp_path: Path, capsys: 
     trace = _write(tmp_path / "t.jsonl", {"variant": "briscola-2p", "deals": [deal] * (limits.MAX_DEALS_IN_MATCH + 1)})
     status, out = _check(capsys, str(trace))
     assert status == 2 and f"$.deals: expected at most {limits.MAX_DEALS_IN_MATCH} items" in out, out
+
+
+def test_a_flag_standing_for_a_number_in_a_match_s_deal_fails_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A match's line bounds its deals' flags together: a true standing for seat 1 in one deal is found, and a
+    true in the match's name alone has every deal judged again and passing."""
+    match = _reference_match("albastini-2p", 3, 3)
+    named = {**json.loads(json.dumps(match)), "game": "true-match"}  # the same deals, right, under another name
+    deal = match["deals"][1]
+    at = next(i for i, o in enumerate(deal["observations"]) if o["snapshot"]["to_act"] == 1)
+    deal["observations"][at] = {"snapshot": {"to_act": True}}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", named, match)))
+    assert status == 1 and "1 distinct divergence" in out, out
+    assert f"FAIL albastini-2p to_act (first at {tmp_path / 't.jsonl'}:2#match-3/2;" in out
+    assert f"{2 * len(match['deals']) - 1} passed, 1 failed" in out

@@ -34,7 +34,7 @@ from conformance.suite.observing import LEGAL, SETUP, clauses_of
 from conformance.suite.reported import covers, judged
 from conformance.suite.scenarios import as_written
 from conformance.text import untrusted
-from conformance.traces.reading import NO_FLAG_COUNT, Game
+from conformance.traces.reading import Game
 from conformance.vocabulary import Outcome, refusal_code
 from reference import Engine, SetupError
 from reference.refusals import INVALID_SETUP
@@ -114,9 +114,10 @@ class DealVerdict:
     then: Json | None = None
     ended: Engine | None = None
     carried_wrong: bool = False  # the divergence is in what the next deal's setup reported
+    flags: int = 0  # the flags the engine reported where its reports equal the reference's (_Flags.found)
 
 
-def judge_match(games: tuple[Game, ...], known: frozenset[str]) -> list[DealVerdict]:
+def judge_match(games: tuple[Game, ...], known: frozenset[str], *, every_value: bool = False) -> list[DealVerdict]:
     """The deals of a match (a game line's game is a match of one deal), in order. A deal after the first is
     judged from the match as the reference leaves it at the end of the deal before: the history of the dealers the
     trace shows, and the match's counts its setup leaves out. What the setup gives (its dealer, the match's counts,
@@ -128,11 +129,16 @@ def judge_match(games: tuple[Game, ...], known: frozenset[str]) -> list[DealVerd
         if carried is not None:
             game = replace(game, setup=_carried_into(carried, game.setup))
         following = games[number + 1] if number + 1 < len(games) else None
-        verdict = judge_deal(game, known, then_of=partial(_carried_on, following) if following is not None else None)
+        then_of = partial(_carried_on, following) if following is not None else None
+        verdict = judge_deal(game, known, every_value=every_value, then_of=then_of)
         if verdict.carried_wrong and verdict.then is not None:  # the scenario's engine side: its word from the next deal
             verdict = replace(verdict, game=_reporting(verdict.game, verdict.then))
         carried = verdict.ended.next_setup() if verdict.ended is not None and following is not None else None
         out.append(verdict)
+    # The words true and false of a match's line bound its deals' flags together (_Flags): judged again where they
+    # may hold a flag of the engine's standing for a number.
+    if games[0].deal and not every_value and sum(v.flags for v in out) != games[0].flags_at_most:
+        return judge_match(games, known, every_value=True)
     return out
 
 
@@ -186,7 +192,7 @@ def judge_deal(
     from the reference at the end; judged after the last action where the deal is over."""
     started = time.perf_counter()
     seen: set[str] = set()
-    flags = _Flags(every_value or game.flags_at_most == NO_FLAG_COUNT)
+    flags = _Flags(every_value)
     try:
         engine = Engine.new(game.variant, game.setup)
     except SetupError as err:
@@ -216,7 +222,7 @@ def judge_deal(
     if then is not None:  # judged whatever fields the header declares: a setup always says who deals, and what of the
         # match it gives it gives
         divergence = _report(engine, len(game.actions), then, replace(game, reports=None), known, seen, False, flags)
-    if divergence is None and not flags.every and flags.found != game.flags_at_most:
+    if divergence is None and not flags.every and not game.deal and flags.found != game.flags_at_most:
         again = judge_deal(game, known, every_value=True, then_of=then_of)
         return replace(again, result=replace(again.result, seconds=time.perf_counter() - started))  # both passes
     seconds = time.perf_counter() - started
@@ -225,7 +231,7 @@ def judge_deal(
         said = f"differs only in fields the expectation file names: {', '.join(sorted(seen))}" if seen else ""
         result = GameResult(game.index, game.name, game.file, game.number, game.variant, outcome, seconds, detail=said,
                             unfinished=not over, deal=game.deal)  # fmt: skip
-        return DealVerdict(result, None, game, then, engine if over else None)
+        return DealVerdict(result, None, game, then, engine if over else None, flags=flags.found)
     carried_wrong = then is not None  # no divergence came before it was judged
     case = Case(game.variant, game.setup, game.actions[: divergence.position], tuple(refusals[: divergence.position]))
     reports = reference_reports(case)

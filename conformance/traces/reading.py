@@ -32,7 +32,6 @@ _BOM = b"\xef\xbb\xbf"  # what Windows tools often write first in a UTF-8 file, 
 _TRACE_KEY = re.compile(rb'[{,]\s*"trace"\s*:')  # the key that makes a line a header, in any place
 _VARIANT_KEY_WRITTEN = re.compile(rb'"variant"\s*:')  # the key of every game, which no header has
 _VARIANT_KEY = b'"variant"'  # a key every game has
-NO_FLAG_COUNT = -1  # Game.flags_at_most of a match's deal: its line's words bound the whole match, not one deal
 
 
 @dataclass(frozen=True)
@@ -60,7 +59,8 @@ class Game:
     actions: tuple[Json, ...]
     observations: tuple[Json | None, ...]
     reports: frozenset[str] | None = None
-    # The most true and false its line can hold: the words true and false in it, in strings too.
+    # The most true and false its line can hold: the words true and false in it, in strings too (of a match's deal,
+    # the most its deals hold together).
     flags_at_most: int = 0
     dealt: Json | None = None  # the setup as the trace gives it, before it was expanded: where a problem in it is said
     deal: int = 0  # its place in the match its line holds, from 1; 0 for a line of one game
@@ -203,15 +203,15 @@ def read_games(line: TraceLine) -> tuple[Game, ...] | list[Problem]:
         return [_problem(line.file, line.number, line.raw, ("variant",), f"expected {playable}, found {variant_id!r}")]
     place = place_of(line.file, line.number)  # unique over the run, as a run log's ids must be
     name = f"{place}#{value['game']}" if "game" in value else place
+    # the words true and false in the line: the most flags it can hold (Game.flags_at_most), a match's deals together
+    flags = line.raw.count(b"true") + line.raw.count(b"false")
     if not match:
-        # the words true and false in the line: the most flags it can hold (Game.flags_at_most)
-        flags = line.raw.count(b"true") + line.raw.count(b"false")
         game = _game(line, variant_id, name, value, (), flags)
         return game if isinstance(game, list) else (game,)
     games: list[Game] = []
     problems: list[Problem] = []
     for number, deal in enumerate(value["deals"], start=1):
-        game = _game(line, variant_id, name, deal, ("deals", number - 1), NO_FLAG_COUNT, number)
+        game = _game(line, variant_id, name, deal, ("deals", number - 1), flags, number)
         if isinstance(game, list):
             problems += game
         else:
