@@ -827,6 +827,9 @@ def _readers_may_stop() -> Iterator[None]:
     try:
         yield
     finally:
+        for stream in (sys.stdout, sys.stderr):  # what the streams still hold, written while a closed pipe is caught
+            if stream is not None:
+                stream.flush()
         sys.stdout, sys.stderr = given
 
 

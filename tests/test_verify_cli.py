@@ -868,7 +868,10 @@ def test_a_reader_that_stops_early_costs_no_report(tmp_path: Path, command: list
                           capture_output=True, check=False).returncode == 0  # fmt: skip
     folder = tmp_path / "again"
     extra = ["--report-dir", str(folder), "--save-expectations", str(tmp_path / "known.yaml")] if command[0] == "verify" else []
-    process = subprocess.Popen([*kit, *command, *extra], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # standard output held until it fills or the process ends, as a shell's pipe has it (unless told otherwise)
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    process = subprocess.Popen([*kit, *command, *extra], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env=buffered)  # fmt: skip
     assert process.stdout is not None
     process.stdout.close()  # read nothing: the first line printed finds the pipe closed
     _, err = process.communicate(timeout=120)
