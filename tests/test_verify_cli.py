@@ -891,6 +891,8 @@ def test_a_report_may_have_a_name_as_long_as_the_system_allows(reports: Path, tm
     assert code == 0, err
     assert output.read_text(encoding="utf-8") == (reports / "report.md").read_text(encoding="utf-8")
     assert [p.name for p in tmp_path.iterdir()] == [output.name]
+    named = tmp_path / os.fsdecode(b"bad\xffname.md")  # a name that is no UTF-8, as a Linux system allows
+    assert run(capsys, "report", str(reports / "run.jsonl"), "--output", str(named))[0] == 0 and named.is_file()
 
 
 def test_the_path_of_a_log_cut_short_is_said_as_safe_text(reports: Path, tmp_path: Path,

@@ -59,7 +59,7 @@ def write_with(path: Path, write: Callable[[IO[str]], object]) -> None:
             raise DataError([cannot_write(path, err)]) from None
         return
     # named after the file, cut short: a name as long as the system allows leaves no room to add to it
-    beginning = path.name.encode("utf-8")[:_TEMPORARY_NAME_KEPT].decode("utf-8", "ignore")
+    beginning = os.fsdecode(os.fsencode(path.name)[:_TEMPORARY_NAME_KEPT])  # any bytes the system allows, as given
     temporary = path.with_name(f".{beginning}.{secrets.token_hex(4)}.tmp")
     try:
         with temporary.open("x", encoding="utf-8") as out:
