@@ -11,6 +11,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from conformance.suite.scenarios import Scenario
+from specreader.spec import kit_spec
 
 RULINGS_PAGE = "rulings.md"
 VARIANTS_PAGE = "variants.md"
@@ -34,8 +35,13 @@ GUIDE_FOLDER = "guide/"
 
 def for_engines(page: str) -> bool:
     """Whether the page at ``page`` is for engine authors, who write cards as codes: the worked examples (the
-    scenarios drawn), the reference and the guides. Players read the rest and never need a code."""
-    return page.startswith((EXAMPLES_FOLDER, REFERENCE_FOLDER, GUIDE_FOLDER)) or page == SCENARIO_FORMAT_PAGE
+    scenarios drawn), the reference, the guides and each game's specification. Players read the rest (a table's
+    ruleset among them) and never need a code."""
+    return (
+        page.startswith((EXAMPLES_FOLDER, REFERENCE_FOLDER, GUIDE_FOLDER))
+        or page == SCENARIO_FORMAT_PAGE
+        or page in {rules_page_path(game) for game in kit_spec().games()}
+    )
 
 
 def rules_page_path(game: str) -> str:
