@@ -22,6 +22,8 @@ Batch = TypeVar("Batch")
 Result = TypeVar("Result")
 
 _STOP = None  # what a worker is sent when no batch is left
+# The signals that end a worker from outside (the system out of memory, a user); any other is its own crash.
+_FROM_OUTSIDE = frozenset({signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
 _JOIN_SECONDS = 5.0  # how long an ending worker is waited for before it is killed
 
 
@@ -113,11 +115,12 @@ class Workers(Generic[Batch, Result]):
         process = self._processes[worker]
         process.join(_JOIN_SECONDS)  # reaped, so that its exit code is known
         code = process.exitcode
-        if isinstance(code, int) and code < 0:
+        if isinstance(code, int) and code < 0 and signal.Signals(-code) in _FROM_OUTSIDE:
             killed_by = signal.Signals(-code)
             message = f"a worker process was killed by {killed_by.name} before it answered (out of memory, or from outside?)"
             return WorkerKilled(message, killed_by)
-        return WorkerFailed(f"a worker process ended before it answered (exit code {code})")
+        how = f"{signal.Signals(-code).name}: it crashed" if isinstance(code, int) and code < 0 else f"exit code {code}"
+        return WorkerFailed(f"a worker process ended before it answered ({how})")
 
     def close(self) -> None:
         """Tell each worker to stop and wait for it; killed if it does not end, or if a stop comes meanwhile."""

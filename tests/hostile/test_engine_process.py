@@ -466,7 +466,7 @@ def test_check_trace_s_workers_give_results_in_order_and_a_killed_one_is_said_pl
     memory runs out) ends the run with what happened to it, and no worker is left."""
     import multiprocessing
 
-    from conformance.traces.workers import WorkerKilled, Workers
+    from conformance.traces.workers import WorkerFailed, WorkerKilled, Workers
 
     context = multiprocessing.get_context("fork")
     workers: Workers[int, int] = Workers(context, 2, _slow_square)
@@ -483,6 +483,16 @@ def test_check_trace_s_workers_give_results_in_order_and_a_killed_one_is_said_pl
     with pytest.raises(WorkerKilled, match=r"^a worker process was killed by SIGKILL before it answered \(") as killed:
         list(results)
     assert killed.value.killed_by is signal.SIGKILL
+    workers.kill()
+    assert multiprocessing.active_children() == []
+    workers = Workers(context, 2, _slow_square)  # one that crashes on its own is the kit's fault, not a stop
+    workers.start()
+    results = workers.results(iter(range(5)))
+    assert next(results) == 0
+    os.kill(multiprocessing.active_children()[0].pid or 0, signal.SIGSEGV)
+    with pytest.raises(WorkerFailed, match=r"^a worker process ended before it answered \(SIGSEGV: it crashed\)$") as failed:
+        list(results)
+    assert not isinstance(failed.value, WorkerKilled)
     workers.kill()
     assert multiprocessing.active_children() == []
 
