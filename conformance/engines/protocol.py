@@ -371,9 +371,13 @@ class InProcessChecked:
     def __init__(self, engine: EngineAdapter, *, validate: bool = False) -> None:
         self._engine = engine
         self.validate = validate
+        try:  # its handshake too: what a served engine could not send makes it unusable, as served
+            self._hello: Json = untrusted.as_json(engine.hello())
+        except untrusted.Unreadable as err:
+            raise EngineUnusable(f"the engine's hello() is not JSON the protocol carries: {err}{_at(err.path)}") from None
 
     def hello(self) -> Json:
-        return self._engine.hello()
+        return self._hello
 
     def run(self, request: Request) -> Json | EngineError:
         answer = self._engine.run(request)
