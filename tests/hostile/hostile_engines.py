@@ -353,6 +353,24 @@ class ReportsOddly:
         return {**self.engine.snapshot(), "to_act": type(self).value()}
 
 
+class HelloOddly:
+    """An adapter over the reference whose handshake names its version as a set: no protocol line carries it."""
+
+    def __init__(self) -> None:
+        from conformance.engines.adapter import reference_adapter
+
+        self.inner = reference_adapter()
+
+    def hello(self) -> dict[str, object]:
+        return {**self.inner.hello(), "version": {1, 2}}
+
+    def run(self, request: Any) -> Any:
+        return self.inner.run(request)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
 class RaisesUnreadably:
     """An in-process engine whose apply raises an exception whose message itself raises."""
 

@@ -208,21 +208,10 @@ def test_an_in_process_engine_s_value_no_protocol_line_carries_is_an_error_of_it
 
 
 def test_an_in_process_engine_whose_handshake_no_line_carries_is_unusable(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """As served, where its hello() could not be sent: the run never starts, and says where the value is."""
-    (tmp_path / "odd_hello.py").write_text(
-        "from conformance.engines.adapter import reference_adapter\n"
-        "class Odd:\n"
-        "    def __init__(self):\n        self.inner = reference_adapter()\n"
-        "    def hello(self):\n        return {**self.inner.hello(), 'version': {1, 2}}\n"
-        "    def run(self, request):\n        return self.inner.run(request)\n"
-        "    def close(self):\n        self.inner.close()\n"
-        "def make():\n    return Odd()\n",
-        encoding="utf-8",
-    )
-    monkeypatch.chdir(tmp_path)
-    status, out, err, _ = verify(tmp_path, capsys, "odd_hello:make", "--in-process", "--game", "bisca")
+    status, out, err, _ = verify(tmp_path, capsys, "hostile_engines:HelloOddly", "--in-process", "--game", "bisca")
     assert status == 3, out + err
     assert "engine unusable: the engine's hello() is not JSON the protocol carries: expected a JSON value, found a " \
         "value of type set at $.version" in err
