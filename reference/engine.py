@@ -231,15 +231,14 @@ class Engine:
         return self._stage.legal_ids(self._st)
 
     # The engine's speed measures beyond its tables, all here but for one line of Play.legal_ids,
-    # as measured with benchmarks/bench_engine.py on albastini-2p:
+    # each kept because benchmarks/bench_engine.py showed it raise the rate on albastini-2p:
     # - legal_actions, like Play.legal_ids, builds its list in a loop, not a comprehension (on
-    #   Python 3.11 a comprehension is a function call of its own): about 5% of the integer API's
-    #   rate and 9% of the dictionary API's.
+    #   Python 3.11 a comprehension is a function call of its own).
     # - apply_id and apply each write out the step (check the phase, apply, advance): a step
-    #   shared by both would cost every action a call, about 5% of the dictionary API's rate.
+    #   shared by both would cost every action a call.
     # - apply takes one of this variant's own listed actions, which random playouts hand back,
-    #   at its id without reading it again: about 15%.
-    # - the Applied is made without a constructor call: about 4%.
+    #   at its id without reading it again.
+    # - the Applied is made without a constructor call.
 
     def legal_actions(self) -> list[Json]:
         """The actions of ``legal_ids()``, in the same order (shared read-only JSON objects)."""

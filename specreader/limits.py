@@ -16,7 +16,7 @@ MAX_DEPTH = 64
 # Longest chain of variants extending variants; the kit's own chains are 3 long.
 MAX_INHERITANCE = 16
 
-# Largest YAML file read (spec, scenario or expectation file); the kit's largest is under 100 KiB.
+# Largest YAML file read (spec, scenario or expectation file): far above any the kit ships.
 MAX_YAML_BYTES = 2 * 1024 * 1024
 
 # Problems listed of a run log, which is then read no further, or of a check-trace run, whose other problems are

@@ -348,7 +348,7 @@ class SubprocessAdapter:
             return None
         event = process.next_event(time.monotonic() + seconds)
         if isinstance(event, Line):
-            return untrusted.text(event.raw[:800].decode("utf-8", "replace").rstrip("\r\n"), 200)  # of up to 64 MiB
+            return untrusted.text(event.raw[:800].decode("utf-8", "replace").rstrip("\r\n"), 200)  # a line may be long
         if event is not None:
             process.put_back(event)  # an exit or a closed output: for close() to meet
         return None
