@@ -314,6 +314,8 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
     st.totals = [sum(value[c] for c in pile) for pile in st.piles]
     # The indicator lies under the stock (its last card), or is out of play, or was drawn.
     indicator = start.get("indicator")
+    if indicator is not None and rules.draw is None:  # the indicator lies under a stock drawn from: none here
+        raise SetupError("this variant has no trump indicator", (*path, "indicator"), parameter=INDICATOR)
     if indicator is not None:
         ind = cards.one(indicator, (*path, "indicator"))
         if st.stock and st.stock[-1] != ind and ind not in st.dead:

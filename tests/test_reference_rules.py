@@ -355,6 +355,23 @@ def test_start_checks_the_trick_and_hand_sizes() -> None:
     assert err.value.path == ("start", "to_act")
 
 
+def test_a_game_without_an_indicator_refuses_one_plainly() -> None:
+    """Altbaumer turns no trump indicator: a mid-play start giving one is refused as such, not held to where an
+    indicator would lie (there, a card out of play would pass)."""
+    engine = Engine.new(ALT, {"dealer": 0, "deck": deck_of(variant(ALT))})
+    while (snapshot := engine.snapshot())["phase"] != "play":
+        engine.apply(engine.legal_actions()[0])
+    assert snapshot["indicator"] is None and snapshot["dead"]
+    start = {"phase": "play", "trump": snapshot["trump"], "to_act": snapshot["to_act"], "dead": snapshot["dead"]}
+    for key in ("makers", "lone"):
+        start[key] = snapshot[key]
+    setup = {"dealer": 0, "hands": snapshot["hands"], "stock": snapshot["stock"], "start": start}
+    assert Engine.new(ALT, setup).snapshot()["hands"] == snapshot["hands"]
+    with pytest.raises(SetupError) as err:
+        Engine.new(ALT, {**setup, "start": {**start, "indicator": snapshot["dead"][0]}})
+    assert (err.value.path, err.value.said) == (("start", "indicator"), "this variant has no trump indicator")
+
+
 def _variant(**components: Any) -> dict[str, Any]:
     v = variant("albastini-2p")
     v["components"].update(components)
