@@ -15,14 +15,29 @@ class SetupError(ValueError):
     the setup breaks, where it is one, as a dotted path of the variant (``deck``: a card twice, a card missing, or a
     code that is no card of the pack; ``deal.hand_size``; ``components.first_dealer``: the draw;
     ``components.match.round_target``), so that a report names the clauses whose ``parameter`` states it.
+    ``chosen``: where the value broken is one the table chose in the setup itself (``match.target``), its path
+    there, so that a report names the clauses leaving that choice (their ``choices``). ``observed``: where a deal
+    begun mid-play gives a position play would never leave (whose turn it is, the trick), the snapshot field as play
+    leaves it (``to_act@play``), so that a report names the clauses observing it where no clause states a part of
+    the variant.
 
     ``code`` is the refusal code an engine answers it with (the protocol's setup error carries it).
     """
 
     code = INVALID_SETUP
 
-    def __init__(self, message: str, path: JsonPath = (), *, also: JsonPath | None = None, parameter: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        path: JsonPath = (),
+        *,
+        also: JsonPath | None = None,
+        parameter: str | None = None,
+        chosen: JsonPath | None = None,
+        observed: str | None = None,
+    ) -> None:
         self.said, self.path, self.also, self.parameter = message, path, also, parameter
+        self.chosen, self.observed = chosen, observed
         self.message = message if also is None else f"{message} {format_path(also)}"
         super().__init__(f"{format_path(path)}: {self.message}")
 
@@ -30,7 +45,9 @@ class SetupError(ValueError):
         """The same error with its places mapped by ``where``: from a setup as the kit expanded it to the setup
         as written, say."""
         also = None if self.also is None else where(self.also)
-        return SetupError(self.said, where(self.path), also=also, parameter=self.parameter)
+        return SetupError(
+            self.said, where(self.path), also=also, parameter=self.parameter, chosen=self.chosen, observed=self.observed
+        )
 
 
 class VariantError(ValueError):

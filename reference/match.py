@@ -23,21 +23,21 @@ from reference.state import Deal
 from specreader.jsontypes import Json, JsonPath
 
 
-def _counts(value: object, length: int, path: JsonPath, *, signed: bool = False) -> list[int]:
+def _counts(value: object, length: int, path: JsonPath, parameter: str, *, signed: bool = False) -> list[int]:
     if (
         not isinstance(value, list)
         or len(value) != length
         or any(type(x) is not int or (x < 0 and not signed) for x in value)
     ):
         kind = "integers" if signed else "non-negative integers"
-        raise SetupError(f"expected a list of {length} {kind}, one per side", path)
+        raise SetupError(f"expected a list of {length} {kind}, one per side", path, parameter=parameter)
     return list(value)
 
 
-def _keys(value: dict[str, Any], allowed: tuple[str, ...], path: JsonPath) -> None:
+def _keys(value: dict[str, Any], allowed: tuple[str, ...], path: JsonPath, parameter: str) -> None:
     for key in value:
         if key not in allowed:
-            raise SetupError(f"unknown key; expected {', '.join(allowed)}", (*path, key))
+            raise SetupError(f"unknown key; expected {', '.join(allowed)}", (*path, key), parameter=parameter)
 
 
 class VictoryPoints(Rule):
@@ -49,34 +49,40 @@ class VictoryPoints(Rule):
     def __init__(self, rules: Rules, params: Params) -> None:
         self.seats = rules.seats
         self.target = params.optional_integer("target")
-        self.reached = params.stated("target")  # what a match already won breaks (SetupError.parameter)
+        # What a setup breaks (SetupError.parameter): the rule, by a match it cannot read; the target, by a match
+        # already won.
+        self.parameter, self.reached = params.stated(), params.stated("target")
 
     def parse(self, value: object, path: JsonPath) -> Json:
         seats = self.seats
         nsides = len(seats.sides)
         if value is None:
             return {"vp": [0] * nsides, "sheet": [0] * seats.n, "winner": None, "target": self.target}
+        parameter = self.parameter
         if not isinstance(value, dict):
-            raise SetupError("expected a mapping with vp (and optionally sheet, target)", path)
-        _keys(value, ("vp", "sheet", "target"), path)
+            raise SetupError("expected a mapping with vp (and optionally sheet, target)", path, parameter=parameter)
+        _keys(value, ("vp", "sheet", "target"), path, parameter)
         target = self.target
-        if "target" in value:  # the target the table agreed before play, in place of the variant's usual one
+        chosen = (*path, "target") if "target" in value else None  # the table's own target, a choice it made
+        if chosen is not None:  # the target the table agreed before play, in place of the variant's usual one
             if type(value["target"]) is not int or value["target"] < 1:
-                raise SetupError("expected a positive integer", (*path, "target"))
+                raise SetupError("expected a positive integer", chosen, parameter=self.reached, chosen=chosen)
             target = value["target"]
-        vp = _counts(value.get("vp", [0] * nsides), nsides, (*path, "vp"))
+        vp = _counts(value.get("vp", [0] * nsides), nsides, (*path, "vp"), parameter)
         sheet = [vp[seats.side_of[s]] for s in range(seats.n)]
         raw = value.get("sheet")
         if raw is not None:
             if not isinstance(raw, dict):
-                raise SetupError("expected a mapping seat -> victory points", (*path, "sheet"))
+                raise SetupError("expected a mapping seat -> victory points", (*path, "sheet"), parameter=parameter)
             for key, points in raw.items():
                 seat = seat_key(key, seats, (*path, "sheet", key))
                 if type(points) is not int or points < 0:
-                    raise SetupError("expected a non-negative integer", (*path, "sheet", key))
+                    raise SetupError("expected a non-negative integer", (*path, "sheet", key), parameter=parameter)
                 sheet[seat] = points
         if target is not None and max(vp) >= target:
-            raise SetupError(f"the match is already won (target {target})", (*path, "vp"), parameter=self.reached)
+            raise SetupError(
+                f"the match is already won (target {target})", (*path, "vp"), parameter=self.reached, chosen=chosen
+            )
         return {"vp": vp, "sheet": sheet, "winner": None, "target": target}
 
     def record(self, st: Deal, result: Json, winner: int | None) -> None:
@@ -129,7 +135,9 @@ class Rounds(Rule):
         self.decider = params.text("decider")
         self.decider_tricks = params.optional_integer("decider_tricks")
         self.lone_sweep = params.flag("lone_all_five_wins_round")
-        # What a setup past them breaks (SetupError.parameter): a round already won, the match already won.
+        # What a setup breaks (SetupError.parameter): the rule, by a match it cannot read; a round already won, the
+        # match already won.
+        self.parameter = params.stated()
         self.round_won, self.match_won = params.stated("round_target"), params.stated("rounds_to_win")
 
     def parse(self, value: object, path: JsonPath) -> Json:
@@ -137,10 +145,10 @@ class Rounds(Rule):
         scores, rounds = [0] * nsides, [0] * nsides
         if value is not None:
             if not isinstance(value, dict):
-                raise SetupError("expected a mapping with scores and rounds", path)
-            _keys(value, ("scores", "rounds"), path)
-            scores = _counts(value.get("scores", scores), nsides, (*path, "scores"), signed=True)
-            rounds = _counts(value.get("rounds", rounds), nsides, (*path, "rounds"))
+                raise SetupError("expected a mapping with scores and rounds", path, parameter=self.parameter)
+            _keys(value, ("scores", "rounds"), path, self.parameter)
+            scores = _counts(value.get("scores", scores), nsides, (*path, "scores"), self.parameter, signed=True)
+            rounds = _counts(value.get("rounds", rounds), nsides, (*path, "rounds"), self.parameter)
             if max(scores) >= self.round_target:
                 raise SetupError(
                     f"a round is already won (target {self.round_target})", (*path, "scores"), parameter=self.round_won

@@ -28,10 +28,18 @@ HAND_SIZE = "deal.hand_size"  # what a hand of another size breaks
 DEALER = "components.dealer"  # who deals: what a dealer history not ending with the dealer breaks
 CUT = "components.cut"  # the cut: what a Tree the cutter could not have taken breaks
 INDICATOR = "components.draw.indicator"  # where the indicator lies: what one elsewhere breaks
+FIRST_DEALER = "components.first_dealer"  # the draw for the first dealer: what nines where none are drawn break
+SIDES = "sides"  # the sides: what a side the table does not have breaks
+DRAW = "components.draw"  # drawing from the stock: what a stock that cannot be drawn out evenly breaks
 
 START_KEYS = (
     "phase", "trump", "to_act", "trick", "piles", "tricks", "indicator", "turned", "makers", "lone", "dead"
 )
+
+
+def _at_play(field: str) -> str:
+    """A snapshot field as play leaves it (SetupError.observed): what a position begun mid-play gives wrongly."""
+    return f"{field}@{Phase.PLAY}"
 
 
 class Begin(Enum):
@@ -181,7 +189,7 @@ def _dealer(rules: Rules, setup: dict[str, Any], history: list[int] | None) -> i
     given = seats.seat(setup["dealer"], ("dealer",)) if "dealer" in setup else None
     if "nines" in setup:
         if rules.first_dealer is None:
-            raise SetupError("this variant draws no cards for partners and dealer", ("nines",))
+            raise SetupError("this variant draws no cards for partners and dealer", ("nines",), parameter=FIRST_DEALER)
         drawn = rules.first_dealer.dealer(setup["nines"], ("nines",))
         first, at = (history[0], ("dealer_history", 0)) if history is not None else (given, ("dealer",))
         if first is not None and first != drawn:
@@ -197,7 +205,7 @@ def _dealer(rules: Rules, setup: dict[str, Any], history: list[int] | None) -> i
 
 def _trees_taken(rules: Rules, st: Deal, value: object, cards: _Cards) -> None:
     if not rules.has_cut:
-        raise SetupError("this variant has no cut", ("trees_taken",))
+        raise SetupError("this variant has no cut", ("trees_taken",), parameter=CUT)
     if not isinstance(value, list):
         raise SetupError("expected a list of card codes", ("trees_taken",))
     cutter = rules.seats.previous(st.dealer)
@@ -215,6 +223,7 @@ def _leader(st: Deal, seats: Seating, leader: int, path: JsonPath) -> None:
     trick's winner, so by a side that has won a trick. With no trick counted, cards out of play may stand for tricks
     the setup leaves uncounted (a position fuzz shrank), so only a setup with none is at the first trick."""
     at = (*path, "trick", 0, "seat") if st.trick_seats else (*path, "to_act")
+    observed = _at_play("to_act")
     if not any(st.tricks):
         if st.dead:
             return
@@ -223,10 +232,13 @@ def _leader(st: Deal, seats: Seating, leader: int, path: JsonPath) -> None:
             raise SetupError(
                 f"the first trick is led by seat {first} (forehand, or the next to play if forehand sits out), not seat {leader}",
                 at,
+                observed=observed,
             )
     elif not st.tricks[seats.side_of[leader]]:
         raise SetupError(
-            f"a trick after the first is led by the last trick's winner, and seat {leader}'s side has won none", at
+            f"a trick after the first is led by the last trick's winner, and seat {leader}'s side has won none",
+            at,
+            observed=observed,
         )
 
 
@@ -241,7 +253,7 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
     trump = start.get("trump")
     suit = rules.cards.suit_index(trump) if isinstance(trump, str) else None
     if suit is None:
-        raise SetupError(f"expected a suit letter of {' '.join(rules.cards.suits)}", (*path, "trump"))
+        raise SetupError(f"expected a suit letter of {' '.join(rules.cards.suits)}", (*path, "trump"), parameter=DECK)
     st.trump = suit
     st.tables = rules.ranking.tables(suit)
     nsides = len(seats.sides)
@@ -249,64 +261,73 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
     # Makers and a lone player.
     makers = start.get("makers")
     if makers is not None and (type(makers) is not int or not 0 <= makers < nsides):
-        raise SetupError(f"expected a side index 0..{nsides - 1} or null", (*path, "makers"))
+        raise SetupError(f"expected a side index 0..{nsides - 1} or null", (*path, "makers"), parameter=SIDES)
     st.makers = makers
     lone = start.get("lone")
     if lone is not None:
         lone = seats.seat(lone, (*path, "lone"))
         if makers != seats.side_of[lone]:
-            raise SetupError("a lone player must be one of the makers", (*path, "lone"))
+            raise SetupError("a lone player must be one of the makers", (*path, "lone"), observed=_at_play("lone"))
         active = [True] * seats.n
         for p in seats.partners(lone):
             if st.hands[p]:
-                raise SetupError(f"seat {p} sits out while seat {lone} plays alone", ("hands", str(p)))
+                raise SetupError(
+                    f"seat {p} sits out while seat {lone} plays alone", ("hands", str(p)), observed=_at_play("lone")
+                )
             active[p] = False
         st.set_active(active)
     st.lone = lone
     # The trick on the table.
     trick = start.get("trick", [])
     if not isinstance(trick, list) or len(trick) >= st.n_active:
-        raise SetupError(f"expected a list of fewer than {st.n_active} plays", (*path, "trick"))
+        raise SetupError(f"expected a list of fewer than {st.n_active} plays", (*path, "trick"), observed=_at_play("trick"))
     for i, entry in enumerate(trick):
         where = (*path, "trick", i)
         if not isinstance(entry, dict) or set(entry) != {"seat", "card"}:
             raise SetupError("expected {seat, card}", where)
         seat = seats.seat(entry["seat"], (*where, "seat"))
         if not st.active[seat] or (i > 0 and seat != st.next_active[st.trick_seats[-1]]):
-            raise SetupError("trick cards must come from active seats in play order", (*where, "seat"))
+            raise SetupError(
+                "trick cards must come from active seats in play order", (*where, "seat"), observed=_at_play("to_act")
+            )
         st.trick_seats.append(seat)
         st.trick_cards.append(cards.one(entry["card"], (*where, "card")))
     cards.groups.append(((*path, "trick"), st.trick_cards))
     to_act = seats.seat(start.get("to_act"), (*path, "to_act"))
     if not st.active[to_act] or (st.trick_seats and to_act != st.next_active[st.trick_seats[-1]]):
-        raise SetupError("expected the active seat after the last card of the trick", (*path, "to_act"))
+        raise SetupError(
+            "expected the active seat after the last card of the trick", (*path, "to_act"), observed=_at_play("to_act")
+        )
     # Hands: seats that played to this trick hold one card fewer.
     size = len(st.hands[to_act])
     if size < 1:
-        raise SetupError("the seat to act holds no card", ("hands", str(to_act)))
+        raise SetupError("the seat to act holds no card", ("hands", str(to_act)), observed=_at_play("hands"))
     for seat in range(seats.n):
         want = (size - 1 if seat in st.trick_seats else size) if st.active[seat] else 0
         if len(st.hands[seat]) != want:
-            raise SetupError(f"expected {want} cards, found {len(st.hands[seat])}", ("hands", str(seat)))
+            raise SetupError(
+                f"expected {want} cards, found {len(st.hands[seat])}", ("hands", str(seat)), observed=_at_play("hands")
+            )
     # Piles and trick counts.
     piles = start.get("piles", {})
     if not isinstance(piles, dict):
         raise SetupError("expected a mapping side index -> cards", (*path, "piles"))
     for key, pile in piles.items():
         if not isinstance(key, str) or not key.isdigit() or not 0 <= int(key) < nsides:
-            raise SetupError(f"expected a side key \"0\"..\"{nsides - 1}\"", (*path, "piles", key))
+            raise SetupError(f"expected a side key \"0\"..\"{nsides - 1}\"", (*path, "piles", key), parameter=SIDES)
         st.piles[int(key)] = cards.many(pile, (*path, "piles", key))
     default_tricks = [len(p) // st.n_active for p in st.piles]
     tricks = start.get("tricks", default_tricks)
     if not isinstance(tricks, list) or len(tricks) != nsides or any(
         type(t) is not int or t < 0 for t in tricks
     ):
-        raise SetupError(f"expected {nsides} trick counts, one per side", (*path, "tricks"))
+        raise SetupError(f"expected {nsides} trick counts, one per side", (*path, "tricks"), parameter=SIDES)
     for side, pile in enumerate(st.piles):
         if len(pile) != tricks[side] * st.n_active:
             raise SetupError(
                 f"side {side} has {tricks[side]} tricks of {st.n_active} cards but {len(pile)} cards",
                 (*path, "piles", str(side)),
+                observed=_at_play("piles"),
             )
     st.tricks = list(tricks)
     _leader(st, seats, st.trick_seats[0] if st.trick_seats else to_act, path)
@@ -323,6 +344,7 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
                 "the indicator lies under the stock (its last card) or is out of play (dead)",
                 (*path, "indicator"),
                 parameter=INDICATOR,
+                observed=_at_play("indicator"),
             )
         st.indicator = ind
     # The cards turned while making trumps: a record of the deal before the start, not a place of its cards (the
@@ -336,7 +358,10 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
     draw = rules.draw
     if st.stock and (draw is None or draw.left_to_draw(st) % st.n_active):
         raise SetupError(
-            f"expected a stock that draws out evenly to {st.n_active} players (or none)", ("stock",)
+            f"expected a stock that draws out evenly to {st.n_active} players (or none)",
+            ("stock",),
+            parameter=DRAW,
+            observed=_at_play("stock"),
         )
     st.phase = Phase.PLAY
     st.to_act = to_act

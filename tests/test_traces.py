@@ -23,6 +23,7 @@ import pytest
 from conformance.cli import main
 from conformance.engines.adapter import open_engine, reference_adapter
 from conformance.fuzz.compare import REPORT, Divergence
+from conformance.fuzz.shrink import from_position
 from conformance.run import runlog, runner
 from conformance.suite.comparisons import Mismatch
 from conformance.suite.scenarios import deck_of, load_files
@@ -400,6 +401,12 @@ _NINES = {"0": "9C", "1": "9H", "2": "9S", "3": "9D"}  # seat 0 deals first; red
         ("altbaumer-standard", {"dealer": 4}, "expected a seat from 0 to 3", "altbaumer.table.players"),
         ("albastini-over60-2p", {"dealer": 0, "match": {"vp": [5, 0]}}, "the match is already won",
          "albastini.over-60.vp-target"),
+        # the table's own target: the clause leaving that choice, not every clause of the open match
+        ("albastini-2p", {"dealer": 0, "match": {"vp": [3, 0], "target": 3}}, "the match is already won (target 3)",
+         "albastini.match.house-target"),
+        # a match the rule cannot read: the match's clause, not the hand size's
+        ("briscola-2p", {"dealer": 0, "match": {"vp": [0]}}, "expected a list of 2 non-negative integers",
+         "briscola.score.running-tally"),
     ],
 )
 def test_a_deal_the_rules_do_not_allow_is_put_on_the_clause_stating_the_rule_it_breaks(
@@ -410,6 +417,64 @@ def test_a_deal_the_rules_do_not_allow_is_put_on_the_clause_stating_the_rule_it_
     status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
     assert status == 1 and said in out, out
     assert f"  clauses: {clause}\n" in out, out
+
+
+def _mid_play(variant_id: str, **start: Any) -> dict[str, Any]:
+    """A setup starting mid-trick where the reference's first legal moves lead, its ``start`` changed by ``start``."""
+    engine = Engine.new(variant_id, {"dealer": 0, "deck": deck_of(variant(variant_id))})
+    while (snapshot := engine.snapshot())["phase"] != "play" or not snapshot["trick"] or not any(snapshot["tricks"]):
+        engine.apply(engine.legal_actions()[0])
+    setup = from_position({"dealer": 0}, snapshot)
+    assert setup is not None
+    return {**setup, "start": {**setup["start"], **start}}
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "setup", "said", "clause"),
+    [
+        # the indicator's place is stated where the trump card is turned, not where the stock is drawn
+        ("bisca-2p", _mid_play("bisca-2p", indicator="AC"), "the indicator lies under the stock",
+         "bisca.deal.trump-card"),
+        # whose turn it is mid-trick: the clauses of playing in turn, not of the hand size
+        ("briscola-2p", _mid_play("briscola-2p", to_act=1), "expected the active seat after the last card",
+         "briscola.play.free, briscola.play.in-turn"),
+    ],
+)
+def test_a_deal_begun_mid_play_is_put_on_the_clause_of_the_position_it_gives_wrongly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], variant_id: str, setup: dict[str, Any], said: str, clause: str
+) -> None:
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", {"variant": variant_id, "setup": setup, "actions": []})))
+    assert status == 1 and said in out, out
+    assert f"  clauses: {clause}\n" in out, out
+
+
+def test_a_deal_breaking_what_no_clause_states_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bisca states no clause of the seats: the deal's clauses are named, and the words say why."""
+    game = {"variant": "bisca-2p", "setup": {"dealer": 2, "deck": deck_of(variant("bisca-2p"))}, "actions": []}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
+    assert status == 1 and "expected a seat from 0 to 1" in out, out
+    assert "no clause of bisca-2p states `players`, the part of the variant it breaks: the deal's clauses are named" in out
+    assert "  clauses: bisca.deal.three-each\n" in out, out
+
+
+def test_a_house_target_no_clause_states_is_said_so_not_put_on_the_open_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A house variant playing to a target of its own, which no clause states: Briscola's running tally, which
+    fixes no target, is not the clause it breaks."""
+    variants = tmp_path / "house" / "briscola" / "variants"
+    variants.mkdir(parents=True)
+    (variants / "to-seven.yaml").write_text(
+        "id: club-briscola-to-seven\nextends: briscola-2p\ntitle: Briscola to seven\nsources: [briscola]\n"
+        "components:\n  match:\n    rule: vp-target\n    target: 7\n",
+        encoding="utf-8",
+    )
+    deck = deck_of(variant("briscola-2p"))
+    game = {"variant": "club-briscola-to-seven", "setup": {"dealer": 0, "deck": deck, "match": {"vp": [7, 0]}}, "actions": []}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)), "--spec", str(tmp_path / "house"))
+    assert status == 1 and "the match is already won (target 7)" in out, out
+    assert "briscola.score.running-tally" not in out
+    assert "no clause of club-briscola-to-seven states `components.match.target`" in out, out
 
 
 def test_lines_that_are_no_game_are_located_and_the_rest_judged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

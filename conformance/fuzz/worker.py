@@ -19,12 +19,11 @@ from conformance.fuzz import writing
 from conformance.fuzz.compare import ERROR, Divergence, Expected, first_divergence
 from conformance.fuzz.deals import Deal, deal_id, dealt_setup, engine_dealt, generate
 from conformance.fuzz.shrink import STALLS, Finding, Shrinker, unsupported_reason
-from conformance.suite.observing import SETUP, clauses_of
+from conformance.suite.observing import clauses_of
 from conformance.suite.reported import declared
 from conformance.text import untrusted
 from conformance.vocabulary import EngineError, ErrorKind, Outcome, engine_error
-from reference import Engine
-from reference.refusals import INVALID_SETUP
+from reference import Engine, SetupError
 from specreader.jsontypes import Json
 
 Key = tuple[str, str, tuple[str, ...]]  # variant, field, clauses: one divergence
@@ -169,11 +168,14 @@ class Worker:
                 setup = dealt_setup(snapshot, variant, sent)
                 Engine.new(variant, setup)
             except (ValueError, KeyError, TypeError) as err:  # a deal the rules do not allow (SetupError), or no deal
-                clauses = clauses_of(variant).for_refusal(INVALID_SETUP, SETUP, getattr(err, "parameter", None))
+                refused = err if isinstance(err, SetupError) else SetupError(str(err))  # no deal: its form is wrong
+                blamed = clauses_of(variant).for_setup(refused, variant)
+                clauses = blamed.clauses
                 wrong = untrusted.text(str(err))
                 mismatch = {"step": 0, "line": 0, "what": "the deal", "expected": "a deal the rules allow", "observed": wrong}
+                said = f"the engine's deal: {wrong}" + (f" ({blamed.unstated})" if blamed.unstated else "")
                 failed.append(DealResult(i, deal_id(seed, i), variant, Outcome.FAIL, 0.0, "setup", clauses, (mismatch,),
-                                         detail=f"the engine's deal: {wrong}", key=(variant, "setup", clauses)))
+                                         detail=said, key=(variant, "setup", clauses)))
                 continue
             deals.append(generate(seed, i, variants, observe_all=self.settings.observe_all, dealt=(variant, setup, sent)))
         return deals, failed

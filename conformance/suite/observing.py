@@ -18,7 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
-from conformance.suite import schemas
+from conformance.suite import choices, schemas
+from reference.errors import SetupError
 from specreader.jsontypes import Json
 from specreader.spec import kit_spec
 
@@ -80,12 +81,20 @@ def _overlap(a: str, b: str) -> bool:
 
 
 @dataclass(frozen=True)
+class Blamed:
+    """The clauses a refused setup is put on, and, where no clause states what it breaks, the words saying so."""
+
+    clauses: tuple[str, ...]
+    unstated: str = ""
+
+
+@dataclass(frozen=True)
 class _Clause:
     id: str
     observes: tuple[Observed, ...]
     refuses_with: frozenset[str]
     parameter: str = ""  # the part of the variant the clause states (deck.ranks, players...)
-    choices: frozenset[str] = frozenset()  # what it leaves to a player (action.play, ...)
+    choices: frozenset[str] = frozenset()  # what it leaves to a player (action.play, setup.match.target...)
 
     def speaks_of(self, phase: str) -> bool:
         """Whether an entry ties the clause to a phase (``x@phase`` or ``legal.phase``)."""
@@ -115,16 +124,38 @@ class VariantClauses:
         field = path.split(".", 1)[0]
         return tuple(c.id for c in self.clauses if any(o.field == field for o in c.observes))
 
-    def for_refusal(self, code: str, phase: str, parameter: str | None = None) -> tuple[str, ...]:
-        """Clauses that forbid with ``code``. Where the refusal names the part of the variant it enforces
-        (``parameter``, a dotted path: ``deck``, ``components.match.round_target``), the clauses stating that part
-        (``stating``), those forbidding with ``code`` first; else those of the phase first; failing any, the
-        clauses of the phase (a game may state a duty without naming the refusal, as Briscola does)."""
-        if parameter is not None and (stating := self.stating(parameter)):
-            return tuple(c.id for c in ([c for c in stating if code in c.refuses_with] or stating))
+    def for_refusal(self, code: str, phase: str) -> tuple[str, ...]:
+        """Clauses that forbid with ``code``, those of the phase first; failing any, the clauses of the phase (a game
+        may state a duty without naming the refusal, as Briscola does)."""
         rejecting = [c for c in self.clauses if code in c.refuses_with]
         of_phase = [c.id for c in rejecting if c.speaks_of(phase)]
         return tuple(of_phase or [c.id for c in rejecting]) or self.of_phase(phase)
+
+    def for_setup(self, refused: SetupError, variant_id: str) -> Blamed:
+        """The clauses a setup the rules do not allow breaks: those stating the part of the variant it names
+        (``parameter``, by ``stating``: those refusing the setup's code first); failing those, the clauses leaving
+        the choice the setup made (``chosen``, as their ``choices`` name it: ``setup.match.target``); failing those,
+        the clauses observing the field a position begun mid-play gives wrongly (``observed``). Failing all, the
+        clauses of the deal, and the words say that no clause states what the setup breaks."""
+        code = refused.code
+        stating = self.stating(refused.parameter) if refused.parameter is not None else []
+        if stating:
+            return Blamed(tuple(c.id for c in ([c for c in stating if code in c.refuses_with] or stating)))
+        if refused.chosen is not None:
+            choice = ".".join((choices.SETUP, *map(str, refused.chosen)))
+            if leaving := tuple(c.id for c in self.clauses if choice in c.choices):
+                return Blamed(leaving)
+        observed = parse(refused.observed) if refused.observed is not None else None
+        watching = self.for_field(observed.path, observed.phase or SETUP) if observed is not None else ()
+        if watching:
+            return Blamed(watching)
+        if refused.parameter is not None:
+            unstated = f"states `{refused.parameter}`, the part of the variant it breaks"
+        elif refused.observed is not None:
+            unstated = f"observes `{refused.observed}`, the field it gives wrongly"
+        else:
+            unstated = "states the setup's form"
+        return Blamed(self.for_refusal(code, SETUP), f"no clause of {variant_id} {unstated}: the deal's clauses are named")
 
     def granting(self, kind: str, phase: str) -> tuple[str, ...]:
         """Clauses that leave a player the choice of an action of ``kind`` (``choices: [action.<kind>]``) in a
@@ -133,17 +164,10 @@ class VariantClauses:
 
     def stating(self, parameter: str) -> list[_Clause]:
         """The clauses whose ``parameter`` states the part of the variant at dotted path ``parameter``: those
-        stating it exactly; failing those, any part of it (``deck.ranks`` for ``deck``); failing those, the
-        nearest whole it is part of (``components.match`` for ``components.match.target``)."""
+        stating it exactly; failing those, any part of it (``deck.ranks`` for ``deck``). Not the whole it is part
+        of: a clause stating a whole rule (``components.match``) need not state the part (a target)."""
         exact = [c for c in self.clauses if c.parameter == parameter]
-        if exact:
-            return exact
-        within = [c for c in self.clauses if c.parameter.startswith(parameter + ".")]
-        if within:
-            return within
-        around = [c for c in self.clauses if c.parameter and parameter.startswith(c.parameter + ".")]
-        nearest = max((len(c.parameter) for c in around), default=0)
-        return [c for c in around if len(c.parameter) == nearest]
+        return exact or [c for c in self.clauses if c.parameter.startswith(parameter + ".")]
 
     def of_phase(self, phase: str) -> tuple[str, ...]:
         """Clauses tied to a phase: those an action of that phase is governed by."""

@@ -30,14 +30,13 @@ from conformance.fuzz.compare import (
 from conformance.fuzz.deals import Case, reference_reports
 from conformance.fuzz.shrink import Finding, name
 from conformance.suite.comparisons import COMPARISONS, Mismatch, flag_fields, flags_agreed, flags_in, kinds_agree
-from conformance.suite.observing import LEGAL, SETUP, clauses_of
+from conformance.suite.observing import LEGAL, clauses_of
 from conformance.suite.reported import covers, judged
 from conformance.suite.scenarios import as_written
 from conformance.text import untrusted
 from conformance.traces.reading import Game
 from conformance.vocabulary import Outcome, refusal_code
 from reference import Engine, SetupError
-from reference.refusals import INVALID_SETUP
 from specreader.jsontypes import Json
 from specreader.spec import kit_spec
 
@@ -285,11 +284,12 @@ def _stock_turned_over(game: Game, divergence: Divergence) -> str:
 
 def _dealt_wrong(game: Game, err: SetupError, seconds: float) -> GameResult:
     """A deal the reference refuses: the engine dealt what the rules do not allow."""
-    clauses = clauses_of(game.variant).for_refusal(INVALID_SETUP, SETUP, err.parameter)
+    blamed = clauses_of(game.variant).for_setup(err, game.variant)
+    clauses = blamed.clauses
     if isinstance(game.dealt, dict):  # its places said in the setup as the trace gives it (turned, not stock[0])
         err = err.moved(partial(as_written, written=game.dealt, variant=kit_spec().resolved(game.variant)))
     mismatch = Mismatch(0, game.number, "the deal", "a deal the rules allow", str(err))
-    detail = f"the deal: {err}"
+    detail = f"the deal: {err}" + (f" ({blamed.unstated})" if blamed.unstated else "")
     key: Key = (game.variant, "setup", clauses)
     return GameResult(
         game.index, game.name, game.file, game.number, game.variant, Outcome.FAIL, seconds, "setup", clauses,
