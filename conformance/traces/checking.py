@@ -26,12 +26,13 @@ from conformance.fuzz import writing
 from conformance.fuzz.shrink import Finding
 from conformance.run import outputs, runlog
 from conformance.run.runlog import Log, ScenarioLine
+from conformance.run.worker_ends import WorkerKilled
 from conformance.suite.observing import LEGAL
 from conformance.text import untrusted
 from conformance.traces import reading
 from conformance.traces.judging import DealVerdict, GameResult, Key, judge_match
 from conformance.traces.reading import Game, TraceLine
-from conformance.traces.workers import WorkerKilled, Workers
+from conformance.traces.workers import Workers
 from conformance.vocabulary import Outcome
 from specreader import limits
 from specreader.jsontypes import Json

@@ -17,27 +17,14 @@ from multiprocessing.connection import Connection
 from typing import Any, Generic, TypeVar
 
 from conformance.engines import interrupt
+from conformance.run import worker_ends
+from conformance.run.worker_ends import WorkerFailed
 
 Batch = TypeVar("Batch")
 Result = TypeVar("Result")
 
 _STOP = None  # what a worker is sent when no batch is left
-# The signals that end a worker from outside (the system out of memory, a user); any other is its own crash.
-_FROM_OUTSIDE = frozenset({signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
 _JOIN_SECONDS = 5.0  # how long an ending worker is waited for before it is killed
-
-
-class WorkerFailed(RuntimeError):
-    """A worker ended without its result, or its work raised (a fault of the kit's, said with its traceback)."""
-
-
-class WorkerKilled(WorkerFailed):
-    """A worker killed by a signal before it answered: from outside the kit (the system, out of memory, or a user),
-    so the run stops as if that signal had stopped it."""
-
-    def __init__(self, message: str, killed_by: signal.Signals) -> None:
-        super().__init__(message)
-        self.killed_by = killed_by
 
 
 def _serve(work: Callable[[Any], Any], link: Connection) -> None:
@@ -114,13 +101,7 @@ class Workers(Generic[Batch, Result]):
     def _ended(self, worker: int) -> WorkerFailed:
         process = self._processes[worker]
         process.join(_JOIN_SECONDS)  # reaped, so that its exit code is known
-        code = process.exitcode
-        if isinstance(code, int) and code < 0 and signal.Signals(-code) in _FROM_OUTSIDE:
-            killed_by = signal.Signals(-code)
-            message = f"a worker process was killed by {killed_by.name} before it answered (out of memory, or from outside?)"
-            return WorkerKilled(message, killed_by)
-        how = f"{signal.Signals(-code).name}: it crashed" if isinstance(code, int) and code < 0 else f"exit code {code}"
-        return WorkerFailed(f"a worker process ended before it answered ({how})")
+        return worker_ends.failure(process.exitcode)
 
     def close(self) -> None:
         """Tell each worker to stop and wait for it; killed if it does not end, or if a stop comes meanwhile."""

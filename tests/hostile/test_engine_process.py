@@ -466,7 +466,8 @@ def test_check_trace_s_workers_give_results_in_order_and_a_killed_one_is_said_pl
     memory runs out) ends the run with what happened to it, and no worker is left."""
     import multiprocessing
 
-    from conformance.traces.workers import WorkerFailed, WorkerKilled, Workers
+    from conformance.run.worker_ends import WorkerFailed, WorkerKilled
+    from conformance.traces.workers import Workers
 
     context = multiprocessing.get_context("fork")
     workers: Workers[int, int] = Workers(context, 2, _slow_square)

@@ -1,0 +1,45 @@
+"""A worker process of a run that ended before it answered, told apart by its exit code.
+
+Killed by a signal from outside (the system out of memory, a user), the run stops as that signal would have stopped
+it; crashed on its own (SIGSEGV, SIGABRT), it is a fault of the kit's; exited, the kit's code or what it ran ended it.
+``trickspec fuzz`` and ``trickspec check-trace`` run worker processes, and both say it so.
+"""
+
+from __future__ import annotations
+
+import signal
+
+# The signals that end a worker from outside (the system out of memory, a user); any other is its own crash.
+FROM_OUTSIDE = frozenset({signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
+
+
+class WorkerFailed(RuntimeError):
+    """A worker ended without its result, or its work raised (a fault of the kit's, said with its traceback)."""
+
+
+class WorkerKilled(WorkerFailed):
+    """A worker killed by a signal before it answered: from outside the kit (the system, out of memory, or a user),
+    so the run stops as if that signal had stopped it."""
+
+    def __init__(self, message: str, killed_by: signal.Signals) -> None:
+        super().__init__(message)
+        self.killed_by = killed_by
+
+
+class WorkerCrashed(WorkerFailed):
+    """A worker ended by a signal of its own making (SIGSEGV, SIGABRT): a fault of the kit's."""
+
+
+def failure(exit_code: int | None) -> WorkerFailed:
+    """What ended a worker process before it answered, from its exit code (read once the process is reaped: None if it
+    still runs)."""
+    if isinstance(exit_code, int) and exit_code < 0:
+        try:
+            by = signal.Signals(-exit_code)
+        except ValueError:  # a signal Python has no name for: none sent from outside is one
+            return WorkerCrashed(f"a worker process ended before it answered (signal {-exit_code}: it crashed)")
+        if by in FROM_OUTSIDE:
+            said = f"a worker process was killed by {by.name} before it answered (out of memory, or from outside?)"
+            return WorkerKilled(said, by)
+        return WorkerCrashed(f"a worker process ended before it answered ({by.name}: it crashed)")
+    return WorkerFailed(f"a worker process ended before it answered (exit code {exit_code})")
