@@ -252,6 +252,11 @@ class EngineProcess:
         self._ended = True
         _unregister(self)
 
+    @property
+    def pid(self) -> int:
+        """The engine's process id: its process group's and its session's too."""
+        return self._proc.pid
+
     def running(self) -> bool:
         """Whether the engine has not exited; takes no lock that waits (Popen.poll tries its lock without waiting)."""
         return self._proc.poll() is None
@@ -262,11 +267,17 @@ class EngineProcess:
             if self._proc.poll() is None:
                 self._proc.kill()
             return
-        with contextlib.suppress(ProcessLookupError, PermissionError):  # nothing left in the group to signal
-            os.killpg(self._proc.pid, signum)  # the group's id is the engine's pid (start_new_session)
-        for pid in session_members(self._proc.pid):  # what moved into a group of its own, still in the session
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signum)
+        signal_session(self._proc.pid, signum)
+
+
+def signal_session(leader: int, signum: signal.Signals) -> None:
+    """Send ``signum`` to the process group of an engine started here, ``leader`` its pid, and to what left the group
+    but not the session (an engine's pid is its group's id and its session's: start_new_session)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # nothing left in the group to signal
+        os.killpg(leader, signum)
+    for pid in session_members(leader):  # what moved into a group of its own, still in the session
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signum)
 
 
 def session_members(session: int) -> list[int]:
@@ -358,16 +369,30 @@ def _daemon(target: Callable[..., None], *args: object) -> threading.Thread:
 # -- every engine the kit has started and not yet ended ---------------------------------------------
 _LIVE: set[EngineProcess] = set()
 _LIVE_LOCK = threading.Lock()
+# Told of each engine's pid as it starts (True) and once it has ended (False).
+_WATCHERS: list[Callable[[int, bool], None]] = []
+
+
+def watch(watcher: Callable[[int, bool], None]) -> None:
+    """Have ``watcher`` told of every engine this process starts from now on, by its pid, as it starts and once it
+    has ended (a fuzz worker tells its campaign, which ends them if the worker is killed). It is called holding the
+    list of engines' lock: it must take no lock itself."""
+    _WATCHERS.append(watcher)
 
 
 def _register(process: EngineProcess) -> None:
     with _LIVE_LOCK:
         _LIVE.add(process)
+        for watcher in _WATCHERS:
+            watcher(process.pid, True)
 
 
 def _unregister(process: EngineProcess) -> None:
     with _LIVE_LOCK:
-        _LIVE.discard(process)
+        if process in _LIVE:
+            _LIVE.discard(process)
+            for watcher in _WATCHERS:
+                watcher(process.pid, False)
 
 
 def end_all() -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import multiprocessing
-import os
 import signal
 import sys
 import time
@@ -26,8 +25,10 @@ from conformance.engines import adapter as adapters
 from conformance.engines import engine_process, interrupt
 from conformance.engines.protocol import BadCommand
 from conformance.fuzz.worker import DealResult, Found, Key, Settings, Worker
-from conformance.run import outputs, runlog
+from conformance.fuzz.worker_engines import WorkerEngines
+from conformance.run import outputs, runlog, worker_ends
 from conformance.run.runlog import Log, ScenarioLine
+from conformance.run.worker_ends import WorkerCrashed, WorkerKilled
 from conformance.suite import declared_variants
 from conformance.text import untrusted
 from conformance.vocabulary import FAILING, Outcome
@@ -41,7 +42,8 @@ AHEAD = 2  # batches in flight per worker
 
 
 class Stopped(Exception):
-    """The campaign cannot go on: its engine cannot be started, or a worker failed; says which."""
+    """The campaign cannot go on: its engine cannot be started, or a worker failed (its engine, or the kit); says
+    which."""
 
 
 class BadChoice(Exception):
@@ -94,6 +96,7 @@ class Campaign:
     compared: int = 0  # the deals of which some observation was compared: none, and the campaign checked nothing
     seconds: float = 0.0
     interrupted: str | None = None  # the signal that stopped the campaign before its end
+    worker_killed: WorkerKilled | None = None  # what stopped the campaign when a worker was killed before it answered
     late_copies: list[str] = field(default_factory=list)  # deals answered again after their batch was judged
 
 
@@ -164,13 +167,18 @@ class _Inline:
         self.worker.engine.close()
 
 
-def _work(settings: Settings, link: Connection) -> None:
+def _work(settings: Settings, link: Connection, engines: WorkerEngines) -> None:
     """A worker process: its own engine, batches until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
-    # SIGTERM is the parent's abandon (its trap, inherited, raises Interrupted here): the engine is
-    # ended on the way out (_serve), and there is nothing to say.
-    with contextlib.suppress(interrupt.Interrupted):
+    engines.publish()  # killed, it cannot end its engines: the campaign ends them
+    # SIGTERM is the parent's abandon, or comes from outside (its trap, inherited, raises Interrupted here): the
+    # engine is ended on the way out (_serve), and there is nothing to say. The worker then ends as the signal
+    # ends a process, so that the campaign tells a SIGTERM from outside by its exit code.
+    try:
         _serve(settings, link)
+    except interrupt.Interrupted as stop:
+        signal.signal(stop.signal, signal.SIG_DFL)
+        signal.raise_signal(stop.signal)
 
 
 def _serve(settings: Settings, link: Connection) -> None:
@@ -198,18 +206,6 @@ def _serve(settings: Settings, link: Connection) -> None:
 _ABANDON_GRACE = 10.0  # seconds a worker told to stop has to end its engine and exit
 
 
-def _end_engines_of(pid: int) -> None:
-    """End the engines a worker started, each the leader of a process group of its own, with their groups. Where
-    /proc does not list a process's children, nothing: the engines then see their input close as the worker ends."""
-    try:
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text(encoding="ascii").split()
-    except OSError:
-        return
-    for child in children:
-        with contextlib.suppress(ProcessLookupError, PermissionError):  # no group of its own, or gone
-            os.killpg(int(child), signal.SIGKILL)
-
-
 class _Pool:
     """J worker processes, each with its own engine, fed batches over its own pipe (plain
     synchronous messages: nothing is left in flight when a worker is told to stop)."""
@@ -218,49 +214,75 @@ class _Pool:
         methods = multiprocessing.get_all_start_methods()
         # fork: the workers start with the spec already read (no thread runs in this process yet)
         context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self.in_process = settings.in_process
         self.ahead = AHEAD * jobs
         self.links: list[Connection] = []
         self.processes = []
+        self.engines: list[WorkerEngines] = []  # each worker's, to end when it cannot
         for _ in range(jobs):
             mine, theirs = context.Pipe()
-            process = context.Process(target=_work, args=(settings, theirs), daemon=True)
+            engines = WorkerEngines(context)
+            process = context.Process(target=_work, args=(settings, theirs, engines), daemon=True)
             process.start()
             theirs.close()
             self.links.append(mine)
             self.processes.append(process)
-        self.busy = {id(link): 0 for link in self.links}  # batches sent to each worker and not answered
+            self.engines.append(engines)
+        self.busy = [0] * jobs  # batches sent to each worker and not answered
         self.waiting: deque[tuple[int, list[int], tuple[str, ...]]] = deque()
-        hellos = [self._next(link) for link in self.links]
+        try:
+            hellos = [self._next(worker) for worker in range(jobs)]
+        except BaseException:  # one ended as it started: the others are not waited for
+            self.abandon()
+            raise
         unusable = [h[1] for h in hellos if h[0] != "hello"]
         if unusable:
             self.abandon()
             raise Stopped(f"engine unusable: {unusable[0]}")
         self.hello: Json = hellos[0][1]
 
-    def _next(self, link: Connection) -> tuple[Any, ...]:
+    def _next(self, worker: int) -> tuple[Any, ...]:
         try:
-            message: tuple[Any, ...] = link.recv()
+            message: tuple[Any, ...] = self.links[worker].recv()
         except (EOFError, OSError):
-            raise Stopped("a fuzz worker stopped without a word") from None
+            raise self._ended(worker) from None
         return message
 
+    def _ended(self, worker: int) -> WorkerKilled | Stopped:
+        """Why a worker ended before it answered, told by its exit code, its engines ended (it could not have):
+        killed from outside, the campaign stops as that signal would stop it; crashed, a fault of the kit's (or of
+        an engine loaded into it); exited, its engine's doing."""
+        process = self.processes[worker]
+        process.join(_ABANDON_GRACE)  # reaped, so that its exit code is known
+        self.engines[worker].end()
+        failure = worker_ends.failure(process.exitcode)
+        if isinstance(failure, WorkerKilled):
+            return failure
+        if isinstance(failure, WorkerCrashed):
+            whose = "a fault of the kit's or of the engine loaded into it" if self.in_process else "a fault of the kit's"
+            return Stopped(f"{whose}: {failure}")
+        return Stopped(f"engine unusable: {failure}")
+
     def _dispatch(self) -> None:
-        for link in sorted(self.links, key=lambda link: self.busy[id(link)]):
-            if self.waiting and self.busy[id(link)] < AHEAD:
-                link.send(self.waiting.popleft())
-                self.busy[id(link)] += 1
+        for worker in sorted(range(len(self.links)), key=lambda worker: self.busy[worker]):
+            if self.waiting and self.busy[worker] < AHEAD:
+                try:
+                    self.links[worker].send(self.waiting.popleft())
+                except OSError:  # it ended while the batch was on its way
+                    raise self._ended(worker) from None
+                self.busy[worker] += 1
 
     def submit(self, number: int, indices: list[int], variants: tuple[str, ...]) -> None:
         self.waiting.append((number, indices, variants))
         self._dispatch()
 
     def receive(self) -> tuple[int, list[DealResult], list[str]]:
-        answered = wait([link for link in self.links if self.busy[id(link)]])
-        link = next(link for link in self.links if link in answered)
-        message = self._next(link)
+        answered = wait([link for worker, link in enumerate(self.links) if self.busy[worker]])
+        worker = next(worker for worker, link in enumerate(self.links) if link in answered)
+        message = self._next(worker)
         if message[0] != "batch":
             raise Stopped(f"a fuzz worker failed: {message[-1]}")
-        self.busy[id(link)] -= 1
+        self.busy[worker] -= 1
         self._dispatch()
         return message[1], message[2], message[3]
 
@@ -272,10 +294,11 @@ class _Pool:
         for process in self.processes:
             process.join(timeout=max(0.0, deadline - time.monotonic()))
         for process in self.processes:
-            if process.is_alive() and process.pid is not None:  # deaf to SIGTERM: never left to hang the campaign
-                _end_engines_of(process.pid)  # a worker killed cannot end them itself
+            if process.is_alive():  # deaf to SIGTERM: never left to hang the campaign
                 process.kill()
                 process.join()
+        for engines in self.engines:
+            engines.end()  # those a worker killed could not end itself (one that ended them has none listed)
 
     def close(self) -> None:
         for link in self.links:
@@ -328,6 +351,10 @@ def _run(
             engines.abandon()  # what the workers are doing is not waited for
             campaign.seconds = time.perf_counter() - started
             log.finish(campaign.seconds, interrupted=campaign.interrupted, late_copies=campaign.late_copies)
+        except WorkerKilled as killed:  # the deals judged are kept; the log has no footer, as for a run killed outright
+            campaign.worker_killed = killed
+            engines.abandon()  # the other workers are stopped, not waited for
+            campaign.seconds = time.perf_counter() - started
     finally:
         engines.close()
     return campaign

@@ -71,6 +71,8 @@ def render(campaign: Campaign, *, seed: int, shard: tuple[int, int], jobs: int) 
     )
     if campaign.interrupted:
         lines.append(f"interrupted after {_plural(campaign.deals, 'deal')}")
+    if campaign.worker_killed:
+        lines.append(f"stopped after {_plural(campaign.deals, 'deal')}: {campaign.worker_killed}")
     lines.append(
         _plural(len(campaign.groups), "distinct divergence")
         + (f", {len(campaign.unnamed)} not seen again" if campaign.unnamed else "")

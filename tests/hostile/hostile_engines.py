@@ -151,6 +151,32 @@ for raw in sys.stdin.buffer:
 '''
 
 
+SERVED = r'''
+import os, subprocess, sys
+
+PIDS = sys.argv[1]
+child = subprocess.Popen(["sh", "-c", "trap '' TERM; exec sleep 120"], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+for kind, pid in (("engine", os.getpid()), ("child", child.pid)):
+    with open(os.path.join(PIDS, f"{kind}-{pid}"), "w"):
+        pass
+from conformance.engines.serve import main
+
+raise SystemExit(main([]))
+'''
+
+
+def served_reference(tmp_path: Path) -> list[str]:
+    """The command of the reference engine served over the protocol, which plays every deal right, starting a child
+    that ignores SIGTERM and recording both pids as ``engine`` does: for a run that must judge many deals, and end
+    its engines with all they started."""
+    script = tmp_path / "served.py"
+    script.write_text(SERVED, encoding="utf-8")
+    pids = tmp_path / "pids"
+    pids.mkdir(exist_ok=True)
+    return [sys.executable, str(script), str(pids)]
+
+
 def engine(tmp_path: Path, mode: str, hostile: list[Scenario] | str | None = None) -> list[str]:
     """The command of an engine misbehaving as ``mode`` on the ``hostile`` scenarios (``"*"``: on all)."""
     script = tmp_path / "engine.py"

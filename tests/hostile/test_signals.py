@@ -235,3 +235,68 @@ def test_check_trace_stops_plainly_when_a_worker_is_killed_from_outside(tmp_path
     said = f"stopped after {judged:,} games: a worker process was killed by SIGKILL before it answered"
     assert said in out, out
     assert not Path(f"/proc/{children[1]}").exists()  # the other worker ended and waited for
+
+
+def _fuzz_with_a_worker_signalled(tmp_path: Path, signum: signal.Signals, deals: int) -> tuple[int, str, list[int]]:
+    """A campaign of two workers, each playing the served reference, one worker sent ``signum`` once 100 deals are in
+    the run log: the exit status, what was printed, and the workers' pids."""
+    import shlex
+    import subprocess
+
+    from hostile_engines import served_reference
+
+    command = [*TRICKSPEC, "fuzz", "--engine-cmd", shlex.join(served_reference(tmp_path)), "--variant", "briscola-2p",
+               "--deals", str(deals), "--jobs", "2", "--report-dir", "reports"]  # fmt: skip
+    process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)  # fmt: skip
+    try:
+        log, deadline = tmp_path / "reports" / "run.jsonl", time.monotonic() + 60
+        while time.monotonic() < deadline and (not log.exists() or log.read_text(encoding="utf-8").count("\n") < 100):
+            time.sleep(0.01)
+        children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text(encoding="utf-8")
+        workers = [int(pid) for pid in children.split()]
+        assert len(workers) == 2, workers
+        os.kill(workers[0], signum)
+        out, err = process.communicate(timeout=60)
+    finally:  # a run the signal did not end is no run to leave behind
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    return process.returncode, out + err, workers
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the workers through /proc")
+@pytest.mark.parametrize("name", ["SIGKILL", "SIGTERM"])
+def test_fuzz_stops_plainly_when_a_worker_is_killed_from_outside(tmp_path: Path, name: str) -> None:
+    """A worker killed mid-campaign (by SIGKILL, as the system does when memory runs out, or by a SIGTERM sent to it
+    alone) stops the campaign as that signal would have stopped it: every worker's engine ended with what it started
+    (the killed worker could not end its own), a line saying so, no traceback, and the reports of the deals judged
+    from a log with no footer."""
+    from hostile_engines import alive
+
+    deals = 1_000_000  # more than the campaign plays before the kill, however fast the machine
+    code, output, workers = _fuzz_with_a_worker_signalled(tmp_path, signal.Signals[name], deals)
+    assert code == 128 + signal.Signals[name], output
+    assert "Traceback" not in output, output
+    reports = tmp_path / "reports"
+    assert sorted(p.name for p in reports.iterdir()) == ["badge.json", "junit.xml", "report.md", "run.jsonl", "summary.json"]
+    assert runlog.read(reports / "run.jsonl").footer is None
+    summary = json.loads((reports / "summary.json").read_text(encoding="utf-8"))
+    judged = sum(summary["counts"].values())
+    assert 0 < judged < deals and summary["complete"] is False
+    assert summary["stopped_early"] == f"the run stopped before its end: {judged:,} of {deals:,} deals judged"
+    said = f"stopped after {judged:,} deals: a worker process was killed by {name} before it answered"
+    assert said in output, output
+    assert not [pid for pid in workers if alive(pid)]
+    assert_nothing_left(tmp_path)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the workers through /proc")
+def test_fuzz_says_a_worker_that_crashes_on_its_own_is_the_kit_s_fault(tmp_path: Path) -> None:
+    """A worker ended by a signal no one sends from outside (SIGSEGV) is no stop of the campaign: the kit's fault,
+    said plainly, with no traceback, and no engine left running, the crashed worker's included."""
+    code, output, _ = _fuzz_with_a_worker_signalled(tmp_path, signal.SIGSEGV, 1_000_000)
+    assert code == 3, output
+    assert "a fault of the kit's: a worker process ended before it answered (SIGSEGV: it crashed)" in output, output
+    assert "Traceback" not in output, output
+    assert_nothing_left(tmp_path)
