@@ -34,7 +34,7 @@ from specreader import kitdata, limits, roots, spec
 from specreader.problems import DataError, Problem
 from specreader.spec import EQUIVALENTS_FILE
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_DATA, EXIT_ENGINE = 0, 1, 2, 3
+EXIT_OK, EXIT_FAILED, EXIT_BAD_DATA, EXIT_ENGINE, EXIT_KIT_FAULT = 0, 1, 2, 3, 4
 
 
 # The files --report-dir receives, by report format.
@@ -360,6 +360,8 @@ def cmd_check_trace(args: argparse.Namespace) -> int:
             done = checking.run(plan, out=out, stream=stream, options={"command": "check-trace", **given}, progress=progress)
     finally:
         progress.end()
+    if where := trace_summary.where_raised(done):  # once, for a report of the fault: before the summary, which ends
+        print(where, file=sys.stderr)
     print(trace_summary.render(done, shard=plan.shard, jobs=plan.jobs))
     if report_dir is not None:
         _write_reports(done.log, report_dir, args.report_dir)
@@ -367,6 +369,8 @@ def cmd_check_trace(args: argparse.Namespace) -> int:
         return interrupt.exit_status(done.interrupted)
     if done.worker_killed:  # the run stopped as that signal would have stopped it
         return interrupt.exit_status(done.worker_killed.killed_by.name)
+    if done.faults:  # some games have no verdict: the run is no pass, whatever the others'
+        return EXIT_KIT_FAULT
     if done.problems:
         return EXIT_BAD_DATA
     return EXIT_FAILED if done.log.failed else EXIT_OK

@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 
@@ -1078,3 +1079,99 @@ def test_a_flag_standing_for_a_number_in_a_match_s_deal_fails_it(tmp_path: Path,
     assert status == 1 and "1 distinct divergence" in out, out
     assert f"FAIL albastini-2p to_act (first at {tmp_path / 't.jsonl'}:2#match-3/2;" in out
     assert f"{2 * len(match['deals']) - 1} passed, 1 failed" in out
+
+
+def _raising_on(monkeypatch: pytest.MonkeyPatch, number: int, deal: int = 0) -> None:
+    """Judging the game on line ``number`` of the trace (its deal ``deal``, of a match) raises, as a fault of the kit's
+    that an engine's data set off would: in this process, and in the workers it forks."""
+    judge_deal = judging.judge_deal
+
+    def faulty(game: reading.Game, *args: Any, **kwargs: Any) -> Any:
+        if game.number == number and game.deal == deal:
+            raise TypeError("no such place \x1b[31mred")
+        return judge_deal(game, *args, **kwargs)
+
+    monkeypatch.setattr(judging, "judge_deal", faulty)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_game_whose_judging_raises_is_an_error_of_the_kit_s_and_the_others_are_judged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, jobs: str
+) -> None:
+    """The game is an error saying the kit failed on it, not the engine, made safe, asking for a report with its line;
+    every other game is judged; the traceback is shown once, on standard error; the run exits 4, no pass."""
+    _raising_on(monkeypatch, 3)
+    monkeypatch.setattr(checking, "BATCH", 2)  # with jobs, the game's batch goes to a worker of its own
+    games = [{**_reference_game("briscola-2p", seed), "game": f"g{seed}"} for seed in range(5)]
+    trace = _write(tmp_path / "t.jsonl", {"trace": 1, "engine": {"name": "e"}}, *games)
+    status = main(["check-trace", str(trace), "--jobs", jobs, "--report-dir", str(tmp_path / "r")])
+    out, err = capsys.readouterr()
+    assert status == 4, out + err
+    said = ("kit fault: the kit raised TypeError: no such place \\x1b[31mred while judging this game, a fault of the "
+            "kit's, not the engine's: please report it with this line of the trace")  # fmt: skip
+    assert f"KIT FAULT 1 game not judged (first at {trace}:3#g1)\n  {said}\n" in out, out
+    assert out.splitlines()[-2:-1] == ["4 passed, 1 failed (1 error)"], out
+    assert "0 distinct divergences" in out and "Traceback" not in out and "\x1b" not in out + err, out
+    assert err.count("Traceback (most recent call last):") == 1, err
+    assert f"the kit failed judging {trace}:3#g1 (a fault of the kit's, not the engine's)" in err, err
+    assert err.rstrip().endswith("TypeError: no such place \\x1b[31mred"), err
+    lines = runlog.read(tmp_path / "r" / "run.jsonl").scenarios
+    assert [(line["id"], line["outcome"]) for line in lines] == [
+        (f"{trace}:{n}#g{n - 2}", "error" if n == 3 else "pass") for n in range(2, 7)
+    ]
+    assert lines[1]["error"] == said and lines[1]["variant"] == "briscola-2p" and not lines[1]["mismatches"]
+    errors = ElementTree.parse(tmp_path / "r" / "junit.xml").getroot().findall(".//error")
+    assert [error.get("message") for error in errors] == [said]
+    assert "kit fault" in (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+
+
+def test_a_match_s_deal_whose_judging_raises_leaves_the_deals_after_it_unjudged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The deals before it stand; it is the kit's error, and so is each deal after it (the match they go on from
+    is not known: judged from their setups alone, they could fail for the kit's fault); the next line is judged."""
+    _raising_on(monkeypatch, 1, deal=2)
+    match = _reference_match("briscola-2p", 5, 4)
+    deals = len(match["deals"])
+    assert deals >= 3
+    trace = _write(tmp_path / "t.jsonl", match, _reference_game("briscola-2p", 1))
+    status, out = _check(capsys, str(trace), "--report-dir", str(tmp_path / "r"))
+    assert status == 4, out
+    assert f"KIT FAULT {deals - 1} games not judged (first at {trace}:1#match-5/2)" in out, out
+    lines = runlog.read(tmp_path / "r" / "run.jsonl").scenarios
+    assert [(line["id"], line["outcome"]) for line in lines] == [
+        (f"{trace}:1#match-5/1", "pass"),
+        *[(f"{trace}:1#match-5/{n}", "error") for n in range(2, deals + 1)],
+        (f"{trace}:2#1", "pass"),
+    ]
+    assert lines[1]["error"].startswith("kit fault: the kit raised TypeError: ")
+    assert lines[2]["error"] == ("kit fault: not judged, as it goes on from deal 2 of the match, which the kit failed "
+                                 "to judge, a fault of the kit's, not the engine's: please report it with this line "
+                                 "of the trace")  # fmt: skip
+
+
+def test_a_line_whose_reading_raises_is_one_error_of_the_kit_s(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fault outside any game's judging (here the line's reading) is the line's verdict, under its place, filed
+    under no game nor variant; the lines around it are judged, and the run log reads back."""
+    read_games = reading.read_games
+
+    def faulty(line: reading.TraceLine) -> Any:
+        if line.number == 2:
+            raise RecursionError("too deep")
+        return read_games(line)
+
+    monkeypatch.setattr(reading, "read_games", faulty)
+    trace = _write(tmp_path / "t.jsonl", *(_reference_game("briscola-2p", seed) for seed in range(3)))
+    status = main(["check-trace", str(trace), "--report-dir", str(tmp_path / "r")])
+    out, err = capsys.readouterr()
+    assert status == 4, out
+    assert f"KIT FAULT 1 game not judged (first at {trace}:2)" in out and "2 passed, 1 failed (1 error)" in out, out
+    assert err.count("Traceback (most recent call last):") == 1 and "RecursionError: too deep" in err, err
+    lines = runlog.read(tmp_path / "r" / "run.jsonl").scenarios
+    assert [(line["id"], line["outcome"], line["variant"]) for line in lines] == [
+        (f"{trace}:1#0", "pass", "briscola-2p"), (f"{trace}:2", "error", "(not read)"), (f"{trace}:3#2", "pass", "briscola-2p"),
+    ]  # fmt: skip
+    assert lines[1]["error"].startswith("kit fault: the kit raised RecursionError: too deep while reading or judging")
+    assert main(["report", str(tmp_path / "r" / "run.jsonl"), "--format", "badge"]) == 0

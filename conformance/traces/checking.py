@@ -29,7 +29,7 @@ from conformance.run.runlog import Log, ScenarioLine
 from conformance.run.worker_ends import WorkerKilled
 from conformance.suite.observing import LEGAL
 from conformance.text import untrusted
-from conformance.traces import reading
+from conformance.traces import faults, reading
 from conformance.traces.judging import DealVerdict, GameResult, Key, judge_match
 from conformance.traces.reading import Game, TraceLine
 from conformance.traces.workers import Workers
@@ -135,6 +135,8 @@ class Checked:
     declared: set[str] = field(default_factory=set)  # the fields the files' headers say the engine reports
     unfinished: int = 0  # games that passed and stop before their deal is over
     first_unfinished: str = ""  # the first of them, by its place
+    faults: int = 0  # games the kit failed to judge: their judging raised (faults.py)
+    first_fault: GameResult | None = None  # the first of them, by its place
 
 
 def _answers_from(game: Game) -> writing.EngineRun:
@@ -175,15 +177,37 @@ def judge_lines(known: tuple[tuple[str, str], ...], batch: list[TraceLine]) -> t
     out: list[Judged] = []
     reported: Counter[str] = Counter()
     for line in batch:
-        games = reading.read_games(line)
-        if isinstance(games, list):
-            out.append(games)
-            continue
-        mine = frozenset(field for variant, field in known if variant == games[0].variant)
-        for verdict in judge_match(games, mine):  # a game line's game is a match of one deal
-            reported.update(_fields_given(verdict))
-            out.append((verdict.result, *_scenario(verdict.result, verdict.finding, verdict.game)))
+        try:
+            judged, fields = _judge_line(known, line)
+        except Exception as err:  # a fault of the kit's the line set off outside its games' judging: the line's verdict
+            judged, fields = [(_not_read(line, err), None, None)], Counter()
+        out += judged
+        reported.update(fields)
     return out, reported
+
+
+def _judge_line(known: tuple[tuple[str, str], ...], line: TraceLine) -> tuple[list[Judged], Counter[str]]:
+    games = reading.read_games(line)
+    if isinstance(games, list):
+        return [games], Counter()
+    out: list[Judged] = []
+    reported: Counter[str] = Counter()
+    mine = frozenset(field for variant, field in known if variant == games[0].variant)
+    for verdict in judge_match(games, mine):  # a game line's game is a match of one deal
+        reported.update(_fields_given(verdict))
+        out.append((verdict.result, *_scenario(verdict.result, verdict.finding, verdict.game)))
+    return out, reported
+
+
+NOT_READ = "(not read)"  # what a line the kit failed on before it knew its game is filed under, by game and by variant
+
+
+def _not_read(line: TraceLine, err: Exception) -> GameResult:
+    """The verdict on a line whose reading or judging raised outside any game's judging: one error of the kit's."""
+    place = reading.place_of(line.file, line.number)
+    detail = faults.detail(err, "reading or judging this line")
+    return GameResult(line.index, place, line.file, line.number, NOT_READ, Outcome.ERROR, 0.0, detail=detail,
+                      fault=faults.traceback_of(err))  # fmt: skip
 
 
 def _fields_given(verdict: DealVerdict) -> set[str]:
@@ -341,6 +365,9 @@ def _batches(
 
 def _record(checked: Checked, result: GameResult, written: writing.Written | None, problem: str | None, out: Path | None) -> None:
     checked.games += 1
+    if result.outcome is Outcome.ERROR:  # the only error of a game: the kit's fault
+        checked.faults += 1
+        checked.first_fault = checked.first_fault or result
     if result.unfinished:
         checked.unfinished += 1
         checked.first_unfinished = checked.first_unfinished or game_id(result)
@@ -399,7 +426,7 @@ def game_line(result: GameResult, group: Group | None) -> ScenarioLine:
         "type": "scenario",
         "id": game_id(result),
         "outcome": result.outcome,
-        "game": str(kit_spec().resolved(result.variant).get("game", "")),
+        "game": NOT_READ if result.variant == NOT_READ else str(kit_spec().resolved(result.variant).get("game", "")),
         "variant": result.variant,
         "clauses": list(result.clauses),
         "file": result.file,
@@ -407,7 +434,7 @@ def game_line(result: GameResult, group: Group | None) -> ScenarioLine:
         "seconds": round(result.seconds, 6),
         "mismatch": result.mismatches[0] if result.mismatches else None,
         "mismatches": list(result.mismatches),
-        "error": None,
+        "error": result.detail if result.outcome is Outcome.ERROR else None,
         "expected": None,
         "note": _note(result, group),
     }

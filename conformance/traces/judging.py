@@ -34,6 +34,7 @@ from conformance.suite.observing import LEGAL, clauses_of
 from conformance.suite.reported import covers, judged
 from conformance.suite.scenarios import as_written
 from conformance.text import untrusted
+from conformance.traces import faults
 from conformance.traces.reading import Game
 from conformance.vocabulary import Outcome, refusal_code
 from reference import Engine, SetupError
@@ -64,6 +65,7 @@ class GameResult:
     key: Key | None = None
     unfinished: bool = False  # it passed, and stops before its deal is over (a trace cut short, an engine that quit)
     deal: int = 0  # its place in the match its line holds, from 1; 0 for a line of one game
+    fault: str = ""  # where judging it raised, the traceback (faults.py): its outcome is then an error of the kit's
 
 
 class _Flags:
@@ -121,18 +123,30 @@ def judge_match(games: tuple[Game, ...], known: frozenset[str], *, every_value: 
     judged from the match as the reference leaves it at the end of the deal before: the history of the dealers the
     trace shows, and the match's counts its setup leaves out. What the setup gives (its dealer, the match's counts,
     that the match goes on) is the engine's report of where the deal before left the match, judged with that deal
-    once it is over. A deal after one that failed before its end starts from its setup as given."""
+    once it is over. A deal after one that failed before its end starts from its setup as given. A deal whose judging
+    raised is an error of the kit's (``_not_judged``), and so is each deal after it, whose match is then not known:
+    judged from its setup alone, it could fail for the kit's fault."""
     out: list[DealVerdict] = []
     carried: Json | None = None  # the reference's next setup at the end of the deal before
+    faulted = 0  # the deal whose judging raised
     for number, game in enumerate(games):
-        if carried is not None:
-            game = replace(game, setup=_carried_into(carried, game.setup))
-        following = games[number + 1] if number + 1 < len(games) else None
-        then_of = partial(_carried_on, following) if following is not None else None
-        verdict = judge_deal(game, known, every_value=every_value, then_of=then_of)
-        if verdict.carried_wrong and verdict.then is not None:  # the scenario's engine side: its word from the next deal
-            verdict = replace(verdict, game=_reporting(verdict.game, verdict.then))
-        carried = verdict.ended.next_setup() if verdict.ended is not None and following is not None else None
+        if faulted:
+            result = GameResult(game.index, game.name, game.file, game.number, game.variant, Outcome.ERROR, 0.0,
+                                detail=faults.following(faulted), deal=game.deal)  # fmt: skip
+            out.append(DealVerdict(result, None, game))
+            continue
+        started = time.perf_counter()
+        try:
+            if carried is not None:
+                game = replace(game, setup=_carried_into(carried, game.setup))
+            following = games[number + 1] if number + 1 < len(games) else None
+            then_of = partial(_carried_on, following) if following is not None else None
+            verdict = judge_deal(game, known, every_value=every_value, then_of=then_of)
+            if verdict.carried_wrong and verdict.then is not None:  # the scenario's engine side: its word from the next deal
+                verdict = replace(verdict, game=_reporting(verdict.game, verdict.then))
+            carried = verdict.ended.next_setup() if verdict.ended is not None and following is not None else None
+        except Exception as err:  # whatever the engine's data set off in the kit, never the run's end
+            verdict, faulted = DealVerdict(_not_judged(game, err, time.perf_counter() - started), None, game), number + 1
         out.append(verdict)
     # The words true and false of a match's line bound its deals' flags together (_Flags): judged again where they
     # may hold a flag of the engine's standing for a number.
@@ -294,6 +308,14 @@ def _dealt_wrong(game: Game, err: SetupError, seconds: float) -> GameResult:
     return GameResult(
         game.index, game.name, game.file, game.number, game.variant, Outcome.FAIL, seconds, "setup", clauses,
         (mismatch.to_json(),), detail, key, deal=game.deal,
+    )  # fmt: skip
+
+
+def _not_judged(game: Game, err: Exception, seconds: float) -> GameResult:
+    """The verdict on a game whose judging raised: an error of the kit's, said so, with where it raised."""
+    return GameResult(
+        game.index, game.name, game.file, game.number, game.variant, Outcome.ERROR, seconds,
+        detail=faults.detail(err, "judging this game"), deal=game.deal, fault=faults.traceback_of(err),
     )  # fmt: skip
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from conformance.run import reports
 from conformance.suite.observing import LEGAL
 from conformance.text import untrusted
+from conformance.traces import faults
 from conformance.traces.checking import Checked, Group, game_id
 
 FIELDS_SHOWN = 30  # fields named in the line of what the trace reported; the rest are counted
@@ -33,6 +34,26 @@ def divergence_lines(group: Group) -> list[str]:
     ]
 
 
+def fault_lines(checked: Checked) -> list[str]:
+    """The games the kit failed to judge, said once whatever their number: the first with what the kit raised."""
+    first = checked.first_fault
+    assert first is not None
+    return [
+        f"KIT FAULT {_plural(checked.faults, 'game')} not judged (first at {game_id(first)})",
+        f"  {first.detail}",
+        "  its traceback is on standard error; each such game is an error in the run log, no verdict on the engine",
+    ]
+
+
+def where_raised(checked: Checked) -> str:
+    """Where the kit raised, once for the run: in the first game it failed to judge; what a report of the fault
+    needs with the trace's line (the summary names the games). "" where it did not."""
+    first = checked.first_fault
+    if first is None or not first.fault:
+        return ""
+    return f"the kit failed judging {game_id(first)} ({faults.NOT_THE_ENGINE}); where it raised, for a report:\n{first.fault}"
+
+
 def _some(names: list[str]) -> str:
     extra = len(names) - FIELDS_SHOWN
     return ", ".join(untrusted.text(n, 100) for n in names[:FIELDS_SHOWN]) + (f" and {extra} more" if extra > 0 else "")
@@ -44,6 +65,8 @@ def render(checked: Checked, *, shard: tuple[int, int], jobs: int) -> str:
         lines.append(f"and {_plural(checked.problems.more, 'problem')} more, not listed")
     for group in checked.groups.values():
         lines += divergence_lines(group)
+    if checked.first_fault is not None:
+        lines += fault_lines(checked)
     if lines:
         lines.append("")
     fields = sorted(set(checked.reported) - {LEGAL})
