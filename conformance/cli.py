@@ -335,6 +335,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
 
 def cmd_check_trace(args: argparse.Namespace) -> int:
+    from conformance.run.worker_ends import WorkerKilled
     from conformance.traces import checking
     from conformance.traces import summary as trace_summary
     from conformance.traces.reading import trace_files
@@ -367,9 +368,9 @@ def cmd_check_trace(args: argparse.Namespace) -> int:
         _write_reports(done.log, report_dir, args.report_dir)
     if done.interrupted:
         return interrupt.exit_status(done.interrupted)
-    if done.worker_killed:  # the run stopped as that signal would have stopped it
-        return interrupt.exit_status(done.worker_killed.killed_by.name)
-    if done.faults:  # some games have no verdict: the run is no pass, whatever the others'
+    if isinstance(done.worker_failed, WorkerKilled):  # the run stopped as that signal would have stopped it
+        return interrupt.exit_status(done.worker_failed.killed_by.name)
+    if done.worker_failed or done.faults:  # no verdict on the engine can be trusted whole
         return EXIT_KIT_FAULT
     if done.problems:
         return EXIT_BAD_DATA

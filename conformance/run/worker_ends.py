@@ -8,13 +8,20 @@ it; crashed on its own (SIGSEGV, SIGABRT), it is a fault of the kit's; exited, t
 from __future__ import annotations
 
 import signal
+from typing import Any
 
 # The signals that end a worker from outside (the system out of memory, a user); any other is its own crash.
 FROM_OUTSIDE = frozenset({signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
 
 
 class WorkerFailed(RuntimeError):
-    """A worker ended without its result, or its work raised (a fault of the kit's, said with its traceback)."""
+    """A worker ended without its result (crashed, or exited), or its work raised: a fault of the kit's, said as one
+    line; ``where`` holds the traceback of what raised, for a report."""
+
+    def __init__(self, message: str, where: str = "") -> None:
+        super().__init__(message)
+        self.where = where
+        self.batch: Any = None  # the batch it was given and did not answer, where it was given one
 
 
 class WorkerKilled(WorkerFailed):

@@ -26,7 +26,7 @@ from conformance.fuzz import writing
 from conformance.fuzz.shrink import Finding
 from conformance.run import outputs, runlog
 from conformance.run.runlog import Log, ScenarioLine
-from conformance.run.worker_ends import WorkerKilled
+from conformance.run.worker_ends import WorkerFailed, WorkerKilled
 from conformance.suite.observing import LEGAL
 from conformance.text import untrusted
 from conformance.traces import faults, reading
@@ -130,7 +130,9 @@ class Checked:
     games: int = 0
     seconds: float = 0.0
     interrupted: str | None = None
-    worker_killed: WorkerKilled | None = None  # what stopped the run when a worker was killed before it answered
+    # What stopped the run when a worker ended before it answered: killed from outside (a WorkerKilled), or a crash
+    worker_failed: WorkerFailed | None = None
+    unanswered: str = ""  # the lines of the batch a worker that crashed left unanswered, first to last, by their places
     engines: list[str] = field(default_factory=list)  # every engine the files' headers name, the log's first
     declared: set[str] = field(default_factory=set)  # the fields the files' headers say the engine reports
     unfinished: int = 0  # games that passed and stop before their deal is over
@@ -298,8 +300,10 @@ def run(
         checked.seconds = time.perf_counter() - started
         if log.footer is None:
             log.finish(checked.seconds, interrupted=checked.interrupted)
-    except WorkerKilled as killed:  # the games judged are kept; the log has no footer, as for a run killed outright
-        checked.worker_killed = killed
+    except WorkerFailed as failed:  # the games judged are kept; the log has no footer, as for a run killed outright
+        checked.worker_failed = failed
+        if not isinstance(failed, WorkerKilled) and failed.batch:  # where a report of the crash should look
+            checked.unanswered = f"{_place(failed.batch[0])} to {_place(failed.batch[-1])}"
         checked.seconds = time.perf_counter() - started
     finally:
         if workers is not None:  # the run ended by an error: nothing of theirs is waited for
@@ -307,6 +311,10 @@ def run(
     checked.engines = list(dict.fromkeys(_named(untrusted.identity(h.get("engine", {}))) for h in headers))
     checked.declared = {str(f) for h in headers if isinstance(h.get("reports"), list) for f in h["reports"]}
     return checked
+
+
+def _place(line: TraceLine) -> str:
+    return _safe_whole(reading.place_of(line.file, line.number))
 
 
 def _named(engine: Json) -> str:

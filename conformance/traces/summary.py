@@ -4,6 +4,7 @@ the trace reported, a table by variant and the closing line, all from the run's 
 from __future__ import annotations
 
 from conformance.run import reports
+from conformance.run.worker_ends import WorkerKilled
 from conformance.suite.observing import LEGAL
 from conformance.text import untrusted
 from conformance.traces import faults
@@ -46,12 +47,15 @@ def fault_lines(checked: Checked) -> list[str]:
 
 
 def where_raised(checked: Checked) -> str:
-    """Where the kit raised, once for the run: in the first game it failed to judge; what a report of the fault
-    needs with the trace's line (the summary names the games). "" where it did not."""
+    """Where the kit raised, once for the run: in the first game it failed to judge, or in a worker outside any game;
+    what a report of the fault needs with the trace's line (the summary names the games). "" where it did not."""
     first = checked.first_fault
-    if first is None or not first.fault:
+    failed = checked.worker_failed
+    where = first.fault if first is not None else failed.where if failed is not None else ""
+    if not where:
         return ""
-    return f"the kit failed judging {game_id(first)} ({faults.NOT_THE_ENGINE}); where it raised, for a report:\n{first.fault}"
+    on = f"judging {game_id(first)}" if first is not None else "in a worker"
+    return f"the kit failed {on} ({faults.NOT_THE_ENGINE}); where it raised, for a report:\n{where}"
 
 
 def _some(names: list[str]) -> str:
@@ -103,8 +107,12 @@ def render(checked: Checked, *, shard: tuple[int, int], jobs: int) -> str:
         lines.append(f"note: the traces' headers name {len(checked.engines)} engines ({named}); the run log names the first")
     if checked.interrupted:
         lines.append(f"interrupted after {_plural(checked.games, 'game')}")
-    if checked.worker_killed:
-        lines.append(f"stopped after {_plural(checked.games, 'game')}: {checked.worker_killed}")
+    if checked.worker_failed:
+        stopped = f"stopped after {_plural(checked.games, 'game')}: {checked.worker_failed}"
+        if not isinstance(checked.worker_failed, WorkerKilled):  # a crash of its own, or a raise outside any game
+            judging = f" judging the lines {checked.unanswered}" if checked.unanswered else ""
+            stopped += f"{judging}, {faults.NOT_THE_ENGINE}: please report it with {'those lines' if judging else 'the trace'}"
+        lines.append(stopped)
     lines.append(_plural(len(checked.groups), "distinct divergence"))
     lines.append(reports.closing_line(data["counts"]))
     return "\n".join(lines)

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import traceback
 from collections import deque
 from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from typing import Any, Generic, TypeVar
 
 from conformance.engines import interrupt
+from conformance.engines.adapter import describe_error
 from conformance.run import worker_ends
 from conformance.run.worker_ends import WorkerFailed
+from conformance.traces import faults
 
 Batch = TypeVar("Batch")
 Result = TypeVar("Result")
@@ -35,8 +36,8 @@ def _serve(work: Callable[[Any], Any], link: Connection) -> None:
     while (batch := link.recv()) is not _STOP:
         try:
             answer: tuple[str, Any] = ("done", work(batch))
-        except Exception:
-            answer = ("raised", traceback.format_exc())
+        except Exception as err:
+            answer = ("raised", (describe_error(err), faults.traceback_of(err)))
         link.send(answer)
 
 
@@ -48,6 +49,7 @@ class Workers(Generic[Batch, Result]):
         self._context, self._jobs, self._work = context, jobs, work
         self._links: list[Connection] = []
         self._processes: list[Any] = []
+        self._given: dict[int, Batch] = {}  # each worker's last batch: the one a failure leaves unanswered
 
     def start(self) -> None:
         """Start the workers: called once the caller holds this object, so that a stop (held back while they start,
@@ -78,10 +80,11 @@ class Workers(Generic[Batch, Result]):
                     left = False
                     break
                 worker = idle.popleft()
+                self._given[worker] = batch
                 try:
                     self._links[worker].send(batch)
                 except OSError:  # it ended while the batch was on its way
-                    raise self._ended(worker) from None
+                    raise self._failed(worker, self._ended(worker)) from None
                 pending.append(worker)
             if not pending:
                 return
@@ -93,10 +96,15 @@ class Workers(Generic[Batch, Result]):
         try:
             kind, value = self._links[worker].recv()
         except (EOFError, OSError):
-            raise self._ended(worker) from None
+            raise self._failed(worker, self._ended(worker)) from None
         if kind == "raised":
-            raise WorkerFailed(f"a worker's judging raised:\n{value}")
+            said, where = value
+            raise self._failed(worker, WorkerFailed(f"a worker's judging raised {said}", where))
         return value  # type: ignore[no-any-return]
+
+    def _failed(self, worker: int, failed: WorkerFailed) -> WorkerFailed:
+        failed.batch = self._given.get(worker)
+        return failed
 
     def _ended(self, worker: int) -> WorkerFailed:
         process = self._processes[worker]

@@ -498,6 +498,64 @@ def test_check_trace_s_workers_give_results_in_order_and_a_killed_one_is_said_pl
     assert multiprocessing.active_children() == []
 
 
+def _crash(how: str) -> None:
+    """A worker ending on its own, in the ways the kit's own faults end one."""
+    import faulthandler
+
+    if how == "raises":
+        raise TypeError("no such place \x1b[31mred")
+    if how == "exits":
+        os._exit(3)
+    faulthandler.disable()  # pytest's, inherited: the crash is said by the kit, or not at all
+    os.kill(os.getpid(), signal.Signals[how])
+
+
+@pytest.mark.parametrize(
+    ("how", "said"),
+    [
+        ("SIGSEGV", "a worker process ended before it answered (SIGSEGV: it crashed)"),
+        ("SIGABRT", "a worker process ended before it answered (SIGABRT: it crashed)"),
+        ("exits", "a worker process ended before it answered (exit code 3)"),
+        ("raises", "a worker's judging raised TypeError: no such place \\x1b[31mred"),
+    ],
+)
+def test_check_trace_stops_plainly_when_a_worker_crashes_on_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], how: str, said: str
+) -> None:
+    """A worker that crashes (or exits, or whose work raises outside any game) stops the run as a killed one does,
+    without a traceback on the terminal: the reports of the games judged, a summary line saying it is the kit's fault,
+    with the lines of the trace it was judging, the exit status 4, and no worker left."""
+    import multiprocessing
+
+    from conformance.cli import main
+    from conformance.traces import checking
+
+    judge_lines = checking.judge_lines
+
+    def crashing(known: Any, batch: Any) -> Any:  # a worker's work, in the process the run forks
+        if any(line.number == 7 for line in batch):
+            _crash(how)
+        return judge_lines(known, batch)
+
+    monkeypatch.setattr(checking, "judge_lines", crashing)
+    monkeypatch.setattr(checking, "BATCH", 2)  # batches of lines 1-2, 3-4, 5-6, 7-8: two answered before the crash
+    trace = tmp_path / "games.jsonl"
+    game = {"variant": "briscola-2p", "setup": {"dealer": 0, "deck": ["AC", "3C", "KC", "QC", "JC", "2D", "7H", "rest"]},
+            "actions": []}  # fmt: skip
+    trace.write_text("".join(json.dumps({**game, "game": n}) + "\n" for n in range(10)), encoding="utf-8")
+    status = main(["check-trace", "--jobs", "2", str(trace), "--report-dir", str(tmp_path / "r")])
+    out, err = capsys.readouterr()
+    assert status == 4, out + err
+    assert multiprocessing.active_children() == []
+    assert "Traceback" not in out and "\x1b" not in out + err, out + err
+    assert err.count("Traceback (most recent call last):") == (how == "raises"), err
+    stopped = (f"stopped after 6 games: {said} judging the lines {trace}:7 to {trace}:8, a fault of the kit's, "
+               "not the engine's: please report it with those lines")  # fmt: skip
+    assert stopped in out.splitlines(), out
+    summary = json.loads((tmp_path / "r" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["counts"] == {"pass": 6} and summary["stopped_early"] == "the run stopped before its end: 6 games judged"
+
+
 def test_check_trace_s_workers_a_failed_start_ends_those_started_and_says_why() -> None:
     """A worker that cannot be started (no memory to fork) fails the start with its error, and the workers started
     before it are ended; the one never started is not waited for."""
