@@ -270,7 +270,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     from conformance.fuzz import campaign as fuzzing
     from conformance.fuzz import summary as fuzz_summary
     from conformance.fuzz.worker import Settings
-    from conformance.run.worker_ends import WorkerKilled
+    from conformance.run.worker_ends import NOT_THE_ENGINE, WorkerCrashed, WorkerKilled
 
     if args.deals is not None and args.time is not None:
         return _print_problems([Problem("--deals/--time", 0, 0, (), "give a number of deals or a time, not both")])
@@ -314,6 +314,9 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     except WorkerKilled as killed:  # as the workers started, before any deal: the run stops as that signal would stop it
         print(f"stopped before the first deal: {killed}", file=sys.stderr)
         return interrupt.exit_status(killed.killed_by.name)
+    except WorkerCrashed as crashed:
+        print(f"stopped before the first deal: {crashed}, {NOT_THE_ENGINE}: please report it with this command", file=sys.stderr)
+        return EXIT_KIT_FAULT
     except fuzzing.BadChoice as err:
         return _print_problems([Problem("--variant", 0, 0, (), str(err))])
     except BadCommand as err:
@@ -326,8 +329,10 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         _write_reports(done.log, report_dir, args.report_dir)
     if done.interrupted:
         return interrupt.exit_status(done.interrupted)
-    if done.worker_killed:  # the run stopped as that signal would have stopped it
-        return interrupt.exit_status(done.worker_killed.killed_by.name)
+    if isinstance(done.worker_failed, WorkerKilled):  # the run stopped as that signal would have stopped it
+        return interrupt.exit_status(done.worker_failed.killed_by.name)
+    if done.worker_failed:  # a worker's own crash: the kit's fault
+        return EXIT_KIT_FAULT
     if done.deals and not done.compared:  # every deal unsupported from its setup: no run to pass
         print("engine unusable: it answered every deal unsupported at its setup, so nothing was compared", file=sys.stderr)
         return EXIT_ENGINE

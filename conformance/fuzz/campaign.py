@@ -28,7 +28,7 @@ from conformance.fuzz.worker import DealResult, Found, Key, Settings, Worker
 from conformance.fuzz.worker_engines import WorkerEngines
 from conformance.run import outputs, runlog, worker_ends
 from conformance.run.runlog import Log, ScenarioLine
-from conformance.run.worker_ends import WorkerCrashed, WorkerKilled
+from conformance.run.worker_ends import WorkerCrashed, WorkerFailed, WorkerKilled
 from conformance.suite import declared_variants
 from conformance.text import untrusted
 from conformance.vocabulary import FAILING, Outcome
@@ -96,7 +96,9 @@ class Campaign:
     compared: int = 0  # the deals of which some observation was compared: none, and the campaign checked nothing
     seconds: float = 0.0
     interrupted: str | None = None  # the signal that stopped the campaign before its end
-    worker_killed: WorkerKilled | None = None  # what stopped the campaign when a worker was killed before it answered
+    # What stopped the campaign when a worker ended before it answered: killed from outside (a WorkerKilled), or its
+    # own crash (a WorkerCrashed: the kit's fault)
+    worker_failed: WorkerFailed | None = None
     late_copies: list[str] = field(default_factory=list)  # deals answered again after their batch was judged
 
 
@@ -248,19 +250,19 @@ class _Pool:
             raise self._ended(worker) from None
         return message
 
-    def _ended(self, worker: int) -> WorkerKilled | Stopped:
+    def _ended(self, worker: int) -> WorkerKilled | WorkerCrashed | Stopped:
         """Why a worker ended before it answered, told by its exit code, its engines ended (it could not have):
-        killed from outside, the campaign stops as that signal would stop it; crashed, a fault of the kit's (or of
-        an engine loaded into it); exited, its engine's doing."""
+        killed from outside, the campaign stops as that signal would stop it; crashed, it stops too, a fault of the
+        kit's (or, where an engine is loaded into it, perhaps the engine's, which cannot be used); exited, its
+        engine's doing."""
         process = self.processes[worker]
         process.join(_ABANDON_GRACE)  # reaped, so that its exit code is known
         self.engines[worker].end()
         failure = worker_ends.failure(process.exitcode)
-        if isinstance(failure, WorkerKilled):
+        if isinstance(failure, WorkerKilled) or (isinstance(failure, WorkerCrashed) and not self.in_process):
             return failure
-        if isinstance(failure, WorkerCrashed):
-            whose = "a fault of the kit's or of the engine loaded into it" if self.in_process else "a fault of the kit's"
-            return Stopped(f"{whose}: {failure}")
+        if isinstance(failure, WorkerCrashed):  # an engine loaded into the worker may have crashed it
+            return Stopped(f"a fault of the kit's or of the engine loaded into it: {failure}")
         return Stopped(f"engine unusable: {failure}")
 
     def _dispatch(self) -> None:
@@ -351,8 +353,9 @@ def _run(
             engines.abandon()  # what the workers are doing is not waited for
             campaign.seconds = time.perf_counter() - started
             log.finish(campaign.seconds, interrupted=campaign.interrupted, late_copies=campaign.late_copies)
-        except WorkerKilled as killed:  # the deals judged are kept; the log has no footer, as for a run killed outright
-            campaign.worker_killed = killed
+        except (WorkerKilled, WorkerCrashed) as failed:  # the deals judged are kept; the log has no footer, as for a
+            # run killed outright
+            campaign.worker_failed = failed
             engines.abandon()  # the other workers are stopped, not waited for
             campaign.seconds = time.perf_counter() - started
     finally:

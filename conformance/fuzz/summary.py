@@ -6,6 +6,7 @@ from __future__ import annotations
 from conformance.fuzz.campaign import Campaign, Group
 from conformance.fuzz.worker import DealResult
 from conformance.run import reports, runlog
+from conformance.run.worker_ends import NOT_THE_ENGINE, WorkerCrashed
 
 SHOWN = 10  # divergences that did not happen again, listed one by one before the rest are counted
 
@@ -71,8 +72,11 @@ def render(campaign: Campaign, *, seed: int, shard: tuple[int, int], jobs: int) 
     )
     if campaign.interrupted:
         lines.append(f"interrupted after {_plural(campaign.deals, 'deal')}")
-    if campaign.worker_killed:
-        lines.append(f"stopped after {_plural(campaign.deals, 'deal')}: {campaign.worker_killed}")
+    if campaign.worker_failed:
+        stopped = f"stopped after {_plural(campaign.deals, 'deal')}: {campaign.worker_failed}"
+        if isinstance(campaign.worker_failed, WorkerCrashed):
+            stopped += f", {NOT_THE_ENGINE}: please report it with this command"
+        lines.append(stopped)
     lines.append(
         _plural(len(campaign.groups), "distinct divergence")
         + (f", {len(campaign.unnamed)} not seen again" if campaign.unnamed else "")

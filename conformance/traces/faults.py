@@ -10,10 +10,10 @@ from __future__ import annotations
 import traceback
 
 from conformance.engines.adapter import describe_error
+from conformance.run.worker_ends import NOT_THE_ENGINE
 from conformance.text import untrusted
 
 KIT_FAULT = "kit fault"  # the start of such a verdict's error: the cause the reports group it under
-NOT_THE_ENGINE = "a fault of the kit's, not the engine's"
 
 
 def detail(err: BaseException, doing: str) -> str:

@@ -4,10 +4,9 @@ the trace reported, a table by variant and the closing line, all from the run's 
 from __future__ import annotations
 
 from conformance.run import reports
-from conformance.run.worker_ends import WorkerKilled
+from conformance.run.worker_ends import NOT_THE_ENGINE, WorkerKilled
 from conformance.suite.observing import LEGAL
 from conformance.text import untrusted
-from conformance.traces import faults
 from conformance.traces.checking import Checked, Group, game_id
 
 FIELDS_SHOWN = 30  # fields named in the line of what the trace reported; the rest are counted
@@ -55,7 +54,7 @@ def where_raised(checked: Checked) -> str:
     if not where:
         return ""
     on = f"judging {game_id(first)}" if first is not None else "in a worker"
-    return f"the kit failed {on} ({faults.NOT_THE_ENGINE}); where it raised, for a report:\n{where}"
+    return f"the kit failed {on} ({NOT_THE_ENGINE}); where it raised, for a report:\n{where}"
 
 
 def _some(names: list[str]) -> str:
@@ -111,7 +110,7 @@ def render(checked: Checked, *, shard: tuple[int, int], jobs: int) -> str:
         stopped = f"stopped after {_plural(checked.games, 'game')}: {checked.worker_failed}"
         if not isinstance(checked.worker_failed, WorkerKilled):  # a crash of its own, or a raise outside any game
             judging = f" judging the lines {checked.unanswered}" if checked.unanswered else ""
-            stopped += f"{judging}, {faults.NOT_THE_ENGINE}: please report it with {'those lines' if judging else 'the trace'}"
+            stopped += f"{judging}, {NOT_THE_ENGINE}: please report it with {'those lines' if judging else 'the trace'}"
         lines.append(stopped)
     lines.append(_plural(len(checked.groups), "distinct divergence"))
     lines.append(reports.closing_line(data["counts"]))

@@ -293,10 +293,15 @@ def test_fuzz_stops_plainly_when_a_worker_is_killed_from_outside(tmp_path: Path,
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the workers through /proc")
 def test_fuzz_says_a_worker_that_crashes_on_its_own_is_the_kit_s_fault(tmp_path: Path) -> None:
-    """A worker ended by a signal no one sends from outside (SIGSEGV) is no stop of the campaign: the kit's fault,
-    said plainly, with no traceback, and no engine left running, the crashed worker's included."""
+    """A worker ended by a signal no one sends from outside (SIGSEGV) is the kit's fault, said plainly (exit 4), with
+    no traceback: the campaign stops with the reports of the deals judged, as for a killed worker, and no engine is
+    left running, the crashed worker's included."""
     code, output, _ = _fuzz_with_a_worker_signalled(tmp_path, signal.SIGSEGV, 1_000_000)
-    assert code == 3, output
-    assert "a fault of the kit's: a worker process ended before it answered (SIGSEGV: it crashed)" in output, output
+    assert code == 4, output
+    said = "a worker process ended before it answered (SIGSEGV: it crashed), a fault of the kit's, not the engine's"
+    assert said in output, output
+    reports = tmp_path / "reports"
+    assert sorted(p.name for p in reports.iterdir()) == ["badge.json", "junit.xml", "report.md", "run.jsonl", "summary.json"]
+    assert runlog.read(reports / "run.jsonl").footer is None
     assert "Traceback" not in output, output
     assert_nothing_left(tmp_path)
