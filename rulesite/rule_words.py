@@ -28,6 +28,9 @@ class Fact:
     # The variant parameters (dotted paths) the topic is about: the rulings deciding one of them are marked
     # under the words (ruling_marks). The words may read more (the trick's lead reads going alone).
     about: tuple[str, ...] = ()
+    # The clause whose own text the words are (a set-up choice it leaves to the table): a page that lists the
+    # clause says them there.
+    clause: str = ""
 
 
 def _mapping(value: object) -> Json:
@@ -331,15 +334,16 @@ def facts(
     variant: Json,
     usual: Mapping[str, list[Any]] | None = None,
     conventions: frozenset[str] = frozenset(),
-    told: Mapping[str, str] | None = None,
+    told: Mapping[str, tuple[str, str]] | None = None,
 ) -> list[Fact]:
     """Every part of the game at this table, in the order of a deal. ``usual``: the values tables commonly agree
     for a setup choice, by its path (the ``usual`` of the clauses that apply to the variant). ``conventions``: the
     parameters that say only how the kit writes something down, not what the table must do (their clauses
-    give an engine note and no text). ``told``: a set-up choice no parameter holds, by its path, in the words of
-    the clause that leaves it to the table (who deals first)."""
+    give an engine note and no text). ``told``: a set-up choice no parameter holds, by its path: the clause that
+    leaves it to the table (who deals first) and its words."""
     usual = usual or {}
     told = told or {}
+    told_words = {choice: words for choice, (_, words) in told.items()}
     found: list[tuple[str, str | None, tuple[str, ...]]] = [  # topic, words, about
         ("Players", players(variant), ("players", "sides")),
         ("Direction", direction(variant), ("direction",)),
@@ -347,7 +351,7 @@ def facts(
         ("Rank", ranking(variant), ("ranking",)),
         ("Values", values(variant), ("values",)),
         ("Partners and first dealer", first_dealer(variant), ("components.first_dealer",)),
-        ("First dealer", None if first_dealer(variant) else told.get(DEALER_CHOICE), (DEALER_CHOICE,)),
+        ("First dealer", None if first_dealer(variant) else told_words.get(DEALER_CHOICE), (DEALER_CHOICE,)),
         ("The cut", cut(variant), ("components.cut",)),
         ("The deal", deal(variant, conventions), ("deal",)),
         ("Trumps", trump(variant), ("components.trump",)),
@@ -360,4 +364,8 @@ def facts(
         ("Next dealer", dealer(variant), ("components.dealer",)),
         ("The match", match(variant, usual), ("components.match",)),
     ]
-    return [Fact(topic, words, about) for topic, words, about in found if words]
+    return [
+        Fact(topic, words, about, next((told[a][0] for a in about if a in told), ""))
+        for topic, words, about in found
+        if words
+    ]

@@ -94,7 +94,7 @@ class SiteData:
         usual: dict[str, list[Any]] = {}
         ruled: set[str] = set()  # parameters a clause of the table's rules (text, not only an engine note) sets
         noted: set[str] = set()
-        told: dict[str, str] = {}  # set-up choices a clause leaves to the table, no parameter holding them: its words
+        told: dict[str, tuple[str, str]] = {}  # set-up choices a clause leaves to the table, no parameter holding them
         for clause in self.game_clauses(str(variant.get("game"))):
             if not clause_applies(clause, vid):
                 continue
@@ -104,7 +104,7 @@ class SiteData:
                 (ruled if clause.get("text") else noted).add(parameter)
             elif clause.get("text"):
                 choices = [str(c) for c in clause.get("choices") or [] if str(c).startswith("setup.")]
-                told.update(dict.fromkeys(choices, said_plainly(clause["text"])))
+                told.update(dict.fromkeys(choices, (str(clause.get("id")), said_plainly(clause["text"]))))
         return rule_words.facts(variant, usual, frozenset(noted - ruled), told)
 
     def sources(self) -> list[Json]:

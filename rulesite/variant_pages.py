@@ -34,7 +34,9 @@ def variant_page(vid: str, data: SiteData) -> str:
         ]
         if mine:
             sections.append((section, mine))
-    facts = data.facts(vid)
+    listed = {str(c.get("id")) for _, clauses in sections for c in clauses}
+    # A fact in a clause's own words is read under that clause's title below: said once, there.
+    facts = [f for f in data.facts(vid) if f.clause not in listed]
     return render(
         "variant_rules.md.j2",
         vid=vid,

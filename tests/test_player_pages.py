@@ -85,6 +85,23 @@ def test_the_first_dealer_and_the_shuffle_are_said_where_players_read_in_the_cla
         expand_shortcodes("[[rule: albastini.deal.deck-order]]", site_data, "play/albastini.md")
 
 
+def test_a_ruleset_page_says_the_first_dealer_and_the_shuffle_once_in_its_rules(
+    site_data: rulesite.SiteData, site_pages: dict[str, str]
+) -> None:
+    """The clause leaving the first dealer to the table is a rule of every Albastini ruleset, said whole in the
+    page's list of rules under its title: "At this table", which says what the table's parameters make of the
+    game, does not say it again. A sheet, which has no list of rules, keeps it (the test above)."""
+    from rulesite import paths
+    from rulesite.escaping import md, said_plainly
+
+    said = md(said_plainly(site_data.clauses["albastini.deal.first-dealer"]["text"]))
+    for vid in site_data.playable_variants("albastini"):
+        page = site_pages[paths.variant_rules_path(vid)]
+        assert page.count("the dealer shuffles the pack") == 1, vid
+        rules = page.index("## Every rule")
+        assert page.index(said) > rules and "| First dealer |" not in page[:rules], vid
+
+
 _CODE = re.compile(r"\b[AKQJT2-9][CDHS]\b")
 
 
