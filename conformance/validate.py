@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance.measures import selfcheck
+from conformance.measures import neighbours, selfcheck
 from conformance.run import expectations, runlog
 from conformance.suite import choices, observing, precedence_check, scenarios, schemas
 from conformance.suite import variants as variant_checks
@@ -19,7 +19,7 @@ from conformance.suite.references import References
 from conformance.suite.shapes import mappings, strings
 from specreader import filekinds, kitdata, roots
 from specreader.files import yaml_files
-from specreader.jsontypes import Json
+from specreader.jsontypes import Json, JsonPath
 from specreader.problems import DataError, Problem
 from specreader.spec import EQUIVALENTS_FILE, Spec, kind_of, read
 from specreader.yamlio import Document, load
@@ -125,18 +125,33 @@ def _unique_ids(spec: Spec) -> list[Problem]:
 
 
 def _parameter_exists(spec: Spec, game: str, dotted: str) -> bool:
+    return _variant_stating(spec, game, dotted) is not None
+
+
+def _variant_stating(spec: Spec, game: str, dotted: str) -> Json | None:
+    """A variant of ``game``, resolved, that states the parameter at ``dotted``; None if none does."""
     for vid, (_, raw) in spec.variants_raw().items():
         if raw.get("game", _game_of(spec, vid)) != game:
             continue
         try:
-            node: Any = spec.resolved(vid)
+            variant = spec.resolved(vid)
         except (KeyError, ValueError):
             continue
+        node: Any = variant
         for part in dotted.split("."):
             node = node.get(part) if isinstance(node, dict) else None
         if node is not None:
-            return True
-    return False
+            return variant
+    return None
+
+
+def _parameter_value_problem(variant: Json, dotted: str, value: object) -> str | None:
+    """What is wrong with ``value`` as the parameter at ``dotted`` of ``variant``, as the variant schema sees it
+    there; None if the parameter may hold it."""
+    path = tuple(dotted.split("."))
+    given = neighbours.with_leaf(variant, dotted, value)
+    found = [text for at, text, _ in schemas.explain("variant", given) if tuple(at[: len(path)]) == path]
+    return found[0] if found else None
 
 
 def _game_of(spec: Spec, variant_id: str) -> str | None:
@@ -260,14 +275,18 @@ def _ruling_references(spec: Spec, refs: References) -> list[Problem]:
             if isinstance(source, str) and refs.sources.unknown(source):
                 problems.append(doc.problem((*at, "errata", j, "source"), f"unknown source {source!r}"))
             when = erratum.get("differs_when")
-            for path in when if isinstance(when, dict) and _parameters_checkable(refs) else ():
-                if not _parameter_exists(spec, game, str(path)):
-                    problems.append(
-                        doc.problem(
-                            (*at, "errata", j, "differs_when", path),
-                            f"expected a parameter path present in a {game} variant, found {path!r}",
-                        )
-                    )
+            for path, wanted in when.items() if isinstance(when, dict) and _parameters_checkable(refs) else ():
+                where: JsonPath = (*at, "errata", j, "differs_when", path)
+                stating = _variant_stating(spec, game, str(path))
+                if stating is None:
+                    problems.append(doc.problem(where, f"expected a parameter path present in a {game} variant, found {path!r}"))
+                    continue
+                # the least value a table has ({min: N}) is a value of the parameter too
+                if isinstance(wanted, dict) and "min" in wanted:
+                    where, wanted = (*where, "min"), wanted["min"]
+                unheld = _parameter_value_problem(stating, str(path), wanted)
+                if unheld:
+                    problems.append(doc.problem(where, unheld))
         parameter = ruling.get("parameter")
         if isinstance(parameter, str) and _parameters_checkable(refs) and not _parameter_exists(spec, game, parameter):
             problems.append(

@@ -473,3 +473,24 @@ def test_an_erratums_tables_are_named_by_parameters_of_the_game(kit_copy: Path, 
     assert len(lines) == 1 and lines[0].endswith(
         "differs_when.directoin: expected a parameter path present in a albastini variant, found 'directoin'"
     ), lines
+
+
+def test_an_erratums_tables_are_named_by_values_the_parameters_take(
+    kit_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A value misspelt in ``differs_when`` matches no table, and the erratum's mark would vanish from every page
+    unseen: validate names the values the variant schema allows there, at the value's line."""
+    rulings = kit_copy / "spec" / "albastini" / "rulings.yaml"
+    text = rulings.read_text(encoding="utf-8")
+    direction, players = "          direction: anticlockwise\n", "          players: {min: 3}\n"
+    assert direction in text and players in text
+    line = text[: text.index(direction)].count("\n") + 1
+    wrong = text.replace(direction, "          direction: clockwize\n").replace(players, "          players: {min: 30}\n")
+    rulings.write_text(wrong, encoding="utf-8")
+    code, lines = run(capsys)
+    assert code == 2
+    assert lines == [
+        f"{rulings}:{line}:22: $.rulings[5].errata[0].differs_when.direction: expected one of anticlockwise, clockwise,"
+        ' found string "clockwize"',
+        f"{rulings}:{line + 1}:26: $.rulings[5].errata[0].differs_when.players.min: expected at most 6, found integer 30",
+    ], lines
