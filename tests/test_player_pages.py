@@ -179,3 +179,20 @@ def test_a_ruling_note_counts_rival_readings_of_one_question_only(
     assert ": the account can be read three ways; this page" in said("R10", changed)
     assert ": the account can be read two ways; this page" in said("R11", changed)
     assert ": the account leaves this open; this page" in said("R12", changed)
+
+
+def test_a_reading_without_a_part_answers_the_whole_question_and_is_no_question_of_its_own() -> None:
+    """A reading names its part when the question asks several things; one that names none answers the
+    question whole, a rival reading of each part: it is counted among the readings, never as a question."""
+    from rulesite.ruling_marks import readings_words
+
+    def reading(part: str = "") -> dict[str, object]:
+        return {"summary": "...", "sources": ["altbaumer-account"], **({"part": part} if part else {})}
+
+    assert readings_words({"readings": [reading("The cut"), reading("The cut"), reading(), reading("The deal")]}) == (
+        "the account leaves two questions open"
+    )
+    assert readings_words({"readings": [reading(), reading("The cut")]}) == "the account can be read two ways"
+    assert readings_words({"readings": [reading(), reading("The cut"), reading("The cut")]}) == (
+        "the account can be read three ways"
+    )
