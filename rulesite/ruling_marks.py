@@ -79,10 +79,13 @@ def rulings_behind(fact: Fact, vid: str, data: SiteData) -> list[str]:
 
 def readings_words(ruling: Json) -> str:
     """What the accounts leave open, counted only as the readings tell it: a reading that records an account's
-    silence (``silent``) is no way of reading the rule, and readings of different parts of the question (``part``)
+    silence (``silent``), or that is background to another (``background``: where it comes from), is no way of
+    reading the rule, and readings of different parts of the question (``part``)
     answer separate questions, so they are counted as questions left open, not as rival readings of one rule. A
     reading that names no part answers the question whole: a rival in every part, never a question of its own."""
-    readings = [r for r in ruling.get("readings") or [] if isinstance(r, dict) and not r.get("silent")]
+    readings = [
+        r for r in ruling.get("readings") or [] if isinstance(r, dict) and not r.get("silent") and not r.get("background")
+    ]
     accounts = {str(s) for r in readings for s in r.get("sources") or []}
     # one account read several ways is no disagreement between accounts
     several = len(accounts) > 1

@@ -196,3 +196,29 @@ def test_a_reading_without_a_part_answers_the_whole_question_and_is_no_question_
     assert readings_words({"readings": [reading(), reading("The cut"), reading("The cut")]}) == (
         "the account can be read three ways"
     )
+
+
+def test_a_ruling_note_counts_the_ways_a_player_counts_on_the_rulings_page(
+    site_data: rulesite.SiteData, site_pages: dict[str, str]
+) -> None:
+    """R8's third reading says where the French account's scoring comes from, a relative game's rule: background to
+    the first reading, no third way of playing Albastini. R12 and R13 ask several things, and their readings answer
+    each apart: questions left open, not two ways of reading one rule."""
+    import copy
+
+    def said(rid: str, data: rulesite.SiteData = site_data) -> str:
+        return expand_shortcodes(f"[[ruling: {rid}]]", data, "play/altbaumer.md")
+
+    assert ": the accounts read this two ways; this page" in said("R8")
+    assert ": the account leaves three questions open; this page" in said("R12")
+    assert ": the account leaves two questions open; this page" in said("R13")
+    rulings = site_pages["rulings.md"]
+    assert "3. *Background.* Winning with more than half of the 120 points" in rulings
+    r12 = rulings[rulings.index("### R12"):rulings.index("### R13")]
+    assert "*When to declare.*" in r12 and "*Who leads when forehand sits out.*" in r12 and "*The makers' order.*" in r12
+    # a background reading is never counted, whatever ruling it is in
+    changed = copy.copy(site_data)
+    r14 = site_data.rulings["R14"]
+    background = [r14["readings"][0], {**r14["readings"][1], "background": True}]
+    changed.rulings = {**site_data.rulings, "R14": {**r14, "readings": background}}
+    assert ": the account leaves this open; this page" in said("R14", changed)
