@@ -150,35 +150,38 @@ def topic_line(topic: str, wordings: list[Wording], rulesets: int, rulings: tupl
 def lines(variants: dict[str, Json], sheet_title: str, data: SiteData) -> list[Line]:
     """Every topic of every ruleset, in rule_words' order, each wording with the rulings behind it; a ruling behind
     only some rulesets of a wording names them (``only``)."""
-    said: dict[str, dict[str, dict[str, list[str]]]] = {}  # topic: words: label: rulings
-    for vid, variant in variants.items():
-        label = ruleset_label(str(variant.get("title", "")), sheet_title)
+    said: dict[str, dict[str, dict[str, list[str]]]] = {}  # topic: words: ruleset id: rulings
+    for vid in variants:
         for fact in data.facts(vid):
-            said.setdefault(fact.topic, {}).setdefault(fact.words, {})[label] = ruling_marks.rulings_behind(fact, vid, data)
-    every = [ruleset_label(str(v.get("title", "")), sheet_title) for v in variants.values()]
+            said.setdefault(fact.topic, {}).setdefault(fact.words, {})[vid] = ruling_marks.rulings_behind(fact, vid, data)
+    labels = {vid: ruleset_label(str(v.get("title", "")), sheet_title) for vid, v in variants.items()}
+    every = list(labels.values())
     out = []
     for topic, wordings in said.items():
-        held = {rid for by_label in wordings.values() for rids in by_label.values() for rid in rids}
-        shared = {r for r in held if all(r in rids for by_label in wordings.values() for rids in by_label.values())}
+        held = {rid for by_id in wordings.values() for rids in by_id.values() for rid in rids}
+        shared = {r for r in held if all(r in rids for by_id in wordings.values() for rids in by_id.values())}
         made = []
-        for words, by_label in wordings.items():
-            labels = list(by_label)
-            behind = [r for r in data.rulings if r not in shared and any(r in rids for rids in by_label.values())]
-            only = {r: some(labels, [lb for lb in labels if r in by_label[lb]], every, sheet_title) for r in behind}
+        for words, by_id in wordings.items():
+            ids = list(by_id)
+            behind = [r for r in data.rulings if r not in shared and any(r in rids for rids in by_id.values())]
+            only = {r: some(ids, [v for v in ids if r in by_id[v]], labels, sheet_title) for r in behind}
             only = {r: names for r, names in only.items() if names}
-            made.append(Wording(words, named(labels, every, sheet_title), tuple(behind), len(labels), only))
+            made.append(Wording(words, named([labels[v] for v in ids], every, sheet_title), tuple(behind), len(ids), only))
         out.append(topic_line(topic, made, len(variants), tuple(r for r in data.rulings if r in shared)))
     return out
 
 
-def some(labels: list[str], holding: list[str], every: list[str], sheet_title: str) -> str:
-    """How a mark names the rulesets of a wording it holds for, when it does not hold for all: "Except clockwise"
-    when the others are fewer, else "For ..."; nothing when it holds for every one."""
-    if len(holding) == len(labels):
+def some(ids: list[str], holding: list[str], labels: dict[str, str], sheet_title: str) -> str:
+    """How a mark names the rulesets of a wording (``ids``) it holds for (``holding``), when it does not hold for
+    all: "Except clockwise" when the others are fewer, else "For ..."; nothing when it holds for every one.
+    ``labels``: every ruleset of the sheet, by id, by its label."""
+    if len(holding) == len(ids):
         return ""
-    left = [label for label in labels if label not in holding]
-    names = "; ".join(named(left, every, sheet_title) if len(left) < len(holding) else named(holding, every, sheet_title))
-    if len(left) < len(holding):
+    every = list(labels.values())
+    left = [labels[v] for v in ids if v not in holding]
+    held = [labels[v] for v in holding]
+    names = "; ".join(named(left, every, sheet_title) if len(left) < len(held) else named(held, every, sheet_title))
+    if len(left) < len(held):
         return "Except " + names
     return names[:1].upper() + names[1:]
 

@@ -278,3 +278,15 @@ def test_the_words_give_what_a_table_asks_at_the_edges(site_data: rulesite.SiteD
     assert said["The match"].startswith("Each side's total may fall below 0. A round goes to the first side to 5 points")
     assert "both sides' totals then go back to 0; two rounds win the match" in said["The match"]
     assert "discards as many, any cards of the hand, those just taken included" in said["Trumps"]
+
+
+def test_a_wording_counts_its_rulesets_by_id_not_by_label(site_data: rulesite.SiteData) -> None:
+    """Two rulesets of one sheet may go by the same title (a house's copy of a kit's table): each still counts
+    for the wordings it says, so the wording most of the sheet's rulesets say stays the rule."""
+    changed = copy.copy(site_data)
+    changed.variants = {**site_data.variants}
+    clockwise = site_data.variants["albastini-clockwise"]
+    changed.variants["albastini-clockwise"] = {**clockwise, "title": site_data.variants["albastini-4p"]["title"]}
+    four = summary_pages.summary_pages("albastini", changed)[paths.table_summary_path("albastini", 4)]
+    assert re.search(r"^- \*\*Scoring:\*\* The side with the single highest total", four, re.M), four
+    assert re.search(r"^    - \*Over\\-60 scoring to a target:\* A side with more than 60", four, re.M)
