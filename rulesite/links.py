@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from conformance.suite.scenarios import Scenario
 from rulesite import paths, templating
-from rulesite.escaping import code, md, md_chunk, rfc_keywords
+from rulesite.escaping import code, md, md_chunk, rfc_keywords, said_plainly
 from rulesite.sitedata import SiteData
 from specreader.jsontypes import Json
 from specreader.notation import CARD
@@ -129,6 +129,11 @@ class PageLinks:
             pos = m.end()
         out.append(plain(flat[pos:]))
         return Markup().join(out)
+
+    def rule_text(self, clause: Json) -> Markup:
+        """A clause's text as players read it: in plain words (``said_plainly``), a clause it mentions named by its
+        title."""
+        return self.prose(said_plainly(clause.get("text", "")), titles=True)
 
     def paragraphs(self, text: object, *, rfc: bool = False) -> Markup:
         """Prose of several paragraphs, each on one line, a blank line between them."""

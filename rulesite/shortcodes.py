@@ -16,7 +16,6 @@ import re
 
 from rulesite import cli_reference, how_to_play, paths, ruling_marks, templating, variant_pages
 from rulesite.cards import is_card
-from rulesite.escaping import said_plainly
 from rulesite.links import PageLinks
 from rulesite.sitedata import SiteData
 from specreader import limits
@@ -93,7 +92,7 @@ def expand_shortcodes(markdown: str, data: SiteData | None = None, page: str = "
             clause = data.clauses.get(arg[0]) if data is not None and len(arg) == 1 else None
             if data is None or clause is None or not clause.get("text"):
                 raise ValueError(f"[[rule: ...]]: expected the id of a clause with text, found {' '.join(arg)!r}")
-            return str(PageLinks(page, data).prose(said_plainly(clause["text"]), titles=True))
+            return str(PageLinks(page, data).rule_text(clause))
         if kind == "rulesets":
             if data is None or len(arg) != 1 or arg[0] not in data.games():
                 raise ValueError(f"[[rulesets: ...]]: expected one game, found {' '.join(arg)!r}")

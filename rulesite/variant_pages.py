@@ -7,7 +7,6 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from rulesite import paths, ruling_marks
-from rulesite.escaping import said_plainly
 from rulesite.links import PageLinks
 from rulesite.sitedata import SiteData, clause_applies
 from rulesite.templating import render
@@ -49,7 +48,6 @@ def variant_page(vid: str, data: SiteData) -> str:
         game_page=paths.rules_page_path(game),
         how_to_play=paths.how_to_play_path(game),
         links=links,
-        said_plainly=said_plainly,
     )
 
 

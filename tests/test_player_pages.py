@@ -102,6 +102,24 @@ def test_a_ruleset_page_says_the_first_dealer_and_the_shuffle_once_in_its_rules(
         assert page.index(said) > rules and "| First dealer |" not in page[:rules], vid
 
 
+def test_a_clause_is_said_to_players_one_way_stated_once(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+    """The ruleset pages and ``[[rule: ID]]`` say a clause's text as players read it through one helper, so the
+    two cannot drift apart."""
+    from pathlib import Path
+
+    from rulesite import paths
+    from rulesite.links import PageLinks
+
+    site = Path(rulesite.__file__).parent
+    files = (*site.glob("*.py"), *site.glob("templates/*.j2"))
+    stated = [p.name for p in files for _ in range(p.read_text("utf-8").count("prose(said_plainly("))]
+    assert stated == ["links.py"], "say a clause to players with PageLinks.rule_text"
+    clause = site_data.clauses["albastini.deal.first-dealer"]
+    page = paths.variant_rules_path("albastini-4p")
+    said = PageLinks(page, site_data).rule_text(clause)
+    assert said in site_pages[page] and said == expand_shortcodes(f"[[rule: {clause['id']}]]", site_data, page)
+
+
 _CODE = re.compile(r"\b[AKQJT2-9][CDHS]\b")
 
 
