@@ -19,7 +19,7 @@ from conformance.suite.references import References
 from conformance.suite.shapes import mappings, strings
 from specreader import filekinds, kitdata, roots
 from specreader.files import yaml_files
-from specreader.jsontypes import Json, JsonPath
+from specreader.jsontypes import Json, JsonPath, value_at
 from specreader.problems import DataError, Problem
 from specreader.spec import EQUIVALENTS_FILE, Spec, kind_of, read
 from specreader.yamlio import Document, load
@@ -137,10 +137,7 @@ def _variant_stating(spec: Spec, game: str, dotted: str) -> Json | None:
             variant = spec.resolved(vid)
         except (KeyError, ValueError):
             continue
-        node: Any = variant
-        for part in dotted.split("."):
-            node = node.get(part) if isinstance(node, dict) else None
-        if node is not None:
+        if value_at(variant, dotted) is not None:
             return variant
     return None
 

@@ -24,18 +24,11 @@ from rulesite.links import PageLinks
 from rulesite.rule_words import Fact
 from rulesite.sitedata import SiteData, clause_applies
 from rulesite.templating import render
-from specreader.jsontypes import Json
+from specreader.jsontypes import Json, value_at
 
 
 def _within(path: str, outer: str) -> bool:
     return path == outer or path.startswith(outer + ".")
-
-
-def _value(variant: Json, path: str) -> object:
-    value: object = variant
-    for part in path.split("."):
-        value = value.get(part) if isinstance(value, dict) else None
-    return value
 
 
 def differs_at(erratum: Json, variant: Json) -> bool:
@@ -45,7 +38,7 @@ def differs_at(erratum: Json, variant: Json) -> bool:
     if not isinstance(when, dict):
         return True
     for path, wanted in when.items():
-        value = _value(variant, str(path))
+        value = value_at(variant, str(path))
         if isinstance(wanted, dict):
             if not isinstance(value, int) or isinstance(value, bool) or value < int(wanted.get("min", 0)):
                 return False

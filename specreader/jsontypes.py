@@ -1,4 +1,5 @@
-"""The two shapes every layer passes around, a JSON object and a path into one, and a copy of JSON data."""
+"""The two shapes every layer passes around, a JSON object and a path into one; a copy of JSON data, and the
+value at a dotted path of it."""
 
 from __future__ import annotations
 
@@ -16,3 +17,12 @@ def json_copy(value: Any) -> Any:
     if isinstance(value, list):
         return [json_copy(item) for item in value]
     return value
+
+
+def value_at(data: Any, dotted: str) -> Any:
+    """The value at a dotted path of JSON objects (``components.draw.indicator``); None where a key on the way is
+    absent or leads to no object."""
+    node = data
+    for part in dotted.split("."):
+        node = node.get(part) if isinstance(node, dict) else None
+    return node

@@ -90,3 +90,21 @@ def test_every_data_limit_is_stated_in_limits_py() -> None:
                          and t.id not in NOT_DATA_LIMITS]
                 stated += [f"{path.relative_to(ROOT)}:{node.lineno} {name}" for name in names]
     assert stated == [], "limits stated outside specreader/limits.py:\n" + "\n".join(stated)
+
+
+# A walk down a dotted path of JSON objects, one key at a time, none left standing for what is absent.
+_DOTTED_WALK = re.compile(r"for (\w+) in [\w.]+\.split\(\"\.\"\):\n\s+(\w+) = \2\.get\(\1\) if isinstance\(\2, dict\) else None")
+JSONTYPES = ROOT / "specreader" / "jsontypes.py"
+
+
+def test_a_value_at_a_dotted_path_is_read_by_one_function() -> None:
+    """The variant's parameter at ``components.draw.indicator``, the erratum's ``differs_when``, the mutant's leaf:
+    each read through ``specreader.jsontypes.value_at``."""
+    from specreader.jsontypes import value_at
+
+    walking = [p.relative_to(ROOT) for p in sources() if p != JSONTYPES and _DOTTED_WALK.search(p.read_text(encoding="utf-8"))]
+    assert walking == [], "a dotted path walked outside specreader/jsontypes.py: use value_at"
+    assert _DOTTED_WALK.search(JSONTYPES.read_text(encoding="utf-8"))
+    variant = {"components": {"draw": {"rule": "stock", "indicator": "dead"}}, "players": 4}
+    assert value_at(variant, "components.draw.indicator") == "dead" and value_at(variant, "players") == 4
+    assert value_at(variant, "components.cut.rule") is None and value_at(variant, "players.min") is None

@@ -28,7 +28,7 @@ from conformance.run import runner
 from conformance.suite import scenarios
 from conformance.vocabulary import ErrorKind, Outcome
 from specreader import spec
-from specreader.jsontypes import Json
+from specreader.jsontypes import Json, value_at
 from specreader.spec import Spec
 
 
@@ -114,19 +114,12 @@ def kill_rate(results: Iterable[MutantResult]) -> tuple[int, int]:
     return fates.count(Fate.KILLED), len(fates)
 
 
-def _at(data: Json, path: str) -> Any:
-    node: Any = data
-    for part in path.split("."):
-        node = node.get(part) if isinstance(node, dict) else None
-    return node
-
-
 _with = neighbours.with_leaf  # one mutant and one hybrid are made the same way: a leaf set in a copy
 
 
 def _sequence_swaps(variant: Json, path: str) -> Iterator[tuple[str, Json]]:
     """Each neighbouring pair of an order swapped: the rank bugs (queen above jack, ...)."""
-    value = _at(variant, path)
+    value = value_at(variant, path)
     if isinstance(value, str):
         items, joined = value.split(), True
     elif isinstance(value, list):
