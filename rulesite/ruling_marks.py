@@ -95,7 +95,7 @@ def readings_words(ruling: Json) -> str:
 def ruling_words(ruling: Json, links: PageLinks, variant: Json | None = None) -> Markup:
     """One line of Markdown: this is the project's ruling, where the accounts disagree, what one says otherwise (its
     erratum, at the table of ``variant`` when given, or the number of readings), and a link to the whole ruling."""
-    errata = disagreeing_errata(ruling, variant) or ruling.get("errata") or []
+    errata = disagreeing_errata(ruling, variant)
     if errata:
         # What the erratum says is the kit's paraphrase: only the account's own words, quoted in it, are in quotes.
         says = re.sub(r'"([^"]*)"', "\u201c\\1\u201d", " ".join(str(errata[0].get("says", "")).split()))

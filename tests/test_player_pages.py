@@ -240,3 +240,26 @@ def test_a_ruling_note_counts_the_ways_a_player_counts_on_the_rulings_page(
     background = [r14["readings"][0], {**r14["readings"][1], "background": True}]
     changed.rulings = {**site_data.rulings, "R14": {**r14, "readings": background}}
     assert ": the account leaves this open; this page" in said("R14", changed)
+
+
+def test_a_ruling_s_erratum_is_said_only_at_a_table_where_it_says_otherwise(site_data: rulesite.SiteData) -> None:
+    """At a table where the erratum's sentence names what the ruling names (R6's, at a table of two), no account
+    says otherwise there: the note tells the readings, never the erratum. No page asks for that note: a ruling
+    whose every erratum agrees at a table stands behind none of its facts, and is marked nowhere on its page."""
+    from rulesite import paths, ruling_marks
+    from rulesite.links import PageLinks
+
+    links = PageLinks(paths.variant_rules_path("albastini-2p"), site_data)
+    r6 = site_data.rulings["R6"]
+    assert "one account says otherwise" in ruling_marks.ruling_words(r6, links, site_data.variants["albastini-3p"])
+    agreeing = ruling_marks.ruling_words(r6, links, site_data.variants["albastini-2p"])
+    assert "one account says otherwise" not in agreeing and "the accounts read this three ways" in agreeing
+    def behind(vid: str) -> set[str]:
+        return {rid for fact in site_data.facts(vid) for rid in ruling_marks.rulings_behind(fact, vid, site_data)}
+
+    errata = {rid: r for rid, r in site_data.rulings.items() if r.get("errata")}
+    for game in site_data.games():
+        for vid, variant in site_data.playable_variants(game).items():
+            agree = {rid for rid, r in errata.items() if not ruling_marks.disagreeing_errata(r, variant)}
+            assert not behind(vid) & agree, vid
+    assert "R6" in behind("albastini-3p") and "R6" not in behind("albastini-2p")
