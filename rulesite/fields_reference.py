@@ -23,7 +23,7 @@ from rulesite.escaping import code
 from rulesite.links import PageLinks
 from rulesite.sitedata import SiteData
 from rulesite.templating import render
-from specreader.jsontypes import Json
+from specreader.jsontypes import Json, part_of
 
 PROTOCOL = "protocol.schema.json"
 SNAPSHOT = "snapshot.schema.json"
@@ -169,14 +169,9 @@ def _game_observes(data: SiteData, game: str) -> list[tuple[str, observing.Obser
     ]
 
 
-def _within(path: str, outer: str) -> bool:
-    """``path`` is the field ``outer`` or a part of it (``result.vp`` of ``result``)."""
-    return path == outer or path.startswith(outer + ".")
-
-
 def _decide(rows: list[Row], clause: str, path: str, phase: str | None) -> None:
     """File the clause under the deepest row holding ``path``."""
-    holding = [r for r in rows if _within(path, r.dotted)]
+    holding = [r for r in rows if part_of(path, r.dotted)]
     if holding:
         row = max(holding, key=lambda r: len(r.dotted))
         phases_said = row.decided_by.setdefault(clause, [])
@@ -219,7 +214,7 @@ def game_fields(schemas: Schemas, data: SiteData, game: str) -> GameFields:
         spoken = [p for p in paths_seen if p.startswith(path + ".")]
 
         def holds(branch: Json, part: str) -> bool:
-            return any(_within(part, f"{path}.{k}") for k in branch["properties"])
+            return any(part_of(part, f"{path}.{k}") for k in branch["properties"])
 
         whole = [b for b in branches if spoken and all(holds(b, p) for p in spoken)]
         return whole or [b for b in branches if any(holds(b, p) for p in spoken)] or branches

@@ -24,11 +24,7 @@ from rulesite.links import PageLinks
 from rulesite.rule_words import Fact
 from rulesite.sitedata import SiteData, clause_applies
 from rulesite.templating import render
-from specreader.jsontypes import Json, value_at
-
-
-def _within(path: str, outer: str) -> bool:
-    return path == outer or path.startswith(outer + ".")
+from specreader.jsontypes import Json, part_of, value_at
 
 
 def differs_at(erratum: Json, variant: Json) -> bool:
@@ -58,7 +54,7 @@ def rulings_behind(fact: Fact, vid: str, data: SiteData) -> list[str]:
     game = data.variants[vid].get("game")
 
     def said_from(parameter: object) -> bool:
-        return bool(parameter) and any(_within(str(parameter), a) or _within(a, str(parameter)) for a in fact.about)
+        return bool(parameter) and any(part_of(str(parameter), a) or part_of(a, str(parameter)) for a in fact.about)
 
     found = []
     for rid, ruling in data.rulings.items():

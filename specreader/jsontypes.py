@@ -19,6 +19,11 @@ def json_copy(value: Any) -> Any:
     return value
 
 
+def part_of(path: str, whole: str) -> bool:
+    """Whether the dotted path ``path`` is ``whole`` or a part of it (``result.vp`` of ``result``; not ``result_x``)."""
+    return path == whole or path.startswith(whole + ".")
+
+
 def value_at(data: Any, dotted: str) -> Any:
     """The value at a dotted path of JSON objects (``components.draw.indicator``); None where a key on the way is
     absent or leads to no object."""

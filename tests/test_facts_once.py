@@ -97,6 +97,22 @@ _DOTTED_WALK = re.compile(r"for (\w+) in [\w.]+\.split\(\"\.\"\):\n\s+(\w+) = \2
 JSONTYPES = ROOT / "specreader" / "jsontypes.py"
 
 
+# A dotted path told to be another or a part of it, written out.
+_PART_TEST = re.compile(r"(\w+) == (\w+) or \1\.startswith\(\2 \+ \"\.\"\)")
+
+
+def test_a_path_within_another_is_told_by_one_function() -> None:
+    """Whether ``result.vp`` lies in ``result`` (and ``result_x`` does not): a field declared, a clause's parameter,
+    a ruling's, each told through ``specreader.jsontypes.part_of``."""
+    from specreader.jsontypes import part_of
+
+    writing = [p.relative_to(ROOT) for p in sources() if p != JSONTYPES and _PART_TEST.search(p.read_text(encoding="utf-8"))]
+    assert writing == [], "a dotted path's parts told outside specreader/jsontypes.py: use part_of"
+    assert _PART_TEST.search(JSONTYPES.read_text(encoding="utf-8"))
+    assert part_of("result.vp", "result") and part_of("result", "result")
+    assert not part_of("result_x", "result") and not part_of("result", "result.vp")
+
+
 def test_a_value_at_a_dotted_path_is_read_by_one_function() -> None:
     """The variant's parameter at ``components.draw.indicator``, the erratum's ``differs_when``, the mutant's leaf:
     each read through ``specreader.jsontypes.value_at``."""

@@ -17,7 +17,7 @@ from conformance.engines import adapter
 from conformance.run.runner import request_for
 from conformance.suite import field_phases, observing
 from conformance.suite.scenarios import Scenario
-from specreader.jsontypes import Json
+from specreader.jsontypes import Json, part_of
 from specreader.spec import kit_spec, variant_ids
 
 # Keys of ``expect`` that pin a field of another name; ``snapshot`` names its fields by path.
@@ -61,7 +61,7 @@ def pinned_fields(expect: Json, fields: Iterable[str]) -> set[str]:
     out = set()
     for key, value in expect.items():
         for path in _reached(str(key), value):
-            holding = next((f for f in known if path == f or path.startswith(f + ".")), None)
+            holding = next((f for f in known if part_of(path, f)), None)
             if holding is not None:
                 out.add(holding)
     return out

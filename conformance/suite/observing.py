@@ -20,7 +20,7 @@ from functools import cache
 
 from conformance.suite import choices, schemas
 from reference.errors import SetupError
-from specreader.jsontypes import Json
+from specreader.jsontypes import Json, part_of
 from specreader.spec import kit_spec
 
 LEGAL = "legal"  # not a snapshot field: the legal actions, reported beside the snapshot
@@ -77,7 +77,7 @@ def problem(entry: str) -> str | None:
 
 def _overlap(a: str, b: str) -> bool:
     """One path is the other or lies inside it (``result`` and ``result.vp``; ``hands`` and ``hands.1``)."""
-    return a == b or a.startswith(b + ".") or b.startswith(a + ".")
+    return part_of(a, b) or part_of(b, a)
 
 
 @dataclass(frozen=True)

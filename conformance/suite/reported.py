@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from conformance.suite.field_phases import field_keys
-from specreader.jsontypes import Json
+from specreader.jsontypes import Json, part_of
 
 Reports = frozenset[str] | None  # the declared field paths, and "legal" for the legal actions; None: everything
 
@@ -41,7 +41,7 @@ def paths(key: str, value: Any) -> list[tuple[str | None, str]]:
 
 def covers(reports: Reports, path: str) -> bool:
     """Whether the declared fields hold ``path``: the field itself, or a field it is part of."""
-    return reports is None or any(path == field or path.startswith(field + ".") for field in reports)
+    return reports is None or any(part_of(path, field) for field in reports)
 
 
 def judged(reports: Reports, path: str, *, no_value: bool = False) -> bool:

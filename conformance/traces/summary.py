@@ -8,6 +8,7 @@ from conformance.run.worker_ends import NOT_THE_ENGINE, WorkerKilled
 from conformance.suite.observing import LEGAL
 from conformance.text import untrusted
 from conformance.traces.checking import Checked, Group, game_id
+from specreader.jsontypes import part_of
 
 FIELDS_SHOWN = 30  # fields named in the line of what the trace reported; the rest are counted
 
@@ -81,7 +82,7 @@ def render(checked: Checked, *, shard: tuple[int, int], jobs: int) -> str:
     never = sorted(f for f in checked.declared if f.split(".")[0] not in checked.reported)
     if never and checked.games:  # declared, and so judged wherever given: given nowhere, it was judged nowhere
         lines.append(f"note: the header declares fields no game gives: {_some(never)}")
-    unjudged = sorted(f for f in checked.reported if not any(d == f or d.startswith(f + ".") for d in checked.declared))
+    unjudged = sorted(f for f in checked.reported if not any(part_of(d, f) for d in checked.declared))
     if unjudged and checked.declared:  # given, and judged nowhere: the header leaves them out
         given = ["the legal actions" if f == LEGAL else f for f in unjudged]
         lines.append(f"note: the games give fields the header does not declare, judged nowhere: {_some(given)}")
