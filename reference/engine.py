@@ -116,8 +116,10 @@ def compile_rules(variant: Json, precedence: Sequence[str] | None = None) -> Rul
     if cut is not None and len(rules.ranking.top_trumps) > rules.packets[0]:
         raise VariantError("the cutter's first packet cannot be short by every top trump", ("deal", "packets"))
     trump = components.build(rules, "trump")
+    rules.has_makers = trump.names_makers
     look = components.build(rules, "look")
     lone = components.build(rules, "lone")
+    rules.has_lone = lone is not None
     if rules.stock_size < 1:
         raise VariantError("making trumps needs a stock", ("deal",))
     if rules.draw is not None:

@@ -29,6 +29,7 @@ class Otea(Rule):
         self.bidders = params.text("bidders")
         # Without bidders the stage never waits, and takes no action (none gets an action id).
         self.kinds = {Phase.BIDDING: frozenset({"bid", "pass"})} if self.bidders != "none" else {}
+        self.names_makers = False  # the card turned makes trumps, whoever bid
         self.rules = rules
         self.suit_of = rules.cards.suit_of
         self.bid_ids = rules.actions.card_ids["bid"]

@@ -162,6 +162,8 @@ class Rules:
         # Filled by engine.compile_rules through the registry.
         self.first_dealer: FirstDealerRule | None = None
         self.has_cut = False
+        self.has_makers = False  # the trump rule names a side that made trumps
+        self.has_lone = False  # a player may go alone
         self.stages: list[Stage] = []
         self.index: ActionIndex  # the integer ids of the actions the stages accept
         self.accepts: dict[Phase, frozenset[int]]  # the ids accepted in each phase

@@ -31,6 +31,8 @@ INDICATOR = "components.draw.indicator"  # where the indicator lies: what one el
 FIRST_DEALER = "components.first_dealer"  # the draw for the first dealer: what nines where none are drawn break
 SIDES = "sides"  # the sides: what a side the table does not have breaks
 DRAW = "components.draw"  # drawing from the stock: what a stock that cannot be drawn out evenly breaks
+TRUMP = "components.trump"  # making trumps: what makers where the rule names none break
+LONE = "components.lone"  # going alone: what a lone player where nobody may go alone breaks
 
 START_KEYS = (
     "phase", "trump", "to_act", "trick", "piles", "tricks", "indicator", "turned", "makers", "lone", "dead"
@@ -258,12 +260,16 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
     st.tables = rules.ranking.tables(suit)
     nsides = len(seats.sides)
     st.dead = cards.many(start.get("dead", []), (*path, "dead"))
-    # Makers and a lone player.
+    # Makers and a lone player, where the rules have them.
     makers = start.get("makers")
+    if makers is not None and not rules.has_makers:
+        raise SetupError("this variant has no makers", (*path, "makers"), parameter=TRUMP)
     if makers is not None and (type(makers) is not int or not 0 <= makers < nsides):
         raise SetupError(f"expected a side index 0..{nsides - 1} or null", (*path, "makers"), parameter=SIDES)
     st.makers = makers
     lone = start.get("lone")
+    if lone is not None and not rules.has_lone:
+        raise SetupError("this variant has no lone player", (*path, "lone"), parameter=LONE)
     if lone is not None:
         lone = seats.seat(lone, (*path, "lone"))
         if makers != seats.side_of[lone]:

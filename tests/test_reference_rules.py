@@ -372,6 +372,23 @@ def test_a_game_without_an_indicator_refuses_one_plainly() -> None:
     assert (err.value.path, err.value.said) == (("start", "indicator"), "this variant has no trump indicator")
 
 
+@pytest.mark.parametrize("variant_id", [v for v in variant_ids() if v != ALT])
+def test_a_game_without_makers_or_a_lone_player_refuses_them_plainly(variant_id: str) -> None:
+    """Only Altbaumer's trumps are made by a side and let a maker go alone: elsewhere a mid-play start naming makers
+    or a lone player is refused as such, not kept for the snapshot to report what the game never has."""
+    engine = Engine.new(variant_id, {"dealer": 0, "deck": deck_of(variant(variant_id))})
+    while (snapshot := engine.snapshot())["phase"] != "play":
+        engine.apply(engine.legal_actions()[0])
+    start = {"phase": "play", "trump": snapshot["trump"], "to_act": snapshot["to_act"], "indicator": snapshot["indicator"]}
+    start |= {"makers": None, "lone": None}  # null: none, as the snapshot reports it
+    setup = {"dealer": 0, "hands": snapshot["hands"], "stock": snapshot["stock"], "start": start}
+    assert Engine.new(variant_id, setup).snapshot()["makers"] is None
+    for key, value, said in (("makers", 0, "this variant has no makers"), ("lone", 0, "this variant has no lone player")):
+        with pytest.raises(SetupError) as err:
+            Engine.new(variant_id, {**setup, "start": {**start, key: value}})
+        assert (err.value.path, err.value.said) == (("start", key), said)
+
+
 def _variant(**components: Any) -> dict[str, Any]:
     v = variant("albastini-2p")
     v["components"].update(components)

@@ -439,6 +439,10 @@ def _mid_play(variant_id: str, **start: Any) -> dict[str, Any]:
         # whose turn it is mid-trick: the clauses of playing in turn, not of the hand size
         ("briscola-2p", _mid_play("briscola-2p", to_act=1), "expected the active seat after the last card",
          "briscola.play.free, briscola.play.in-turn"),
+        # makers where nobody makes trumps: the clause of how trumps are made, which names none
+        ("briscola-2p", _mid_play("briscola-2p", makers=0), "this variant has no makers", "briscola.deal.trump-card"),
+        # a lone player where nobody goes alone: no clause states it, so the deal's clauses are named
+        ("bisca-2p", _mid_play("bisca-2p", lone=0), "this variant has no lone player", "bisca.deal.three-each"),
     ],
 )
 def test_a_deal_begun_mid_play_is_put_on_the_clause_of_the_position_it_gives_wrongly(
