@@ -8,6 +8,8 @@ from reference.refusals import INVALID_SETUP
 from specreader.jsontypes import JsonPath
 from specreader.problems import format_path
 
+AS_DEALT = "setup"  # the phase of an observed field before any action, the deal as set up and dealt (to_act@setup)
+
 
 class SetupError(ValueError):
     """A setup that cannot start a deal; ``path`` is the JSON path inside the setup, and ``also``, where the
@@ -18,8 +20,9 @@ class SetupError(ValueError):
     ``chosen``: where the value broken is one the table chose in the setup itself (``match.target``), its path
     there, so that a report names the clauses leaving that choice (their ``choices``). ``observed``: where a deal
     begun mid-play gives a position play would never leave (whose turn it is, the trick), the snapshot field as play
-    leaves it (``to_act@play``), so that a report names the clauses observing it where no clause states a part of
-    the variant.
+    leaves it (``to_act@play``; who leads the first trick, as the last phase before play leaves it: ``to_act@bidding``,
+    ``to_act@setup`` where play follows the deal), so that a report names the clauses observing it where no clause
+    states a part of the variant.
 
     ``code`` is the refusal code an engine answers it with (the protocol's setup error carries it).
     """

@@ -13,9 +13,9 @@ import random
 from enum import Enum
 from typing import Any
 
-from reference.errors import SetupError
+from reference.errors import AS_DEALT, SetupError
 from reference.rules import Rules
-from reference.seating import Seating, seat_key
+from reference.seating import seat_key
 from reference.state import Deal, Phase
 from specreader.jsontypes import JsonPath
 
@@ -220,12 +220,22 @@ def _trees_taken(rules: Rules, st: Deal, value: object, cards: _Cards) -> None:
         st.trees_taken.append(c)
 
 
-def _leader(st: Deal, seats: Seating, leader: int, path: JsonPath) -> None:
+def _before_play(rules: Rules) -> str:
+    """The phase whose last action leaves the first lead to a seat: the last a stage before play waits in, else the
+    deal as dealt."""
+    before = AS_DEALT
+    for stage in rules.stages:
+        if Phase.PLAY in stage.kinds:
+            break
+        before = next(reversed(stage.kinds), before)
+    return before
+
+
+def _leader(rules: Rules, st: Deal, leader: int, path: JsonPath) -> None:
     """The trick on the table is led as play leads it: the first by ``Deal.first_leader``, any other by the last
     trick's winner, so by a side that has won a trick. With no trick counted, cards out of play may stand for tricks
     the setup leaves uncounted (a position fuzz shrank), so only a setup with none is at the first trick."""
     at = (*path, "trick", 0, "seat") if st.trick_seats else (*path, "to_act")
-    observed = _at_play("to_act")
     if not any(st.tricks):
         if st.dead:
             return
@@ -234,13 +244,13 @@ def _leader(st: Deal, seats: Seating, leader: int, path: JsonPath) -> None:
             raise SetupError(
                 f"the first trick is led by seat {first} (forehand, or the next to play if forehand sits out), not seat {leader}",
                 at,
-                observed=observed,
+                observed=f"to_act@{_before_play(rules)}",  # the first lead is play's to begin with, not a winner's
             )
-    elif not st.tricks[seats.side_of[leader]]:
+    elif not st.tricks[rules.seats.side_of[leader]]:
         raise SetupError(
             f"a trick after the first is led by the last trick's winner, and seat {leader}'s side has won none",
             at,
-            observed=observed,
+            observed=_at_play("to_act"),
         )
 
 
@@ -336,7 +346,7 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
                 observed=_at_play("piles"),
             )
     st.tricks = list(tricks)
-    _leader(st, seats, st.trick_seats[0] if st.trick_seats else to_act, path)
+    _leader(rules, st, st.trick_seats[0] if st.trick_seats else to_act, path)
     value = rules.cards.value
     st.totals = [sum(value[c] for c in pile) for pile in st.piles]
     # The indicator lies under the stock (its last card), or is out of play, or was drawn.

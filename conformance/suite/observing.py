@@ -19,12 +19,13 @@ from dataclasses import dataclass
 from functools import cache
 
 from conformance.suite import choices, schemas
-from reference.errors import SetupError
+from reference.errors import AS_DEALT, SetupError
+from reference.state import Phase
 from specreader.jsontypes import Json, part_of
 from specreader.spec import kit_spec
 
 LEGAL = "legal"  # not a snapshot field: the legal actions, reported beside the snapshot
-SETUP = "setup"  # before any action: the deal as set up and dealt
+SETUP = AS_DEALT  # before any action: the deal as set up and dealt
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,11 @@ class _Clause:
         """Whether an entry ties the clause to a phase (``x@phase`` or ``legal.phase``)."""
         return any(o.phase == phase or o.path == f"{LEGAL}.{phase}" for o in self.observes)
 
+    def rules_on_actions_of(self, phase: str) -> bool:
+        """Whether the clause says what the actions of a phase may be: it observes their legal list, or it refuses
+        actions and is tied to the phase."""
+        return any(o.path == f"{LEGAL}.{phase}" for o in self.observes) or (bool(self.refuses_with) and self.speaks_of(phase))
+
 
 class VariantClauses:
     """The clauses that apply to one variant, as fuzz names differences after them."""
@@ -135,8 +141,8 @@ class VariantClauses:
         """The clauses a setup the rules do not allow breaks: those stating the part of the variant it names
         (``parameter``, by ``stating``: those refusing the setup's code first); failing those, the clauses leaving
         the choice the setup made (``chosen``, as their ``choices`` name it: ``setup.match.target``); failing those,
-        the clauses observing the field a position begun mid-play gives wrongly (``observed``). Failing all, the
-        clauses of the deal, and the words say that no clause states what the setup breaks."""
+        the clauses observing the field a position begun mid-play gives wrongly (``observed``, ``_given_wrongly``).
+        Failing all, the clauses of the deal, and the words say that no clause states what the setup breaks."""
         code = refused.code
         stating = self.stating(refused.parameter) if refused.parameter is not None else []
         if stating:
@@ -146,7 +152,7 @@ class VariantClauses:
             if leaving := tuple(c.id for c in self.clauses if choice in c.choices):
                 return Blamed(leaving)
         observed = parse(refused.observed) if refused.observed is not None else None
-        watching = self.for_field(observed.path, observed.phase or SETUP) if observed is not None else ()
+        watching = self._given_wrongly(observed) if observed is not None else ()
         if watching:
             return Blamed(watching)
         if refused.parameter is not None:
@@ -156,6 +162,17 @@ class VariantClauses:
         else:
             unstated = "states the setup's form"
         return Blamed(self.for_refusal(code, SETUP), f"no clause of {variant_id} {unstated}: the deal's clauses are named")
+
+    def _given_wrongly(self, observed: Observed) -> tuple[str, ...]:
+        """The clauses observing a field a position begun mid-play gives wrongly. Given as a phase before play left
+        it (who leads the first trick), the position took none of that phase's actions: it breaks where the phase
+        ends, so the clauses ruling on its actions (who bids, in what order) are left out where others remain."""
+        phase = observed.phase or SETUP
+        watching = self.for_field(observed.path, phase)
+        if phase == Phase.PLAY:
+            return watching
+        ending = tuple(c.id for c in self.clauses if c.id in watching and not c.rules_on_actions_of(phase))
+        return ending or watching
 
     def granting(self, kind: str, phase: str) -> tuple[str, ...]:
         """Clauses that leave a player the choice of an action of ``kind`` (``choices: [action.<kind>]``) in a
