@@ -360,7 +360,7 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
                 "the indicator lies under the stock (its last card) or is out of play (dead)",
                 (*path, "indicator"),
                 parameter=INDICATOR,
-                observed=_at_play("indicator"),
+                observed=f"stock@{_before_play(rules)}",  # put under the stock as trumps are made, and left there
             )
         st.indicator = ind
     # The cards turned while making trumps: a record of the deal before the start, not a place of its cards (the

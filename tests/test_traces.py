@@ -476,6 +476,10 @@ def test_a_first_lead_after_the_makers_decide_is_put_on_the_clauses_of_the_first
         # the indicator's place is stated where the trump card is turned, not where the stock is drawn
         ("bisca-2p", _mid_play("bisca-2p", indicator="AC"), "the indicator lies under the stock",
          "bisca.deal.trump-card"),
+        # of the clauses stating the five-player indicator, the one saying where it lies, not those of the tricks and
+        # the points that follow from it
+        ("albastini-5p", _mid_play("albastini-5p", indicator="AC"), "the indicator lies under the stock",
+         "albastini.five-players.indicator-dead"),
         # whose turn it is mid-trick: the clauses of playing in turn, not of the hand size
         ("briscola-2p", _mid_play("briscola-2p", to_act=1), "expected the active seat after the last card",
          "briscola.play.free, briscola.play.in-turn"),

@@ -139,12 +139,15 @@ class VariantClauses:
 
     def for_setup(self, refused: SetupError, variant_id: str) -> Blamed:
         """The clauses a setup the rules do not allow breaks: those stating the part of the variant it names
-        (``parameter``, by ``stating``: those refusing the setup's code first); failing those, the clauses leaving
-        the choice the setup made (``chosen``, as their ``choices`` name it: ``setup.match.target``); failing those,
-        the clauses observing the field a position begun mid-play gives wrongly (``observed``, ``_given_wrongly``).
-        Failing all, the clauses of the deal, and the words say that no clause states what the setup breaks."""
+        (``parameter``, by ``stating``: those observing the field it gives wrongly, where some do, and of them those
+        refusing the setup's code first); failing those, the clauses leaving the choice the setup made (``chosen``, as
+        their ``choices`` name it: ``setup.match.target``); failing those, the clauses observing the field a position
+        begun mid-play gives wrongly (``observed``, ``_given_wrongly``). Failing all, the clauses of the deal, and the
+        words say that no clause states what the setup breaks."""
         code = refused.code
         stating = self.stating(refused.parameter) if refused.parameter is not None else []
+        if stating and refused.observed is not None:
+            stating = _observing(stating, parse(refused.observed).path) or stating
         if stating:
             return Blamed(tuple(c.id for c in ([c for c in stating if code in c.refuses_with] or stating)))
         if refused.chosen is not None:
@@ -189,6 +192,13 @@ class VariantClauses:
     def of_phase(self, phase: str) -> tuple[str, ...]:
         """Clauses tied to a phase: those an action of that phase is governed by."""
         return tuple(c.id for c in self.clauses if c.speaks_of(phase))
+
+
+def _observing(clauses: list[_Clause], path: str) -> list[_Clause]:
+    """Of the clauses stating a part of the variant, those observing the field at ``path`` in any phase: where a
+    setup gives that field wrongly, the others state what else follows from the part (Albastini's five-player
+    indicator: the tricks of the deal, its points), which the setup does not break."""
+    return [c for c in clauses if any(_overlap(path, o.path) for o in c.observes)]
 
 
 def _applies(clause: Json, variant_id: str, game: str) -> bool:
