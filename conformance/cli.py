@@ -270,7 +270,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     from conformance.fuzz import campaign as fuzzing
     from conformance.fuzz import summary as fuzz_summary
     from conformance.fuzz.worker import Settings
-    from conformance.run.worker_ends import NOT_THE_ENGINE, WorkerCrashed, WorkerKilled
+    from conformance.run.kit_faults import NOT_THE_ENGINE
+    from conformance.run.worker_ends import WorkerCrashed, WorkerKilled
 
     if args.deals is not None and args.time is not None:
         return _print_problems([Problem("--deals/--time", 0, 0, (), "give a number of deals or a time, not both")])
@@ -375,7 +376,7 @@ def cmd_check_trace(args: argparse.Namespace) -> int:
         return interrupt.exit_status(done.interrupted)
     if isinstance(done.worker_failed, WorkerKilled):  # the run stopped as that signal would have stopped it
         return interrupt.exit_status(done.worker_failed.killed_by.name)
-    if done.worker_failed or done.faults:  # no verdict on the engine can be trusted whole
+    if done.worker_failed or done.faults.count:  # no verdict on the engine can be trusted whole
         return EXIT_KIT_FAULT
     if done.problems:
         return EXIT_BAD_DATA

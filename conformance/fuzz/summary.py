@@ -6,7 +6,8 @@ from __future__ import annotations
 from conformance.fuzz.campaign import Campaign, Group
 from conformance.fuzz.worker import DealResult
 from conformance.run import reports, runlog
-from conformance.run.worker_ends import NOT_THE_ENGINE, WorkerCrashed
+from conformance.run.kit_faults import NOT_THE_ENGINE
+from conformance.run.worker_ends import WorkerCrashed
 
 SHOWN = 10  # divergences that did not happen again, listed one by one before the rest are counted
 

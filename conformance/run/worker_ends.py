@@ -10,8 +10,6 @@ from __future__ import annotations
 import signal
 from typing import Any
 
-NOT_THE_ENGINE = "a fault of the kit's, not the engine's"  # said of a crash, and of a game the kit failed to judge
-
 # The signals that end a worker from outside (the system out of memory, a user); any other is its own crash.
 FROM_OUTSIDE = frozenset({signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
 

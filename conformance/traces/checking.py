@@ -24,7 +24,8 @@ from typing import IO, Any
 from conformance.engines import interrupt
 from conformance.fuzz import writing
 from conformance.fuzz.shrink import Finding
-from conformance.run import outputs, runlog
+from conformance.run import kit_faults, outputs, runlog
+from conformance.run.kit_faults import Faults
 from conformance.run.runlog import Log, ScenarioLine
 from conformance.run.worker_ends import WorkerFailed, WorkerKilled
 from conformance.suite.observing import LEGAL
@@ -137,8 +138,7 @@ class Checked:
     declared: set[str] = field(default_factory=set)  # the fields the files' headers say the engine reports
     unfinished: int = 0  # games that passed and stop before their deal is over
     first_unfinished: str = ""  # the first of them, by its place
-    faults: int = 0  # games the kit failed to judge: their judging raised (faults.py)
-    first_fault: GameResult | None = None  # the first of them, by its place
+    faults: Faults = field(default_factory=Faults)  # games the kit failed to judge: their judging raised
 
 
 def _answers_from(game: Game) -> writing.EngineRun:
@@ -209,7 +209,7 @@ def _not_read(line: TraceLine, err: Exception) -> GameResult:
     place = reading.place_of(line.file, line.number)
     detail = faults.detail(err, "reading or judging this line")
     return GameResult(line.index, place, line.file, line.number, NOT_READ, Outcome.ERROR, 0.0, detail=detail,
-                      fault=faults.traceback_of(err))  # fmt: skip
+                      fault=kit_faults.traceback_of(err))  # fmt: skip
 
 
 def _fields_given(verdict: DealVerdict) -> set[str]:
@@ -374,8 +374,7 @@ def _batches(
 def _record(checked: Checked, result: GameResult, written: writing.Written | None, problem: str | None, out: Path | None) -> None:
     checked.games += 1
     if result.outcome is Outcome.ERROR:  # the only error of a game: the kit's fault
-        checked.faults += 1
-        checked.first_fault = checked.first_fault or result
+        checked.faults.add(game_id(result), result.detail, result.fault)
     if result.unfinished:
         checked.unfinished += 1
         checked.first_unfinished = checked.first_unfinished or game_id(result)

@@ -29,6 +29,7 @@ from conformance.fuzz.compare import (
 )
 from conformance.fuzz.deals import Case, reference_reports
 from conformance.fuzz.shrink import Finding, name
+from conformance.run import kit_faults
 from conformance.suite.comparisons import COMPARISONS, Mismatch, flag_fields, flags_agreed, flags_in, kinds_agree
 from conformance.suite.observing import LEGAL, clauses_of
 from conformance.suite.reported import covers, judged
@@ -65,7 +66,7 @@ class GameResult:
     key: Key | None = None
     unfinished: bool = False  # it passed, and stops before its deal is over (a trace cut short, an engine that quit)
     deal: int = 0  # its place in the match its line holds, from 1; 0 for a line of one game
-    fault: str = ""  # where judging it raised, the traceback (faults.py): its outcome is then an error of the kit's
+    fault: str = ""  # where judging it raised, the traceback (run/kit_faults.py): its outcome is then an error of the kit's
 
 
 class _Flags:
@@ -315,7 +316,7 @@ def _not_judged(game: Game, err: Exception, seconds: float) -> GameResult:
     """The verdict on a game whose judging raised: an error of the kit's, said so, with where it raised."""
     return GameResult(
         game.index, game.name, game.file, game.number, game.variant, Outcome.ERROR, seconds,
-        detail=faults.detail(err, "judging this game"), deal=game.deal, fault=faults.traceback_of(err),
+        detail=faults.detail(err, "judging this game"), deal=game.deal, fault=kit_faults.traceback_of(err),
     )  # fmt: skip
 
 

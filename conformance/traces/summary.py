@@ -3,8 +3,9 @@ the trace reported, a table by variant and the closing line, all from the run's 
 
 from __future__ import annotations
 
-from conformance.run import reports
-from conformance.run.worker_ends import NOT_THE_ENGINE, WorkerKilled
+from conformance.run import kit_faults, reports
+from conformance.run.kit_faults import NOT_THE_ENGINE
+from conformance.run.worker_ends import WorkerKilled
 from conformance.suite.observing import LEGAL
 from conformance.text import untrusted
 from conformance.traces.checking import Checked, Group, game_id
@@ -35,27 +36,13 @@ def divergence_lines(group: Group) -> list[str]:
     ]
 
 
-def fault_lines(checked: Checked) -> list[str]:
-    """The games the kit failed to judge, said once whatever their number: the first with what the kit raised."""
-    first = checked.first_fault
-    assert first is not None
-    return [
-        f"KIT FAULT {_plural(checked.faults, 'game')} not judged (first at {game_id(first)})",
-        f"  {first.detail}",
-        "  its traceback is on standard error; each such game is an error in the run log, no verdict on the engine",
-    ]
-
-
 def where_raised(checked: Checked) -> str:
     """Where the kit raised, once for the run: in the first game it failed to judge, or in a worker outside any game;
     what a report of the fault needs with the trace's line (the summary names the games). "" where it did not."""
-    first = checked.first_fault
+    if checked.faults.count:
+        return checked.faults.raised()
     failed = checked.worker_failed
-    where = first.fault if first is not None else failed.where if failed is not None else ""
-    if not where:
-        return ""
-    on = f"judging {game_id(first)}" if first is not None else "in a worker"
-    return f"the kit failed {on} ({NOT_THE_ENGINE}); where it raised, for a report:\n{where}"
+    return kit_faults.raised("in a worker", failed.where) if failed is not None and failed.where else ""
 
 
 def _some(names: list[str]) -> str:
@@ -69,8 +56,7 @@ def render(checked: Checked, *, shard: tuple[int, int], jobs: int) -> str:
         lines.append(f"and {_plural(checked.problems.more, 'problem')} more, not listed")
     for group in checked.groups.values():
         lines += divergence_lines(group)
-    if checked.first_fault is not None:
-        lines += fault_lines(checked)
+    lines += checked.faults.summary("game")
     if lines:
         lines.append("")
     fields = sorted(set(checked.reported) - {LEGAL})

@@ -17,9 +17,8 @@ from typing import Any, Generic, TypeVar
 
 from conformance.engines import interrupt
 from conformance.engines.adapter import describe_error
-from conformance.run import worker_ends
+from conformance.run import kit_faults, worker_ends
 from conformance.run.worker_ends import WorkerFailed
-from conformance.traces import faults
 
 Batch = TypeVar("Batch")
 Result = TypeVar("Result")
@@ -37,7 +36,7 @@ def _serve(work: Callable[[Any], Any], link: Connection) -> None:
         try:
             answer: tuple[str, Any] = ("done", work(batch))
         except Exception as err:
-            answer = ("raised", (describe_error(err), faults.traceback_of(err)))
+            answer = ("raised", (describe_error(err), kit_faults.traceback_of(err)))
         link.send(answer)
 
 
