@@ -22,7 +22,8 @@ from conformance.engines.protocol import BadCommand
 from conformance.measures import coverage, selfcheck
 from conformance.measures.field_coverage import field_report
 from conformance.measures.smoke import smoke
-from conformance.run import durations, expectations, outputs, reports, runlog
+from conformance.run import durations, expectations, kit_faults, outputs, reports, runlog
+from conformance.run.kit_faults import Faults
 from conformance.run.runlog import Log
 from conformance.run.verify import Progress, verify
 from conformance.suite import declared_variants, field_phases, scenarios
@@ -129,16 +130,20 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return refused
     options = {k: v for k, v in vars(args).items() if k not in ("run", "command") and v not in (None, False, [])}
     log: Log | None = None
+    faults = Faults()
     try:
         with contextlib.ExitStack() as stack:
             stream = stack.enter_context(outputs.open_text(log_path)) if log_path else None
-            log = verify(engine, chosen, expectations=expected, stream=stream, options=options, progress=Progress(len(chosen)))
+            log = verify(
+                engine, chosen, expectations=expected, stream=stream, options=options, progress=Progress(len(chosen)),
+                faults=faults,
+            )
     finally:
         if log is None or log.interrupted:
             engine_process.end_all()  # no time for a goodbye
         engine.close()
     with interrupt.deferred():  # a signal now waits until every report is written
-        return _report(args, log, report_dir, expectations_path, _reported_fields(log, chosen))
+        return _report(args, log, faults, report_dir, expectations_path, _reported_fields(log, chosen))
 
 
 def _declared_variants_refused(engine: adapters.EngineAdapter, chosen: list[scenarios.Scenario]) -> int | None:
@@ -196,7 +201,12 @@ def _warn_of_late_copies(log: Log) -> None:
 
 
 def _report(
-    args: argparse.Namespace, log: Log, report_dir: Path | None, expectations_path: Path | None, fields: str | None = None
+    args: argparse.Namespace,
+    log: Log,
+    faults: Faults,
+    report_dir: Path | None,
+    expectations_path: Path | None,
+    fields: str | None = None,
 ) -> int:
     """Print the run's summary, write its reports and expectations; the exit status."""
     if log.interrupted and sys.stderr.isatty():
@@ -205,11 +215,17 @@ def _report(
     hello = log.header["engine"]
     _warn_of_late_copies(log)
     data = reports.summary(log)
+    if where := faults.raised():  # once, for a report of the fault: before the summary, which ends the output
+        print(where, file=sys.stderr)
     for failure in data["failures"]:
+        if kit_faults.is_fault(failure["detail"]):  # said once, below
+            continue
         print(f"{failure['outcome'].upper()} {failure['id']} ({_openable(failure['where'])}) [{', '.join(failure['clauses'])}]")
         print(f"  {failure['detail']}")
         for more in reports.beyond_detail(failure):
             print(f"  {more}")
+    for line in faults.summary("scenario"):
+        print(line)
     print()
     print(reports.render_text(data))
     print()
@@ -239,6 +255,8 @@ def _report(
     print(reports.closing_line(data["counts"], left_out))
     if log.interrupted:
         return interrupt.exit_status(log.interrupted)
+    if faults.count:  # no verdict on the engine can be trusted whole
+        return EXIT_KIT_FAULT
     if log.scenarios and set(data["counts"]) <= _NOT_JUDGED:  # a run that judged nothing is no pass
         print("engine unusable: every scenario was unsupported or skipped, so nothing was judged", file=sys.stderr)
         return EXIT_ENGINE

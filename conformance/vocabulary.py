@@ -20,7 +20,9 @@ class Outcome(StrEnum):
 
     PASS = "pass"  # every expectation met
     FAIL = "fail"  # an expectation not met
-    ERROR = "error"  # the engine crashed, answered malformed, or could not set up the deal
+    # the engine crashed, answered malformed, or could not set up the deal; or judging its answer raised, a fault of the
+    # kit's and not the engine's (its error starts "kit fault": run/kit_faults.py)
+    ERROR = "error"
     TIMEOUT = "timeout"  # no answer in time
     ENGINE_UNAVAILABLE = "engine-unavailable"  # not run: the kit gave up on the engine (it kept stalling)
     UNSUPPORTED = "unsupported"  # the engine does not declare the scenario's variant, or says its API cannot play it

@@ -905,3 +905,79 @@ def test_the_path_of_a_log_cut_short_is_said_as_safe_text(reports: Path, tmp_pat
     code, _, err = run(capsys, "report", str(log), "--format", "badge")
     assert code == 0 and "\x1b" not in err and "\nFAKE" not in err
     assert f"note: {tmp_path}/shard\\x1b[2J\\x0aFAKE: 0 failed:3: the last line is cut short" in err
+
+
+FAULTY = "albastini/cards/seven-beats-king"  # the scenario whose judging the kit fails on
+
+
+def _faulty_judging(monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """The kit fails on FAULTY, as a bug of its own that an engine's answer set off would: judging it raises, or taking
+    its verdict through the expectation file does, or a comparison gives an expected value no JSON holds."""
+    from conformance.run import runner
+
+    if where == "judging":
+        judge = runner.judge
+
+        def raising(scenario: Any, answer: Any, reports: Any = None) -> Any:
+            if scenario.id == FAULTY:
+                raise TypeError("no such place \x1b[31mred")
+            return judge(scenario, answer, reports)
+
+        monkeypatch.setattr(runner, "judge", raising)
+    elif where == "expectations":
+        reported = expectations.Expectations.reported
+
+        def raising_too(self: Any, scenario_id: str, *args: Any) -> Any:
+            if scenario_id == FAULTY:
+                raise TypeError("no such place \x1b[31mred")
+            return reported(self, scenario_id, *args)
+
+        monkeypatch.setattr(expectations.Expectations, "reported", raising_too)
+    else:
+        from conformance.suite.comparisons import Mismatch
+
+        judge = runner.judge
+
+        def set_expected(scenario: Any, answer: Any, reports: Any = None) -> Any:
+            if scenario.id == FAULTY:  # as a comparison of the kit's giving its expected value as a set would
+                return runner.Verdict(scenario, Outcome.FAIL, [Mismatch(1, 1, "trick.winner", {1}, 0)])
+            return judge(scenario, answer, reports)
+
+        monkeypatch.setattr(runner, "judge", set_expected)
+
+
+@pytest.mark.parametrize("where", ["judging", "expectations", "comparison"])
+def test_a_scenario_whose_judging_raises_is_an_error_of_the_kit_s_and_the_others_are_judged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """The scenario is an error saying the kit failed on it, not the engine, made safe, asking for a report with its
+    id, whatever the expectation file says of it; every other scenario is judged (the engine's real failures too); the
+    summary says it once, the traceback is shown once on standard error, the reports and expectations are written, and
+    the run exits 4."""
+    _faulty_judging(monkeypatch, where)
+    given, saved = tmp_path / "given.yaml", tmp_path / "saved.yaml"
+    given.write_text(f"engine: PlantedBug\nspec_version: any\nexpectations:\n"
+                     f"  - {{id: {FAULTY}, outcome: error, reason: it crashes}}\n", encoding="utf-8")  # fmt: skip
+    status = main(["verify", "--engine", f"{__name__}:PlantedBug", "--clause", "albastini.cards.rank-order",
+                   "--expect", str(given), "--report-dir", str(tmp_path / "r"), "--save-expectations", str(saved)])  # fmt: skip
+    out, err = capsys.readouterr()
+    assert status == 4, out + err
+    lines = runlog.read(tmp_path / "r" / "run.jsonl").scenarios
+    outcomes = {line["id"]: line["outcome"] for line in lines}
+    assert outcomes.pop(FAULTY) == "error" and "fail" in outcomes.values() and "pass" in outcomes.values(), outcomes
+    error = next(line["error"] for line in lines if line["id"] == FAULTY)
+    raised = "TypeError: no such place \\x1b[31mred" if where != "comparison" else "TypeError: Object of type set is not"
+    assert error.startswith(f"kit fault: the kit raised {raised}"), error
+    assert error.endswith(" while judging this scenario, a fault of the kit's, not the engine's: please report it with "
+                          f"the scenario's id, {FAULTY}"), error  # fmt: skip
+    assert f"KIT FAULT 1 scenario not judged (first at {FAULTY})\n  {error}\n" in out and out.count(error) == 1, out
+    fails = sum(outcome == "fail" for outcome in outcomes.values())
+    assert out.splitlines()[-1] == f"{len(outcomes) - fails} passed, {fails + 1} failed (1 error)", out
+    assert "Traceback" not in out and "\x1b" not in out + err, out + err
+    assert err.count("Traceback (most recent call last):") == 1, err
+    assert f"the kit failed judging {FAULTY} (a fault of the kit's, not the engine's)" in err, err
+    errors = ET.parse(tmp_path / "r" / "junit.xml").getroot().findall(".//error")
+    assert [e.get("message") for e in errors] == [error]
+    entries = expectations.load(saved).entries  # what the file said of it stands: the kit's fault says nothing of the engine
+    assert entries[FAULTY] == expectations.Entry(FAULTY, Outcome.ERROR, "it crashes")
+    assert len(entries) == fails + 1

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-from conformance.run import runlog
+from conformance.run import kit_faults, runlog
 from conformance.run.runlog import ScenarioLine
 from conformance.suite import schemas
 from conformance.suite.reported import names_a_field
@@ -202,11 +202,15 @@ def from_run(
 ) -> Expectations:
     """Expectations that make a run's failures expected (``--save-expectations``), each failure pinned to its
     differences; entries the run was given and that still hold (skips, known failures) are kept with their
-    reasons and links, and the file's known fields with them."""
+    reasons and links, and the file's known fields with them. A scenario the kit failed to judge says nothing of the
+    engine: what was expected of it stands."""
     entries = {}
     for line in lines:
         outcome = Outcome(line["outcome"])
-        if outcome in (Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT):
+        if kit_faults.is_fault(line["error"]):
+            if line["expected"]:
+                entries[line["id"]] = Entry.from_json(line["expected"])
+        elif outcome in (Outcome.FAIL, Outcome.ERROR, Outcome.TIMEOUT):
             pinned = frozenset(difference(m.get("what"), m.get("observed")) for m in line.get("mismatches") or [])
             entries[line["id"]] = Entry(line["id"], outcome, reason, differences=pinned)
         elif outcome in (Outcome.XFAIL, Outcome.SKIPPED) and line["expected"]:

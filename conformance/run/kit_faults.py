@@ -28,6 +28,11 @@ def detail(err: BaseException, doing: str, report_with: str) -> str:
     return said(f"the kit raised {describe_error(err)} while {doing}", report_with)
 
 
+def is_fault(error: object) -> bool:
+    """Whether a run log line's error is one of the kit's (an engine's error starts with its kind, never this)."""
+    return isinstance(error, str) and error.startswith(f"{KIT_FAULT}: ")
+
+
 def traceback_of(err: BaseException) -> str:
     """Where the kit raised, for a report: its frames (the kit's own code) and the exception as ``detail`` says it,
     each line made safe."""

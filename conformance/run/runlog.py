@@ -221,11 +221,21 @@ class Log:
 
     def _write(self, line: Any) -> Any:
         """Append a line, flushed, so a crash loses nothing already judged; return it as read back."""
-        text = json.dumps(line, ensure_ascii=False, separators=(",", ":"))
+        text = _text(line)
         if self.stream is not None:
             self.stream.write(text + "\n")
             self.stream.flush()
         return json.loads(text)
+
+
+def _text(line: Any) -> str:
+    """A line as the log's file holds it."""
+    return json.dumps(line, ensure_ascii=False, separators=(",", ":"))
+
+
+def read_back(line: Any) -> Any:
+    """A line as the log would keep it, read back from its text (JSON types only); a value no JSON holds raises."""
+    return json.loads(_text(line))
 
 
 def read(path: Path) -> Log:

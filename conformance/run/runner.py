@@ -8,6 +8,7 @@ from typing import Any
 
 from conformance.engines.adapter import EngineAdapter, describe_error
 from conformance.engines.messages import Request
+from conformance.run import kit_faults
 from conformance.suite import schemas
 from conformance.suite.comparisons import Mismatch, action_text, compare
 from conformance.suite.reported import Reports, as_judged, within
@@ -18,18 +19,21 @@ from conformance.vocabulary import EngineError, ErrorKind, Outcome, engine_error
 @dataclass(frozen=True)
 class Verdict:
     """What one scenario came to on an engine: its outcome (pass, fail, error, timeout or
-    unsupported), every mismatch, and the engine's error or why the scenario was not run."""
+    unsupported), every mismatch, and the engine's error, why the scenario was not run, or why the kit could not
+    judge it."""
 
     scenario: Scenario
     outcome: Outcome
     mismatches: list[Mismatch] = field(default_factory=list)
     error: EngineError | None = None
     not_run: str = ""  # why an unsupported scenario was not sent
+    fault: str = ""  # the kit failed to judge it, its judging raised: the error saying so (kit_faults.py)
+    where: str = ""  # and the traceback of what raised, for the terminal to show once
 
     @property
     def reason(self) -> str:
-        """The error or the reason it was not run, as one line of text ("" when there is neither)."""
-        return str(self.error) if self.error is not None else self.not_run
+        """The error, the reason it was not run or the kit's fault, as one line of text ("" when there is none)."""
+        return str(self.error) if self.error is not None else self.fault or self.not_run
 
 
 def _failed(scenario: Scenario, error: EngineError, mismatches: list[Mismatch] | None = None) -> Verdict:
@@ -154,6 +158,21 @@ def judge(scenario: Scenario, answer: object, reports: Reports = None) -> Verdic
     return Verdict(scenario, Outcome.FAIL if mismatches else Outcome.PASS, mismatches)
 
 
+def judged(scenario: Scenario, answer: object, reports: Reports = None) -> Verdict:
+    """``judge``'s verdict, or, where judging raises (a fault of the kit's that the engine's answer set off), an
+    error of the kit's saying so: one scenario's verdict, never the run's end."""
+    try:
+        return judge(scenario, answer, reports)
+    except Exception as err:  # the kit's own bug: reported against this scenario, the run going on
+        return not_judged(scenario, err)
+
+
+def not_judged(scenario: Scenario, err: Exception) -> Verdict:
+    """The verdict on a scenario the kit failed to judge: an error of the kit's, said so, with where it raised."""
+    said = kit_faults.detail(err, "judging this scenario", f"the scenario's id, {scenario.id}")
+    return Verdict(scenario, Outcome.ERROR, fault=said, where=kit_faults.traceback_of(err))
+
+
 def _judge_setup_refusal(scenario: Scenario, expected: str, answer: dict[str, Any]) -> Verdict:
     """A scenario whose setup must be refused: the engine's setup error must carry ``expected``."""
     def refused_with(observed: str) -> Verdict:
@@ -234,7 +253,7 @@ def run_all(
                 broken = EngineError(ErrorKind.ADAPTER, describe_error(err))
                 yield _failed(scenario, broken)
             else:
-                yield judge(scenario, answer, reports)
+                yield judged(scenario, answer, reports)
 
 
 def run(adapter: EngineAdapter, scenario: Scenario, supported: set[str] | None = None, reports: Reports = None) -> Verdict:
@@ -246,4 +265,4 @@ def run(adapter: EngineAdapter, scenario: Scenario, supported: set[str] | None =
         answer = adapter.run(request_for(scenario))
     except (Exception, SystemExit) as err:  # a misbehaving engine is reported, never a traceback; its sys.exit too
         return _failed(scenario, EngineError(ErrorKind.ADAPTER, describe_error(err)))
-    return judge(scenario, answer, reports)
+    return judged(scenario, answer, reports)

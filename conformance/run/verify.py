@@ -10,12 +10,13 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import IO
+from typing import IO, cast
 
 from conformance.engines import interrupt
 from conformance.engines.adapter import EngineAdapter, take_late_copies
 from conformance.run import runlog, runner
 from conformance.run.expectations import Expectations
+from conformance.run.kit_faults import Faults
 from conformance.run.reports import closing_line
 from conformance.run.runlog import Log, ScenarioLine
 from conformance.suite.reported import declared
@@ -55,10 +56,13 @@ def verify(
     stream: IO[str] | None = None,
     options: Json | None = None,
     progress: Callable[[int, Counter[str]], None] | None = None,
+    faults: Faults | None = None,
 ) -> Log:
-    """Run the scenarios and return the run log, written line by line to ``stream`` if given."""
+    """Run the scenarios and return the run log, written line by line to ``stream`` if given. A scenario the kit
+    fails to judge is an error of the kit's, counted in ``faults`` if given, and the run goes on."""
     chosen = list(chosen)
     expectations = expectations or Expectations()
+    faults = faults if faults is not None else Faults()
     hello = untrusted.identity(engine.hello(), {s.variant for s in chosen})  # its name and version reach every report
     supported = set(hello["variants"])
     reports = declared(hello.get("reports"))
@@ -70,17 +74,17 @@ def verify(
     clock = time.perf_counter()
     try:
         for number, scenario in enumerate(chosen, start=1):
-            entry = expectations.get(scenario.id)
-            verdict: runner.Verdict | None = None
-            note: str | None
-            if scenario.id in skipped:
-                reported, note = Outcome.SKIPPED, entry.reason if entry else None
-            else:
-                verdict = next(verdicts)
-                reported, note = expectations.reported(scenario.id, verdict.outcome, (m.to_json() for m in verdict.mismatches))
+            verdict = None if scenario.id in skipped else next(verdicts)
             now = time.perf_counter()
+            try:
+                line = _line(scenario, verdict, expectations, now - clock)
+            except Exception as err:  # the kit's bug on the verdict's way to the log: this scenario's, the run going on
+                verdict = runner.not_judged(scenario, err)
+                line = _line(scenario, verdict, expectations, now - clock)
+            if verdict is not None and verdict.fault:
+                faults.add(scenario.id, verdict.fault, verdict.where)
             with interrupt.deferred():  # a line is in the log and in the counts, or in neither
-                log.add(scenario_line(scenario, verdict, reported, now - clock, entry.to_json() if entry else None, note))
+                log.add(line)
             clock = now
             if progress is not None:
                 progress(number, log.counts())
@@ -90,6 +94,20 @@ def verify(
         if log.footer is None:  # else the signal came as the run finished: it stands finished
             log.finish(time.perf_counter() - started, interrupted=stop.signal.name, late_copies=take_late_copies(engine))
     return log
+
+
+def _line(scenario: Scenario, verdict: runner.Verdict | None, expectations: Expectations, seconds: float) -> ScenarioLine:
+    """The scenario's line of the run log (``verdict`` None: skipped), as the log's file will hold it."""
+    entry = expectations.get(scenario.id)
+    note: str | None
+    if verdict is None:
+        reported, note = Outcome.SKIPPED, entry.reason if entry else None
+    elif verdict.fault:  # the kit's own error: no expectation file may excuse it
+        reported, note = Outcome.ERROR, None
+    else:
+        reported, note = expectations.reported(scenario.id, verdict.outcome, (m.to_json() for m in verdict.mismatches))
+    line = scenario_line(scenario, verdict, reported, seconds, entry.to_json() if entry else None, note)
+    return cast(ScenarioLine, runlog.read_back(line))  # a value no JSON can hold fails here, not in the log's writing
 
 
 class Progress:
