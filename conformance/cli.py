@@ -343,6 +343,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     finally:
         progress.end()
     _warn_of_late_copies(done.log)
+    if where := done.faults.raised():  # once, for a report of the fault: before the summary, which ends the output
+        print(where, file=sys.stderr)
     print(fuzz_summary.render(done, seed=args.seed, shard=plan.shard, jobs=plan.jobs))
     if report_dir is not None:
         _write_reports(done.log, report_dir, args.report_dir)
@@ -350,7 +352,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         return interrupt.exit_status(done.interrupted)
     if isinstance(done.worker_failed, WorkerKilled):  # the run stopped as that signal would have stopped it
         return interrupt.exit_status(done.worker_failed.killed_by.name)
-    if done.worker_failed:  # a worker's own crash: the kit's fault
+    if done.worker_failed or done.faults.count:  # a worker's own crash, or a deal not judged: the kit's fault
         return EXIT_KIT_FAULT
     if done.deals and not done.compared:  # every deal unsupported from its setup: no run to pass
         print("engine unusable: it answered every deal unsupported at its setup, so nothing was compared", file=sys.stderr)

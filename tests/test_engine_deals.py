@@ -4,6 +4,7 @@ from the engine's first observation, so that an engine that deals as it likes is
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -119,3 +120,30 @@ def test_a_legal_actions_divergence_names_the_clauses_leaving_the_choice_the_eng
     granting = {str(c["id"]) for _, _, c in kit_spec().clauses() if "action.play" in c.get("choices", [])}
     assert named and all(set(clauses) <= granting for clauses in named), named
     assert any("altbaumer.play.free-discard" in clauses for clauses in named), named
+
+
+def test_an_engine_s_deal_the_kit_fails_to_read_is_an_error_of_the_kit_s(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading the deal an engine shows raises (a bug of the kit's, not a deal the rules refuse): that deal is an error
+    saying so, and the campaign goes on and exits 4."""
+    from conformance.fuzz import worker
+    from conformance.fuzz.deals import engine_dealt
+
+    _, sent = engine_dealt(0, 3, ("briscola-2p",))  # what deal 3 asks the engine to deal
+    read = worker.dealt_setup
+
+    def raising(shown: Any, variant: str, asked: Any) -> Any:
+        if asked == sent:
+            raise AttributeError("no such place")
+        return read(shown, variant, asked)
+
+    monkeypatch.setattr(worker, "dealt_setup", raising)
+    status = main(["fuzz", "--engine", OWN_DEAL, "--deal", "engine", "--deals", "10", "--variant", "briscola-2p"])
+    out, err = capsys.readouterr()
+    assert status == 4, out + err
+    said = ("kit fault: the kit raised AttributeError: no such place while reading the engine's deal, a fault of the "
+            "kit's, not the engine's: please report it with this command and the deal's id, fuzz/0/3")  # fmt: skip
+    assert f"KIT FAULT 1 deal not judged (first at fuzz/0/3)\n  {said}\n" in out, out
+    assert out.strip().splitlines()[-1] == "9 passed, 1 failed (1 error)", out
+    assert err.count("Traceback (most recent call last):") == 1, err

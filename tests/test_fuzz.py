@@ -866,3 +866,66 @@ def test_shards_of_different_campaigns_are_not_merged(tmp_path: Path, capsys: py
     assert fuzz("--deals", "1000", "--variant", "briscola-2p", "--shard", "7/500", "--report-dir", str(tmp_path / "d")) == 0
     assert fuzz("--variant", "briscola-2p", "--shard", "8/500", "--report-dir", str(tmp_path / "e")) == 0
     assert main(["report", str(tmp_path / "d" / "run.jsonl"), str(tmp_path / "e" / "run.jsonl"), "--format", "badge"]) == 0
+
+
+FAULTY_DEAL = "fuzz/0/0"  # a deal off_suit_wins diverges on, whose judging the kit fails on
+
+
+def _faulty_judging(monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """The kit fails on FAULTY_DEAL, as a bug of its own that the engine's answer set off would: judging the answer
+    raises, or locating its divergence does; in this process, and in the workers it forks."""
+    from conformance.fuzz import worker
+
+    if where == "judging":
+        judged = worker.first_divergence
+
+        def raising(expected: Expected, answer: object) -> Any:
+            if isinstance(answer, dict) and answer.get("id") == FAULTY_DEAL:
+                raise TypeError("no such place \x1b[31mred")
+            return judged(expected, answer)
+
+        monkeypatch.setattr(worker, "first_divergence", raising)
+    else:
+        locate = shrink.Shrinker.locate
+
+        def raising_too(self: shrink.Shrinker, case: Case, position: int, rid: str, *args: Any) -> Any:
+            if rid == FAULTY_DEAL:
+                raise TypeError("no such place \x1b[31mred")
+            return locate(self, case, position, rid, *args)
+
+        monkeypatch.setattr(shrink.Shrinker, "locate", raising_too)
+
+
+@pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="the patched worker is forked")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("where", ["judging", "locating"])
+def test_a_deal_whose_judging_raises_is_an_error_of_the_kit_s_never_a_divergence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, jobs: str, where: str
+) -> None:
+    """The deal is an error saying the kit failed on it, not the engine, made safe, asking for a report with the
+    command and its id; it is neither shrunk nor written as a scenario, nor listed as a divergence; every other deal
+    is judged, and the divergence is found from the next deal showing it; the summary says it once, the traceback
+    is shown once on standard error, the reports are written, and the campaign exits 4."""
+    _faulty_judging(monkeypatch, where)
+    out_dir, report_dir = tmp_path / "out", tmp_path / "r"
+    status = fuzz("--engine", "test_fuzz:off_suit_wins", "--variant", MUTANT_VARIANT, "--deals", "12", "--jobs", jobs,
+                  "--timeout", "300", "--out", str(out_dir), "--report-dir", str(report_dir))  # fmt: skip
+    out, err = capsys.readouterr()
+    assert status == 4, out + err
+    said = ("kit fault: the kit raised TypeError: no such place \\x1b[31mred while judging this deal, a fault of the "
+            f"kit's, not the engine's: please report it with this command and the deal's id, {FAULTY_DEAL}")  # fmt: skip
+    assert f"KIT FAULT 1 deal not judged (first at {FAULTY_DEAL})\n  {said}\n" in out and out.count(said) == 1, out
+    assert "Traceback" not in out and "\x1b" not in out + err and "not seen again" not in out, out + err
+    assert err.count("Traceback (most recent call last):") == 1, err
+    assert f"the kit failed judging {FAULTY_DEAL} (a fault of the kit's, not the engine's)" in err, err
+    lines = list(runlog.read(report_dir / "run.jsonl").scenarios)
+    assert [line["id"] for line in lines] == [f"fuzz/0/{n}" for n in range(12)]
+    faulty, others = lines[0], lines[1:]
+    assert (faulty["outcome"], faulty["error"], faulty["file"], faulty["clauses"]) == ("error", said, "", []), faulty
+    assert {line["outcome"] for line in others} == {"pass", "fail"}, others
+    first = next(line for line in others if line["outcome"] == "fail")
+    assert f"(first at {first['id']}; " in out and f"(first at {FAULTY_DEAL};" not in out, out
+    written = sorted(path.name for path in out_dir.iterdir())
+    assert written and not any(name.endswith(f"-0-{FAULTY_DEAL.rsplit('/', 1)[1]}.yaml") for name in written), written
+    fails = sum(line["outcome"] == "fail" for line in others)
+    assert f"\n{len(others) - fails} passed, {fails + 1} failed (1 error)\n" in out, out

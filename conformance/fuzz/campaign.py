@@ -27,6 +27,7 @@ from conformance.engines.protocol import BadCommand
 from conformance.fuzz.worker import DealResult, Found, Key, Settings, Worker
 from conformance.fuzz.worker_engines import WorkerEngines
 from conformance.run import outputs, runlog, worker_ends
+from conformance.run.kit_faults import Faults
 from conformance.run.runlog import Log, ScenarioLine
 from conformance.run.worker_ends import WorkerCrashed, WorkerFailed, WorkerKilled
 from conformance.suite import declared_variants
@@ -100,6 +101,7 @@ class Campaign:
     # own crash (a WorkerCrashed: the kit's fault)
     worker_failed: WorkerFailed | None = None
     late_copies: list[str] = field(default_factory=list)  # deals answered again after their batch was judged
+    faults: Faults = field(default_factory=Faults)  # deals the kit failed to judge: their judging raised
 
 
 def choose_variants(asked: tuple[str, ...] | None, hello: Json) -> tuple[str, ...]:
@@ -413,6 +415,10 @@ def _drive(plan: Plan, engines: _Inline | _Pool, campaign: Campaign, out: Path |
 def _record(campaign: Campaign, result: DealResult, out: Path | None) -> None:
     campaign.deals += 1
     campaign.compared += result.compared
+    if result.fault:  # the kit's error, no divergence: counted apart, never grouped nor listed as one
+        campaign.faults.add(result.id, result.detail, result.fault)
+        campaign.log.add(deal_line(result, None))
+        return
     if result.outcome is Outcome.UNSUPPORTED and result.key is not None:  # no divergence: counted by reason, apart
         if (apart := campaign.unsupported.get(result.key)) is not None:
             apart.deals += 1

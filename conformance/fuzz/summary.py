@@ -58,6 +58,7 @@ def render(campaign: Campaign, *, seed: int, shard: tuple[int, int], jobs: int) 
         rest = sum(group.deals for group in apart[SHOWN:]) + campaign.unsupported_unkept
         others = "other reasons" if campaign.unsupported_unkept else _plural(len(apart) - SHOWN, "other reason")
         lines.append(f"... and {_plural(rest, 'deal')} more unsupported for {others} (the run log lists them)")
+    lines += campaign.faults.summary("deal")
     if lines:
         lines.append("")
     data = reports.summary(campaign.log)

@@ -19,6 +19,7 @@ from conformance.fuzz import writing
 from conformance.fuzz.compare import ERROR, Divergence, Expected, first_divergence
 from conformance.fuzz.deals import Deal, deal_id, dealt_setup, engine_dealt, generate
 from conformance.fuzz.shrink import STALLS, Finding, Shrinker, unsupported_reason
+from conformance.run import kit_faults
 from conformance.suite.observing import clauses_of
 from conformance.suite.reported import declared
 from conformance.text import untrusted
@@ -69,6 +70,7 @@ class DealResult:
     key: Key | None = None
     found: Found | None = None  # only on the first deal of a divergence a worker meets
     compared: bool = True  # whether any observation was compared: an unsupported deal may stop at its setup
+    fault: str = ""  # where judging it raised, the traceback (run/kit_faults.py): its outcome is then an error of the kit's
 
 
 def fields_for(variant_id: str) -> frozenset[str]:
@@ -124,17 +126,17 @@ class Worker:
         for deal, answer in zip(deals, self._answers([d.request() for d in deals]), strict=True):
             variant = deal.case.variant
             expected = Expected(deal.case.refusals, deal.reports, fields_for(variant), self.declared, self.known(variant))
-            judged.append((deal, expected, first_divergence(expected, answer)))
+            judged.append((deal, expected, _compared(expected, answer)))
         # A copy of an answer the adapter had let go of, come later in the batch, was set aside (conformance/engines/protocol.py):
         # the deal it answered fails with it. One of an earlier batch's deal, judged already, is kept for the log.
         twice = self._set_aside()
         self.late_copies += sorted(twice - {deal.id for deal in deals})
         judged = [
-            (deal, expected, divergence if deal.id not in twice else first_divergence(expected, answered_twice(deal.id)))
+            (deal, expected, divergence if deal.id not in twice else _compared(expected, answered_twice(deal.id)))
             for deal, expected, divergence in judged
         ]
         seconds = round((time.perf_counter() - started) / max(1, len(indices)), 6)
-        results = [self._result(deal, divergence, seconds, expected.known_seen) for deal, expected, divergence in judged]
+        results = [self._verdict(deal, divergence, seconds, expected.known_seen) for deal, expected, divergence in judged]
         return sorted(results + failed, key=lambda result: result.index)
 
     def _engine_deals(self, indices: list[int], variants: tuple[str, ...]) -> tuple[list[Deal], list[DealResult]]:
@@ -177,6 +179,9 @@ class Worker:
                 failed.append(DealResult(i, deal_id(seed, i), variant, Outcome.FAIL, 0.0, "setup", clauses, (mismatch,),
                                          detail=said, key=(variant, "setup", clauses)))
                 continue
+            except Exception as err:  # the kit's bug, set off by the engine's deal: that deal's verdict
+                failed.append(_not_judged(i, deal_id(seed, i), variant, err, 0.0, "reading the engine's deal"))
+                continue
             deals.append(generate(seed, i, variants, observe_all=self.settings.observe_all, dealt=(variant, setup, sent)))
         return deals, failed
 
@@ -188,6 +193,16 @@ class Worker:
     def _set_aside(self) -> set[str]:
         """The ids of the answers the adapter has set aside as late copies since it was last asked."""
         return set(take_late_copies(self.engine))
+
+    def _verdict(self, deal: Deal, found: Divergence | Exception | None, seconds: float, known_seen: set[str]) -> DealResult:
+        """The deal's result; where judging it, or locating its divergence, raised (``found``, or ``_result``), an
+        error of the kit's saying so: no divergence, so neither shrunk nor written as a scenario, the campaign going on."""
+        if isinstance(found, Exception):
+            return _not_judged(deal.index, deal.id, deal.case.variant, found, seconds)
+        try:
+            return self._result(deal, found, seconds, known_seen)
+        except Exception as err:  # the kit's bug, as in _compared
+            return _not_judged(deal.index, deal.id, deal.case.variant, err, seconds)
 
     def _result(self, deal: Deal, divergence: Divergence | None, seconds: float, known_seen: set[str]) -> DealResult:
         variant = deal.case.variant
@@ -245,6 +260,23 @@ class Worker:
             shrunk = finding
             done, problem = writing.written(finding, writing.origin(finding, seed, deal.index), self.run_one)
         return Found(done, problem, shrunk.mid_deal)
+
+
+def _compared(expected: Expected, answer: object) -> Divergence | Exception | None:
+    """The first place the engine's answer parts from the reference (None: nowhere), or what judging it raised."""
+    try:
+        return first_divergence(expected, answer)
+    except Exception as err:  # the kit's bug, set off by the engine's answer: the deal's verdict, never the campaign's end
+        return err
+
+
+def _not_judged(
+    index: int, deal: str, variant: str, err: Exception, seconds: float, doing: str = "judging this deal"
+) -> DealResult:
+    """The result of a deal the kit failed to judge: an error of the kit's, said so, with where it raised; the command
+    and the deal's id (its seed and number) play the deal again."""
+    said = kit_faults.detail(err, doing, f"this command and the deal's id, {deal}")
+    return DealResult(index, deal, variant, Outcome.ERROR, seconds, error=said, detail=said, fault=kit_faults.traceback_of(err))
 
 
 def _unsupported(index: int, deal: str, variant: str, error: EngineError, seconds: float, *, compared: bool) -> DealResult:
