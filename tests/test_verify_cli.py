@@ -9,7 +9,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 from xml.etree import ElementTree as ET
 
 import pytest
@@ -148,6 +148,23 @@ def test_smoke_accepts_the_served_reference(capsys: pytest.CaptureFixture[str]) 
     assert code == 0, out
     assert out.strip().splitlines()[-1] == "5 passed, 0 failed"
     assert "ok   one answer per request: no request answered twice" in out
+
+
+def test_smoke_says_a_fault_of_the_kit_s_as_its_own(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Judging a trial's answer raising (a bug of the kit's) is no verdict on the engine and no traceback: the trial
+    says the fault is the kit's, the traceback is shown once on standard error, and smoke exits 4."""
+    from conformance.run import runner
+
+    def judge(*_: object) -> NoReturn:
+        raise TypeError("no such place \x1b[31mred")
+
+    monkeypatch.setattr(runner, "judge", judge)
+    code = main(["smoke", "--engine-cmd", SERVE])
+    out, err = capsys.readouterr()
+    assert code == 4, out + err
+    assert "a fault of the kit's, not the engine's" in out and "TypeError: no such place \\x1b[31mred" in out, out
+    assert "\x1b" not in out + err and "Traceback" not in out, out
+    assert err.count("Traceback (most recent call last):") == 1, err
 
 
 class CannotRefuse:

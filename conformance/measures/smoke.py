@@ -23,6 +23,7 @@ class Trial:
     name: str
     ok: bool
     detail: str
+    fault: str = ""  # the kit failed to judge the engine's answer: the traceback of what raised (kit_faults.py)
 
 
 def _first(
@@ -82,9 +83,11 @@ def smoke(command: str | list[str], timeout: float = 10.0) -> list[Trial]:
                     )
                 )
             else:
-                verdict = runner.judge(scenario, answer, declared(hello.get("reports")))  # on what it keeps
+                verdict = runner.judged(scenario, answer, declared(hello.get("reports")))  # on what it keeps
                 detail = f"{scenario.id}: {verdict.outcome}"
-                if name == "a refusal":
+                if verdict.fault:  # no word on the engine: the kit's own fault, said as such
+                    trials.append(Trial(name, False, f"{detail} ({verdict.fault})", verdict.where))
+                elif name == "a refusal":
                     refused = [o.get("rejected") for o in observations if isinstance(o, dict)]
                     codes = [untrusted.text(r.get("code"), 80) for r in refused if isinstance(r, dict) and "code" in r]
                     detail += f"; refusal codes seen: {', '.join(codes) or 'none'}"
