@@ -154,7 +154,7 @@ def test_the_kit_pins_every_field_in_every_phase(capsys: pytest.CaptureFixture[s
 def test_a_field_no_scenario_pins_in_a_phase_fails(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     # Without the scenario that pins every field as a Bisca match ends, Bisca's match-over column has gaps.
     kept = tuple(s for s in scenarios.kit_scenarios() if s.id != "bisca/fields/match-won")
-    monkeypatch.setattr(cli.scenarios, "kit_scenarios", lambda: kept)
+    monkeypatch.setattr(scenarios, "kit_scenarios", lambda: kept)
     assert cli.main(["coverage", "--fields"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert "GAP bisca: variant at match-over: The variant being played." in out

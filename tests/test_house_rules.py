@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from conformance import cli
+from conformance.commands import exits
 from specreader import kitdata, roots
 from specreader.limits import MAX_INHERITANCE
 
@@ -161,7 +162,7 @@ def test_a_house_variant_may_not_take_a_kit_variant_s_id(house: Path, capsys: py
     variant.write_text(variant.read_text(encoding="utf-8").replace(f"id: {HOUSE_VARIANT}", "id: albastini-4p"), encoding="utf-8")
     status, err = validate_house(house, capsys)
     kit_file = kitdata.spec_dir() / "albastini" / "variants" / "4p.yaml"
-    assert status == cli.EXIT_BAD_DATA
+    assert status == exits.EXIT_BAD_DATA
     taken = f"variant 'albastini-4p' is already declared (in {kit_file}:2): expected a name of the house's own"
     assert f"{variant}:2:5: $.id: {taken}" in err
 
@@ -175,10 +176,10 @@ def test_a_parameter_of_another_rule_than_the_inherited_one_is_located(
     variant.write_text(variant.read_text(encoding="utf-8") + "    line_per_member: 20\n", encoding="utf-8")
     line = len(variant.read_text(encoding="utf-8").splitlines())
     status, err = validate_house(house, capsys)
-    assert status == cli.EXIT_BAD_DATA
+    assert status == exits.EXIT_BAD_DATA
     assert f"{variant}:{line}:5: $.components.score.line_per_member: after inheritance: unknown key 'line_per_member'" in err[0]
     fuzz = cli.main(["fuzz", "--spec", str(house / "spec"), "--variant", HOUSE_VARIANT, "--deals", "5"])
-    assert fuzz == cli.EXIT_BAD_DATA and f"{variant}:{line}:5:" in capsys.readouterr().err
+    assert fuzz == exits.EXIT_BAD_DATA and f"{variant}:{line}:5:" in capsys.readouterr().err
 
 
 def test_house_clauses_and_sections_may_not_repeat_the_kit_s(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -186,7 +187,7 @@ def test_house_clauses_and_sections_may_not_repeat_the_kit_s(house: Path, capsys
     text = clauses.read_text(encoding="utf-8").replace("  - id: baobab\n", "  - id: score\n")
     clauses.write_text(text.replace("albastini.baobab.over-90-wins-three", "albastini.play.in-turn"), encoding="utf-8")
     status, err = validate_house(house, capsys)
-    assert status == cli.EXIT_BAD_DATA
+    assert status == exits.EXIT_BAD_DATA
     mine = [line for line in err if line.startswith(str(clauses))]
     # the clause still names the section baobab, which the file no longer declares
     assert [line.split(": ")[1] for line in mine] == ["$.sections[0].id", "$.clauses[0].id", "$.clauses[0].section"]
@@ -199,7 +200,7 @@ def test_a_house_clause_may_not_sit_in_a_kit_section(house: Path, capsys: pytest
     text = clauses.read_text(encoding="utf-8").replace("    section: baobab\n", "    section: over-60\n")
     clauses.write_text(text.replace("albastini.baobab.over-90-wins-three", "albastini.over-60.wins-three"), encoding="utf-8")
     status, err = validate_house(house, capsys)
-    assert status == cli.EXIT_BAD_DATA
+    assert status == exits.EXIT_BAD_DATA
     assert f"{clauses}:10:14: $.clauses[0].section: expected a section this file declares, found 'over-60'" in err
 
 
@@ -210,7 +211,7 @@ def test_a_house_scenario_may_not_take_a_kit_scenario_s_id(house: Path, capsys: 
         encoding="utf-8",
     )
     status, err = validate_house(house, capsys)
-    assert status == cli.EXIT_BAD_DATA
+    assert status == exits.EXIT_BAD_DATA
     assert any(line.startswith(f"{file}:") and "duplicate scenario id 'albastini/over-60/sixty-one-wins'" in line for line in err)
 
 
@@ -226,7 +227,7 @@ def test_a_spec_folder_that_cannot_be_used_is_named(
     house: Path, capsys: pytest.CaptureFixture[str], where: str, message: str
 ) -> None:
     folder = kitdata.spec_dir() if where == "KIT" else house / where
-    assert cli.main(["validate", "--spec", str(folder)]) == cli.EXIT_BAD_DATA
+    assert cli.main(["validate", "--spec", str(folder)]) == exits.EXIT_BAD_DATA
     assert f"{folder}: {message}" in capsys.readouterr().err.splitlines()
 
 
@@ -241,7 +242,7 @@ def test_a_refused_value_is_shown_escaped_and_once(
     text = variant.read_text(encoding="utf-8")
     variant.write_text(text.replace("    double: 3\n", f"    double: {written}\n"), encoding="utf-8")
     status, err = validate_house(house, capsys)
-    assert status == cli.EXIT_BAD_DATA
+    assert status == exits.EXIT_BAD_DATA
     assert any(line.endswith(f"$.components.score.double: expected integer, {shown}") for line in err), err
     assert "\u202e" not in "\n".join(err) and "\x1b" not in "\n".join(err)
 
@@ -250,7 +251,7 @@ def test_a_house_spec_folder_holds_no_error_codes(house: Path, capsys: pytest.Ca
     errors = house / "spec" / "refusals.yaml"
     shutil.copy(kitdata.spec_dir() / "refusals.yaml", errors)
     status, err = validate_house(house, capsys)
-    assert status == cli.EXIT_BAD_DATA
+    assert status == exits.EXIT_BAD_DATA
     assert err[0].startswith(f"{errors}:1:1: $: unexpected file in a house spec folder: expected ")
 
 
@@ -272,7 +273,7 @@ def test_a_house_spec_folder_is_laid_out_as_the_guide_says(house: Path, capsys: 
     other = spec / "briscola" / "clauses.yaml"
     other.write_text((spec / "albastini" / "clauses.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     status, err = validate_house(house, capsys)
-    assert status == cli.EXIT_BAD_DATA
+    assert status == exits.EXIT_BAD_DATA
     assert any(line.startswith(f"{deeper}:1:1: $: unexpected file in a house spec folder: expected <game>/") for line in err)
     assert any(line.startswith(f"{nogame}:1:1: $: expected a folder named for a game (albastini, ") for line in err)
     assert any(line.startswith(f"{elsewhere}:1:1: $: expected a folder named for a game") for line in err)
@@ -287,7 +288,7 @@ def test_a_house_variant_of_another_game_than_its_folder_s_is_located(
     variant.write_text(re.sub(r"(?m)^extends: .*$", "extends: briscola-2p", text, count=1), encoding="utf-8")
     line = next(i for i, row in enumerate(variant.read_text(encoding="utf-8").splitlines(), 1) if row.startswith("extends:"))
     status, err = validate_house(house, capsys)
-    assert status == cli.EXIT_BAD_DATA
+    assert status == exits.EXIT_BAD_DATA
     said = "a variant of 'briscola' in the folder of 'albastini': expected one of 'albastini'"
     assert f"{variant}:{line}:10: $.extends: {said}" in err
 
@@ -301,7 +302,7 @@ def test_a_link_to_a_file_outside_a_house_folder_is_reported_and_never_read(
     kept = scenario.with_suffix(".txt")  # no .yaml: read only through the link beside it
     scenario.rename(kept)
     scenario.symlink_to(kept.name)
-    assert validate_house(house, capsys) == (cli.EXIT_OK, [])
+    assert validate_house(house, capsys) == (exits.EXIT_OK, [])
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     theirs = elsewhere / "theirs.yaml"
@@ -317,12 +318,12 @@ def test_a_link_to_a_file_outside_a_house_folder_is_reported_and_never_read(
         link.symlink_to(target)
     expected = sorted(f"{link}: a link out of the folder: expected a file inside it" for link in links)
     status, err = validate_house(house, capsys)
-    assert (status, err) == (cli.EXIT_BAD_DATA, [*expected, "3 problem(s)"])
+    assert (status, err) == (exits.EXIT_BAD_DATA, [*expected, "3 problem(s)"])
     spec_link = house / "spec" / "albastini" / "variants" / "kit.yaml"
     spec_link.unlink()  # verify stops at a spec problem before it reads the scenarios
     status = cli.main(["verify", "--spec", str(house / "spec"), "--scenarios", str(house / "scenarios")])
     out, err_text = capsys.readouterr()
-    assert (status, out) == (cli.EXIT_BAD_DATA, "")  # nothing run, theirs.yaml's scenarios included
+    assert (status, out) == (exits.EXIT_BAD_DATA, "")  # nothing run, theirs.yaml's scenarios included
     assert err_text.splitlines() == [line for line in expected if str(spec_link) not in line] + ["2 problem(s)"]
 
 
@@ -347,21 +348,21 @@ def test_an_extends_chain_is_as_long_whatever_order_its_ids_sort_in(
     said = f"extends chain {chain} longer than {MAX_INHERITANCE} variants: expected extends that end"
     problem = f"{variants / names[-1]}.yaml:2:10: $.extends: {said}"
     status, err = validate_house(house, capsys)
-    assert (status, err) == (cli.EXIT_BAD_DATA, [problem, "1 problem(s)"])
+    assert (status, err) == (exits.EXIT_BAD_DATA, [problem, "1 problem(s)"])
     status = cli.main(["fuzz", "--spec", str(house / "spec"), "--variant", names[-1], "--deals", "3"])
     out, err_text = capsys.readouterr()
-    assert (status, err_text.splitlines(), out) == (cli.EXIT_BAD_DATA, [problem, "1 problem(s)"], "")
+    assert (status, err_text.splitlines(), out) == (exits.EXIT_BAD_DATA, [problem, "1 problem(s)"], "")
 
 
 def test_a_missing_scenarios_folder_is_named(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = house / "tests"
     status = cli.main(["verify", "--spec", str(house / "spec"), "--scenarios", str(missing)])
-    assert status == cli.EXIT_BAD_DATA
+    assert status == exits.EXIT_BAD_DATA
     assert f"{missing}: no such folder: expected a scenarios folder of house rules" in capsys.readouterr().err
 
 
 def test_a_command_leaves_the_environment_as_it_found_it(house: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert validate_house(house, capsys)[0] == cli.EXIT_OK
+    assert validate_house(house, capsys)[0] == exits.EXIT_OK
     assert roots.current() == roots.Roots()
 
 
@@ -408,7 +409,7 @@ def test_a_broken_house_spec_stops_a_command_before_it_runs(
     args = [arg.format(scenarios=house / "scenarios") for arg in command]
     status = cli.main([*args, "--spec", str(house / "spec")])
     out, err = capsys.readouterr()
-    assert (status, err.splitlines(), out) == (cli.EXIT_BAD_DATA, [problem, "1 problem(s)"], "")
+    assert (status, err.splitlines(), out) == (exits.EXIT_BAD_DATA, [problem, "1 problem(s)"], "")
     assert problem in validate_house(house, capsys)[1]  # validate's words (it also checks the scenarios)
 
 
@@ -416,7 +417,7 @@ def test_a_broken_house_spec_stops_a_command_before_it_runs(
 def test_field_coverage_takes_no_house_folders(house: Path, capsys: pytest.CaptureFixture[str], folders: list[str]) -> None:
     status = cli.main(["coverage", "--fields", folders[0], str(house / folders[1])])
     out, err = capsys.readouterr()
-    assert (status, out) == (cli.EXIT_BAD_DATA, "")
+    assert (status, out) == (exits.EXIT_BAD_DATA, "")
     assert err == "usage error: --fields measures the kit's own scenarios: give it no --spec or --scenarios\n"
 
 

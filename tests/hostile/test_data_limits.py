@@ -467,7 +467,7 @@ def test_an_error_without_a_path_is_never_shown_as_question_mark(monkeypatch: py
     def full(*args: object, **kwargs: object) -> int:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("conformance.cli.validate", full)
+    monkeypatch.setattr("conformance.commands.spec_checks.validate", full)
     assert main(["validate"]) == 2
     err = capsys.readouterr().err
     assert "?" not in err and "No space left on device" in err

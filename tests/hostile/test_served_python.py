@@ -15,7 +15,8 @@ import pytest
 from conftest import HERE, TRICKSPEC
 from hostile_engines import NOT_JSON, ReportsOddly
 
-from conformance.cli import EXIT_ENGINE, EXIT_FAILED, main
+from conformance.cli import main
+from conformance.commands.exits import EXIT_ENGINE, EXIT_FAILED
 from conformance.engines.adapter import InProcessAdapter, open_engine
 from conformance.run import runner
 from conformance.suite import scenarios
