@@ -30,6 +30,7 @@ class Otea(Rule):
         # Without bidders the stage never waits, and takes no action (none gets an action id).
         self.kinds = {Phase.BIDDING: frozenset({"bid", "pass"})} if self.bidders != "none" else {}
         self.names_makers = False  # the card turned makes trumps, whoever bid
+        self.out_of_play = 0  # the card turned and the bids stay in play
         self.rules = rules
         self.suit_of = rules.cards.suit_of
         self.bid_ids = rules.actions.card_ids["bid"]

@@ -67,6 +67,11 @@ class FirstDealerRule(Protocol):
         """The first dealer, from the setup's ``nines`` (at ``path``)."""
 
 
+class TrumpRule(Protocol):
+    names_makers: bool  # trumps are made by a side (the makers), not by the card alone
+    out_of_play: int  # the cards making trumps puts out of play before the first lead
+
+
 class Legality(Protocol):
     free: bool  # every card in hand is always legal
 
@@ -162,6 +167,7 @@ class Rules:
         # Filled by engine.compile_rules through the registry.
         self.first_dealer: FirstDealerRule | None = None
         self.has_cut = False
+        self.trump_rule: TrumpRule
         self.has_makers = False  # the trump rule names a side that made trumps
         self.has_lone = False  # a player may go alone
         self.stages: list[Stage] = []

@@ -231,13 +231,20 @@ def _before_play(rules: Rules) -> str:
     return before
 
 
+def _left_out(rules: Rules, st: Deal) -> int:
+    """How many cards the deal itself puts out of play before the first lead: those making trumps leaves there
+    (Altbaumer's stock not taken, and the discards), and the full hands of the seats sitting out."""
+    return rules.trump_rule.out_of_play + st.active.count(False) * rules.hand_size
+
+
 def _leader(rules: Rules, st: Deal, leader: int, path: JsonPath) -> None:
     """The trick on the table is led as play leads it: the first by ``Deal.first_leader``, any other by the last
-    trick's winner, so by a side that has won a trick. With no trick counted, cards out of play may stand for tricks
-    the setup leaves uncounted (a position fuzz shrank), so only a setup with none is at the first trick."""
+    trick's winner, so by a side that has won a trick. With no trick counted, cards out of play beyond those the deal
+    puts there may stand for tricks the setup leaves uncounted (a position fuzz shrank), so only a setup with none
+    beyond them is at the first trick."""
     at = (*path, "trick", 0, "seat") if st.trick_seats else (*path, "to_act")
     if not any(st.tricks):
-        if st.dead:
+        if len(st.dead) > _left_out(rules, st):
             return
         first = st.first_leader()
         if leader != first:

@@ -28,6 +28,7 @@ class TurnUp(Rule):
     def __init__(self, rules: Rules, params: Params) -> None:
         self.kinds = {Phase.TRUMP: frozenset({"accept", "refuse"}), Phase.DISCARD: frozenset({"discard"})}
         self.names_makers = True  # forehand's side, by accepting or refusing
+        self.out_of_play = rules.stock_size  # the stock cards not taken, and as many discarded as were taken
         self.rules = rules
         self.discard = params.text("discard")
 

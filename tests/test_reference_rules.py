@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance import strategies
+from conformance.fuzz.shrink import from_position
 from conformance.suite.scenarios import deck_of
 from reference import Engine, SetupError, VariantError
 from specreader.spec import variant, variant_ids
@@ -387,6 +388,53 @@ def test_a_game_without_makers_or_a_lone_player_refuses_them_plainly(variant_id:
         with pytest.raises(SetupError) as err:
             Engine.new(variant_id, {**setup, "start": {**start, key: value}})
         assert (err.value.path, err.value.said) == (("start", key), said)
+
+
+def _altbaumer_at_the_first_lead(decisions: tuple[str, ...]) -> dict[str, Any]:
+    """An Altbaumer setup starting as play begins: trumps made and the choice to go alone taken as ``decisions``
+    say (dealer 3, so seat 0 is forehand), forehand discarding the first cards it may."""
+    engine = _alt(["9H", "TH", "JC", "AS"])
+    wanted = iter(decisions)
+    while (snapshot := engine.snapshot())["phase"] != "play":
+        legal = engine.legal_actions()
+        kind = legal[0]["type"] if snapshot["phase"] == "discard" else next(wanted)
+        apply_ok(engine, next(a for a in legal if a["type"] == kind))
+    setup = from_position({"dealer": 3}, snapshot)
+    assert setup is not None and len(snapshot["dead"]) >= 4
+    return setup
+
+
+@pytest.mark.parametrize(
+    ("decisions", "leader"),
+    [
+        (("accept", "pass", "pass"), 0),
+        (("refuse", "alone"), 0),  # forehand alone, its partner's hand out of play too
+        (("accept", "pass", "alone"), 1),  # forehand's partner alone: forehand sits out, the next to play leads
+    ],
+)
+def test_a_first_trick_led_by_another_seat_is_refused_though_making_trumps_left_cards_out_of_play(
+    decisions: tuple[str, ...], leader: int
+) -> None:
+    """Altbaumer's stock is always out of play once trumps are made (the cards not taken, and as many discarded as
+    were taken), and a lone player's partner's hand with it: those cards stand for no trick, so a start where they
+    alone are out of play is at the first trick, which forehand leads. Cards out of play beyond them may stand for
+    tricks the setup leaves uncounted (a position fuzz shrank): whoever leads, such a start is taken."""
+    setup = _altbaumer_at_the_first_lead(decisions)
+    start = setup["start"]
+    assert start["to_act"] == leader and Engine.new(ALT, setup).snapshot()["to_act"] == leader
+    playing = [int(seat) for seat, hand in setup["hands"].items() if hand]
+    for seat in playing:
+        if seat != leader:
+            with pytest.raises(SetupError) as err:
+                Engine.new(ALT, {**setup, "start": {**start, "to_act": seat}})
+            assert (err.value.path, err.value.said) == (
+                ("start", "to_act"),
+                f"the first trick is led by seat {leader} (forehand, or the next to play if forehand sits out), not seat {seat}",
+            )
+    hands = {seat: hand[1:] if hand else [] for seat, hand in setup["hands"].items()}
+    dead = [*start["dead"], *(hand[0] for hand in setup["hands"].values() if hand)]  # a trick's cards, uncounted
+    other = next(seat for seat in playing if seat != leader)
+    assert Engine.new(ALT, {**setup, "hands": hands, "start": {**start, "to_act": other, "dead": dead}})
 
 
 def _variant(**components: Any) -> dict[str, Any]:
