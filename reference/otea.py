@@ -49,6 +49,16 @@ class Otea(Rule):
     def eligible(self, st: Deal, seat: int) -> bool:
         return seat in self.order[st.dealer]
 
+    def unturnable(self, turned: list[int], trump: int) -> tuple[int, str] | None:
+        """The dealer turns one card, and its suit is trumps."""
+        cards = self.rules.cards
+        if len(turned) > 1:
+            return 1, f"the dealer turns one card, not {len(turned)}"
+        if turned and self.suit_of[turned[0]] != trump:
+            turned_suit = cards.suits[self.suit_of[turned[0]]]
+            return 0, f"{cards.codes[turned[0]]} turned makes {turned_suit} trumps, not {cards.suits[trump]}"
+        return None
+
     def start(self, st: Deal, ev: Events) -> bool:
         st.pending = list(self.order[st.dealer])
         if st.pending:

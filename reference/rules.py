@@ -71,6 +71,10 @@ class TrumpRule(Protocol):
     names_makers: bool  # trumps are made by a side (the makers), not by the card alone
     out_of_play: int  # the cards making trumps puts out of play before the first lead
 
+    def unturnable(self, turned: list[int], trump: int) -> tuple[int, str] | None:
+        """Where no deal turns the cards ``turned`` (in the order turned) while making ``trump`` trumps: the index of
+        the first card none turns so, and why; None where one may."""
+
 
 class Legality(Protocol):
     free: bool  # every card in hand is always legal

@@ -378,6 +378,10 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
     st.turned = [cards.one(code, (*path, "turned", i)) for i, code in enumerate(turned)]
     if len(set(st.turned)) < len(st.turned):
         raise SetupError("expected each card turned once", (*path, "turned"))
+    unturnable = rules.trump_rule.unturnable(st.turned, suit)
+    if unturnable is not None:
+        at, why = unturnable
+        raise SetupError(why, (*path, "turned", at), parameter=TRUMP, observed=_at_play("turned"))
     draw = rules.draw
     if st.stock and (draw is None or draw.left_to_draw(st) % st.n_active):
         raise SetupError(

@@ -32,6 +32,30 @@ class TurnUp(Rule):
         self.rules = rules
         self.discard = params.text("discard")
 
+    def unturnable(self, turned: list[int], trump: int) -> tuple[int, str] | None:
+        """The top stock card, then, on a refusal, the next ones until a card of another suit than the first shows,
+        or the whole stock where none does: never more than the stock, and the last card turned is the one forehand
+        takes, whose suit is trumps."""
+        cards = self.rules.cards
+        suit_of = cards.suit_of
+        stock = self.rules.stock_size
+        if len(turned) > stock:
+            return stock, f"at most the {stock} stock cards are turned, not {len(turned)}"
+        if not turned:
+            return None
+        first = suit_of[turned[0]]
+        last = len(turned) - 1
+        for i in range(1, last):
+            if suit_of[turned[i]] != first:
+                return i, f"turning stops at {cards.codes[turned[i]]}, the first card of another suit than the first"
+        taken = turned[last]
+        if suit_of[taken] != trump:
+            said = f"{cards.codes[taken]}, the last card turned, is taken and makes {cards.suits[suit_of[taken]]} trumps"
+            return last, f"{said}, not {cards.suits[trump]}"
+        if 0 < last < stock - 1 and suit_of[taken] == first:
+            return last, "after a card of the first card's suit, turning goes on until another suit shows or the stock is out"
+        return None
+
     def start(self, st: Deal, ev: Events) -> bool:
         if not st.stock:
             raise AssertionError("no stock to turn")  # the variant check rules this out

@@ -437,6 +437,51 @@ def test_a_first_trick_led_by_another_seat_is_refused_though_making_trumps_left_
     assert Engine.new(ALT, {**setup, "hands": hands, "start": {**start, "to_act": other, "dead": dead}})
 
 
+@pytest.mark.parametrize("variant_id", variant_ids())
+def test_a_start_recording_cards_no_deal_turns_is_refused(variant_id: str) -> None:
+    """What a trump rule turns is bounded (one card for the Otea, at most the stock for the turn-up), and the card
+    turned makes trumps (in the turn-up, the last turned, which forehand takes): a mid-play start recording every
+    card of the trump suit as turned, or a card of another suit alone, gives what no deal turned."""
+    engine = Engine.new(variant_id, {"dealer": 0, "deck": deck_of(variant(variant_id))})
+    while (snapshot := engine.snapshot())["phase"] != "play":
+        engine.apply(engine.legal_actions()[0])
+    setup = from_position({"dealer": 0}, snapshot)
+    assert setup is not None and setup["start"]["turned"]
+    assert Engine.new(variant_id, setup).snapshot()["turned"] == snapshot["turned"]
+    cards = engine.rules.cards
+    of_trump = [code for c, code in enumerate(cards.codes) if cards.suits[cards.suit_of[c]] == snapshot["trump"]]
+    other = next(code for c, code in enumerate(cards.codes) if code not in of_trump)
+    for turned in (of_trump, [other]):
+        with pytest.raises(SetupError) as err:
+            Engine.new(variant_id, {**setup, "start": {**setup["start"], "turned": turned}})
+        assert err.value.path[:2] == ("start", "turned") and err.value.parameter == "components.trump", err.value
+
+
+@pytest.mark.parametrize(
+    ("turned", "trump", "refused_at"),
+    [
+        (["9H", "TH", "JC"], "C", None),  # refused: turned until another suit shows, a Tree counting as a club
+        (["9S", "TS", "JS", "QS"], "S", None),  # the stock all one suit: every card turned, all taken
+        (["JC"], "C", None),  # accepted
+        (["9H", "TH"], "H", 1),  # turning goes on after a second heart
+        (["9H", "JC", "TH"], "H", 1),  # and stops at the first club
+        (["9H", "TH", "JC"], "H", 2),  # the club shown is taken: clubs are trumps
+        (["9S", "TS", "JS", "QS", "KS"], "S", 4),  # never more than the stock
+    ],
+)
+def test_the_cards_a_turn_up_records_are_those_turned_until_another_suit_shows(
+    turned: list[str], trump: str, refused_at: int | None
+) -> None:
+    setup = _altbaumer_at_the_first_lead(("refuse", "pass", "pass"))
+    given = {**setup, "start": {**setup["start"], "turned": turned, "trump": trump}}
+    if refused_at is None:
+        assert Engine.new(ALT, given).snapshot()["turned"] == turned
+        return
+    with pytest.raises(SetupError) as err:
+        Engine.new(ALT, given)
+    assert err.value.path == ("start", "turned", refused_at), err.value
+
+
 def _variant(**components: Any) -> dict[str, Any]:
     v = variant("albastini-2p")
     v["components"].update(components)

@@ -480,6 +480,13 @@ def test_a_wrong_first_lead_is_put_on_the_clause_stating_who_leads_first(
         ("briscola-2p", _mid_play("briscola-2p", makers=0), "this variant has no makers", "briscola.deal.trump-card"),
         # a lone player where nobody goes alone: no clause states it, so the deal's clauses are named
         ("bisca-2p", _mid_play("bisca-2p", lone=0), "this variant has no lone player", "bisca.deal.three-each"),
+        # cards no deal turns: the clauses of how trumps are made that observe what was turned
+        ("briscola-2p", _mid_play("briscola-2p", turned=["AC", "AD"]), "the dealer turns one card, not 2",
+         "briscola.deal.trump-card"),
+        ("albastini-4p", _mid_play("albastini-4p", turned=["AC"]), "AC turned makes C trumps, not H",
+         "albastini.otea.turn-up"),
+        ("altbaumer-standard", _mid_play("altbaumer-standard", turned=["9H", "TH"]),
+         "TH, the last card turned, is taken and makes H trumps, not S", "altbaumer.trump.turn-up, altbaumer.trump.refuse"),
     ],
 )
 def test_a_deal_begun_mid_play_is_put_on_the_clause_of_the_position_it_gives_wrongly(
@@ -709,9 +716,9 @@ def test_a_mid_deal_game_s_wrong_trump_is_not_put_down_to_its_stock(tmp_path: Pa
     game = _reference_game("briscola-2p", 1)
     position = from_position(game["setup"], game["observations"][1]["snapshot"])
     assert position is not None
-    last = position["stock"][-1]  # the trump card, which the start's indicator names: a start may name none
+    last = position["stock"][-1]  # the trump card, which the start's indicator and turned name: a start may name neither
     other = next(suit for suit in "CDHS" if suit != last[-1])
-    position["start"] = {k: v for k, v in position["start"].items() if k != "indicator"} | {"trump": other}
+    position["start"] = {k: v for k, v in position["start"].items() if k not in ("indicator", "turned")} | {"trump": other}
     observation = {"snapshot": {"trump": last[-1]}}
     mid = {"game": 1, "variant": "briscola-2p", "setup": position, "actions": [], "observations": [observation]}
     status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", mid)))
