@@ -279,7 +279,7 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
     st.dead = cards.many(start.get("dead", []), (*path, "dead"))
     # Makers and a lone player, where the rules have them.
     makers = start.get("makers")
-    if makers is not None and not rules.has_makers:
+    if makers is not None and not rules.trump_rule.names_makers:
         raise SetupError("this variant has no makers", (*path, "makers"), parameter=TRUMP)
     if makers is not None and (type(makers) is not int or not 0 <= makers < nsides):
         raise SetupError(f"expected a side index 0..{nsides - 1} or null", (*path, "makers"), parameter=SIDES)
@@ -359,7 +359,10 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
     # The indicator lies under the stock (its last card), or is out of play, or was drawn.
     indicator = start.get("indicator")
     if indicator is not None and rules.draw is None:  # the indicator lies under a stock drawn from: none here
-        raise SetupError("this variant has no trump indicator", (*path, "indicator"), parameter=INDICATOR)
+        # put on the clauses of how its trumps are made, by the cards they turn
+        raise SetupError(
+            "this variant has no trump indicator", (*path, "indicator"), parameter=TRUMP, observed=_at_play("turned")
+        )
     if indicator is not None:
         ind = cards.one(indicator, (*path, "indicator"))
         if st.stock and st.stock[-1] != ind and ind not in st.dead:

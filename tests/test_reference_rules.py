@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from conformance import strategies
 from conformance.fuzz.shrink import from_position
+from conformance.suite.observing import clauses_of
 from conformance.suite.scenarios import deck_of
 from reference import Engine, SetupError, VariantError
 from specreader.spec import variant, variant_ids
@@ -371,6 +372,8 @@ def test_a_game_without_an_indicator_refuses_one_plainly() -> None:
     with pytest.raises(SetupError) as err:
         Engine.new(ALT, {**setup, "start": {**start, "indicator": snapshot["dead"][0]}})
     assert (err.value.path, err.value.said) == (("start", "indicator"), "this variant has no trump indicator")
+    blamed = clauses_of(ALT).for_setup(err.value, ALT)  # the clauses of how its trumps are made, not the deal's
+    assert blamed.clauses == ("altbaumer.trump.turn-up", "altbaumer.trump.refuse") and not blamed.unstated, blamed
 
 
 @pytest.mark.parametrize("variant_id", [v for v in variant_ids() if v != ALT])
