@@ -117,7 +117,6 @@ def compile_rules(variant: Json, precedence: Sequence[str] | None = None) -> Rul
         raise VariantError("the cutter's first packet cannot be short by every top trump", ("deal", "packets"))
     trump = components.build(rules, "trump")
     rules.trump_rule = trump
-    rules.has_makers = trump.names_makers
     look = components.build(rules, "look")
     lone = components.build(rules, "lone")
     rules.has_lone = lone is not None

@@ -172,7 +172,6 @@ class Rules:
         self.first_dealer: FirstDealerRule | None = None
         self.has_cut = False
         self.trump_rule: TrumpRule
-        self.has_makers = False  # the trump rule names a side that made trumps
         self.has_lone = False  # a player may go alone
         self.stages: list[Stage] = []
         self.index: ActionIndex  # the integer ids of the actions the stages accept
