@@ -24,7 +24,7 @@ from rulesite.links import PageLinks
 from rulesite.rule_words import Fact
 from rulesite.sitedata import SiteData, clause_applies
 from rulesite.templating import render
-from specreader.jsontypes import Json, part_of, value_at
+from specreader.jsontypes import Json, overlap, value_at
 
 
 def differs_at(erratum: Json, variant: Json) -> bool:
@@ -54,7 +54,7 @@ def rulings_behind(fact: Fact, vid: str, data: SiteData) -> list[str]:
     game = data.variants[vid].get("game")
 
     def said_from(parameter: object) -> bool:
-        return bool(parameter) and any(part_of(str(parameter), a) or part_of(a, str(parameter)) for a in fact.about)
+        return bool(parameter) and any(overlap(str(parameter), a) for a in fact.about)
 
     found = []
     for rid, ruling in data.rulings.items():

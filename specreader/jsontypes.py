@@ -24,10 +24,15 @@ def part_of(path: str, whole: str) -> bool:
     return path == whole or path.startswith(whole + ".")
 
 
-def value_at(data: Any, dotted: str) -> Any:
-    """The value at a dotted path of JSON objects (``components.draw.indicator``); None where a key on the way is
-    absent or leads to no object."""
+def overlap(a: str, b: str) -> bool:
+    """Whether one dotted path is the other or lies inside it (``result`` and ``result.vp``, either way round)."""
+    return part_of(a, b) or part_of(b, a)
+
+
+def value_at(data: Any, dotted: str, absent: Any = None) -> Any:
+    """The value at a dotted path of JSON objects (``components.draw.indicator``); ``absent`` where a key on the way
+    is absent or leads to no object."""
     node = data
     for part in dotted.split("."):
-        node = node.get(part) if isinstance(node, dict) else None
+        node = node.get(part, absent) if isinstance(node, dict) else absent
     return node

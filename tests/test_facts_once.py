@@ -93,7 +93,9 @@ def test_every_data_limit_is_stated_in_limits_py() -> None:
 
 
 # A walk down a dotted path of JSON objects, one key at a time, none left standing for what is absent.
-_DOTTED_WALK = re.compile(r"for (\w+) in [\w.]+\.split\(\"\.\"\):\n\s+(\w+) = \2\.get\(\1\) if isinstance\(\2, dict\) else None")
+_DOTTED_WALK = re.compile(
+    r"for (\w+) in [\w.]+\.split\(\"\.\"\):\n\s+(\w+) = \2\.get\(\1(?:, \w+)?\) if isinstance\(\2, dict\) else \w+"
+)
 JSONTYPES = ROOT / "specreader" / "jsontypes.py"
 
 
@@ -111,6 +113,24 @@ def test_a_path_within_another_is_told_by_one_function() -> None:
     assert _PART_TEST.search(JSONTYPES.read_text(encoding="utf-8"))
     assert part_of("result.vp", "result") and part_of("result", "result")
     assert not part_of("result_x", "result") and not part_of("result", "result.vp")
+    either = [p.relative_to(ROOT) for p in sources() if p != JSONTYPES and _EITHER_WAY.search(p.read_text(encoding="utf-8"))]
+    assert either == [], "either path within the other told outside specreader/jsontypes.py: use overlap"
+
+
+# Either path told to lie within the other, written out.
+_EITHER_WAY = re.compile(r"part_of\((\w+(?:\(\w+\))?), (\w+(?:\(\w+\))?)\) or part_of\(\2, \1\)")
+
+
+def test_a_checked_path_s_field_is_told_by_one_function() -> None:
+    """A checked path's field, without the seat, side or place in a list (``piles.0``: ``piles``): what the summary's
+    count of fields the engine reports and fuzz's naming of a divergence both take, through field_phases.field_of."""
+    from conformance.suite.field_phases import field_of
+
+    unplacing = re.compile(r"if not (\w+)\.isdigit\(\)\)")
+    own = ROOT / "conformance" / "suite" / "field_phases.py"
+    elsewhere = [p.relative_to(ROOT) for p in sources() if p != own and unplacing.search(p.read_text(encoding="utf-8"))]
+    assert elsewhere == [], "a path's places dropped outside conformance/suite/field_phases.py: use field_of"
+    assert field_of("piles.0") == "piles" and field_of("stock.33") == "stock" and field_of("result.vp.1") == "result.vp"
 
 
 def test_a_value_at_a_dotted_path_is_read_by_one_function() -> None:
@@ -124,3 +144,5 @@ def test_a_value_at_a_dotted_path_is_read_by_one_function() -> None:
     variant = {"components": {"draw": {"rule": "stock", "indicator": "dead"}}, "players": 4}
     assert value_at(variant, "components.draw.indicator") == "dead" and value_at(variant, "players") == 4
     assert value_at(variant, "components.cut.rule") is None and value_at(variant, "players.min") is None
+    absent = object()
+    assert value_at(variant, "components.cut.rule", absent) is absent and value_at(variant, "players", absent) == 4

@@ -132,17 +132,13 @@ def _reported_fields(log: Log, chosen: list[scenarios.Scenario]) -> str | None:
     games = {str(spec.kit_spec().resolved(v).get("game", "")) for v in {s.variant for s in ran}}
     others = set.intersection(*(set(field_phases.left_empty(g)) for g in games)) if games else set()
     expects = [step.expect for s in ran for step in s.steps if step.expect]
-    checked = {_field_of(path) for path in every_path(expects)} - others
-    left_out = {_field_of(path) for path in every_path(expects) - every_path(within(e, reports)[0] for e in expects)}
+    checked = {field_phases.field_of(path) for path in every_path(expects)} - others
+    left_out = {field_phases.field_of(path) for path in every_path(expects) - every_path(within(e, reports)[0] for e in expects)}
     left = sorted(left_out & checked)
     shown = ", ".join(left[:_UNKNOWN_NAMED]) + (f" and {len(left) - _UNKNOWN_NAMED} more" if len(left) > _UNKNOWN_NAMED else "")
     said = f"fields: the engine reports {len(checked) - len(left)} of the {len(checked)} the scenarios check"
     return said + (f"; not {shown}" if left else "")
 
-
-def _field_of(path: str) -> str:
-    """A field without the seat, side or place in a list it is checked at (``piles.0``, ``stock.33``)."""
-    return ".".join(part for part in path.split(".") if not part.isdigit())
 
 
 def _report(

@@ -17,6 +17,7 @@ from typing import Any
 from conformance.engines.messages import Request
 from conformance.fuzz.compare import ERROR, REFUSAL, REPORT, Divergence, Expected, first_divergence
 from conformance.fuzz.deals import Case, Report, reference_reports
+from conformance.suite import field_phases
 from conformance.suite.observing import LEGAL, SETUP, clauses_of
 from conformance.suite.reported import Reports
 from conformance.vocabulary import EngineError, ErrorKind
@@ -60,10 +61,6 @@ def truncated(case: Case, position: int) -> Case:
     return replace(case, actions=case.actions[:position], refusals=case.refusals[:position])
 
 
-def _field_of(path: str) -> str:
-    """A path without the seat or side it is about: one bug shows at any seat."""
-    return ".".join(part for part in path.split(".") if not part.isdigit())
-
 
 def name(case: Case, divergence: Divergence, reports: list[Report]) -> tuple[str, tuple[str, ...], str]:
     """What a divergence is filed under, the clauses it belongs to, and the phase it happened in."""
@@ -77,7 +74,7 @@ def name(case: Case, divergence: Divergence, reports: list[Report]) -> tuple[str
             # or else those leaving the choice of what it does not
             granting = _granting_lacked(case, divergence, path.removeprefix(f"{LEGAL}."))
             named = _refusing_offered(case, divergence, phase) or granting or named
-        return _field_of(path), named, phase
+        return field_phases.field_of(path), named, phase
     if divergence.kind == REFUSAL:
         if divergence.allowed:  # the reference refuses it: the clauses that forbid it
             named = clauses.for_refusal(divergence.allowed[0], phase)

@@ -16,7 +16,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from specreader.jsontypes import Json, json_copy
+from specreader.jsontypes import Json, json_copy, value_at
 from specreader.spec import Spec
 
 # What names or documents a variant, not a rule it plays by.
@@ -68,12 +68,6 @@ def differences(mine: Any, theirs: Any, path: str = "") -> list[str]:
     return [] if mine == theirs else [path]
 
 
-def _at(data: Any, path: str) -> Any:
-    for part in path.split("."):
-        data = data.get(part, _ABSENT) if isinstance(data, dict) else _ABSENT
-    return data
-
-
 def with_leaf(data: Json, path: str, value: Any) -> Json:
     """A copy of the variant with the leaf at a dotted path set to the value (left out where it is absent)."""
     out: Json = json_copy(data)
@@ -113,9 +107,9 @@ def hybrids(variant_id: str, kit: Spec) -> Iterator[tuple[str, str, str, Json]]:
     for other in neighbours(variant_id, kit):
         theirs = kit.resolved(other)
         for path in differences(mine, theirs):
-            data = with_leaf(mine, path, _at(theirs, path))
+            data = with_leaf(mine, path, value_at(theirs, path, _ABSENT))
             key = json.dumps(data, sort_keys=True)
             if key in seen:
                 continue
             seen.add(key)
-            yield other, path, _change(_at(mine, path), _at(theirs, path)), data
+            yield other, path, _change(value_at(mine, path, _ABSENT), value_at(theirs, path, _ABSENT)), data

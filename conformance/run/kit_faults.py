@@ -3,7 +3,7 @@
 A scenario of ``verify``, a deal of ``fuzz`` or a game of ``check-trace`` whose judging raised is an error saying so in
 one line of safe text (the exception's type and message, capped), asking for a report with what it takes to judge it
 again. The traceback is kept apart, for the terminal to show once: in every line of a run log it would bury the reports.
-The run goes on, says it once in its summary, and exits with a status of its own (``cli.EXIT_KIT_FAULT``).
+The run goes on, says it once in its summary, and exits with a status of its own (``commands.exits.EXIT_KIT_FAULT``).
 """
 
 from __future__ import annotations

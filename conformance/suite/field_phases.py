@@ -102,6 +102,12 @@ def fields() -> tuple[FieldPhases, ...]:
 
 
 @cache
+def field_of(path: str) -> str:
+    """The field a checked path names, without the seat, side or place in a list it is checked at (``piles.0``,
+    ``stock.33``): one bug shows at any seat."""
+    return ".".join(part for part in path.split(".") if not part.isdigit())
+
+
 def field_keys() -> dict[str, frozenset[str] | None]:
     """Every top-level snapshot field, with the keys its objects may hold where it is an object of named keys
     (``last_trick``, ``result``, ``match``; None for any other field)."""

@@ -21,7 +21,7 @@ from functools import cache
 from conformance.suite import choices, schemas
 from reference.errors import AS_DEALT, SetupError
 from reference.state import Phase
-from specreader.jsontypes import Json, part_of
+from specreader.jsontypes import Json, overlap
 from specreader.spec import kit_spec
 
 LEGAL = "legal"  # not a snapshot field: the legal actions, reported beside the snapshot
@@ -76,10 +76,6 @@ def problem(entry: str) -> str | None:
     return None
 
 
-def _overlap(a: str, b: str) -> bool:
-    """One path is the other or lies inside it (``result`` and ``result.vp``; ``hands`` and ``hands.1``)."""
-    return part_of(a, b) or part_of(b, a)
-
 
 @dataclass(frozen=True)
 class Blamed:
@@ -120,11 +116,11 @@ class VariantClauses:
         ``phase`` left it (``setup`` before any action); failing those, in any phase; failing
         those, any part of its field."""
         exact = tuple(
-            c.id for c in self.clauses if any(_overlap(path, o.path) and o.phase in (None, phase) for o in c.observes)
+            c.id for c in self.clauses if any(overlap(path, o.path) and o.phase in (None, phase) for o in c.observes)
         )
         if exact:
             return exact
-        anytime = tuple(c.id for c in self.clauses if any(_overlap(path, o.path) for o in c.observes))
+        anytime = tuple(c.id for c in self.clauses if any(overlap(path, o.path) for o in c.observes))
         if anytime:
             return anytime
         field = path.split(".", 1)[0]
@@ -198,7 +194,7 @@ def _observing(clauses: list[_Clause], path: str) -> list[_Clause]:
     """Of the clauses stating a part of the variant, those observing the field at ``path`` in any phase: where a
     setup gives that field wrongly, the others state what else follows from the part (Albastini's five-player
     indicator: the tricks of the deal, its points), which the setup does not break."""
-    return [c for c in clauses if any(_overlap(path, o.path) for o in c.observes)]
+    return [c for c in clauses if any(overlap(path, o.path) for o in c.observes)]
 
 
 def _applies(clause: Json, variant_id: str, game: str) -> bool:
