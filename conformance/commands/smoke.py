@@ -22,8 +22,8 @@ def cmd_smoke(args: argparse.Namespace) -> int:
         return usage_error(str(err))
     for trial in trials:
         print(f"{'ok  ' if trial.ok else 'FAIL'} {trial.name}: {trial.detail}")
-    if faulty := next((t for t in trials if t.fault), None):  # once, for a report of the fault
-        print(kit_faults.raised(f"judging {faulty.name}", faulty.fault), file=sys.stderr)
+    if faulty := next((t for t in trials if t.where), None):  # once, for a report of the fault
+        print(kit_faults.raised(f"judging {faulty.name}", faulty.where), file=sys.stderr)
     passed = sum(t.ok for t in trials)
     print(f"{passed} passed, {len(trials) - passed} failed")
     if faulty:

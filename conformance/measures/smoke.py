@@ -23,7 +23,7 @@ class Trial:
     name: str
     ok: bool
     detail: str
-    fault: str = ""  # the kit failed to judge the engine's answer: the traceback of what raised (kit_faults.py)
+    where: str = ""  # the kit failed to judge the engine's answer: the traceback of what raised (run/kit_faults.py)
 
 
 def _first(

@@ -35,7 +35,6 @@ from conformance.suite.observing import LEGAL, clauses_of
 from conformance.suite.reported import covers, judged
 from conformance.suite.scenarios import as_written
 from conformance.text import untrusted
-from conformance.traces import faults
 from conformance.traces.reading import Game
 from conformance.vocabulary import Outcome, refusal_code
 from reference import Engine, SetupError
@@ -66,7 +65,7 @@ class GameResult:
     key: Key | None = None
     unfinished: bool = False  # it passed, and stops before its deal is over (a trace cut short, an engine that quit)
     deal: int = 0  # its place in the match its line holds, from 1; 0 for a line of one game
-    fault: str = ""  # where judging it raised, the traceback (run/kit_faults.py): its outcome is then an error of the kit's
+    where: str = ""  # where judging it raised, the traceback (run/kit_faults.py): its outcome is then an error of the kit's
 
 
 class _Flags:
@@ -133,7 +132,7 @@ def judge_match(games: tuple[Game, ...], known: frozenset[str], *, every_value: 
     for number, game in enumerate(games):
         if faulted:
             result = GameResult(game.index, game.name, game.file, game.number, game.variant, Outcome.ERROR, 0.0,
-                                detail=faults.following(faulted), deal=game.deal)  # fmt: skip
+                                detail=_following_a_fault(faulted), deal=game.deal)  # fmt: skip
             out.append(DealVerdict(result, None, game))
             continue
         started = time.perf_counter()
@@ -312,11 +311,26 @@ def _dealt_wrong(game: Game, err: SetupError, seconds: float) -> GameResult:
     )  # fmt: skip
 
 
+# What a report of a game the kit failed to judge needs: its line of the trace, which is all it takes to judge it again.
+_REPORT_WITH = "this line of the trace"
+
+
+def not_judged_detail(err: BaseException, doing: str) -> str:
+    """The error of a game (or a line) the kit failed to judge: what the kit raised while ``doing``."""
+    return kit_faults.detail(err, doing, _REPORT_WITH)
+
+
+def _following_a_fault(deal: int) -> str:
+    """The error of a deal after one of its match the kit failed to judge: the match it starts from is not known."""
+    said = f"not judged, as it goes on from deal {deal} of the match, which the kit failed to judge"
+    return kit_faults.said(said, _REPORT_WITH)
+
+
 def _not_judged(game: Game, err: Exception, seconds: float) -> GameResult:
     """The verdict on a game whose judging raised: an error of the kit's, said so, with where it raised."""
     return GameResult(
         game.index, game.name, game.file, game.number, game.variant, Outcome.ERROR, seconds,
-        detail=faults.detail(err, "judging this game"), deal=game.deal, fault=kit_faults.traceback_of(err),
+        detail=not_judged_detail(err, "judging this game"), deal=game.deal, where=kit_faults.traceback_of(err),
     )  # fmt: skip
 
 
