@@ -49,14 +49,17 @@ class Otea(Rule):
     def eligible(self, st: Deal, seat: int) -> bool:
         return seat in self.order[st.dealer]
 
-    def unturnable(self, turned: list[int], trump: int) -> tuple[int, str] | None:
-        """The dealer turns one card, and its suit is trumps."""
+    def unturnable(self, turned: list[int], trump: int, indicator: int | None) -> tuple[int, str] | None:
+        """The dealer turns one card, and its suit is trumps; where no one bids, nothing can take its place as the
+        indicator (the compulsory exchange puts a bid card there), so it is the indicator."""
         cards = self.rules.cards
         if len(turned) > 1:
             return 1, f"the dealer turns one card, not {len(turned)}"
         if turned and self.suit_of[turned[0]] != trump:
             turned_suit = cards.suits[self.suit_of[turned[0]]]
             return 0, f"{cards.codes[turned[0]]} turned makes {turned_suit} trumps, not {cards.suits[trump]}"
+        if turned and indicator is not None and not any(self.order) and turned[0] != indicator:
+            return 0, f"the card turned is the indicator, {cards.codes[indicator]}, where no one bids to exchange it"
         return None
 
     def start(self, st: Deal, ev: Events) -> bool:

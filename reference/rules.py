@@ -71,9 +71,10 @@ class TrumpRule(Protocol):
     names_makers: bool  # trumps are made by a side (the makers), not by the card alone
     out_of_play: int  # the cards making trumps puts out of play before the first lead
 
-    def unturnable(self, turned: list[int], trump: int) -> tuple[int, str] | None:
-        """Where no deal turns the cards ``turned`` (in the order turned) while making ``trump`` trumps: the index of
-        the first card none turns so, and why; None where one may."""
+    def unturnable(self, turned: list[int], trump: int, indicator: int | None) -> tuple[int, str] | None:
+        """Where no deal turns the cards ``turned`` (in the order turned) while making ``trump`` trumps and leaving
+        ``indicator`` (where the deal has one) to show them: the index of the first card none turns so, and why; None
+        where one may."""
 
 
 class Legality(Protocol):

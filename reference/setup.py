@@ -372,6 +372,12 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
                 parameter=INDICATOR,
                 observed=f"stock@{_before_play(rules)}",  # put under the stock as trumps are made, and left there
             )
+        if rules.cards.suit_of[ind] != suit:  # turned for trumps, or a card of the suit turned put in its place
+            code, trumps = rules.cards.codes[ind], rules.cards.suits[suit]
+            raise SetupError(
+                f"the indicator shows trumps: {code} is no card of {trumps}", (*path, "indicator"), parameter=TRUMP,
+                observed=_at_play("indicator"),
+            )
         st.indicator = ind
     # The cards turned while making trumps: a record of the deal before the start, not a place of its cards (the
     # trump card lies under the stock, or was drawn since).
@@ -380,8 +386,8 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
         raise SetupError("expected a list of card codes", (*path, "turned"))
     st.turned = [cards.one(code, (*path, "turned", i)) for i, code in enumerate(turned)]
     if len(set(st.turned)) < len(st.turned):
-        raise SetupError("expected each card turned once", (*path, "turned"))
-    unturnable = rules.trump_rule.unturnable(st.turned, suit)
+        raise SetupError("expected each card turned once", (*path, "turned"), parameter=TRUMP, observed=_at_play("turned"))
+    unturnable = rules.trump_rule.unturnable(st.turned, suit, st.indicator)
     if unturnable is not None:
         at, why = unturnable
         raise SetupError(why, (*path, "turned", at), parameter=TRUMP, observed=_at_play("turned"))

@@ -32,7 +32,7 @@ class TurnUp(Rule):
         self.rules = rules
         self.discard = params.text("discard")
 
-    def unturnable(self, turned: list[int], trump: int) -> tuple[int, str] | None:
+    def unturnable(self, turned: list[int], trump: int, indicator: int | None) -> tuple[int, str] | None:
         """The top stock card, then, on a refusal, the next ones until a card of another suit than the first shows,
         or the whole stock where none does: never more than the stock, and the last card turned is the one forehand
         takes, whose suit is trumps."""

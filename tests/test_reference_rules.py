@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import random
 from typing import Any
 
@@ -458,6 +459,43 @@ def test_a_start_recording_cards_no_deal_turns_is_refused(variant_id: str) -> No
         with pytest.raises(SetupError) as err:
             Engine.new(variant_id, {**setup, "start": {**setup["start"], "turned": turned}})
         assert err.value.path[:2] == ("start", "turned") and err.value.parameter == "components.trump", err.value
+
+
+def _swapped(setup: dict[str, Any], one: str, other: str) -> dict[str, Any]:
+    """The setup with two cards swapped wherever either lies."""
+    text = json.dumps(setup).replace(f'"{one}"', '"\0"').replace(f'"{other}"', f'"{one}"').replace('"\0"', f'"{other}"')
+    swapped: dict[str, Any] = json.loads(text)
+    return swapped
+
+
+@pytest.mark.parametrize("variant_id", [v for v in variant_ids() if "draw" in variant(v)["components"]])
+def test_a_start_s_indicator_shows_trumps_and_is_the_card_turned_where_none_can_take_its_place(variant_id: str) -> None:
+    """The indicator is the card turned for trumps, or, where players bid, a card of its suit the compulsory exchange
+    put in its place: a mid-play start whose indicator is of another suit is refused, and so, where no one bids, is one
+    whose card turned is not the indicator (another trump, sitting in a hand)."""
+    engine = Engine.new(variant_id, {"dealer": 0, "deck": deck_of(variant(variant_id))})
+    while (snapshot := engine.snapshot())["phase"] != "play":
+        engine.apply(engine.legal_actions()[0])
+    setup = from_position({"dealer": 0}, snapshot)
+    assert setup is not None and setup["start"].get("indicator") == snapshot["indicator"] is not None
+    Engine.new(variant_id, setup)  # as play leaves it: taken
+    cards = engine.rules.cards
+    other_suit = next(code for code in cards.codes if code[-1] != snapshot["trump"])
+    with pytest.raises(SetupError) as err:  # the card of another suit where the indicator lies, and it in its place
+        Engine.new(variant_id, _swapped(setup, snapshot["indicator"], other_suit))
+    assert err.value.path == ("start", "indicator") and "the indicator shows trumps" in err.value.said, err.value
+    twice = {**setup, "start": {**setup["start"], "turned": [snapshot["indicator"]] * 2}}
+    with pytest.raises(SetupError) as err:  # a card turned twice: put on how trumps are made, not the deal's form
+        Engine.new(variant_id, twice)
+    assert err.value.path == ("start", "turned") and err.value.parameter == "components.trump", err.value
+    another = next(c for c in cards.codes if c[-1] == snapshot["trump"] and c not in (snapshot["indicator"], *snapshot["turned"]))
+    given = {**setup, "start": {**setup["start"], "turned": [another]}}
+    if variant(variant_id)["components"]["trump"].get("bidders") != "none":  # an exchange may have put a bid card there
+        Engine.new(variant_id, given)
+        return
+    with pytest.raises(SetupError) as err:
+        Engine.new(variant_id, given)
+    assert err.value.path == ("start", "turned", 0) and "the card turned is the indicator" in err.value.said, err.value
 
 
 @pytest.mark.parametrize(
