@@ -1223,3 +1223,42 @@ def test_a_line_whose_reading_raises_is_one_error_of_the_kit_s(
     ]  # fmt: skip
     assert lines[1]["error"].startswith("kit fault: the kit raised RecursionError: too deep while reading or judging")
     assert main(["report", str(tmp_path / "r" / "run.jsonl"), "--format", "badge"]) == 0
+
+
+@pytest.mark.parametrize("command", ["check-trace", "fuzz"])
+def test_a_signal_while_the_reports_are_written_leaves_them_all_of_this_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """SIGTERM arriving as the first report is written waits until every one is: a folder holding another run's
+    reports is left with this run's alone (none stale beside a new run log), and the command still ends as the signal
+    ends it."""
+    import signal
+
+    from conformance.run import reports
+
+    def run_of(games: int) -> list[str]:
+        if command == "fuzz":
+            return ["fuzz", "--variant", "briscola-2p", "--deals", str(games)]
+        header = {"trace": 1, "engine": {"name": "e"}}
+        trace = _write(tmp_path / f"t{games}.jsonl", header, *[_reference_game("briscola-2p", s) for s in range(games)])
+        return ["check-trace", str(trace)]
+
+    folder = tmp_path / "r"
+    assert main([*run_of(1), "--report-dir", str(folder)]) == 0, capsys.readouterr()  # another run's reports
+    write = reports.write
+    sent: list[bool] = []
+
+    def write_then_stop(*args: Any, **kwargs: Any) -> Any:
+        if not sent:
+            sent.append(True)
+            os.kill(os.getpid(), signal.SIGTERM)
+        return write(*args, **kwargs)
+
+    monkeypatch.setattr(reports, "write", write_then_stop)
+    assert main([*run_of(3), "--report-dir", str(folder)]) == 128 + signal.SIGTERM, capsys.readouterr()
+    assert sent
+    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    assert sum(summary["counts"].values()) == 3, summary
+    suite = ElementTree.parse(folder / "junit.xml").getroot().find("testsuite")
+    assert suite is not None and suite.get("tests") == "3"
+    assert "3/3" in (folder / "badge.json").read_text(encoding="utf-8")

@@ -42,9 +42,10 @@ def cmd_check_trace(args: argparse.Namespace) -> int:
         progress.end()
     if where := trace_summary.where_raised(done):  # once, for a report of the fault: before the summary, which ends
         print(where, file=sys.stderr)
-    print(trace_summary.render(done, shard=plan.shard, jobs=plan.jobs))
-    if report_dir is not None:
-        write_reports(done.log, report_dir, args.report_dir)
+    with interrupt.deferred():  # a signal now waits until every report is written: none is left from another run
+        print(trace_summary.render(done, shard=plan.shard, jobs=plan.jobs))
+        if report_dir is not None:
+            write_reports(done.log, report_dir, args.report_dir)
     if done.interrupted:
         return interrupt.exit_status(done.interrupted)
     if isinstance(done.worker_failed, WorkerKilled):  # the run stopped as that signal would have stopped it

@@ -78,9 +78,10 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     warn_of_late_copies(done.log)
     if where := done.faults.raised():  # once, for a report of the fault: before the summary, which ends the output
         print(where, file=sys.stderr)
-    print(fuzz_summary.render(done, seed=args.seed, shard=plan.shard, jobs=plan.jobs))
-    if report_dir is not None:
-        write_reports(done.log, report_dir, args.report_dir)
+    with interrupt.deferred():  # a signal now waits until every report is written: none is left from another run
+        print(fuzz_summary.render(done, seed=args.seed, shard=plan.shard, jobs=plan.jobs))
+        if report_dir is not None:
+            write_reports(done.log, report_dir, args.report_dir)
     if done.interrupted:
         return interrupt.exit_status(done.interrupted)
     if isinstance(done.worker_failed, WorkerKilled):  # the run stopped as that signal would have stopped it
