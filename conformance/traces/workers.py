@@ -27,17 +27,22 @@ _STOP = None  # what a worker is sent when no batch is left
 _JOIN_SECONDS = 5.0  # how long an ending worker is waited for before it is killed
 
 
-def _serve(work: Callable[[Any], Any], link: Connection) -> None:
-    """A worker process: a batch in, its result out, until told to stop."""
+def _serve(work: Callable[[Any], Any], link: Connection, parents: list[Connection]) -> None:
+    """A worker process: a batch in, its result out, until told to stop, or until its parent is gone."""
+    for end in parents:  # the parent's ends of the pipes, copied in as it forked: held here, a pipe would never tell
+        end.close()  # the worker that its parent was killed outright, and it would wait for ever
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills the workers
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's trap, inherited, would raise here and print it
     interrupt.unblock_signals()  # started with every signal blocked; taken again once handled so
-    while (batch := link.recv()) is not _STOP:
-        try:
-            answer: tuple[str, Any] = ("done", work(batch))
-        except Exception as err:
-            answer = ("raised", (describe_error(err), kit_faults.traceback_of(err)))
-        link.send(answer)
+    try:
+        while (batch := link.recv()) is not _STOP:
+            try:
+                answer: tuple[str, Any] = ("done", work(batch))
+            except Exception as err:
+                answer = ("raised", (describe_error(err), kit_faults.traceback_of(err)))
+            link.send(answer)
+    except (EOFError, OSError):  # the parent is gone: no one is left to answer
+        return
 
 
 class Workers(Generic[Batch, Result]):
@@ -57,7 +62,8 @@ class Workers(Generic[Batch, Result]):
             with interrupt.signals_blocked():  # a worker takes signals only once its own handlers are set
                 for _ in range(self._jobs):
                     mine, theirs = self._context.Pipe()
-                    process = self._context.Process(target=_serve, args=(self._work, theirs), daemon=True)
+                    parents = [*self._links, mine]
+                    process = self._context.Process(target=_serve, args=(self._work, theirs, parents), daemon=True)
                     self._links.append(mine)
                     self._processes.append(process)
                     process.start()

@@ -586,3 +586,51 @@ def test_check_trace_s_workers_a_failed_start_ends_those_started_and_says_why() 
     with pytest.raises(OSError, match="cannot fork"):
         Workers(context, 3, _slow_square).start()
     assert len(started) == 2 and multiprocessing.active_children() == []
+
+
+_PARENT_OF_WORKERS = """
+import multiprocessing, sys, time
+from conformance.traces.workers import Workers
+
+def square(n):
+    return n * n
+
+workers = Workers(multiprocessing.get_context("fork"), 2, square)
+workers.start()
+results = workers.results(iter(range(2)))
+assert [next(results), next(results)] == [0, 1]
+print(*(child.pid for child in multiprocessing.active_children()), flush=True)
+time.sleep(120)  # the workers wait for a batch meanwhile
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether a process runs (a zombie, ended and waiting to be reaped, does not)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text(encoding="ascii")
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="reads processes' states in /proc")
+def test_check_trace_s_workers_end_when_their_parent_is_killed_outright() -> None:
+    """A run killed outright (SIGKILL: nothing of it runs to end its workers) leaves no worker waiting for a batch
+    that will never come: each sees its pipe close and ends."""
+    parent = subprocess.Popen([sys.executable, "-c", _PARENT_OF_WORKERS], stdout=subprocess.PIPE, text=True, cwd=kitdata.root())
+    workers: list[int] = []
+    try:
+        assert parent.stdout is not None
+        workers = [int(pid) for pid in parent.stdout.readline().split()]
+        assert len(workers) == 2, workers
+        parent.kill()
+        parent.wait()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(_running(pid) for pid in workers):
+            time.sleep(0.05)
+        assert not [pid for pid in workers if _running(pid)], "workers left running after their parent was killed"
+    finally:
+        parent.kill()
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
