@@ -49,4 +49,6 @@ def failure(exit_code: int | None) -> WorkerFailed:
             said = f"a worker process was killed by {by.name} before it answered (out of memory, or from outside?)"
             return WorkerKilled(said, by)
         return WorkerCrashed(f"a worker process ended before it answered ({by.name}: it crashed)")
+    if exit_code is None:  # its end of the pipe closed, and waited for, it has not exited
+        return WorkerFailed("a worker process stopped answering and had not ended when waited for")
     return WorkerFailed(f"a worker process ended before it answered (exit code {exit_code})")
