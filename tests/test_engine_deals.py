@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from conformance.cli import main
-from conformance.fuzz.deals import dealt_setup
+from conformance.fuzz.deals import UnreadableDeal, dealt_setup
 from reference import Engine
 
 OWN_DEAL = "own_deal_engine:OwnDeal"
@@ -38,7 +38,8 @@ def test_the_reference_starts_from_the_deal_an_engine_shows(variant: str) -> Non
     ],
 )
 def test_a_deal_shown_in_another_shape_says_where(shown: dict[str, object], said: str) -> None:
-    with pytest.raises(ValueError) as refused:
+    """A deal the kit cannot read as one is an UnreadableDeal, the engine's wrong deal: nothing else the kit raises."""
+    with pytest.raises(UnreadableDeal) as refused:
         dealt_setup(shown, "briscola-2p", {"dealer": 1, "shuffle": 77})
     assert str(refused.value) == said
 
@@ -122,11 +123,20 @@ def test_a_legal_actions_divergence_names_the_clauses_leaving_the_choice_the_eng
     assert any("altbaumer.play.free-discard" in clauses for clauses in named), named
 
 
+@pytest.mark.parametrize(
+    ("raised", "said"),
+    [
+        (AttributeError("no such place"), "AttributeError: no such place"),
+        (KeyError("components"), "KeyError: 'components'"),  # a ValueError, KeyError or TypeError of the kit's own code
+        (TypeError("no such place"), "TypeError: no such place"),
+        (ValueError("no such place"), "ValueError: no such place"),
+    ],
+)
 def test_an_engine_s_deal_the_kit_fails_to_read_is_an_error_of_the_kit_s(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, raised: Exception, said: str
 ) -> None:
-    """Reading the deal an engine shows raises (a bug of the kit's, not a deal the rules refuse): that deal is an error
-    saying so, and the campaign goes on and exits 4."""
+    """Reading the deal an engine shows raises (a bug of the kit's, not a deal the rules refuse, nor one the kit cannot
+    read as a deal): that deal is an error saying so, never the engine's failure, and the campaign goes on and exits 4."""
     from conformance.fuzz import worker
     from conformance.fuzz.deals import engine_dealt
 
@@ -135,15 +145,15 @@ def test_an_engine_s_deal_the_kit_fails_to_read_is_an_error_of_the_kit_s(
 
     def raising(shown: Any, variant: str, asked: Any) -> Any:
         if asked == sent:
-            raise AttributeError("no such place")
+            raise raised
         return read(shown, variant, asked)
 
     monkeypatch.setattr(worker, "dealt_setup", raising)
     status = main(["fuzz", "--engine", OWN_DEAL, "--deal", "engine", "--deals", "10", "--variant", "briscola-2p"])
     out, err = capsys.readouterr()
     assert status == 4, out + err
-    said = ("kit fault: the kit raised AttributeError: no such place while reading the engine's deal, a fault of the "
-            "kit's, not the engine's: please report it with this command and the deal's id, fuzz/0/3")  # fmt: skip
-    assert f"KIT FAULT 1 deal not judged (first at fuzz/0/3)\n  {said}\n" in out, out
+    fault = (f"kit fault: the kit raised {said} while reading the engine's deal, a fault of the kit's, not the engine's: "
+             "please report it with this command and the deal's id, fuzz/0/3")  # fmt: skip
+    assert f"KIT FAULT 1 deal not judged (first at fuzz/0/3)\n  {fault}\n" in out, out
     assert out.strip().splitlines()[-1] == "9 passed, 1 failed (1 error)", out
     assert err.count("Traceback (most recent call last):") == 1, err

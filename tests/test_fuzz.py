@@ -542,6 +542,10 @@ def test_a_refusal_without_a_code_is_malformed_not_an_action_accepted(
         ('{"observations": {"a": 1}}', "ERROR briscola-2p error (fuzz/0/0, not seen again): the engine did not show its deal"),
         ('{"observations": 5}', "ERROR briscola-2p error (fuzz/0/0, not seen again): the engine did not show its deal"),
         ('{"error": {"kind": "unsupported", "message": "no seeds"}}', "UNSUPPORTED briscola-2p unsupported: no seeds"),
+        # a deal the kit cannot read as one, and one the rules do not allow: the engine's, on its setup
+        ('{"observations": [{"snapshot": {"hands": "abc"}}]}', "FAIL briscola-2p setup (first at fuzz/0/0; 3 deals)"),
+        ('{"observations": [{"snapshot": {"hands": {"0": ["AC", "3C", "KC"], "1": ["QC", "JC", "7C"]}, "stock": []}}]}',
+         "FAIL briscola-2p setup (first at fuzz/0/0; 3 deals)"),
     ],
 )
 def test_a_deal_the_engine_does_not_show_is_that_deal_s_result(

@@ -98,15 +98,20 @@ def engine_dealt(seed: int, index: int, variants: Sequence[str]) -> tuple[str, J
     return variant_id, {"dealer": rng.randrange(_facts(variant_id).players), "shuffle": rng.getrandbits(32)}
 
 
+class UnreadableDeal(ValueError):
+    """A deal an engine shows that cannot be read as one: a field of another shape, said with its path. The engine's
+    wrong deal, as a ``reference.SetupError`` is; any other error reading it is the kit's."""
+
+
 def dealt_setup(snapshot: Json, variant_id: str, sent: Json) -> Json:
     """The deal an engine shows in its first observation, as a setup the reference starts from: the pack
     before any card is dealt (a cut to come), else the hands and the stock, the card turned for trumps
-    named apart where it already lies under the stock. Untrusted: a field of another shape is a ``ValueError``
+    named apart where it already lies under the stock. Untrusted: a field of another shape is an ``UnreadableDeal``
     saying which."""
     stock = _cards(snapshot.get("stock") or [], "stock")
     hands = snapshot.get("hands") or {}
     if not isinstance(hands, dict):
-        raise ValueError(f"$.hands: expected a mapping of seats to lists of cards, found {type(hands).__name__}")
+        raise UnreadableDeal(f"$.hands: expected a mapping of seats to lists of cards, found {type(hands).__name__}")
     for seat, hand in hands.items():
         _cards(hand, f"hands.{seat}")
     setup: Json = {"dealer": snapshot.get("dealer", sent.get("dealer"))}  # the seat asked to deal, if it keeps none
@@ -123,13 +128,13 @@ def dealt_setup(snapshot: Json, variant_id: str, sent: Json) -> Json:
 
 def _cards(value: object, field: str) -> list[str]:
     if not isinstance(value, list):
-        raise ValueError(f"$.{field}: expected a list of card codes, found {type(value).__name__}")
+        raise UnreadableDeal(f"$.{field}: expected a list of card codes, found {type(value).__name__}")
     odd = [card for card in value if not isinstance(card, str)]
     if odd:
-        raise ValueError(f"$.{field}: expected a list of card codes, found a list holding {type(odd[0]).__name__}")
+        raise UnreadableDeal(f"$.{field}: expected a list of card codes, found a list holding {type(odd[0]).__name__}")
     words = [card for card in value if not CARD_CODE.match(card)]  # "rest" is a scenario's word, no card
     if words:
-        raise ValueError(f"$.{field}: expected card codes, found {words[0][:20]!r}")
+        raise UnreadableDeal(f"$.{field}: expected card codes, found {words[0][:20]!r}")
     return list(value)
 
 

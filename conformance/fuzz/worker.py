@@ -17,7 +17,7 @@ from conformance.engines.messages import Request
 from conformance.engines.protocol import answered_twice
 from conformance.fuzz import writing
 from conformance.fuzz.compare import ERROR, Divergence, Expected, first_divergence
-from conformance.fuzz.deals import Deal, deal_id, dealt_setup, engine_dealt, generate
+from conformance.fuzz.deals import Deal, UnreadableDeal, deal_id, dealt_setup, engine_dealt, generate
 from conformance.fuzz.shrink import STALLS, Finding, Shrinker, unsupported_reason
 from conformance.run import kit_faults
 from conformance.suite.observing import clauses_of
@@ -169,7 +169,7 @@ class Worker:
             try:
                 setup = dealt_setup(snapshot, variant, sent)
                 Engine.new(variant, setup)
-            except (ValueError, KeyError, TypeError) as err:  # a deal the rules do not allow (SetupError), or no deal
+            except (SetupError, UnreadableDeal) as err:  # a deal the rules do not allow, or one that is no deal
                 refused = err if isinstance(err, SetupError) else SetupError(str(err))  # no deal: its form is wrong
                 blamed = clauses_of(variant).for_setup(refused, variant)
                 clauses = blamed.clauses
