@@ -872,6 +872,95 @@ def test_shards_of_different_campaigns_are_not_merged(tmp_path: Path, capsys: py
     assert main(["report", str(tmp_path / "d" / "run.jsonl"), str(tmp_path / "e" / "run.jsonl"), "--format", "badge"]) == 0
 
 
+@pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="the patched worker is forked")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("deal", ["kit", "engine"])
+def test_a_deal_whose_drawing_raises_is_an_error_of_the_kit_s(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, jobs: str, deal: str
+) -> None:
+    """The reference failing to play the deal it draws (or the one the engine dealt) is that deal's error of the kit's,
+    never the engine's: the campaign goes on, the reports are written, the traceback is shown once, and it exits 4."""
+    from conformance.fuzz import worker
+
+    drawn = worker.generate
+
+    def raising(seed: int, index: int, *args: Any, **kwargs: Any) -> Any:
+        if index == 3:
+            raise RuntimeError("no deal")
+        return drawn(seed, index, *args, **kwargs)
+
+    monkeypatch.setattr(worker, "generate", raising)
+    report_dir = tmp_path / "r"
+    status = fuzz("--variant", "briscola-2p", "--deals", "10", "--jobs", jobs, "--deal", deal, "--report-dir", str(report_dir))
+    out, err = capsys.readouterr()
+    assert status == 4, out + err
+    said = ("kit fault: the kit raised RuntimeError: no deal while drawing this deal, a fault of the kit's, not the "
+            "engine's: please report it with this command and the deal's id, fuzz/0/3")  # fmt: skip
+    assert f"KIT FAULT 1 deal not judged (first at fuzz/0/3)\n  {said}\n" in out, out
+    assert "\n9 passed, 1 failed (1 error)\n" in out, out
+    assert err.count("Traceback (most recent call last):") == 1 and "a fuzz worker failed" not in err, err
+    lines = {line["id"]: line for line in runlog.read(report_dir / "run.jsonl").scenarios}
+    assert list(lines) == [f"fuzz/0/{n}" for n in range(10)]
+    faulty = lines["fuzz/0/3"]
+    assert (faulty["outcome"], faulty["variant"], faulty["error"]) == ("error", "briscola-2p", said), faulty
+    assert (report_dir / "summary.json").is_file()
+
+
+@pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="the patched worker is forked")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_worker_s_work_raising_outside_any_deal_stops_the_campaign_as_the_kit_s_fault(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, jobs: str
+) -> None:
+    """What a worker does outside any deal (here, asking what the engine is to deal) is the kit's alone: a raise there
+    stops the campaign as a worker's own crash does, saying it is the kit's fault, never that the engine is unusable,
+    with the traceback once on standard error, the reports of the deals judged, and the exit status 4."""
+    from conformance.fuzz import worker
+
+    asked = worker.engine_dealt
+
+    def raising(seed: int, index: int, variants: Any) -> Any:
+        if index == 20:
+            raise RuntimeError("no dealer")
+        return asked(seed, index, variants)
+
+    monkeypatch.setattr(worker, "engine_dealt", raising)
+    report_dir = tmp_path / "r"
+    status = fuzz("--deal", "engine", "--variant", "briscola-2p", "--deals", "40", "--jobs", jobs, "--report-dir",
+                  str(report_dir))  # fmt: skip
+    out, err = capsys.readouterr()
+    assert status == 4, out + err
+    log = runlog.read(report_dir / "run.jsonl")
+    judged = len(list(log.scenarios))
+    said = (f"stopped after {judged} deals: a worker's work outside any deal raised RuntimeError: no dealer, a fault of "
+            "the kit's, not the engine's: please report it with this command")  # fmt: skip
+    assert said in out.splitlines(), out
+    assert log.footer is None and judged < 20
+    assert err.count("Traceback (most recent call last):") == 1 and "engine unusable" not in err, err
+    assert "the kit failed in a worker (a fault of the kit's, not the engine's)" in err, err
+    assert sorted(p.name for p in report_dir.iterdir()) == ["badge.json", "junit.xml", "report.md", "run.jsonl", "summary.json"]
+
+
+@pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="the patched worker is forked")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_worker_raising_as_it_starts_stops_the_campaign_as_the_kit_s_fault(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, jobs: str
+) -> None:
+    """Before the first deal too: the engine has answered its handshake, and what the worker makes of it raises."""
+    from conformance.fuzz import worker
+
+    def raising(reports: object) -> Any:
+        raise KeyError("reports")
+
+    monkeypatch.setattr(worker, "declared", raising)
+    status = fuzz("--variant", "briscola-2p", "--deals", "10", "--jobs", jobs)
+    out, err = capsys.readouterr()
+    assert status == 4, out + err
+    said = ("stopped before the first deal: a worker's work outside any deal raised KeyError: 'reports', a fault of the "
+            "kit's, not the engine's: please report it with this command")  # fmt: skip
+    assert err.strip().splitlines()[-1] == said, err
+    assert err.count("Traceback (most recent call last):") == 1 and "engine unusable" not in err, err
+
+
 FAULTY_DEAL = "fuzz/0/0"  # a deal off_suit_wins diverges on, whose judging the kit fails on
 
 

@@ -21,8 +21,9 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     from conformance.fuzz import campaign as fuzzing
     from conformance.fuzz import summary as fuzz_summary
     from conformance.fuzz.worker import Settings
+    from conformance.run import kit_faults
     from conformance.run.kit_faults import NOT_THE_ENGINE
-    from conformance.run.worker_ends import WorkerCrashed, WorkerKilled
+    from conformance.run.worker_ends import WorkerFailed, WorkerKilled
 
     if args.deals is not None and args.time is not None:
         return print_problems([Problem("--deals/--time", 0, 0, (), "give a number of deals or a time, not both")])
@@ -66,8 +67,10 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     except WorkerKilled as killed:  # as the workers started, before any deal: the run stops as that signal would stop it
         print(f"stopped before the first deal: {killed}", file=sys.stderr)
         return interrupt.exit_status(killed.killed_by.name)
-    except WorkerCrashed as crashed:
-        print(f"stopped before the first deal: {crashed}, {NOT_THE_ENGINE}: please report it with this command", file=sys.stderr)
+    except WorkerFailed as failed:  # a worker's own crash or exit, or its work raised: the kit's fault
+        if failed.where:  # once, for a report of the fault
+            print(kit_faults.raised("in a worker", failed.where), file=sys.stderr)
+        print(f"stopped before the first deal: {failed}, {NOT_THE_ENGINE}: please report it with this command", file=sys.stderr)
         return EXIT_KIT_FAULT
     except fuzzing.BadChoice as err:
         return print_problems([Problem("--variant", 0, 0, (), str(err))])
@@ -76,7 +79,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     finally:
         progress.end()
     warn_of_late_copies(done.log)
-    if where := done.faults.raised():  # once, for a report of the fault: before the summary, which ends the output
+    if where := kit_faults.where_raised(done.faults, done.worker_failed):  # once, for a report of the fault: before the
+        # summary, which ends the output
         print(where, file=sys.stderr)
     with interrupt.deferred():  # a signal now waits until every report is written: none is left from another run
         print(fuzz_summary.render(done, seed=args.seed, shard=plan.shard, jobs=plan.jobs))
@@ -86,7 +90,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         return interrupt.exit_status(done.interrupted)
     if isinstance(done.worker_failed, WorkerKilled):  # the run stopped as that signal would have stopped it
         return interrupt.exit_status(done.worker_failed.killed_by.name)
-    if done.worker_failed or done.faults.count:  # a worker's own crash, or a deal not judged: the kit's fault
+    if done.worker_failed or done.faults.count:  # a worker's own crash, exit or raise, or a deal not judged: the kit's
         return EXIT_KIT_FAULT
     if done.deals and not done.compared:  # every deal unsupported from its setup: no run to pass
         print("engine unusable: it answered every deal unsupported at its setup, so nothing was compared", file=sys.stderr)

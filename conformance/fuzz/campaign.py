@@ -26,7 +26,7 @@ from conformance.engines import engine_process, interrupt
 from conformance.engines.protocol import BadCommand
 from conformance.fuzz.worker import DealResult, Found, Key, Settings, Worker
 from conformance.fuzz.worker_engines import WorkerEngines
-from conformance.run import outputs, runlog, worker_ends
+from conformance.run import kit_faults, outputs, runlog, worker_ends
 from conformance.run.kit_faults import Faults
 from conformance.run.runlog import Log, ScenarioLine
 from conformance.run.worker_ends import WorkerCrashed, WorkerFailed, WorkerKilled
@@ -43,8 +43,8 @@ AHEAD = 2  # batches in flight per worker
 
 
 class Stopped(Exception):
-    """The campaign cannot go on: its engine cannot be started, or a worker failed (its engine, or the kit); says
-    which."""
+    """The campaign cannot go on: its engine cannot be used (it cannot be started, or, loaded into a worker, it may
+    have ended it); says why."""
 
 
 class BadChoice(Exception):
@@ -97,8 +97,8 @@ class Campaign:
     compared: int = 0  # the deals of which some observation was compared: none, and the campaign checked nothing
     seconds: float = 0.0
     interrupted: str | None = None  # the signal that stopped the campaign before its end
-    # What stopped the campaign when a worker ended before it answered: killed from outside (a WorkerKilled), or its
-    # own crash (a WorkerCrashed: the kit's fault)
+    # What stopped the campaign when a worker ended before it answered, or its work raised outside any deal: killed
+    # from outside (a WorkerKilled), or else the kit's fault
     worker_failed: WorkerFailed | None = None
     late_copies: list[str] = field(default_factory=list)  # deals answered again after their batch was judged
     faults: Faults = field(default_factory=Faults)  # deals the kit failed to judge: their judging raised
@@ -140,6 +140,17 @@ def _open(settings: Settings) -> adapters.EngineAdapter:
     )
 
 
+def _fault(err: Exception) -> tuple[str, str]:
+    """What a worker's work raised, said safely, and where: its traceback, for a report."""
+    return adapters.describe_error(err), kit_faults.traceback_of(err)
+
+
+def _raised(said: str, where: str) -> WorkerFailed:
+    """What stops the campaign where a worker's work raised outside any deal: the kit's fault, as the engine's failures
+    are its deals' results."""
+    return WorkerFailed(f"a worker's work outside any deal raised {said}", where)
+
+
 class _Inline:
     def __init__(self, settings: Settings, jobs: int) -> None:
         try:
@@ -148,8 +159,16 @@ class _Inline:
             raise  # the user's words, not the engine's failure
         except Exception as err:  # an unusable engine is a verdict, not a traceback
             raise Stopped(f"engine unusable: {adapters.unusable_said(err)}") from None
-        self.worker = Worker(settings, engine)
-        self.hello: Json = engine.hello()
+        try:
+            self.hello: Json = engine.hello()
+        except Exception as err:  # its adapter's: the engine's, as when it cannot be opened
+            engine.close()
+            raise Stopped(f"engine unusable: {adapters.unusable_said(err)}") from None
+        try:
+            self.worker = Worker(settings, engine, self.hello)
+        except Exception as err:
+            engine.close()
+            raise _raised(*_fault(err)) from None
         # A batch runs when received, one at a time: none runs that a stop would make unwanted.
         self.waiting: deque[tuple[int, list[int], tuple[str, ...]]] = deque()
         self.ahead = 1
@@ -162,7 +181,7 @@ class _Inline:
         try:
             return number, self.worker.run(indices, variants), self.worker.take_late_copies()
         except Exception as err:  # as a worker process would say it
-            raise Stopped(f"a fuzz worker failed: {adapters.describe_error(err)}") from None
+            raise _raised(*_fault(err)) from None
 
     def abandon(self) -> None:
         self.waiting.clear()
@@ -192,14 +211,19 @@ def _serve(settings: Settings, link: Connection) -> None:
         link.send(("unusable", adapters.unusable_said(err)))
         return
     try:
-        worker = Worker(settings, engine)
-        link.send(("hello", engine.hello()))
+        try:
+            hello = engine.hello()
+        except Exception as err:  # its adapter's: the engine's, as when it cannot be opened
+            link.send(("unusable", adapters.unusable_said(err)))
+            return
+        worker = Worker(settings, engine, hello)
+        link.send(("hello", hello))
         while (task := link.recv()) is not None:
             number, indices, variants = task
             results = worker.run(indices, variants)
             link.send(("batch", number, results, worker.take_late_copies()))
-    except Exception as err:  # said to the parent, which reports it
-        link.send(("failed", adapters.describe_error(err)))
+    except Exception as err:  # the kit's, outside any deal: said to the parent, which stops the campaign on it
+        link.send(("raised", *_fault(err)))
     except interrupt.Interrupted:  # abandoned mid-deal: the engine is ended, not asked to stop and waited for
         engine_process.end_all()
         raise
@@ -250,6 +274,8 @@ class _Pool:
             message: tuple[Any, ...] = self.links[worker].recv()
         except (EOFError, OSError):
             raise self._ended(worker) from None
+        if message[0] == "raised":
+            raise _raised(message[1], message[2])
         return message
 
     def _ended(self, worker: int) -> WorkerKilled | WorkerCrashed | Stopped:
@@ -284,8 +310,6 @@ class _Pool:
         answered = wait([link for worker, link in enumerate(self.links) if self.busy[worker]])
         worker = next(worker for worker, link in enumerate(self.links) if link in answered)
         message = self._next(worker)
-        if message[0] != "batch":
-            raise Stopped(f"a fuzz worker failed: {message[-1]}")
         self.busy[worker] -= 1
         self._dispatch()
         return message[1], message[2], message[3]
@@ -355,8 +379,7 @@ def _run(
             engines.abandon()  # what the workers are doing is not waited for
             campaign.seconds = time.perf_counter() - started
             log.finish(campaign.seconds, interrupted=campaign.interrupted, late_copies=campaign.late_copies)
-        except (WorkerKilled, WorkerCrashed) as failed:  # the deals judged are kept; the log has no footer, as for a
-            # run killed outright
+        except WorkerFailed as failed:  # the deals judged are kept; the log has no footer, as for a run killed outright
             campaign.worker_failed = failed
             engines.abandon()  # the other workers are stopped, not waited for
             campaign.seconds = time.perf_counter() - started

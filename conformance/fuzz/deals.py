@@ -143,14 +143,14 @@ def generate(
 ) -> Deal:
     """Deal ``index`` of the campaign of ``seed`` over ``variants`` (the same for every shard and job). ``dealt``:
     the variant, the setup the engine dealt and the one it was sent (``--deal engine``): played from there."""
-    rng = random.Random(f"{seed}/{index}")
+    rng = _stream(seed, index)
     if dealt is not None:
         variant_id, given, sent = dealt
         play = _Play(rng, variant_id, given, _facts(variant_id), None, observe_all)
         play.run()
         case = Case(variant_id, given, tuple(play.actions), tuple(play.refusals))
         return Deal(index, deal_id(seed, index), case, play.reports, None, sent)
-    variant_id = variants[rng.randrange(len(variants))]
+    variant_id = _drawn(rng, variants)
     facts = _facts(variant_id)
     steer = rng.choice(facts.steers) if facts.steers and rng.random() < STEERED else None
     deck = list(facts.deck)
@@ -165,6 +165,21 @@ def generate(
     play.run()
     case = Case(variant_id, setup, tuple(play.actions), tuple(play.refusals))
     return Deal(index, deal_id(seed, index), case, play.reports, steer.name if steer else None)
+
+
+def variant_of(seed: int, index: int, variants: Sequence[str]) -> str:
+    """The variant deal ``index`` of the campaign of ``seed`` plays, as ``generate`` draws it (without ``dealt``)."""
+    return _drawn(_stream(seed, index), variants)
+
+
+def _stream(seed: int, index: int) -> random.Random:
+    """Deal ``index``'s own random stream."""
+    return random.Random(f"{seed}/{index}")
+
+
+def _drawn(rng: random.Random, variants: Sequence[str]) -> str:
+    """The variant a deal plays: its stream's first draw."""
+    return variants[rng.randrange(len(variants))]
 
 
 class _Play:

@@ -7,7 +7,7 @@ from conformance.fuzz.campaign import Campaign, Group
 from conformance.fuzz.worker import DealResult
 from conformance.run import reports, runlog
 from conformance.run.kit_faults import NOT_THE_ENGINE
-from conformance.run.worker_ends import WorkerCrashed
+from conformance.run.worker_ends import WorkerKilled
 
 SHOWN = 10  # divergences that did not happen again, listed one by one before the rest are counted
 
@@ -76,7 +76,7 @@ def render(campaign: Campaign, *, seed: int, shard: tuple[int, int], jobs: int) 
         lines.append(f"interrupted after {_plural(campaign.deals, 'deal')}")
     if campaign.worker_failed:
         stopped = f"stopped after {_plural(campaign.deals, 'deal')}: {campaign.worker_failed}"
-        if isinstance(campaign.worker_failed, WorkerCrashed):
+        if not isinstance(campaign.worker_failed, WorkerKilled):  # a crash of its own, an exit, a raise outside any deal
             stopped += f", {NOT_THE_ENGINE}: please report it with this command"
         lines.append(stopped)
     lines.append(

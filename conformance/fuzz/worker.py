@@ -17,7 +17,7 @@ from conformance.engines.messages import Request
 from conformance.engines.protocol import answered_twice
 from conformance.fuzz import writing
 from conformance.fuzz.compare import ERROR, Divergence, Expected, first_divergence
-from conformance.fuzz.deals import Deal, UnreadableDeal, deal_id, dealt_setup, engine_dealt, generate
+from conformance.fuzz.deals import Deal, UnreadableDeal, deal_id, dealt_setup, engine_dealt, generate, variant_of
 from conformance.fuzz.shrink import STALLS, Finding, Shrinker, unsupported_reason
 from conformance.run import kit_faults
 from conformance.suite.observing import clauses_of
@@ -78,11 +78,13 @@ def fields_for(variant_id: str) -> frozenset[str]:
 
 
 class Worker:
-    def __init__(self, settings: Settings, engine: EngineAdapter) -> None:
+    """``hello``: the engine's handshake, asked of its adapter by the caller (its raise is the engine's)."""
+
+    def __init__(self, settings: Settings, engine: EngineAdapter, hello: Json) -> None:
         self.settings = settings
         self.engine = engine
         self.seen: set[Key] = set()
-        self.declared = declared(untrusted.identity(engine.hello()).get("reports"))
+        self.declared = declared(untrusted.identity(hello).get("reports"))
         self.shrinker = Shrinker(self.run_one, fields_for, self.declared, self.known)
         self.late_copies: list[str] = []  # answers sent again after their deal's batch was judged: for the log
 
@@ -120,8 +122,7 @@ class Worker:
         if self.settings.engine_deals:
             deals, failed = self._engine_deals(indices, variants)
         else:
-            every = self.settings.observe_all
-            deals, failed = [generate(self.settings.seed, i, variants, observe_all=every) for i in indices], []
+            deals, failed = self._kit_deals(indices, variants)
         judged = []
         for deal, answer in zip(deals, self._answers([d.request() for d in deals]), strict=True):
             variant = deal.case.variant
@@ -138,6 +139,18 @@ class Worker:
         seconds = round((time.perf_counter() - started) / max(1, len(indices)), 6)
         results = [self._verdict(deal, divergence, seconds, expected.known_seen) for deal, expected, divergence in judged]
         return sorted(results + failed, key=lambda result: result.index)
+
+    def _kit_deals(self, indices: list[int], variants: tuple[str, ...]) -> tuple[list[Deal], list[DealResult]]:
+        """The deals drawn from the seed; those whose drawing raised (the kit's bug) as their results."""
+        seed = self.settings.seed
+        deals: list[Deal] = []
+        failed: list[DealResult] = []
+        for i in indices:
+            try:
+                deals.append(generate(seed, i, variants, observe_all=self.settings.observe_all))
+            except Exception as err:  # that deal's verdict, the campaign going on
+                failed.append(_not_judged(i, deal_id(seed, i), variant_of(seed, i, variants), err, 0.0, _DRAWING))
+        return deals, failed
 
     def _engine_deals(self, indices: list[int], variants: tuple[str, ...]) -> tuple[list[Deal], list[DealResult]]:
         """``--deal engine``: each deal asked of the engine (a dealer and a seed), taken from its first observation
@@ -182,7 +195,10 @@ class Worker:
             except Exception as err:  # the kit's bug, set off by the engine's deal: that deal's verdict
                 failed.append(_not_judged(i, deal_id(seed, i), variant, err, 0.0, "reading the engine's deal"))
                 continue
-            deals.append(generate(seed, i, variants, observe_all=self.settings.observe_all, dealt=(variant, setup, sent)))
+            try:
+                deals.append(generate(seed, i, variants, observe_all=self.settings.observe_all, dealt=(variant, setup, sent)))
+            except Exception as err:  # the kit's bug, as for a deal the kit draws
+                failed.append(_not_judged(i, deal_id(seed, i), variant, err, 0.0, _DRAWING))
         return deals, failed
 
     def take_late_copies(self) -> list[str]:
@@ -260,6 +276,9 @@ class Worker:
             shrunk = finding
             done, problem = writing.written(finding, writing.origin(finding, seed, deal.index), self.run_one)
         return Found(done, problem, shrunk.mid_deal)
+
+
+_DRAWING = "drawing this deal"  # the reference playing the deal it sends, before the engine is asked
 
 
 def _compared(expected: Expected, answer: object) -> Divergence | Exception | None:

@@ -12,6 +12,7 @@ import traceback
 from dataclasses import dataclass
 
 from conformance.engines.adapter import describe_error
+from conformance.run.worker_ends import WorkerFailed
 from conformance.text import untrusted
 
 NOT_THE_ENGINE = "a fault of the kit's, not the engine's"  # said of a worker's crash, and of what the kit failed to judge
@@ -75,3 +76,11 @@ class Faults:
     def raised(self) -> str:
         """What standard error says of the first ("" where the kit judged everything)."""
         return raised(f"judging {self.first}", self.where) if self.count and self.where else ""
+
+
+def where_raised(faults: Faults, failed: WorkerFailed | None) -> str:
+    """Where the kit raised, once for the run: in the first of ``faults``, or else in a worker outside any scenario,
+    deal or game (``failed``, where its work raised); "" where it did not."""
+    if faults.count:
+        return faults.raised()
+    return raised("in a worker", failed.where) if failed is not None and failed.where else ""

@@ -39,10 +39,7 @@ def divergence_lines(group: Group) -> list[str]:
 def where_raised(checked: Checked) -> str:
     """Where the kit raised, once for the run: in the first game it failed to judge, or in a worker outside any game;
     what a report of the fault needs with the trace's line (the summary names the games). "" where it did not."""
-    if checked.faults.count:
-        return checked.faults.raised()
-    failed = checked.worker_failed
-    return kit_faults.raised("in a worker", failed.where) if failed is not None and failed.where else ""
+    return kit_faults.where_raised(checked.faults, checked.worker_failed)
 
 
 def _some(names: list[str]) -> str:
