@@ -961,6 +961,41 @@ def test_a_worker_raising_as_it_starts_stops_the_campaign_as_the_kit_s_fault(
     assert err.count("Traceback (most recent call last):") == 1 and "engine unusable" not in err, err
 
 
+@pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="the patched worker is forked")
+@pytest.mark.parametrize("in_process", [False, True])
+def test_a_worker_that_exits_before_it_answers_is_the_kit_s_fault_unless_the_engine_is_loaded_into_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, in_process: bool
+) -> None:
+    """An engine running in a process of its own cannot end its worker: a worker exiting is the kit's fault, said so,
+    with the reports of the deals judged (exit 4). Loaded into the worker (--in-process), the engine may have ended it,
+    and cannot be used (exit 3)."""
+    import os
+
+    from conformance.fuzz import worker
+
+    run = worker.Worker.run
+
+    def exiting(self: Any, indices: list[int], variants: tuple[str, ...]) -> Any:
+        if 20 in indices:
+            os._exit(3)
+        return run(self, indices, variants)
+
+    monkeypatch.setattr(worker.Worker, "run", exiting)
+    report_dir = tmp_path / "r"
+    status = fuzz("--engine", "own_deal_engine:OwnDeal", *(["--in-process"] if in_process else []), "--variant",
+                  "briscola-2p", "--deals", "100", "--jobs", "2", "--report-dir", str(report_dir))  # fmt: skip
+    out, err = capsys.readouterr()
+    ended = "a worker process ended before it answered (exit code 3)"
+    if in_process:
+        assert status == 3 and err.strip().splitlines()[-1] == f"engine unusable: {ended}", out + err
+        return
+    assert status == 4, out + err
+    judged = len(list(runlog.read(report_dir / "run.jsonl").scenarios))
+    said = f"stopped after {judged} deals: {ended}, a fault of the kit's, not the engine's: please report it with this command"
+    assert said in out.splitlines() and "engine unusable" not in err, out + err
+    assert sorted(p.name for p in report_dir.iterdir()) == ["badge.json", "junit.xml", "report.md", "run.jsonl", "summary.json"]
+
+
 FAULTY_DEAL = "fuzz/0/0"  # a deal off_suit_wins diverges on, whose judging the kit fails on
 
 

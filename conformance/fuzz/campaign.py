@@ -278,18 +278,18 @@ class _Pool:
             raise _raised(message[1], message[2])
         return message
 
-    def _ended(self, worker: int) -> WorkerKilled | WorkerCrashed | Stopped:
+    def _ended(self, worker: int) -> WorkerFailed | Stopped:
         """Why a worker ended before it answered, told by its exit code, its engines ended (it could not have):
-        killed from outside, the campaign stops as that signal would stop it; crashed, it stops too, a fault of the
-        kit's (or, where an engine is loaded into it, perhaps the engine's, which cannot be used); exited, its
-        engine's doing."""
+        killed from outside, the campaign stops as that signal would stop it; crashed or exited, it stops too, a fault
+        of the kit's, as an engine in a process of its own cannot end its worker. Only an engine loaded into the
+        worker (``--in-process``) may have: crashed, perhaps its fault; exited, its doing, and it cannot be used."""
         process = self.processes[worker]
         process.join(_ABANDON_GRACE)  # reaped, so that its exit code is known
         self.engines[worker].end()
         failure = worker_ends.failure(process.exitcode)
-        if isinstance(failure, WorkerKilled) or (isinstance(failure, WorkerCrashed) and not self.in_process):
+        if isinstance(failure, WorkerKilled) or not self.in_process:
             return failure
-        if isinstance(failure, WorkerCrashed):  # an engine loaded into the worker may have crashed it
+        if isinstance(failure, WorkerCrashed):
             return Stopped(f"a fault of the kit's or of the engine loaded into it: {failure}")
         return Stopped(f"engine unusable: {failure}")
 
