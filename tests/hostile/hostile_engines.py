@@ -10,8 +10,10 @@ pids in ``tmp_path / "pids"``, so a test can check that nothing is left running.
 from __future__ import annotations
 
 import _thread
+import contextlib
 import enum
 import os
+import signal
 import sys
 import textwrap
 import threading
@@ -214,6 +216,16 @@ def started(tmp_path: Path) -> dict[str, list[int]]:
         kind, pid = path.name.split("-")
         found[kind].append(int(pid))
     return found
+
+
+def end_started(tmp_path: Path) -> None:
+    """Kill every engine process and child the engines of ``tmp_path`` recorded that still runs: what a test failing
+    midway leaves, for they run in sessions of their own, which ending the kit's process group does not reach."""
+    pids = started(tmp_path)
+    for pid in pids["engine"] + pids["child"]:
+        if alive(pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
 
 def assert_nothing_left(tmp_path: Path, wait: float = 2.0, *, each_started_its_child: bool = True) -> None:

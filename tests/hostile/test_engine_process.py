@@ -4,7 +4,6 @@ process or child it started outlives the run."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import signal
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile_engines import alive, assert_nothing_left, engine, started, two_player
+from hostile_engines import alive, assert_nothing_left, end_started, engine, started, two_player
 
 from conformance.engines import engine_process, protocol
 from conformance.engines.engine_process import MAX_LINE_BYTES
@@ -295,9 +294,7 @@ def test_sigterm_that_comes_while_the_kit_holds_a_lock_still_ends_the_engine(tmp
     try:
         done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=30)
     except subprocess.TimeoutExpired:  # the handler hung: end what it left running, then fail
-        for pid in started(tmp_path)["engine"] + started(tmp_path)["child"]:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+        end_started(tmp_path)
         raise
     assert done.returncode == -15, done.stderr  # ended by the signal, as without the handler
     assert_nothing_left(tmp_path)

@@ -10,6 +10,7 @@ import signal
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree as ET
 
 import pytest
@@ -243,7 +244,7 @@ def _fuzz_with_a_worker_signalled(tmp_path: Path, signum: signal.Signals, deals:
     import shlex
     import subprocess
 
-    from hostile_engines import served_reference
+    from hostile_engines import end_started, served_reference
 
     command = [*TRICKSPEC, "fuzz", "--engine-cmd", shlex.join(served_reference(tmp_path)), "--variant", "briscola-2p",
                "--deals", str(deals), "--jobs", "2", "--report-dir", "reports"]  # fmt: skip
@@ -258,11 +259,31 @@ def _fuzz_with_a_worker_signalled(tmp_path: Path, signum: signal.Signals, deals:
         assert len(workers) == 2, workers
         os.kill(workers[0], signum)
         out, err = process.communicate(timeout=60)
-    finally:  # a run the signal did not end is no run to leave behind
+    finally:  # a run the signal did not end is no run to leave behind, nor its engines, in sessions of their own
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
+        end_started(tmp_path)
     return process.returncode, out + err, workers
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the workers through /proc")
+def test_a_fuzz_test_failing_midway_leaves_no_engine_running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The campaign's engines and what they started run in sessions of their own: a test that fails while the campaign
+    runs (here, waiting for it to end) ends them too, not only the campaign's process group."""
+    import subprocess
+
+    communicate = subprocess.Popen.communicate
+
+    def failing(self: subprocess.Popen[str], *args: Any, timeout: float | None = None) -> Any:
+        if timeout is not None:  # the wait for the campaign's end: the test fails there
+            raise RuntimeError("the test fails here")
+        return communicate(self, *args)
+
+    monkeypatch.setattr(subprocess.Popen, "communicate", failing)
+    with pytest.raises(RuntimeError, match="the test fails here"):
+        _fuzz_with_a_worker_signalled(tmp_path, signal.SIGCONT, 1_000_000)  # a signal that stops nothing
+    assert_nothing_left(tmp_path)
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the workers through /proc")
