@@ -7,14 +7,17 @@ them from what the worker last published, each with its process group and sessio
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from typing import Any
 
 from conformance.engines import engine_process
 
-# Engines a worker runs at once: one (its adapter starts the next only once the last has ended), and room to spare.
-SLOTS = 4
+# Engines a worker runs at once: the kit's adapters one (protocol.SubprocessAdapter starts the next only once the last
+# has ended); the rest is room for an adapter of the user's loaded with --in-process, which may open several.
+SLOTS = 32
+NO_SLOT = 70  # the exit status of a worker that started an engine it could not list (EX_SOFTWARE: the kit's fault)
 
 
 class WorkerEngines:
@@ -34,6 +37,8 @@ class WorkerEngines:
             if self._pids[slot] == (0 if running else pid):
                 self._pids[slot] = pid if running else 0
                 return
+        if running:  # ended, and the worker with it, rather than run unlisted: a killed worker's engine would outlive the run
+            _unlisted(pid)
 
     def end(self) -> None:
         """In the campaign's process: end every engine listed, with whatever it started (SIGKILL: the worker that
@@ -44,3 +49,14 @@ class WorkerEngines:
             if pid := self._pids[slot]:
                 engine_process.signal_session(pid, signal.SIGKILL)
                 self._pids[slot] = 0
+
+
+def _unlisted(pid: int) -> None:
+    """An engine started with every slot taken: ended at once with what it started, then the worker, which the campaign
+    says is the kit's fault (a worker going on would leave an engine no one could end were it killed). It takes no
+    lock: the list of engines' is held (engine_process.watch)."""
+    if sys.platform != "win32":  # elsewhere the engine sees its input close as the worker ends
+        engine_process.signal_session(pid, signal.SIGKILL)
+    said = f"trickspec: a fuzz worker started more than {SLOTS} engines at once, more than it can list to end: it stops\n"
+    os.write(2, said.encode())
+    os._exit(NO_SLOT)

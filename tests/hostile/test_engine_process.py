@@ -4,6 +4,7 @@ process or child it started outlives the run."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -631,3 +632,38 @@ def test_check_trace_s_workers_end_when_their_parent_is_killed_outright() -> Non
         for pid in workers:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def _starts_engines(engines: Any, argv: list[str], pids: Path, count: int) -> None:
+    """A fuzz worker's part: ``count`` engines started and kept running, each up with its child, then the worker
+    killed as the system kills one, its engines running."""
+    engines.publish()
+    for n in range(1, count + 1):
+        engine_process.EngineProcess(argv)  # listed among the live engines: never ended here
+        while len(list(pids.glob("child-*"))) < n:
+            time.sleep(0.01)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="fork, and engines ended by their process groups")
+def test_a_fuzz_worker_never_runs_an_engine_its_campaign_could_not_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker starting more engines at once than it can list for its campaign ends the one that finds no slot, and
+    itself, saying why (the campaign then says it stopped); the campaign ends those listed: none outlives the worker."""
+    import multiprocessing
+
+    from conformance.fuzz import worker_engines
+
+    monkeypatch.setattr(worker_engines, "SLOTS", 2)
+    context = multiprocessing.get_context("fork")
+    engines = worker_engines.WorkerEngines(context)
+    worker = context.Process(target=_starts_engines, args=(engines, engine(tmp_path, "hang"), tmp_path / "pids", 3))
+    try:
+        worker.start()
+        worker.join(60)
+        engines.end()  # as the campaign does once its worker has ended
+        assert_nothing_left(tmp_path, each_started_its_child=False)
+        assert worker.exitcode == worker_engines.NO_SLOT
+    finally:
+        if worker.is_alive():
+            worker.kill()
+        end_started(tmp_path)
