@@ -15,6 +15,12 @@ from conformance.run.worker_ends import WorkerCrashed, WorkerFailed, WorkerKille
         (-signal.SIGKILL, WorkerKilled, "a worker process was killed by SIGKILL before it answered (out of memory, or from "
                                         "outside?)"),
         (-signal.SIGSEGV, WorkerCrashed, "a worker process ended before it answered (SIGSEGV: it crashed)"),
+        (-signal.SIGBUS, WorkerCrashed, "a worker process ended before it answered (SIGBUS: it crashed)"),
+        # the system past a CPU-time limit, a user or a supervisor: from outside, as SIGKILL is
+        (-signal.SIGXCPU, WorkerKilled, "a worker process was killed by SIGXCPU before it answered (out of memory, or "
+                                        "from outside?)"),
+        (-signal.SIGUSR1, WorkerKilled, "a worker process was killed by SIGUSR1 before it answered (out of memory, or "
+                                        "from outside?)"),
         (3, WorkerFailed, "a worker process ended before it answered (exit code 3)"),
         (None, WorkerFailed, "a worker process stopped answering and had not ended when waited for"),
     ],

@@ -10,8 +10,10 @@ from __future__ import annotations
 import signal
 from typing import Any
 
-# The signals that end a worker from outside (the system out of memory, a user); any other is its own crash.
-FROM_OUTSIDE = frozenset({signal.SIGKILL, signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
+# The signals a process raises on itself by a fault of its own; any other ends a worker from outside (the system out
+# of memory or past a limit of CPU time or file size, a user, a supervisor).
+_OWN_FAULT_NAMES = ("SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT", "SIGSYS", "SIGTRAP")
+OWN_FAULT = frozenset(signal.Signals[name] for name in _OWN_FAULT_NAMES if hasattr(signal, name))
 
 
 class WorkerFailed(RuntimeError):
@@ -45,7 +47,7 @@ def failure(exit_code: int | None) -> WorkerFailed:
             by = signal.Signals(-exit_code)
         except ValueError:  # a signal Python has no name for: none sent from outside is one
             return WorkerCrashed(f"a worker process ended before it answered (signal {-exit_code}: it crashed)")
-        if by in FROM_OUTSIDE:
+        if by not in OWN_FAULT:
             said = f"a worker process was killed by {by.name} before it answered (out of memory, or from outside?)"
             return WorkerKilled(said, by)
         return WorkerCrashed(f"a worker process ended before it answered ({by.name}: it crashed)")
