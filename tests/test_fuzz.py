@@ -795,11 +795,11 @@ def test_an_engine_refusing_a_legal_action_diverges_on_that_action_filed_under_i
     assert shrink.name(case, divergence, [expected.reports[0], expected.reports[1]])[0] == "rejected.accepted"
 
 
-def _deaf_to_sigterm(settings: Any, link: Any, engines: Any) -> None:
+def _deaf_to_sigterm(settings: Any, link: Any, engines: Any, parents: Any) -> None:
     import signal
 
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    _work(settings, link, engines)
+    _work(settings, link, engines, parents)
 
 
 _work = campaign._work

@@ -190,8 +190,10 @@ class _Inline:
         self.worker.engine.close()
 
 
-def _work(settings: Settings, link: Connection, engines: WorkerEngines) -> None:
-    """A worker process: its own engine, batches until told to stop."""
+def _work(settings: Settings, link: Connection, engines: WorkerEngines, parents: list[Connection]) -> None:
+    """A worker process: its own engine, batches until told to stop, or until the campaign is gone."""
+    for end in parents:  # the campaign's ends of the pipes, copied in as it forked: held here, a pipe would never tell
+        end.close()  # the worker that the campaign was killed outright, and it would wait for ever with its engine
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
     engines.publish()  # killed, it cannot end its engines: the campaign ends them
     # SIGTERM is the parent's abandon, or comes from outside (its trap, inherited, raises Interrupted here): the
@@ -218,10 +220,12 @@ def _serve(settings: Settings, link: Connection) -> None:
             return
         worker = Worker(settings, engine, hello)
         link.send(("hello", hello))
-        while (task := link.recv()) is not None:
+        while (task := _task(link)) is not None:
             number, indices, variants = task
             results = worker.run(indices, variants)
             link.send(("batch", number, results, worker.take_late_copies()))
+    except _CAMPAIGN_GONE:  # killed outright: no one is left to answer; the engine is ended on the way out
+        pass
     except Exception as err:  # the kit's, outside any deal: said to the parent, which stops the campaign on it
         link.send(("raised", *_fault(err)))
     except interrupt.Interrupted:  # abandoned mid-deal: the engine is ended, not asked to stop and waited for
@@ -229,6 +233,21 @@ def _serve(settings: Settings, link: Connection) -> None:
         raise
     finally:
         engine.close()
+
+
+class _CampaignGone(Exception):
+    """The campaign's end of a worker's pipe closed: it was killed outright."""
+
+
+_CAMPAIGN_GONE = (_CampaignGone, BrokenPipeError)  # a batch's result sent to a campaign that is gone: the same
+
+
+def _task(link: Connection) -> Any:
+    """The next batch; None when told to stop."""
+    try:
+        return link.recv()
+    except (EOFError, OSError):
+        raise _CampaignGone from None
 
 
 _ABANDON_GRACE = 10.0  # seconds a worker told to stop has to end its engine and exit
@@ -250,7 +269,8 @@ class _Pool:
         for _ in range(jobs):
             mine, theirs = context.Pipe()
             engines = WorkerEngines(context)
-            process = context.Process(target=_work, args=(settings, theirs, engines), daemon=True)
+            parents = [*self.links, mine]
+            process = context.Process(target=_work, args=(settings, theirs, engines, parents), daemon=True)
             process.start()
             theirs.close()
             self.links.append(mine)

@@ -326,3 +326,37 @@ def test_fuzz_says_a_worker_that_crashes_on_its_own_is_the_kit_s_fault(tmp_path:
     assert runlog.read(reports / "run.jsonl").footer is None
     assert "Traceback" not in output, output
     assert_nothing_left(tmp_path)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the workers through /proc")
+def test_fuzz_killed_outright_leaves_no_worker_nor_engine_running(tmp_path: Path) -> None:
+    """A campaign killed by SIGKILL (nothing of it runs to end its workers) leaves no worker waiting on a pipe for
+    ever, nor any engine: each worker sees its pipe close, ends its engine with what it started, and ends."""
+    import shlex
+    import subprocess
+
+    from hostile_engines import alive, end_started, served_reference
+
+    command = [*TRICKSPEC, "fuzz", "--engine-cmd", shlex.join(served_reference(tmp_path)), "--variant", "briscola-2p",
+               "--deals", "1000000", "--jobs", "2", "--report-dir", "reports"]  # fmt: skip
+    process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)  # fmt: skip
+    workers: list[int] = []
+    try:
+        log, deadline = tmp_path / "reports" / "run.jsonl", time.monotonic() + 60
+        while time.monotonic() < deadline and (not log.exists() or log.read_text(encoding="utf-8").count("\n") < 100):
+            time.sleep(0.01)
+        workers = [int(pid) for pid in Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()]
+        assert len(workers) == 2, workers
+        process.kill()  # the campaign alone: its workers are in its process group, and a group's kill would end them
+        process.wait()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and any(alive(pid) for pid in workers):
+            time.sleep(0.05)
+        assert not [pid for pid in workers if alive(pid)], "workers left running after the campaign was killed"
+        assert_nothing_left(tmp_path, wait=10.0)
+    finally:
+        for pid in workers:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        end_started(tmp_path)
