@@ -458,8 +458,8 @@ def _drive(plan: Plan, engines: _Inline | _Pool, campaign: Campaign, out: Path |
 def _record(campaign: Campaign, result: DealResult, out: Path | None) -> None:
     campaign.deals += 1
     campaign.compared += result.compared
-    if result.fault:  # the kit's error, no divergence: counted apart, never grouped nor listed as one
-        campaign.faults.add(result.id, result.detail, result.fault)
+    if result.where:  # the kit raised judging it: its error, no divergence, counted apart and never grouped as one
+        campaign.faults.add(result.id, result.detail, result.where)
         campaign.log.add(deal_line(result, None))
         return
     if result.outcome is Outcome.UNSUPPORTED and result.key is not None:  # no divergence: counted by reason, apart

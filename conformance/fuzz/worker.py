@@ -70,7 +70,7 @@ class DealResult:
     key: Key | None = None
     found: Found | None = None  # only on the first deal of a divergence a worker meets
     compared: bool = True  # whether any observation was compared: an unsupported deal may stop at its setup
-    fault: str = ""  # where judging it raised, the traceback (run/kit_faults.py): its outcome is then an error of the kit's
+    where: str = ""  # where judging it raised, the traceback (run/kit_faults.py): its outcome is then an error of the kit's
 
 
 def fields_for(variant_id: str) -> frozenset[str]:
@@ -295,7 +295,7 @@ def _not_judged(
     """The result of a deal the kit failed to judge: an error of the kit's, said so, with where it raised; the command
     and the deal's id (its seed and number) play the deal again."""
     said = kit_faults.detail(err, doing, f"this command and the deal's id, {deal}")
-    return DealResult(index, deal, variant, Outcome.ERROR, seconds, error=said, detail=said, fault=kit_faults.traceback_of(err))
+    return DealResult(index, deal, variant, Outcome.ERROR, seconds, error=said, detail=said, where=kit_faults.traceback_of(err))
 
 
 def _unsupported(index: int, deal: str, variant: str, error: EngineError, seconds: float, *, compared: bool) -> DealResult:
