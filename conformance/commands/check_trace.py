@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import sys
 from pathlib import Path
 
-from conformance.commands.exits import EXIT_BAD_DATA, EXIT_FAILED, EXIT_KIT_FAULT, EXIT_OK, print_problems
-from conformance.commands.report import output_path, write_reports
-from conformance.engines import interrupt
+from conformance.commands.exits import EXIT_BAD_DATA, EXIT_FAILED, EXIT_OK, print_problems
+from conformance.commands.report import ended_by_workers, output_path
 from conformance.run import expectations, outputs
 
 
 def cmd_check_trace(args: argparse.Namespace) -> int:
-    from conformance.run.worker_ends import WorkerKilled
     from conformance.traces import checking
     from conformance.traces import summary as trace_summary
     from conformance.traces.reading import trace_files
@@ -40,18 +37,11 @@ def cmd_check_trace(args: argparse.Namespace) -> int:
             done = checking.run(plan, out=out, stream=stream, options={"command": "check-trace", **given}, progress=progress)
     finally:
         progress.end()
-    if where := trace_summary.where_raised(done):  # once, for a report of the fault: before the summary, which ends
-        print(where, file=sys.stderr)
-    with interrupt.deferred():  # a signal now waits until every report is written: none is left from another run
-        print(trace_summary.render(done, shard=plan.shard, jobs=plan.jobs))
-        if report_dir is not None:
-            write_reports(done.log, report_dir, args.report_dir)
-    if done.interrupted:
-        return interrupt.exit_status(done.interrupted)
-    if isinstance(done.worker_failed, WorkerKilled):  # the run stopped as that signal would have stopped it
-        return interrupt.exit_status(done.worker_failed.killed_by.name)
-    if done.worker_failed or done.faults.count:  # no verdict on the engine can be trusted whole
-        return EXIT_KIT_FAULT
+    summary = trace_summary.render(done, shard=plan.shard, jobs=plan.jobs)
+    stopped = ended_by_workers(done.log, summary, report_dir, args.report_dir, interrupted=done.interrupted,
+                               failed=done.worker_failed, faults=done.faults)  # fmt: skip
+    if stopped is not None:
+        return stopped
     if done.problems:
         return EXIT_BAD_DATA
     return EXIT_FAILED if done.log.failed else EXIT_OK

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from conformance.commands.exits import EXIT_ENGINE, EXIT_FAILED, EXIT_KIT_FAULT, EXIT_OK, print_problems, usage_error
-from conformance.commands.report import output_path, warn_of_late_copies, write_reports
+from conformance.commands.report import ended_by_workers, output_path, warn_of_late_copies
 from conformance.engines import adapter as adapters
 from conformance.engines import interrupt
 from conformance.engines.protocol import BadCommand
@@ -79,19 +79,11 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     finally:
         progress.end()
     warn_of_late_copies(done.log)
-    if where := kit_faults.where_raised(done.faults, done.worker_failed):  # once, for a report of the fault: before the
-        # summary, which ends the output
-        print(where, file=sys.stderr)
-    with interrupt.deferred():  # a signal now waits until every report is written: none is left from another run
-        print(fuzz_summary.render(done, seed=args.seed, shard=plan.shard, jobs=plan.jobs))
-        if report_dir is not None:
-            write_reports(done.log, report_dir, args.report_dir)
-    if done.interrupted:
-        return interrupt.exit_status(done.interrupted)
-    if isinstance(done.worker_failed, WorkerKilled):  # the run stopped as that signal would have stopped it
-        return interrupt.exit_status(done.worker_failed.killed_by.name)
-    if done.worker_failed or done.faults.count:  # a worker's own crash, exit or raise, or a deal not judged: the kit's
-        return EXIT_KIT_FAULT
+    summary = fuzz_summary.render(done, seed=args.seed, shard=plan.shard, jobs=plan.jobs)
+    stopped = ended_by_workers(done.log, summary, report_dir, args.report_dir, interrupted=done.interrupted,
+                               failed=done.worker_failed, faults=done.faults)  # fmt: skip
+    if stopped is not None:
+        return stopped
     if done.deals and not done.compared:  # every deal unsupported from its setup: no run to pass
         print("engine unusable: it answered every deal unsupported at its setup, so nothing was compared", file=sys.stderr)
         return EXIT_ENGINE

@@ -7,9 +7,12 @@ import functools
 import sys
 from pathlib import Path
 
-from conformance.commands.exits import EXIT_OK, print_problems
-from conformance.run import outputs, reports, runlog
+from conformance.commands.exits import EXIT_KIT_FAULT, EXIT_OK, print_problems
+from conformance.engines import interrupt
+from conformance.run import kit_faults, outputs, reports, runlog
+from conformance.run.kit_faults import Faults
 from conformance.run.runlog import Log
+from conformance.run.worker_ends import WorkerFailed, WorkerKilled
 from conformance.text import untrusted
 
 # The files --report-dir receives, by report format.
@@ -19,6 +22,28 @@ REPORT_FILES = {"md": "report.md", "junit": "junit.xml", "json": "summary.json",
 def output_path(given: str | None) -> Path | None:
     """An output path, made absolute before the run: an in-process engine may change the working folder."""
     return Path(given).absolute() if given else None
+
+
+def ended_by_workers(
+    log: Log, summary: str, report_dir: Path | None, given: str | None, *, interrupted: str | None,
+    failed: WorkerFailed | None, faults: Faults,
+) -> int | None:
+    """The end of a run of worker processes (fuzz, check-trace): where the kit raised, once on standard error; the
+    summary, and the reports, a signal waiting until every one is written (none is left from another run); then the
+    exit status of a run a signal, a worker's end or a fault of the kit's stopped, or None for the command to say."""
+    if where := kit_faults.where_raised(faults, failed):  # before the summary, which ends the output
+        print(where, file=sys.stderr)
+    with interrupt.deferred():
+        print(summary)
+        if report_dir is not None and given is not None:
+            write_reports(log, report_dir, given)
+    if interrupted:
+        return interrupt.exit_status(interrupted)
+    if isinstance(failed, WorkerKilled):  # the run stopped as that signal would have stopped it
+        return interrupt.exit_status(failed.killed_by.name)
+    if failed or faults.count:  # a worker's own crash, exit or raise, or one not judged: no verdict on the engine whole
+        return EXIT_KIT_FAULT
+    return None
 
 
 def write_reports(log: runlog.Log, report_dir: Path, given: str) -> None:
