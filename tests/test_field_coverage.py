@@ -31,7 +31,7 @@ def test_the_annotations_break_no_rule_of_their_own() -> None:
 def schema(monkeypatch: pytest.MonkeyPatch) -> Iterator[Json]:
     """A copy of the snapshot schema the field phases are read from, to break."""
     mine = copy.deepcopy(field_phases._snapshot_schema())
-    cached = (field_phases.fields, field_phases.phases_and_match_over, field_phases.left_empty)
+    cached = (field_phases.fields, field_phases.phases_and_match_over, field_phases.left_empty, field_phases.held_by_seat_or_side)
     for function in cached:
         function.cache_clear()
     monkeypatch.setattr(field_phases, "_snapshot_schema", lambda: mine)
@@ -77,6 +77,11 @@ def test_a_field_of_some_games_has_an_empty_value_for_the_others(schema: Json) -
 def test_a_phase_the_snapshot_does_not_have_is_a_problem(schema: Json) -> None:
     schema["properties"]["trick"]["x-phases"]["dealing"] = "cards going round"
     assert field_phases.problems() == ["trick: x-phases names no phase 'dealing'"]
+
+
+def test_a_field_held_by_what_is_neither_a_seat_nor_a_side_is_a_problem(schema: Json) -> None:
+    schema["properties"]["match"]["anyOf"][0]["properties"]["sheet"]["x-per"] = "player"
+    assert field_phases.problems() == ["match.sheet: x-per names 'player', neither 'seat' nor 'side'"]
 
 
 def test_each_game_has_the_phases_its_variants_wait_in() -> None:

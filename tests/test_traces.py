@@ -180,6 +180,76 @@ def test_a_snapshot_key_that_names_no_field_is_a_located_problem(tmp_path: Path,
     assert "no game was judged: each line read has a problem, above" in out.splitlines()
 
 
+def _problems_at(out: str, trace: Path, text: str) -> dict[str, tuple[int, str]]:
+    """The problems said of the trace's first line, by JSON path: the column each is said at, and its message."""
+    found = {}
+    for said in out.splitlines():
+        if said.startswith(f"{trace}:1:"):
+            column, path, message = said[len(f"{trace}:1:") :].split(": ", 2)
+            found[path] = (int(column), message)
+    return found
+
+
+def test_a_seat_or_side_the_table_does_not_have_is_a_located_problem(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Judging compares the seats and sides the reference reports: any other would be compared nowhere."""
+    game = _reference_game("albastini-2p", 3)
+    snapshots = [o["snapshot"] for o in game["observations"]]
+    # what a trace may give: a hand for one seat, a pile for one side (the snapshot's piles are a list)
+    snapshots[1]["hands"] = {"0": snapshots[1]["hands"]["0"]}
+    snapshots[1]["piles"] = {"1": snapshots[1]["piles"][1]}
+    assert _check(capsys, str(_write(tmp_path / "in-part.jsonl", game)))[0] == 0
+    snapshots[2]["hands"] = {**snapshots[2]["hands"], "7": ["AS"]}
+    snapshots[3]["hands"] = {"seat0": "nonsense"}
+    snapshots[4]["piles"] = {"x": [1, 2]}
+    snapshots[5]["totals"] = [*snapshots[5]["totals"], 987654]
+    snapshots[6]["hands"] = list(snapshots[6]["hands"].values())
+    snapshots[7]["match"]["sheet"] = {"0": 0, "2": 0}
+    trace = _write(tmp_path / "off-table.jsonl", game)
+    status, out = _check(capsys, str(trace))
+    assert status == 2, out
+    text = trace.read_text(encoding="utf-8")
+    at = {  # where each is said: a key at the key, anything else at its value
+        "$.observations[2].snapshot.hands[\"7\"]": text.index('"7": ["AS"]') + 1,
+        "$.observations[3].snapshot.hands.seat0": text.index('"seat0"') + 1,
+        "$.observations[4].snapshot.piles.x": text.index('{"x"') + 2,
+        "$.observations[5].snapshot.totals[2]": text.index("987654") + 1,
+        "$.observations[6].snapshot.hands": text.index('"hands": [') + len('"hands": ') + 1,
+        "$.observations[7].snapshot.match.sheet[\"2\"]": text.index('"2": 0}') + 1,
+    }
+    assert _problems_at(out, trace, text) == {
+        path: (column, message) for (path, column), message in zip(at.items(), [
+            'expected a seat of the table, "0".."1", found \'7\'',
+            'expected a seat of the table, "0".."1", found \'seat0\'',
+            'expected a side of the table, "0".."1", found \'x\'',
+            "expected 2 items, one per side of the table, found 3: it has no side 2",
+            'expected a mapping keyed by seat, "0".."1", found a list',
+            'expected a seat of the table, "0".."1", found \'2\'',
+        ], strict=True)
+    }, out  # fmt: skip
+
+
+def test_the_table_is_the_variant_s_its_seats_and_its_sides_apart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Altbaumer seats four in two sides: seat 3 has a hand, and there is no side 2 to have a pile or a score."""
+    game = _reference_game("altbaumer-standard", 5)
+    snapshot = game["observations"][1]["snapshot"]
+    snapshot["hands"] = {"3": snapshot["hands"]["3"]}
+    assert _check(capsys, str(_write(tmp_path / "seat-3.jsonl", game)))[0] == 0
+    snapshot["piles"] = {"2": []}
+    snapshot["match"]["scores"] = [0, 0, 0]
+    trace = _write(tmp_path / "side-2.jsonl", game)
+    status, out = _check(capsys, str(trace))
+    assert status == 2, out
+    text = trace.read_text(encoding="utf-8")
+    no_side = "expected 2 items, one per side of the table, found 3: it has no side 2"
+    side_2 = 'expected a side of the table, "0".."1", found \'2\''
+    assert _problems_at(out, trace, text) == {
+        '$.observations[1].snapshot.piles["2"]': (text.index('{"2": []}') + 2, side_2),
+        "$.observations[1].snapshot.match.scores[2]": (text.index('"scores": [0, 0, 0]') + len('"scores": [0, 0, ') + 1, no_side),
+    }, out  # fmt: skip
+
+
 def test_what_is_no_trace_file_is_refused_by_name_in_a_folder_or_given(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -7,12 +7,13 @@ plays that phase. A field marked ``x-games`` (the Otea ``bids``, Altbaumer's ``m
 defined only for those games, and in any other game is always empty (``left_empty``); so is a
 field of an object branch marked so (``result`` scored by card points or by tricks). The phases
 are the snapshot's, with ``over`` split in two: ``over`` while the match goes on, ``match-over``
-once it is won.
+once it is won. A field held by seat or by side (``hands``, ``totals``, ``match.sheet``) says
+which in ``x-per``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -24,6 +25,8 @@ from specreader.spec import kit_spec, variant, variant_ids
 
 ANNOTATION = "x-phases"
 GAMES = "x-games"
+PER = "x-per"  # a field held by seat or by side: which, its keys (a mapping's) or its items (a list's) are
+SEAT, SIDE = "seat", "side"
 ALWAYS = "always"
 OVER = "over"
 MATCH_OVER = "match-over"  # the deal over and the match won: the snapshot's phase is over
@@ -108,7 +111,8 @@ def field_of(path: str) -> str:
     return ".".join(part for part in path.split(".") if not part.isdigit())
 
 
-def field_keys() -> dict[str, frozenset[str] | None]:
+@cache
+def field_keys() -> Mapping[str, frozenset[str] | None]:
     """Every top-level snapshot field, with the keys its objects may hold where it is an object of named keys
     (``last_trick``, ``result``, ``match``; None for any other field)."""
     out: dict[str, frozenset[str] | None] = {}
@@ -118,11 +122,35 @@ def field_keys() -> dict[str, frozenset[str] | None]:
     return out
 
 
+@dataclass(frozen=True)
+class HeldBy:
+    """A field held by seat or by side (``x-per``): a mapping keyed by their numbers (``hands``), or a list of one
+    item each, in order (``totals``)."""
+
+    path: tuple[str, ...]
+    per: str
+    keyed: bool
+
+
+@cache
+def held_by_seat_or_side() -> tuple[HeldBy, ...]:
+    """Every field held by seat or by side, top-level or of an object's branch (``match.sheet``), the schema's
+    order; a field of several branches once."""
+    out: dict[tuple[str, ...], HeldBy] = {}
+    for name, node in _snapshot_schema()["properties"].items():
+        nodes = [((name,), node), *(((name, key), child) for b in _branches(node) for key, child in b["properties"].items())]
+        for path, held in nodes:
+            if PER in held:
+                out.setdefault(path, HeldBy(path, str(held[PER]), held.get("type") == "object"))
+    return tuple(out.values())
+
+
 def problems() -> list[str]:
     """Where the annotations break their own rules: a phase that does not exist, or that none of a
     field's games plays, a game that does not exist, a top-level field left without x-phases, a field
     of an object some of whose fields have one (``result``, ``match``), a branch of such an object,
-    among several, that names no games, or a field of some games that has no empty value."""
+    among several, that names no games, a field of some games that has no empty value, or an ``x-per`` naming
+    neither seats nor sides."""
     out = []
     known = set(phases_and_match_over())
     games = kit_spec().games()
@@ -136,6 +164,9 @@ def problems() -> list[str]:
         played = {p for g in f.games or () if g in games for p in game_phases(g)}
         unplayed = [m for m in f.meanings if m in known and f.games is not None and m not in played]
         out += [f"{f.path}: {ANNOTATION} names {m!r}, a phase none of its games plays" for m in unplayed]
+    for held in held_by_seat_or_side():
+        if held.per not in (SEAT, SIDE):
+            out.append(f"{'.'.join(held.path)}: {PER} names {held.per!r}, neither {SEAT!r} nor {SIDE!r}")
     annotated = {f.path for f in fields()}
     for name, node in top.items():
         subfields = [f"{name}.{k}" for b in _branches(node) for k in b["properties"]]

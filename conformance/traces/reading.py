@@ -22,6 +22,7 @@ from conformance.suite import field_phases, schemas
 from conformance.suite.reported import declaration_problem
 from conformance.suite.scenarios import as_written, expand_setup, turned_problem
 from conformance.text import json_positions, untrusted
+from conformance.traces import seats_and_sides
 from specreader import files, limits
 from specreader.jsontypes import Json, JsonPath
 from specreader.problems import DataError, Problem
@@ -238,9 +239,16 @@ def _game(
         wanted = f"at most {len(value['actions']) + 1} observations (one after the deal, one per action)"
         found_many = f"expected {wanted}, found {len(observations)}"
         return [_problem(line.file, line.number, line.raw, (*at, "observations"), found_many)]
-    unknown = _unknown_fields(observations)
-    if unknown:
-        return _located(line, [((*at, *path), message, True) for path, message in unknown])
+    snapshots = [s for o in observations if type(o) is dict and type(s := o.get("snapshot")) is dict]
+    # of each field of named keys (match...), its values that are mappings: gathered once for both checks
+    objects = {
+        key: [v for s in snapshots if type(v := s.get(key)) is dict] for key, keys in field_phases.field_keys().items()
+        if keys is not None
+    }  # fmt: skip
+    found = [(path, message, True) for path, message in _unknown_fields(observations, snapshots, objects)]
+    found += seats_and_sides.problems(variant_id, observations, snapshots, objects)
+    if found:
+        return _located(line, [((*at, *path), message, key) for path, message, key in found])
     actions = tuple(value["actions"])
     return Game(
         line.index, name, line.file, line.number, variant_id, setup, actions, observations, line.reports, flags,
@@ -259,16 +267,16 @@ def _whole_numbers(value: Any) -> Any:
     return value
 
 
-def _unknown_fields(observations: tuple[Json | None, ...]) -> list[tuple[JsonPath, str]]:
-    """Keys of the observations' snapshots that name no snapshot field (``trumps``, ``last_trick.winer``): a field
+def _unknown_fields(
+    observations: tuple[Json | None, ...], snapshots: list[Json], objects: dict[str, list[Json]]
+) -> list[tuple[JsonPath, str]]:
+    """Keys of the observations' snapshots (``snapshots``: those that are mappings; ``objects``: the values of each
+    field of named keys that are mappings) that name no snapshot field (``trumps``, ``last_trick.winer``): a field
     misspelt would be compared nowhere, and every game pass."""
     known = field_phases.field_keys()
-    snapshots = [s for o in observations if type(o) is dict and type(s := o.get("snapshot")) is dict]
     # every key of the game at once (the games that name none unknown, nearly all, are read once so), then where
-    if set().union(*snapshots) <= known.keys() and all(
-        set().union(*[v for s in snapshots if type(v := s.get(key)) is dict]) <= keys
-        for key, keys in known.items() if keys is not None
-    ):  # fmt: skip
+    if set().union(*snapshots) <= known.keys() and all(set().union(*objects[key]) <= keys for key, keys in known.items()
+                                                       if keys is not None):  # fmt: skip
         return []
     out: list[tuple[JsonPath, str]] = []
     for i, observation in enumerate(observations):
