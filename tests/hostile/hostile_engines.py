@@ -409,6 +409,17 @@ class HelloOddly:
         self.inner.close()
 
 
+class ClosesBadly(HelloOddly):
+    """An adapter over the reference whose close raises, its message holding a terminal control sequence."""
+
+    def hello(self) -> dict[str, object]:
+        return dict(self.inner.hello())
+
+    def close(self) -> None:
+        self.inner.close()
+        raise RuntimeError("cannot close \x1b[31mred")
+
+
 class RaisesUnreadably:
     """An in-process engine whose apply raises an exception whose message itself raises."""
 

@@ -208,6 +208,20 @@ def test_an_in_process_engine_s_value_no_protocol_line_carries_is_an_error_of_it
     assert status == 0 and lines[chosen]["outcome"] == "xfail", out + err
 
 
+@pytest.mark.parametrize("command", ["verify", "fuzz"])
+def test_an_in_process_engine_whose_close_raises_is_warned_of_and_its_verdicts_stand(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its close is the engine's own code: what it raises, once the run is judged, is said as a warning, made safe,
+    and the run ends with the status its verdicts give, never a traceback."""
+    more = ["--scenario", first("bisca-2p")] if command == "verify" else ["--variant", "bisca-2p", "--deals", "3"]
+    status = main([command, "--engine", "hostile_engines:ClosesBadly", "--in-process", *more])
+    out, err = capsys.readouterr()
+    assert status == 0, out + err
+    assert "warning: the engine's close() raised RuntimeError: cannot close \\x1b[31mred" in err, err
+    assert "Traceback" not in out + err and "\x1b" not in out + err
+
+
 def test_an_in_process_engine_whose_handshake_no_line_carries_is_unusable(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
