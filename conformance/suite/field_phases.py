@@ -104,7 +104,6 @@ def fields() -> tuple[FieldPhases, ...]:
     return tuple(out)
 
 
-@cache
 def field_of(path: str) -> str:
     """The field a checked path names, without the seat, side or place in a list it is checked at (``piles.0``,
     ``stock.33``): one bug shows at any seat."""
