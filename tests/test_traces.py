@@ -190,6 +190,30 @@ def _problems_at(out: str, trace: Path, text: str) -> dict[str, tuple[int, str]]
     return found
 
 
+@pytest.mark.parametrize(
+    ("variant_id", "field", "key", "value"),
+    [("altbaumer-standard", "match", "vp", [1, 0]), ("albastini-2p", "result", "deal_score", [1, 0])],
+)
+def test_a_key_of_another_game_s_result_or_match_is_a_located_problem(
+    variant_id: str, field: str, key: str, value: object, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Judging compares the keys the reference reports, so a key only another game's result or match has (Albastini's
+    victory points in Altbaumer, Altbaumer's deal score in Albastini) would be compared nowhere: it is said, at the
+    key, as no key of this game's."""
+    game = _reference_game(variant_id, 3)
+    last = game["observations"][-1]["snapshot"]
+    assert isinstance(last[field], dict) and key not in last[field]
+    last[field][key] = value
+    trace = _write(tmp_path / "t.jsonl", game)
+    status, out = _check(capsys, str(trace))
+    assert status == 2, out
+    text = trace.read_text(encoding="utf-8")
+    name = variant_id.split("-")[0]
+    at = f"$.observations[{len(game['observations']) - 1}].snapshot.{field}.{key}"
+    said = f"expected a key of {field} in {name}, found {key!r}, a key of another game's {field}"
+    assert _problems_at(out, trace, text) == {at: (text.rindex(f'"{key}"') + 1, said)}
+
+
 def test_a_seat_or_side_the_table_does_not_have_is_a_located_problem(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -111,13 +111,15 @@ def field_of(path: str) -> str:
 
 
 @cache
-def field_keys() -> Mapping[str, frozenset[str] | None]:
+def field_keys(game: str | None = None) -> Mapping[str, frozenset[str] | None]:
     """Every top-level snapshot field, with the keys its objects may hold where it is an object of named keys
-    (``last_trick``, ``result``, ``match``; None for any other field)."""
+    (``last_trick``, ``result``, ``match``; None for any other field): in ``game``, those of the branches it plays (a
+    branch naming its games in x-games is another game's elsewhere); in any game, where none is given."""
     out: dict[str, frozenset[str] | None] = {}
     for name, node in _snapshot_schema()["properties"].items():
-        keys = {key for branch in _branches(node) for key in branch["properties"]}
-        out[name] = frozenset(keys) if keys else None
+        branches = list(_branches(node))
+        played = [b for b in branches if game is None or GAMES not in b or game in b[GAMES]]
+        out[name] = frozenset(key for branch in played for key in branch["properties"]) if branches else None
     return out
 
 

@@ -245,7 +245,8 @@ def _game(
         key: [v for s in snapshots if type(v := s.get(key)) is dict] for key, keys in field_phases.field_keys().items()
         if keys is not None
     }  # fmt: skip
-    found = [(path, message, True) for path, message in _unknown_fields(observations, snapshots, objects)]
+    game_of = str(resolved.get("game", ""))
+    found = [(path, message, True) for path, message in _unknown_fields(game_of, observations, snapshots, objects)]
     found += seats_and_sides.problems(variant_id, observations, snapshots, objects)
     if found:
         return _located(line, [((*at, *path), message, key) for path, message, key in found])
@@ -268,12 +269,13 @@ def _whole_numbers(value: Any) -> Any:
 
 
 def _unknown_fields(
-    observations: tuple[Json | None, ...], snapshots: list[Json], objects: dict[str, list[Json]]
+    game: str, observations: tuple[Json | None, ...], snapshots: list[Json], objects: dict[str, list[Json]]
 ) -> list[tuple[JsonPath, str]]:
     """Keys of the observations' snapshots (``snapshots``: those that are mappings; ``objects``: the values of each
-    field of named keys that are mappings) that name no snapshot field (``trumps``, ``last_trick.winer``): a field
-    misspelt would be compared nowhere, and every game pass."""
-    known = field_phases.field_keys()
+    field of named keys that are mappings) that name no snapshot field of ``game`` (``trumps``, ``last_trick.winer``,
+    Albastini's ``match.vp`` in Altbaumer): a field misspelt, or another game's, would be compared nowhere, and every
+    game pass."""
+    known = field_phases.field_keys(game)
     # every key of the game at once (the games that name none unknown, nearly all, are read once so), then where
     if set().union(*snapshots) <= known.keys() and all(set().union(*objects[key]) <= keys for key, keys in known.items()
                                                        if keys is not None):  # fmt: skip
@@ -290,8 +292,15 @@ def _unknown_fields(
                 continue
             keys = known[key]
             if keys is not None and isinstance(value, dict):
-                out += [((*at, part), _unknown(str(part), keys, f"a key of {key}")) for part in value if part not in keys]
+                out += [((*at, part), _unknown_part(game, key, str(part), keys)) for part in value if part not in keys]
     return out
+
+
+def _unknown_part(game: str, field: str, part: str, keys: frozenset[str]) -> str:
+    """What is wrong with a key of a field of named keys: a key of another game's (``match.vp`` in Altbaumer), or none."""
+    if part in (field_phases.field_keys()[field] or ()):
+        return f"expected a key of {field} in {game}, found {part!r}, a key of another game's {field}"
+    return _unknown(part, keys, f"a key of {field}")
 
 
 def _unknown(key: str, known: Iterable[str], what: str) -> str:
