@@ -10,6 +10,7 @@ campaign add up to the single run.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import random
 import shutil
@@ -38,6 +39,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SERVE_MUTANT = Path(__file__).resolve().parent / "serve_mutant.py"
 JS_ENGINE = ROOT / "examples" / "js-albastini-2p" / "engine.js"
 MUTANT_VARIANT = "albastini-2p"  # every hand-written mutant changes a rule of this variant
+
+
+# A test whose patch a worker inherits as it is forked: where workers are spawned, they would not have it.
+FORKED_WORKERS = pytest.mark.skipif(
+    "fork" not in multiprocessing.get_all_start_methods(), reason="the patched worker is forked"
+)
 
 
 def off_suit_wins() -> InProcessAdapter:
@@ -818,7 +825,7 @@ while True:  # deaf to its input closing, and to SIGTERM
 """
 
 
-@pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="the patched worker is forked")
+@FORKED_WORKERS
 def test_workers_deaf_to_sigterm_are_killed_with_their_engines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker that lives through the SIGTERM that stops it is killed once the grace is over, and the engine it
     started with it, which cannot be left to see its input close: neither stopping a campaign nor closing its pool
@@ -872,7 +879,7 @@ def test_shards_of_different_campaigns_are_not_merged(tmp_path: Path, capsys: py
     assert main(["report", str(tmp_path / "d" / "run.jsonl"), str(tmp_path / "e" / "run.jsonl"), "--format", "badge"]) == 0
 
 
-@pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="the patched worker is forked")
+@FORKED_WORKERS
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("deal", ["kit", "engine"])
 def test_a_deal_whose_drawing_raises_is_an_error_of_the_kit_s(
@@ -906,7 +913,7 @@ def test_a_deal_whose_drawing_raises_is_an_error_of_the_kit_s(
     assert (report_dir / "summary.json").is_file()
 
 
-@pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="the patched worker is forked")
+@FORKED_WORKERS
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_worker_s_work_raising_outside_any_deal_stops_the_campaign_as_the_kit_s_fault(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, jobs: str
@@ -940,7 +947,7 @@ def test_a_worker_s_work_raising_outside_any_deal_stops_the_campaign_as_the_kit_
     assert sorted(p.name for p in report_dir.iterdir()) == ["badge.json", "junit.xml", "report.md", "run.jsonl", "summary.json"]
 
 
-@pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="the patched worker is forked")
+@FORKED_WORKERS
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_worker_raising_as_it_starts_stops_the_campaign_as_the_kit_s_fault(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, jobs: str
@@ -961,7 +968,7 @@ def test_a_worker_raising_as_it_starts_stops_the_campaign_as_the_kit_s_fault(
     assert err.count("Traceback (most recent call last):") == 1 and "engine unusable" not in err, err
 
 
-@pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="the patched worker is forked")
+@FORKED_WORKERS
 @pytest.mark.parametrize("in_process", [False, True])
 def test_a_worker_that_exits_before_it_answers_is_the_kit_s_fault_unless_the_engine_is_loaded_into_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, in_process: bool
@@ -1024,7 +1031,7 @@ def _faulty_judging(monkeypatch: pytest.MonkeyPatch, where: str) -> None:
         monkeypatch.setattr(shrink.Shrinker, "locate", raising_too)
 
 
-@pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="the patched worker is forked")
+@FORKED_WORKERS
 @pytest.mark.parametrize("jobs", ["1", "2"])
 @pytest.mark.parametrize("where", ["judging", "locating"])
 def test_a_deal_whose_judging_raises_is_an_error_of_the_kit_s_never_a_divergence(
