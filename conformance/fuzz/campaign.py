@@ -223,8 +223,8 @@ def _serve(settings: Settings, link: Connection) -> None:
         while (task := _task(link)) is not None:
             number, indices, variants = task
             results = worker.run(indices, variants)
-            link.send(("batch", number, results, worker.take_late_copies()))
-    except _CAMPAIGN_GONE:  # killed outright: no one is left to answer; the engine is ended on the way out
+            _answer(link, ("batch", number, results, worker.take_late_copies()))
+    except _CampaignGone:  # killed outright: no one is left to answer; the engine is ended on the way out
         pass
     except Exception as err:  # the kit's, outside any deal: said to the parent, which stops the campaign on it
         link.send(("raised", *_fault(err)))
@@ -239,14 +239,19 @@ class _CampaignGone(Exception):
     """The campaign's end of a worker's pipe closed: it was killed outright."""
 
 
-_CAMPAIGN_GONE = (_CampaignGone, BrokenPipeError)  # a batch's result sent to a campaign that is gone: the same
-
-
 def _task(link: Connection) -> Any:
     """The next batch; None when told to stop."""
     try:
         return link.recv()
     except (EOFError, OSError):
+        raise _CampaignGone from None
+
+
+def _answer(link: Connection, message: tuple[Any, ...]) -> None:
+    """A batch's result sent to the campaign (only a broken pipe here says it is gone: an engine's is its deal's)."""
+    try:
+        link.send(message)
+    except OSError:
         raise _CampaignGone from None
 
 
