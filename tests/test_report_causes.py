@@ -6,8 +6,10 @@ from typing import Any
 
 from conformance.run import fields_differing, reports, runlog
 from conformance.run.runlog import Log
-from conformance.suite import observing, schemas
+from conformance.suite import field_phases, observing, schemas
 from conformance.suite.comparisons import COMPARISONS
+from specreader.jsontypes import overlap
+from specreader.spec import variant, variant_ids
 
 
 def _line(rid: str, what: str, n: int = 1, **more: Any) -> dict[str, Any]:
@@ -146,3 +148,18 @@ def test_a_difference_is_in_the_field_its_path_names() -> None:
     fields = [fields_differing.field_of(what) for what in said]
     assert fields == ["hands", "hands", "hands", "dead", "dead", "dead", "legal", "legal", "legal", "stock", "result.vp"], said
     assert fields_differing.field_of("refusal code") is None and fields_differing.field_of("setup refused with") is None
+
+
+def test_every_field_a_game_fills_is_decided_by_a_clause_naming_it_as_its_fields_page_shows() -> None:
+    """The fields pages name the clauses whose ``observes`` name a field; a report names, failing those, the clauses
+    observing any part of its field. So that both say the same, each field a variant's snapshot fills and some
+    clause decides is named by one (Briscola's ``match.sheet`` holds the running tally, and its clause says so)."""
+    for variant_id in variant_ids():
+        if variant(variant_id).get("abstract"):
+            continue
+        game, clauses = variant(variant_id)["game"], observing.clauses_of(variant_id)
+        for found in field_phases.fields():
+            if found.games is not None and game not in found.games:
+                continue
+            naming = [c.id for c in clauses.clauses if any(overlap(found.path, o.path) for o in c.observes)]
+            assert list(clauses.for_field(found.path, "")) == naming, (variant_id, found.path)
