@@ -13,7 +13,7 @@ from typing import Any
 
 from conformance.measures import neighbours, selfcheck
 from conformance.run import expectations, runlog
-from conformance.suite import choices, observing, precedence_check, scenarios, schemas
+from conformance.suite import choices, game_order, observing, precedence_check, scenarios, schemas
 from conformance.suite import variants as variant_checks
 from conformance.suite.references import References
 from conformance.suite.shapes import mappings, strings
@@ -21,7 +21,7 @@ from specreader import filekinds, kitdata, roots
 from specreader.files import yaml_files
 from specreader.jsontypes import Json, JsonPath, value_at
 from specreader.problems import DataError, Problem
-from specreader.spec import EQUIVALENTS_FILE, Spec, kind_of, read
+from specreader.spec import EQUIVALENTS_FILE, GAMES_FILE, Spec, kind_of, read
 from specreader.yamlio import Document, load
 
 # Which schema each spec file kind is checked against.
@@ -60,6 +60,7 @@ def check_spec(spec: Spec, *, equivalents: bool = True) -> SpecCheck:
         problems += schemas.check(doc, "variant")
     for doc in spec.house_sources:
         problems += schemas.check(doc, "sources")
+    problems += game_order.problems(spec)
     for attr, kind, what in (("sources_file", "sources", "the bibliography"), ("refusals_file", "refusals", "the refusal codes")):
         if getattr(spec, attr) is None and kind not in spec.unloaded:  # one that did not load is reported as such
             where = spec.root / f"{kind}.yaml" if spec.root else Path(f"{kind}.yaml")
@@ -464,6 +465,7 @@ _PLACE_OF_KIND = {
     "rulings": ("rulings.yaml",),
     "sources": ("sources.yaml",),
     "refusals": ("refusals.yaml",),
+    "games": (GAMES_FILE,),
     "equivalents": (EQUIVALENTS_FILE,),
 }
 

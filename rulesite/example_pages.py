@@ -10,7 +10,7 @@ from typing import Any
 from conformance.suite.scenarios import Scenario
 from rulesite import paths, table_words
 from rulesite.links import PageLinks
-from rulesite.sitedata import SiteData, game_order
+from rulesite.sitedata import SiteData
 from rulesite.templating import render
 from specreader.jsontypes import Json
 
@@ -183,7 +183,7 @@ class _Filed:
     stem: str
     section: str  # its id, "" for the whole game
     topic: str
-    place: tuple[tuple[bool, bool, str], tuple[int, int], str]
+    place: tuple[tuple[int, str], tuple[int, int], str]
 
 
 def _filed(path: str, data: SiteData) -> _Filed:
@@ -197,9 +197,9 @@ def _filed(path: str, data: SiteData) -> _Filed:
     elif named in ids:
         at, after = ids.index(named), 1  # after the section's own pages
     else:
-        return _Filed(game, folder, stem, "", _WHOLE_GAME, (game_order(game), (len(ids), 1), path))
+        return _Filed(game, folder, stem, "", _WHOLE_GAME, (data.game_place(game), (len(ids), 1), path))
     topic = str(sections[at].get("title", ids[at]))
-    return _Filed(game, folder, stem, ids[at], topic, (game_order(game), (at, after), path))
+    return _Filed(game, folder, stem, ids[at], topic, (data.game_place(game), (at, after), path))
 
 
 def _rule_of(group: Sequence[Scenario], filed: _Filed, data: SiteData) -> str:
@@ -287,7 +287,7 @@ def examples_index(data: SiteData) -> str:
         pages.append((named.told_apart, path, len(files[path])))
     games = [
         (game, data.game_title(game), [(topic, list(labelled.items())) for topic, labelled in by_game[game].items()])
-        for game in sorted(by_game, key=game_order)
+        for game in sorted(by_game, key=data.game_place)
     ]
     return render(
         "examples_index.md.j2",
@@ -304,7 +304,7 @@ def example_nav(data: SiteData) -> list[Any]:
     games: dict[str, dict[str, list[Any]]] = {}
     for path, named in page_labels(data).items():
         games.setdefault(named.game, {}).setdefault(named.topic, []).append({named.title: path})
-    for game in sorted(games, key=game_order):
+    for game in sorted(games, key=data.game_place):
         topics = [{topic: entries} for topic, entries in games[game].items()]
         nav.append({data.game_title(game): topics})
     return nav

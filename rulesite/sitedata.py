@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from conformance.suite import game_order
 from conformance.suite.scenarios import Scenario, load_files, scenario_files
 from rulesite import rule_words, walkthrough
 from rulesite.cards import is_card
@@ -25,11 +26,6 @@ def clause_applies(clause: Json, vid: str) -> bool:
     """A clause applies to the variants it names, or to every variant of its game when it names none."""
     only = clause.get("variants")
     return not isinstance(only, list) or vid in only
-
-
-def game_order(game: str) -> tuple[bool, bool, str]:
-    """Albastini first, then Altbaumer, then the rest by name."""
-    return (game != "albastini", game != "altbaumer", game)
 
 
 @dataclass
@@ -73,7 +69,14 @@ class SiteData:
         self._example_files = dict(sorted(by_page.items()))
 
     def games(self) -> list[str]:
-        return sorted(self.spec.games(), key=game_order)
+        """The games in the order the spec lists them (spec/games.yaml)."""
+        return self.spec.listed_games()
+
+    def game_place(self, game: str) -> tuple[int, str]:
+        """Where ``game`` comes in that order, as a sort key; a name no game has (a folder of scenarios named
+        otherwise) comes after them all, by name."""
+        games = self.games()
+        return (games.index(game), "") if game in games else (len(games), game)
 
     def game_title(self, game: str) -> str:
         for doc in self.spec.clause_files:
@@ -154,6 +157,7 @@ def load_site_data(root: Path | None = None, glossary: Path | None = None, deals
     the folder of deal scripts the hand-written pages use."""
     base = root or kitdata.root()
     spec, problems = read(base / "spec")
+    problems += game_order.problems(spec)
     if problems:
         raise DataError(problems)
     scen_root = base / "scenarios"

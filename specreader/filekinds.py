@@ -21,6 +21,7 @@ _KIND_OF_SCHEMA = {
     "rulings": "rulings",
     "sources": "sources",
     "refusals": "refusals",
+    "games": "games",
     "selfcheck-equivalents": "equivalents",
     "expectations": "expectations",  # an engine's known failures (conformance/run/expectations.py), not of the spec
 }
@@ -42,6 +43,7 @@ _KEY_OF_KIND = (
     ("refusals", "refusals"),
     ("id", "variants"),
     ("sources", "sources"),
+    ("games", "games"),
 )
 
 

@@ -22,7 +22,8 @@ from specreader.problems import Problem
 from specreader.spec import Spec, load_file, parents, placed_kind
 from specreader.yamlio import Document
 
-# What a house folder may hold: the kit alone states the refusal codes and the selfcheck's equivalents.
+# What a house folder may hold: the kit alone states the refusal codes, the order of the games and the selfcheck's
+# equivalents.
 _EXPECTED = "<game>/variants/*.yaml, <game>/clauses.yaml, <game>/rulings.yaml or sources.yaml"
 
 
@@ -150,7 +151,7 @@ def _of_another_game(spec: Spec, doc: Document, folder: str) -> Problem | None:
 
 def _house_kind(rel: tuple[str, ...]) -> str | None:
     """What a file of a house spec folder holds, by its place in the layout the guide gives: the kit's, less the
-    files only the kit has (errors, the selfcheck's equivalents)."""
+    files only the kit has (errors, the order of the games, the selfcheck's equivalents)."""
     kind = placed_kind(rel)
     return kind if kind in ("variants", "clauses", "rulings", "sources") else None
 

@@ -20,6 +20,7 @@ from specreader.yamlio import Document, load
 _OWN_KEYS = ("id", "extends", "abstract", "title", "sources")
 
 EQUIVALENTS_FILE = "selfcheck-equivalents.yaml"
+GAMES_FILE = "games.yaml"
 
 
 @dataclass
@@ -36,6 +37,7 @@ class Spec:
     # Files that did not load, by kind: an id they declare is unknown, without being wrong.
     unloaded: dict[str, list[str]] = field(default_factory=dict)
     equivalents_file: Document | None = None  # mutants `trickspec selfcheck` reports as equivalent
+    games_file: Document | None = None  # the games in the order the rules site lists them
     # Each variant resolved, with its longest extends chain (itself first): a chain through a variant resolved
     # already is as long as one through a variant resolved on the way, whatever the order they are asked for in.
     _resolved: dict[str, tuple[Json, tuple[str, ...]]] = field(default_factory=dict, repr=False)
@@ -54,6 +56,8 @@ class Spec:
             self.refusals_file = doc
         elif kind == "equivalents":
             self.equivalents_file = doc
+        elif kind == "games":
+            self.games_file = doc
         elif kind == "variants":
             self.variant_files.append(doc)
         elif kind == "clauses":
@@ -146,6 +150,12 @@ class Spec:
     def games(self) -> list[str]:
         return sorted({str(d.data.get("game")) for d in self.clause_files if isinstance(d.data, dict)})
 
+    def listed_games(self) -> list[str]:
+        """The games in the order spec/games.yaml lists them (validate holds the list to ``games``)."""
+        data = self.games_file.data if self.games_file is not None else None
+        listed = data.get("games") if isinstance(data, dict) else None
+        return [game for game in listed if isinstance(game, str)] if isinstance(listed, list) else []
+
     def resolve(self, variant_id: str) -> Json:
         """The variant with everything it inherits, as the engine reads it (a fresh copy to keep or change)."""
         return copy.deepcopy(self.resolved(variant_id))
@@ -198,7 +208,7 @@ def _too_long(chain: tuple[str, ...]) -> NoReturn:
 
 def unexpected_file(file: str) -> Problem:
     expected = (
-        f"sources.yaml, refusals.yaml, {EQUIVALENTS_FILE}, <game>/clauses.yaml, <game>/rulings.yaml"
+        f"sources.yaml, refusals.yaml, {GAMES_FILE}, {EQUIVALENTS_FILE}, <game>/clauses.yaml, <game>/rulings.yaml"
         " or <game>/variants/*.yaml"
     )
     return Problem(file, 1, 1, (), f"unexpected file in spec/: expected {expected}")
@@ -213,8 +223,9 @@ def placed_kind(rel: tuple[str, ...]) -> str | None:
 
 
 def kind_of(rel: tuple[str, ...]) -> str | None:
-    """What a file holds, by its place under spec/: sources, errors, equivalents, variants, clauses or rulings."""
-    if rel in (("sources.yaml",), ("refusals.yaml",)):
+    """What a file holds, by its place under spec/: sources, errors, games, equivalents, variants, clauses or
+    rulings."""
+    if rel in (("sources.yaml",), ("refusals.yaml",), (GAMES_FILE,)):
         return rel[0].removesuffix(".yaml")
     if rel == (EQUIVALENTS_FILE,):
         return "equivalents"

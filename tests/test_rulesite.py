@@ -22,10 +22,11 @@ from conformance.suite.scenarios import Scenario, Step, deck_of
 from reference import Engine
 from rulesite import cli_reference, fields_reference, paths, repository_links, rule_words, table_words, templating, walkthrough
 from rulesite.escaping import md, said_plainly
+from rulesite.example_pages import examples_index
 from rulesite.links import PageLinks
-from rulesite.variants_page import COLUMNS
+from rulesite.variants_page import COLUMNS, variants_page
 from specreader.jsontypes import Json
-from specreader.problems import Problem
+from specreader.problems import DataError, Problem
 from specreader.spec import Spec
 from specreader.yamlio import Document
 
@@ -336,7 +337,7 @@ def fabricated() -> rulesite.SiteData:
             ],
         },
     )
-    spec = Spec(clause_files=[clause_doc])
+    spec = Spec(clause_files=[clause_doc], games_file=Document("spec/games.yaml", {"games": ["testgame"]}))
     scenario = Scenario(
         id="testgame/sec/evil",
         title=EVIL,
@@ -471,6 +472,30 @@ def test_the_nav_puts_each_sheet_and_each_game_s_fields_under_their_first_page(s
     fields = entry(expanded, "Conformance", "Field reference")
     assert fields[0] == {"Overview and types": "reference/fields.md"}
     assert fields[1:] == [{site_data.game_title(g): f"reference/fields/{g}.md"} for g in site_data.games()]
+
+
+def test_the_site_lists_the_games_in_the_order_the_spec_gives(kit_copy: Path) -> None:
+    """spec/games.yaml says the order of the games, and every list of them on the site follows it: the nav's worked
+    examples and field reference, the variants compared, the examples' index."""
+    order = ["bisca", "altbaumer", "briscola", "albastini"]
+    (kit_copy / "spec" / "games.yaml").write_text(f"games: [{', '.join(order)}]\n", encoding="utf-8")
+    data = rulesite.load_site_data(kit_copy)
+    titles = [data.game_title(game) for game in order]
+    assert data.games() == order
+    assert [next(iter(entry)) for entry in rulesite.example_nav(data)[1:]] == titles
+    assert [next(iter(entry)) for entry in rulesite.fields_nav(data)[paths.FIELDS_PAGE][1:]] == titles
+    compared = variants_page(data)
+    assert sorted(order, key=lambda game: compared.index(f"{{ #variants-{game} }}")) == order
+    index = examples_index(data)
+    assert sorted(titles, key=lambda title: index.index(f"\n## {title}")) == titles
+
+
+def test_the_site_is_not_made_with_a_game_left_out_of_the_order(kit_copy: Path) -> None:
+    games = kit_copy / "spec" / "games.yaml"
+    games.write_text("games:\n  - albastini\n  - altbaumer\n  - briscola\n", encoding="utf-8")
+    with pytest.raises(DataError) as raised:
+        rulesite.load_site_data(kit_copy)
+    assert str(raised.value) == f"{games}:2:3: $.games: expected every game of the spec, found 'bisca' left out"
 
 
 def every_file_kind_evil() -> rulesite.SiteData:

@@ -494,3 +494,32 @@ def test_an_erratums_tables_are_named_by_values_the_parameters_take(
         ' found string "clockwize"',
         f"{rulings}:{line + 1}:26: $.rulings[5].errata[0].differs_when.players.min: expected at most 6, found integer 30",
     ], lines
+
+
+def test_the_order_of_the_games_names_each_game_of_the_spec_once(kit_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = kit_copy / "spec" / "games.yaml"
+    listed = ["albastini", "altbaumer", "briscola", "basta", "Bisca", "altbaumer"]
+    games.write_text("games:\n" + "".join(f"  - {game}\n" for game in listed), encoding="utf-8")
+    code, lines = run(capsys)
+    assert code == 2
+    assert lines == [
+        f'{games}:2:3: $.games: expected each item once, found more than once: "altbaumer"',
+        f"{games}:2:3: $.games: expected every game of the spec, found 'bisca' left out",
+        f"{games}:5:5: $.games[3]: unknown game 'basta': expected one of albastini, altbaumer, bisca, briscola",
+        f'{games}:6:5: $.games[4]: expected a string matching ^[a-z][a-z0-9]*$, found string "Bisca"',
+    ], lines
+
+
+def test_the_order_of_the_games_is_required(kit_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = kit_copy / "spec" / "games.yaml"
+    games.unlink()
+    code, lines = run(capsys)
+    assert code == 2
+    assert lines == [f"{games}: missing: the order of the games is required"], lines
+
+
+def test_an_order_of_the_games_is_known_by_its_content_in_any_folder(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write("site/order.yaml", "games: [albastini, altbaumer, bisca]\n")
+    code, lines = run(capsys, str(path))
+    assert code == 2
+    assert lines == [f"{path}:1:8: $.games: expected every game of the spec, found 'briscola' left out"], lines

@@ -38,6 +38,7 @@ KIT_CASES = {
     "truncated refusals.yaml": ("refusals.yaml", lambda before: before[:300]),
     "empty refusals.yaml": ("refusals.yaml", lambda before: ""),
     "sections left empty": ("albastini/clauses.yaml", emptied("sections")),
+    "a game left out of the order": ("games.yaml", lambda before: before.replace("  - bisca\n", "")),
 }
 
 
