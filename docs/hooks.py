@@ -25,6 +25,8 @@ from specreader.problems import DataError
 
 # The nav entry that stands for every worked-example page; replaced in on_config.
 EXAMPLES_PLACEHOLDER = rulesite.EXAMPLES_INDEX
+# In a nav entry, what stands for each game: the entry is replaced by one per game, in the spec's order, in on_config.
+GAME_PLACEHOLDER = "{game}"
 
 _data: rulesite.SiteData | None = None
 _fragments: rulesite.Fragments | None = None  # the HTML fragments of the generated pages (on_files)
@@ -44,18 +46,19 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     _data = _load(config)
     if config.nav:
         sections = {**rulesite.rules_nav(_data), **rulesite.fields_nav(_data), **rulesite.summary_nav(_data)}
-        config.nav = _expand_nav(config.nav, rulesite.example_nav(_data), sections)
+        games = [(game, _data.game_title(game)) for game in _data.games()]
+        config.nav = _expand_nav(config.nav, rulesite.example_nav(_data), sections, games)
     config.extra[VERSION_KEY] = site_version()
     return config
 
 
-def _expand_nav(nav: list[Any], examples: list[Any], sections: dict[str, list[Any]]) -> list[Any]:
-    """Replace the section whose value is the examples index by the full examples tree, each game's
-    specification page by a section holding it and the game's rulesets, a game's print page by a section
-    holding it and a sheet per table size, and the field reference's first page by a section holding it and
-    each game's fields."""
+def _expand_nav(nav: list[Any], examples: list[Any], sections: dict[str, list[Any]], games: list[tuple[str, str]]) -> list[Any]:
+    """Replace an entry naming a page by ``{game}`` by that page of each game (``games``: each with its title),
+    the section whose value is the examples index by the full examples tree, each game's specification page by a
+    section holding it and the game's rulesets, a game's print page by a section holding it and a sheet per table
+    size, and the field reference's first page by a section holding it and each game's fields."""
     out: list[Any] = []
-    for item in nav:
+    for item in _each_game(nav, games):
         if isinstance(item, dict):
             ((title, value),) = item.items()
             if value == EXAMPLES_PLACEHOLDER:
@@ -63,9 +66,20 @@ def _expand_nav(nav: list[Any], examples: list[Any], sections: dict[str, list[An
             elif isinstance(value, str) and value in sections:
                 out.append({title: sections[value]})
             elif isinstance(value, list):
-                out.append({title: _expand_nav(value, examples, sections)})
+                out.append({title: _expand_nav(value, examples, sections, games)})
             else:
                 out.append(item)
+        else:
+            out.append(item)
+    return out
+
+
+def _each_game(nav: list[Any], games: list[tuple[str, str]]) -> list[Any]:
+    """The entries, each naming a page by ``{game}`` (``play/{game}.md``) replaced by one per game, under its title."""
+    out: list[Any] = []
+    for item in nav:
+        if isinstance(item, str) and GAME_PLACEHOLDER in item:
+            out += [{title: item.replace(GAME_PLACEHOLDER, game)} for game, title in games]
         else:
             out.append(item)
     return out

@@ -30,6 +30,8 @@ from specreader.problems import DataError, Problem
 from specreader.spec import Spec
 from specreader.yamlio import Document
 
+import site_build
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 
@@ -432,37 +434,26 @@ def test_md_shows_text_exactly(text: str) -> None:
     assert "".join(parsed.text) == "x " + text
 
 
-def site_hooks() -> Any:
-    """docs/hooks.py, loaded as MkDocs loads it."""
-    pytest.importorskip("mkdocs")
-    import importlib.util
-
-    hooks_path = Path(__file__).resolve().parent.parent / "docs" / "hooks.py"
-    spec_ = importlib.util.spec_from_file_location("site_hooks", hooks_path)
-    assert spec_ is not None and spec_.loader is not None
-    hooks = importlib.util.module_from_spec(spec_)
-    spec_.loader.exec_module(hooks)
-    return hooks
-
-
 def test_the_site_carries_the_reference_engines_conformance_report() -> None:
     """docs/hooks.py verifies the reference engine at build time and publishes the report."""
-    page = site_hooks().conformance_report()
+    page = site_build.hooks().conformance_report()
     assert page.startswith("# Conformance report: trickspec-reference")
     assert "passed, 0 failed**" in page and "| `albastini` |" in page
 
 
+def nav_entry(items: list[Any], *titles: str) -> Any:
+    """The value of the nav entry reached through ``titles``."""
+    found = next(item[titles[0]] for item in items if isinstance(item, dict) and titles[0] in item)
+    return nav_entry(found, *titles[1:]) if titles[1:] else found
+
+
+def nav_titles(items: list[Any]) -> list[str]:
+    return [title for item in items if isinstance(item, dict) for title in item]
+
+
 def test_the_nav_puts_each_sheet_and_each_game_s_fields_under_their_first_page(site_data: rulesite.SiteData) -> None:
-    import yaml
-
-    hooks = site_hooks()
-    nav = yaml.safe_load((Path(__file__).resolve().parent.parent / "mkdocs.yml").read_text(encoding="utf-8"))["nav"]
-    sections = {**rulesite.rules_nav(site_data), **rulesite.fields_nav(site_data), **rulesite.summary_nav(site_data)}
-    expanded = hooks._expand_nav(nav, [], sections)
-
-    def entry(items: list[Any], *titles: str) -> Any:
-        found = next(item[titles[0]] for item in items if isinstance(item, dict) and titles[0] in item)
-        return entry(found, *titles[1:]) if titles[1:] else found
+    expanded = site_build.nav(site_data)
+    entry = nav_entry
 
     albastini = entry(expanded, "How to play", "On one page, to print", "Albastini")
     assert albastini == [{"Choose your table": "print/albastini.md"}] + [
@@ -475,8 +466,8 @@ def test_the_nav_puts_each_sheet_and_each_game_s_fields_under_their_first_page(s
 
 
 def test_the_site_lists_the_games_in_the_order_the_spec_gives(kit_copy: Path) -> None:
-    """spec/games.yaml says the order of the games, and every list of them on the site follows it: the nav's worked
-    examples and field reference, the variants compared, the examples' index."""
+    """spec/games.yaml says the order of the games, and every list of them on the site follows it: the nav's how to
+    play, print sheets, rules, worked examples and field reference, the variants compared, the examples' index."""
     order = ["bisca", "altbaumer", "briscola", "albastini"]
     (kit_copy / "spec" / "games.yaml").write_text(f"games: [{', '.join(order)}]\n", encoding="utf-8")
     data = rulesite.load_site_data(kit_copy)
@@ -488,6 +479,10 @@ def test_the_site_lists_the_games_in_the_order_the_spec_gives(kit_copy: Path) ->
     assert sorted(order, key=lambda game: compared.index(f"{{ #variants-{game} }}")) == order
     index = examples_index(data)
     assert sorted(titles, key=lambda title: index.index(f"\n## {title}")) == titles
+    nav = site_build.nav(data)
+    for section in (("How to play",), ("How to play", "On one page, to print"), ("Rules",)):
+        assert nav_titles(nav_entry(nav, *section))[: len(order)] == titles, section
+    assert nav_entry(nav, "Rules", titles[0])[-1] == {"Specification, for engine authors": f"rules/{order[0]}.md"}
 
 
 def test_the_site_is_not_made_with_a_game_left_out_of_the_order(kit_copy: Path) -> None:
