@@ -144,7 +144,7 @@ def implementations_page(data: SiteData, logs_dir: Path) -> str:
     links = PageLinks(IMPLEMENTATIONS_PAGE, data)
     by_id = {s.id: s for s in data.scenarios}
     rows = {
-        "game": sorted({g for r in runs for g in r.by_game}),
+        "game": sorted({g for r in runs for g in r.by_game}, key=data.game_place),
         "variant": sorted({v for r in runs for v in r.by_variant}),
         "clause group": sorted({g for r in runs for g in r.by_group}),
     }

@@ -34,7 +34,7 @@ def _precedence(data: SiteData) -> list[tuple[str, list[str], str]]:
     if not isinstance(stated, dict):
         return []
     games = stated.get("games")
-    named = [("", stated), *sorted(games.items() if isinstance(games, dict) else [])]
+    named = [("", stated), *sorted(games.items() if isinstance(games, dict) else [], key=lambda own: data.game_place(own[0]))]
     return [
         (game, [str(code) for code in part.get("order") or []], str(part.get("reason", "")))
         for game, part in named

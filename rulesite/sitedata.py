@@ -74,7 +74,7 @@ class SiteData:
 
     def game_place(self, game: str) -> tuple[int, str]:
         """Where ``game`` comes in that order, as a sort key; a name no game has (a folder of scenarios named
-        otherwise) comes after them all, by name."""
+        otherwise, a game of a run log written with another spec) comes after them all, by name."""
         games = self.games()
         return (games.index(game), "") if game in games else (len(games), game)
 

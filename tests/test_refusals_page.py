@@ -45,6 +45,15 @@ def test_a_games_own_order_is_shown_under_it(site_data: SiteData) -> None:
     assert "&lt;script&gt;x&lt;/script&gt; a test order" in page and "<script>" not in page
 
 
+def test_the_games_own_orders_come_in_the_order_of_the_games(site_data: SiteData) -> None:
+    raw = copy.deepcopy(site_data.spec.refusals_file.data if site_data.spec.refusals_file else {})
+    common = raw["precedence"]["order"]
+    raw["precedence"]["games"] = {game: {"order": common, "reason": f"{game}'s own"} for game in ("bisca", "briscola")}
+    page = refusals_page(with_errors(site_data, raw))
+    assert site_data.games().index("briscola") < site_data.games().index("bisca")
+    assert page.index('<a id="precedence-briscola"></a>') < page.index('<a id="precedence-bisca"></a>')
+
+
 def test_without_a_precedence_the_page_has_no_such_section(site_data: SiteData) -> None:
     page = refusals_page(with_errors(site_data, {"refusals": [{"code": "must_trump", "meaning": "m"}]}))
     assert "precedence" not in page and "## must\\_trump" in page

@@ -1167,6 +1167,14 @@ def test_an_engine_s_name_and_homepage_in_a_run_log_make_no_markup_on_the_implem
     assert '<a href="https://github.com/naipes-com/naipes"><strong>naipes</strong></a>' in naipes  # http(s): a link
 
 
+def test_the_implementations_page_lists_the_games_in_their_order(site_data: rulesite.SiteData) -> None:
+    from rulesite.implementations import implementations_page
+
+    page = implementations_page(site_data, ROOT / "docs" / "implementations")
+    rows = [cell for line in page.splitlines() if (cell := line.split(" |")[0].removeprefix("| ")) in site_data.games()]
+    assert rows == site_data.games()
+
+
 def test_the_glossary_names_the_languages_its_words_are_in(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
     """The intro names, for each game, the languages of the words the glossary holds, and no other."""
     intro = site_pages[paths.GLOSSARY_PAGE].split("\n## ", 1)[0]
