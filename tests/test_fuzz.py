@@ -879,33 +879,58 @@ def test_shards_of_different_campaigns_are_not_merged(tmp_path: Path, capsys: py
     assert main(["report", str(tmp_path / "d" / "run.jsonl"), str(tmp_path / "e" / "run.jsonl"), "--format", "badge"]) == 0
 
 
-@FORKED_WORKERS
-@pytest.mark.parametrize("jobs", ["1", "2"])
-@pytest.mark.parametrize("deal", ["kit", "engine"])
-def test_a_deal_whose_drawing_raises_is_an_error_of_the_kit_s(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, jobs: str, deal: str
-) -> None:
-    """The reference failing to play the deal it draws (or the one the engine dealt) is that deal's error of the kit's,
-    never the engine's: the campaign goes on, the reports are written, the traceback is shown once, and it exits 4."""
+def _raising_before_judging(monkeypatch: pytest.MonkeyPatch, stage: str) -> None:
+    """The kit fails on deal 3 before the engine's answer is judged, in this process and in the workers it forks:
+    drawing the deal (the reference playing the deal it sends, or the one the engine dealt), or reading the deal the
+    engine dealt as the reference's setup."""
     from conformance.fuzz import worker
 
-    drawn = worker.generate
+    if stage == "drawing":
+        drawn = worker.generate
 
-    def raising(seed: int, index: int, *args: Any, **kwargs: Any) -> Any:
-        if index == 3:
-            raise RuntimeError("no deal")
-        return drawn(seed, index, *args, **kwargs)
+        def raising(seed: int, index: int, *args: Any, **kwargs: Any) -> Any:
+            if index == 3:
+                raise RuntimeError("no deal")
+            return drawn(seed, index, *args, **kwargs)
 
-    monkeypatch.setattr(worker, "generate", raising)
+        monkeypatch.setattr(worker, "generate", raising)
+    else:
+        read = worker.dealt_setup
+        _, asked = worker.engine_dealt(0, 3, ("briscola-2p",))
+
+        def raising_too(snapshot: Any, variant: str, sent: Any) -> Any:
+            if sent == asked:
+                raise RuntimeError("no deal")
+            return read(snapshot, variant, sent)
+
+        monkeypatch.setattr(worker, "dealt_setup", raising_too)
+
+
+@FORKED_WORKERS
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize(("deal", "stage", "doing"), [
+    ("kit", "drawing", "drawing this deal"),
+    ("engine", "drawing", "drawing this deal"),
+    ("engine", "reading", "reading the engine's deal"),
+])  # fmt: skip
+def test_a_deal_whose_drawing_raises_is_an_error_of_the_kit_s(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, jobs: str, deal: str, stage: str,
+    doing: str,
+) -> None:
+    """The reference failing to play the deal it draws (or the one the engine dealt), or to read the engine's deal,
+    is that deal's error of the kit's, never the engine's, saying what the kit was doing there, as standard error does
+    with the traceback, once: the campaign goes on, the reports are written, and it exits 4."""
+    _raising_before_judging(monkeypatch, stage)
     report_dir = tmp_path / "r"
     status = fuzz("--variant", "briscola-2p", "--deals", "10", "--jobs", jobs, "--deal", deal, "--report-dir", str(report_dir))
     out, err = capsys.readouterr()
     assert status == 4, out + err
-    said = ("kit fault: the kit raised RuntimeError: no deal while drawing this deal, a fault of the kit's, not the "
+    said = (f"kit fault: the kit raised RuntimeError: no deal while {doing}, a fault of the kit's, not the "
             "engine's: please report it with this command and the deal's id, fuzz/0/3")  # fmt: skip
     assert f"KIT FAULT 1 deal not judged (first at fuzz/0/3)\n  {said}\n" in out, out
     assert "\n9 passed, 1 failed (1 error)\n" in out, out
     assert err.count("Traceback (most recent call last):") == 1 and "a fuzz worker failed" not in err, err
+    assert f"the kit failed on fuzz/0/3 while {doing} (a fault of the kit's, not the engine's)" in err, err
     lines = {line["id"]: line for line in runlog.read(report_dir / "run.jsonl").scenarios}
     assert list(lines) == [f"fuzz/0/{n}" for n in range(10)]
     faulty = lines["fuzz/0/3"]
@@ -1037,22 +1062,24 @@ def _faulty_judging(monkeypatch: pytest.MonkeyPatch, where: str) -> None:
 def test_a_deal_whose_judging_raises_is_an_error_of_the_kit_s_never_a_divergence(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, jobs: str, where: str
 ) -> None:
-    """The deal is an error saying the kit failed on it, not the engine, made safe, asking for a report with the
-    command and its id; it is neither shrunk nor written as a scenario, nor listed as a divergence; every other deal
-    is judged, and the divergence is found from the next deal showing it; the summary says it once, the traceback
-    is shown once on standard error, the reports are written, and the campaign exits 4."""
+    """The deal is an error saying the kit failed on it, not the engine, and what it was doing (judging the answer,
+    or locating its divergence), made safe, asking for a report with the command and its id; it is neither shrunk
+    nor written as a scenario, nor listed as a divergence; every other deal is judged, and the divergence is found
+    from the next deal showing it; the summary says it once, the traceback is shown once on standard error after a
+    line saying the same, the reports are written, and the campaign exits 4."""
     _faulty_judging(monkeypatch, where)
     out_dir, report_dir = tmp_path / "out", tmp_path / "r"
     status = fuzz("--engine", "test_fuzz:off_suit_wins", "--variant", MUTANT_VARIANT, "--deals", "12", "--jobs", jobs,
                   "--timeout", "300", "--out", str(out_dir), "--report-dir", str(report_dir))  # fmt: skip
     out, err = capsys.readouterr()
     assert status == 4, out + err
-    said = ("kit fault: the kit raised TypeError: no such place \\x1b[31mred while judging this deal, a fault of the "
+    doing = "judging this deal" if where == "judging" else "locating this deal's divergence"
+    said = (f"kit fault: the kit raised TypeError: no such place \\x1b[31mred while {doing}, a fault of the "
             f"kit's, not the engine's: please report it with this command and the deal's id, {FAULTY_DEAL}")  # fmt: skip
     assert f"KIT FAULT 1 deal not judged (first at {FAULTY_DEAL})\n  {said}\n" in out and out.count(said) == 1, out
     assert "Traceback" not in out and "\x1b" not in out + err and "not seen again" not in out, out + err
     assert err.count("Traceback (most recent call last):") == 1, err
-    assert f"the kit failed judging {FAULTY_DEAL} (a fault of the kit's, not the engine's)" in err, err
+    assert f"the kit failed on {FAULTY_DEAL} while {doing} (a fault of the kit's, not the engine's)" in err, err
     lines = list(runlog.read(report_dir / "run.jsonl").scenarios)
     assert [line["id"] for line in lines] == [f"fuzz/0/{n}" for n in range(12)]
     faulty, others = lines[0], lines[1:]

@@ -1255,7 +1255,7 @@ def test_a_game_whose_judging_raises_is_an_error_of_the_kit_s_and_the_others_are
     assert out.splitlines()[-2:-1] == ["4 passed, 1 failed (1 error)"], out
     assert "0 distinct divergences" in out and "Traceback" not in out and "\x1b" not in out + err, out
     assert err.count("Traceback (most recent call last):") == 1, err
-    assert f"the kit failed judging {trace}:3#g1 (a fault of the kit's, not the engine's)" in err, err
+    assert f"the kit failed on {trace}:3#g1 while judging this game (a fault of the kit's, not the engine's)" in err, err
     assert err.rstrip().endswith("TypeError: no such place \\x1b[31mred"), err
     lines = runlog.read(tmp_path / "r" / "run.jsonl").scenarios
     assert [(line["id"], line["outcome"]) for line in lines] == [
@@ -1311,6 +1311,7 @@ def test_a_line_whose_reading_raises_is_one_error_of_the_kit_s(
     assert status == 4, out
     assert f"KIT FAULT 1 game not judged (first at {trace}:2)" in out and "2 passed, 1 failed (1 error)" in out, out
     assert err.count("Traceback (most recent call last):") == 1 and "RecursionError: too deep" in err, err
+    assert f"the kit failed on {trace}:2 while reading or judging this line (a fault of the kit's, not the" in err, err
     lines = runlog.read(tmp_path / "r" / "run.jsonl").scenarios
     assert [(line["id"], line["outcome"], line["variant"]) for line in lines] == [
         (f"{trace}:1#0", "pass", "briscola-2p"), (f"{trace}:2", "error", "(not read)"), (f"{trace}:3#2", "pass", "briscola-2p"),

@@ -992,7 +992,7 @@ def test_a_scenario_whose_judging_raises_is_an_error_of_the_kit_s_and_the_others
     assert out.splitlines()[-1] == f"{len(outcomes) - fails} passed, {fails + 1} failed (1 error)", out
     assert "Traceback" not in out and "\x1b" not in out + err, out + err
     assert err.count("Traceback (most recent call last):") == 1, err
-    assert f"the kit failed judging {FAULTY} (a fault of the kit's, not the engine's)" in err, err
+    assert f"the kit failed on {FAULTY} while judging this scenario (a fault of the kit's, not the engine's)" in err, err
     errors = ET.parse(tmp_path / "r" / "junit.xml").getroot().findall(".//error")
     assert [e.get("message") for e in errors] == [error]
     entries = expectations.load(saved).entries  # what the file said of it stands: the kit's fault says nothing of the engine

@@ -464,7 +464,7 @@ def _record(campaign: Campaign, result: DealResult, out: Path | None) -> None:
     campaign.deals += 1
     campaign.compared += result.compared
     if result.where:  # the kit raised judging it: its error, no divergence, counted apart and never grouped as one
-        campaign.faults.add(result.id, result.detail, result.where)
+        campaign.faults.add(result.id, result.detail, result.where, result.doing)
         campaign.log.add(deal_line(result, None))
         return
     if result.outcome is Outcome.UNSUPPORTED and result.key is not None:  # no divergence: counted by reason, apart

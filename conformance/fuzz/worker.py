@@ -71,6 +71,7 @@ class DealResult:
     found: Found | None = None  # only on the first deal of a divergence a worker meets
     compared: bool = True  # whether any observation was compared: an unsupported deal may stop at its setup
     where: str = ""  # where judging it raised, the traceback (run/kit_faults.py): its outcome is then an error of the kit's
+    doing: str = ""  # and what the kit was doing there: drawing the deal, reading the engine's, judging, locating
 
 
 def fields_for(variant_id: str) -> frozenset[str]:
@@ -193,7 +194,7 @@ class Worker:
                                          detail=said, key=(variant, "setup", clauses)))
                 continue
             except Exception as err:  # the kit's bug, set off by the engine's deal: that deal's verdict
-                failed.append(_not_judged(i, deal_id(seed, i), variant, err, 0.0, "reading the engine's deal"))
+                failed.append(_not_judged(i, deal_id(seed, i), variant, err, 0.0, _READING))
                 continue
             try:
                 deals.append(generate(seed, i, variants, observe_all=self.settings.observe_all, dealt=(variant, setup, sent)))
@@ -214,11 +215,11 @@ class Worker:
         """The deal's result; where judging it, or locating its divergence, raised (``found``, or ``_result``), an
         error of the kit's saying so: no divergence, so neither shrunk nor written as a scenario, the campaign going on."""
         if isinstance(found, Exception):
-            return _not_judged(deal.index, deal.id, deal.case.variant, found, seconds)
+            return _not_judged(deal.index, deal.id, deal.case.variant, found, seconds, _JUDGING)
         try:
             return self._result(deal, found, seconds, known_seen)
         except Exception as err:  # the kit's bug, as in _compared
-            return _not_judged(deal.index, deal.id, deal.case.variant, err, seconds)
+            return _not_judged(deal.index, deal.id, deal.case.variant, err, seconds, _JUDGING)
 
     def _result(self, deal: Deal, divergence: Divergence | None, seconds: float, known_seen: set[str]) -> DealResult:
         variant = deal.case.variant
@@ -231,7 +232,10 @@ class Worker:
             return _unsupported(deal.index, deal.id, variant, divergence.error, seconds, compared=divergence.position > 0)
         if divergence.error is not None and divergence.error.kind in STALLS:
             return self._diverged(deal, divergence, seconds)  # looking closer would wait as long again, or not be run
-        finding = self.shrinker.locate(deal.case, divergence.position, deal.id, deal.reports)
+        try:
+            finding = self.shrinker.locate(deal.case, divergence.position, deal.id, deal.reports)
+        except Exception as err:  # the kit's bug, as it asks the deal again cut short at the divergence: said so
+            return _not_judged(deal.index, deal.id, variant, err, seconds, _LOCATING)
         if finding is None:  # it did not diverge again: reported as first seen, not shrunk
             return self._diverged(deal, divergence, seconds)
         if _cannot_be_asked(finding):  # the deal as the kit deals it: the divergence as first seen, filed, not shrunk
@@ -278,7 +282,11 @@ class Worker:
         return Found(done, problem, shrunk.mid_deal)
 
 
+# What the kit was doing when a deal's verdict failed, said in its error and on standard error.
 _DRAWING = "drawing this deal"  # the reference playing the deal it sends, before the engine is asked
+_READING = "reading the engine's deal"  # --deal engine: the deal the engine showed, taken as the reference's setup
+_JUDGING = "judging this deal"  # the engine's answer held against the reference's
+_LOCATING = "locating this deal's divergence"  # the deal asked again cut short, to name where and why it parts
 
 
 def _compared(expected: Expected, answer: object) -> Divergence | Exception | None:
@@ -289,13 +297,12 @@ def _compared(expected: Expected, answer: object) -> Divergence | Exception | No
         return err
 
 
-def _not_judged(
-    index: int, deal: str, variant: str, err: Exception, seconds: float, doing: str = "judging this deal"
-) -> DealResult:
-    """The result of a deal the kit failed to judge: an error of the kit's, said so, with where it raised; the command
-    and the deal's id (its seed and number) play the deal again."""
+def _not_judged(index: int, deal: str, variant: str, err: Exception, seconds: float, doing: str) -> DealResult:
+    """The result of a deal the kit failed to judge: an error of the kit's, saying what the kit was ``doing``, with
+    where it raised; the command and the deal's id (its seed and number) play the deal again."""
     said = kit_faults.detail(err, doing, f"this command and the deal's id, {deal}")
-    return DealResult(index, deal, variant, Outcome.ERROR, seconds, error=said, detail=said, where=kit_faults.traceback_of(err))
+    return DealResult(index, deal, variant, Outcome.ERROR, seconds, error=said, detail=said,
+                      where=kit_faults.traceback_of(err), doing=doing)  # fmt: skip
 
 
 def _unsupported(index: int, deal: str, variant: str, error: EngineError, seconds: float, *, compared: bool) -> DealResult:

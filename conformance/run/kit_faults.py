@@ -42,25 +42,26 @@ def traceback_of(err: BaseException) -> str:
 
 
 def raised(on: str, where: str) -> str:
-    """What standard error says once for the run: where the kit failed (``on``: judging one of them, in a worker),
-    and the traceback."""
+    """What standard error says once for the run: where the kit failed (``on``: on one of them while doing what, in
+    a worker), and the traceback."""
     return f"the kit failed {on} ({NOT_THE_ENGINE}); where it raised, for a report:\n{where}"
 
 
 @dataclass
 class Faults:
     """The scenarios, deals or games of a run the kit failed to judge: how many, and the first of them, by its place
-    in the run (its id, its error, and the traceback of what raised)."""
+    in the run (its id, its error, what the kit was doing when it raised, and the traceback of what raised)."""
 
     count: int = 0
     first: str = ""
     detail: str = ""
     where: str = ""
+    doing: str = ""
 
-    def add(self, at: str, detail: str, where: str) -> None:
+    def add(self, at: str, detail: str, where: str, doing: str) -> None:
         self.count += 1
         if self.count == 1:
-            self.first, self.detail, self.where = at, detail, where
+            self.first, self.detail, self.where, self.doing = at, detail, where, doing
 
     def summary(self, noun: str) -> list[str]:
         """The summary's lines, said once whatever their number (``noun``: scenario, deal, game); none where the
@@ -75,7 +76,7 @@ class Faults:
 
     def raised(self) -> str:
         """What standard error says of the first ("" where the kit judged everything)."""
-        return raised(f"judging {self.first}", self.where) if self.count and self.where else ""
+        return raised(f"on {self.first} while {self.doing}", self.where) if self.count and self.where else ""
 
 
 def where_raised(faults: Faults, failed: WorkerFailed | None) -> str:

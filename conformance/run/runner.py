@@ -29,6 +29,7 @@ class Verdict:
     not_run: str = ""  # why an unsupported scenario was not sent
     fault: str = ""  # the kit failed to judge it, its judging raised: the error saying so (kit_faults.py)
     where: str = ""  # and the traceback of what raised, for the terminal to show once
+    doing: str = ""  # and what the kit was doing when it raised, for the terminal to say with it
 
     @property
     def reason(self) -> str:
@@ -167,10 +168,13 @@ def judged(scenario: Scenario, answer: object, reports: Reports = None) -> Verdi
         return not_judged(scenario, err)
 
 
+_JUDGING = "judging this scenario"  # its answer judged, or its verdict made the run log's line: all a scenario asks of the kit
+
+
 def not_judged(scenario: Scenario, err: Exception) -> Verdict:
     """The verdict on a scenario the kit failed to judge: an error of the kit's, said so, with where it raised."""
-    said = kit_faults.detail(err, "judging this scenario", f"the scenario's id, {scenario.id}")
-    return Verdict(scenario, Outcome.ERROR, fault=said, where=kit_faults.traceback_of(err))
+    said = kit_faults.detail(err, _JUDGING, f"the scenario's id, {scenario.id}")
+    return Verdict(scenario, Outcome.ERROR, fault=said, where=kit_faults.traceback_of(err), doing=_JUDGING)
 
 
 def _judge_setup_refusal(scenario: Scenario, expected: str, answer: dict[str, Any]) -> Verdict:

@@ -82,7 +82,7 @@ def verify(
                 verdict = runner.not_judged(scenario, err)
                 line = _line(scenario, verdict, expectations, now - clock)
             if verdict is not None and verdict.fault:
-                faults.add(scenario.id, verdict.fault, verdict.where)
+                faults.add(scenario.id, verdict.fault, verdict.where, verdict.doing)
             with interrupt.deferred():  # a line is in the log and in the counts, or in neither
                 log.add(line)
             clock = now

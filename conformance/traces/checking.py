@@ -207,9 +207,9 @@ NOT_READ = "(not read)"  # what a line the kit failed on before it knew its game
 def _not_read(line: TraceLine, err: Exception) -> GameResult:
     """The verdict on a line whose reading or judging raised outside any game's judging: one error of the kit's."""
     place = reading.place_of(line.file, line.number)
-    detail = not_judged_detail(err, "reading or judging this line")
-    return GameResult(line.index, place, line.file, line.number, NOT_READ, Outcome.ERROR, 0.0, detail=detail,
-                      where=kit_faults.traceback_of(err))  # fmt: skip
+    doing = "reading or judging this line"
+    return GameResult(line.index, place, line.file, line.number, NOT_READ, Outcome.ERROR, 0.0,
+                      detail=not_judged_detail(err, doing), where=kit_faults.traceback_of(err), doing=doing)  # fmt: skip
 
 
 def _fields_given(verdict: DealVerdict) -> set[str]:
@@ -374,7 +374,7 @@ def _batches(
 def _record(checked: Checked, result: GameResult, written: writing.Written | None, problem: str | None, out: Path | None) -> None:
     checked.games += 1
     if result.outcome is Outcome.ERROR:  # the only error of a game: the kit's fault
-        checked.faults.add(game_id(result), result.detail, result.where)
+        checked.faults.add(game_id(result), result.detail, result.where, result.doing)
     if result.unfinished:
         checked.unfinished += 1
         checked.first_unfinished = checked.first_unfinished or game_id(result)

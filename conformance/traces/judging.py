@@ -66,6 +66,7 @@ class GameResult:
     unfinished: bool = False  # it passed, and stops before its deal is over (a trace cut short, an engine that quit)
     deal: int = 0  # its place in the match its line holds, from 1; 0 for a line of one game
     where: str = ""  # where judging it raised, the traceback (run/kit_faults.py): its outcome is then an error of the kit's
+    doing: str = ""  # and what the kit was doing there: judging the game, or reading or judging its line
 
 
 class _Flags:
@@ -313,6 +314,7 @@ def _dealt_wrong(game: Game, err: SetupError, seconds: float) -> GameResult:
 
 # What a report of a game the kit failed to judge needs: its line of the trace, which is all it takes to judge it again.
 _REPORT_WITH = "this line of the trace"
+_JUDGING = "judging this game"  # what the kit was doing when a game's verdict failed
 
 
 def not_judged_detail(err: BaseException, doing: str) -> str:
@@ -330,7 +332,7 @@ def _not_judged(game: Game, err: Exception, seconds: float) -> GameResult:
     """The verdict on a game whose judging raised: an error of the kit's, said so, with where it raised."""
     return GameResult(
         game.index, game.name, game.file, game.number, game.variant, Outcome.ERROR, seconds,
-        detail=not_judged_detail(err, "judging this game"), deal=game.deal, where=kit_faults.traceback_of(err),
+        detail=not_judged_detail(err, _JUDGING), deal=game.deal, where=kit_faults.traceback_of(err), doing=_JUDGING,
     )  # fmt: skip
 
 
