@@ -317,7 +317,11 @@ class Engine:
         if st.phase is not Phase.OVER or st.result is None or st.match.get("winner") is not None:
             return None
         dealer: int = st.result["next_dealer"]
-        return {"dealer": dealer, "dealer_history": [*st.history, dealer], "match": self._rules.match.carried(st)}
+        return {"dealer": dealer, "dealer_history": [*st.history, dealer], "match": self.match_so_far()}
+
+    def match_so_far(self) -> Json:
+        """The match as a setup gives it (``match``): as the deal found it, and once it is over with it counted."""
+        return self._rules.match.carried(self._st)
 
     def view(self, seat: int) -> Json:
         if type(seat) is not int or not 0 <= seat < self._rules.seats.n:

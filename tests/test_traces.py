@@ -25,12 +25,14 @@ from conformance.cli import main
 from conformance.engines.adapter import open_engine, reference_adapter
 from conformance.fuzz.compare import REPORT, Divergence
 from conformance.fuzz.shrink import from_position
+from conformance.measures.selfcheck import mutants
 from conformance.run import runlog, runner
 from conformance.suite.comparisons import Mismatch
 from conformance.suite.scenarios import deck_of, load_files
 from conformance.traces import checking, judging, reading
 from conformance.vocabulary import Outcome
 from reference import Engine
+from reference.engine import compile_rules
 from specreader import limits
 from specreader.spec import variant
 
@@ -1120,6 +1122,142 @@ def test_a_problem_in_a_match_s_deal_is_located_in_that_deal(tmp_path: Path, cap
     assert status == 2, out
     assert f"{trace}:1:" in out and "$.deals[1].setup.dealr: unknown key 'dealr'" in out
     assert f"{trace}:2:56: $.deals: expected at least 1 item, found array []" in out
+
+
+LAX = "components.legality follow-then-trump -> free"  # selfcheck's mutant letting any card be played
+
+
+def _played_failing(variant_id: str, setup: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], Engine]:
+    """A deal an engine plays wrongly midway, and the engine at its end: where the variant forbids cards, the engine
+    lets one be played (it plays the deal by a rule letting any card be); elsewhere it says once, midway, that the
+    wrong seat is to act."""
+    reference = Engine.new(variant_id, setup)
+    lax = next((m for m in mutants(variant_id, hybrids=False) if m.what == LAX), None)
+    engine = Engine(compile_rules(lax.data), setup) if lax is not None else reference.copy()
+    observations = [{"snapshot": engine.snapshot()}]
+    actions: list[Any] = []
+    wrong = None  # where the engine goes wrong: the card the rules forbid, or the action it says the wrong turn after
+    while (legal := engine.legal_actions()) and engine.to_act is not None:
+        forbidden = [a for a in legal if a not in reference.legal_actions()] if wrong is None and len(actions) > 4 else []
+        actions.append(forbidden[0] if forbidden else rng.choice(legal))
+        if wrong is None:
+            reference.apply(actions[-1])
+        wrong = len(actions) if forbidden else wrong
+        engine.apply(actions[-1])
+        observations.append({"snapshot": engine.snapshot()})
+    if lax is None:
+        wrong = len(actions) // 2
+        said = observations[wrong]["snapshot"]
+        said["to_act"] = (said["to_act"] + 1) % len(said["hands"])
+    assert wrong is not None
+    return {"setup": setup, "actions": actions, "observations": observations}, engine
+
+
+def _failing_in_deal_2(variant_id: str, seed: int, deals: int, written: Any) -> dict[str, Any]:
+    """A match a right engine plays but for deal 2, which it plays wrongly midway (``_played_failing``): each deal
+    reported after every action (the snapshot alone), a winning side leaving the next dealer to the rules, and the
+    match going on from where the engine left it, each later deal's setup saying of it what ``written`` takes from
+    what the engine carries on (its dealer, the history of dealers, the match)."""
+    rng = random.Random(seed)
+    cards = deck_of(variant(variant_id))
+    carried: dict[str, Any] | None = {"dealer": 0}
+    played = []
+    while carried is not None and len(played) < deals:
+        rng.shuffle(cards)
+        setup = {**carried, "deck": list(cards)}
+        if len(played) == 1:
+            deal, engine = _played_failing(variant_id, setup, rng)
+        else:
+            deal, engine = _played(variant_id, setup, rng, leave_dealer=True)
+            deal["observations"] = [{"snapshot": o["snapshot"]} for o in deal["observations"]]
+        if played:
+            deal["setup"] = {**written(carried), "deck": setup["deck"]}
+        played.append(deal)
+        carried = engine.next_setup()
+    return {"game": f"match-{seed}", "variant": variant_id, "deals": played}
+
+
+WRITTEN = {  # what a later deal's setup says of the match the engine carries on
+    "everything": lambda carried: carried,
+    "the match": lambda carried: {"dealer": carried["dealer"], "match": carried["match"]},
+    "the dealer": lambda carried: {"dealer": carried["dealer"]},
+}
+
+
+def _not_judged_since_2(counts: str, how: str = "failed") -> str:
+    return (f"match not judged: deal 2 of the match {how}, so where it left the match is not known, and no setup since "
+            f"gives the match's {counts}")
+
+
+@pytest.mark.parametrize(("variant_id", "seed", "counts"), [("altbaumer-standard", 3, "rounds and scores"),
+                                                            ("albastini-4p", 5, "sheet and vp")])
+@pytest.mark.parametrize("written", list(WRITTEN))
+def test_deals_after_one_that_failed_are_judged_on_what_the_trace_tells(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], variant_id: str, seed: int, counts: str, written: str
+) -> None:
+    """Where deal 2 fails midway, the reference cannot say where it left the match, and a right engine passes every
+    deal after it: each goes on from the dealers the trace shows (who deals after it judged by them, a side's least
+    recent dealer too) and from the match's counts its setup gives, judged from them. A setup leaving them out
+    leaves the match not judged, in that deal and the next ones, each saying so in the run log, and report.md and
+    the terminal counting them."""
+    match = _failing_in_deal_2(variant_id, seed, 8, WRITTEN[written])
+    deals = len(match["deals"])
+    assert deals > 3
+    trace = _write(tmp_path / "t.jsonl", match)
+    status, out = _check(capsys, str(trace), "--report-dir", str(tmp_path / "r"))
+    assert status == 1 and "1 distinct divergence\n" in out and f"\n{deals - 1} passed, 1 failed\n" in out, out
+    assert f" (first at {trace}:1#match-{seed}/2; 1 game)" in out, out
+    notes = [line["note"] for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios]
+    report = (tmp_path / "r" / "report.md").read_text(encoding="utf-8")
+    if written != "the dealer":
+        assert notes[2:] == [None] * (deals - 2) and "judged in part" not in out + report, notes
+        return
+    said = _not_judged_since_2(counts)
+    assert notes[2:] == [said] * (deals - 2), notes
+    in_part = f"{deals - 2} passed judged in part (the first at {trace}:1#match-{seed}/3: {said}); the run log's note"
+    assert f"\nnote: {in_part}" in out and in_part.replace("_", "\\_") in report, out + report
+    summary = json.loads((tmp_path / "r" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["judged_in_part"] == {"count": deals - 2, "first": f"{trace}:1#match-{seed}/3", "note": said}
+
+
+def test_a_deal_after_one_that_failed_is_judged_on_all_but_the_match_it_does_not_know(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """While the match's counts are not known, the rest is judged: a wrong turn fails its deal, the divergence saying
+    the match was not judged, and a match reported wrongly there is not blamed. Once a setup gives the counts again
+    the match is judged from them, until a deal fails again."""
+    whole = _failing_in_deal_2("altbaumer-standard", 3, 8, WRITTEN["everything"])
+    match = _failing_in_deal_2("altbaumer-standard", 3, 8, WRITTEN["the dealer"])  # the same deals
+    assert len(match["deals"]) == 8
+    deals = match["deals"]
+    deals[2]["observations"][-1]["snapshot"]["match"]["scores"] = [4, -4]  # not known: not judged
+    said = deals[4]["observations"][3]["snapshot"]
+    turn, said["to_act"] = said["to_act"], (said["to_act"] + 1) % 4
+    deals[5]["setup"] = whole["deals"][5]["setup"]  # the match given again
+    deals[6]["observations"][-1]["snapshot"]["match"]["scores"] = [4, -4]
+    trace = _write(tmp_path / "t.jsonl", match)
+    status, out = _check(capsys, str(trace), "--report-dir", str(tmp_path / "r"))
+    assert status == 1 and "\n3 distinct divergences\n" in out and "\n5 passed, 3 failed\n" in out, out
+    unknown = f"  {_not_judged_since_2('rounds and scores')}\n"
+    turned = f"(first at {trace}:1#match-3/5; 1 game)\n"
+    assert turned in out and f"to_act: expected {turn}, observed {(turn + 1) % 4}\n{unknown}" in out, out
+    assert out.count(unknown) == 1 and f"match.scores (first at {trace}:1#match-3/7; 1 game)\n" in out, out
+    notes = [line["note"] or "" for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios]
+    assert [bool(note) for note in notes] == [False, False, True, True, True, False, False, True], notes
+    assert notes[-1].startswith("match not judged: deal 7 of the match failed, so "), notes
+
+
+def test_deals_after_one_the_trace_stops_in_say_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A deal whose trace stops before its end passes as far as it goes, and leaves the match not known as a failed
+    one does."""
+    match = _reference_match("albastini-2p", 3, 4, written=WRITTEN["the dealer"])
+    cut = match["deals"][1]
+    cut["actions"], cut["observations"] = cut["actions"][:5], cut["observations"][:6]
+    trace = _write(tmp_path / "t.jsonl", match)
+    status, out = _check(capsys, str(trace), "--report-dir", str(tmp_path / "r"))
+    assert status == 0 and "\n4 passed, 0 failed\n" in out, out
+    said = _not_judged_since_2("sheet and vp", "stops before its end")
+    assert [line["note"] for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios] == [None, None, said, said]
 
 
 def test_a_dealer_history_kept_wrongly_is_not_taken(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

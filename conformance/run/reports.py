@@ -133,9 +133,13 @@ def _summary(log: Log) -> Json:
     fields = FieldsDiffering()
     declared = _declared_in(log)
     left_out: Counter[str] = Counter()  # scenarios by undeclared variant
+    in_part: Json = {}  # the passes a note says were judged in part: how many, the first and its note
     for line in log.scenarios:
         outcome = line["outcome"]
         counts[outcome] += 1
+        if outcome == Outcome.PASS and line.get("note"):
+            in_part = in_part or {"first": line["id"], "note": _detail(line)}
+            in_part["count"] = in_part.get("count", 0) + 1
         if of_undeclared_variant(line, declared):
             left_out[line["variant"]] += 1
             continue
@@ -169,6 +173,7 @@ def _summary(log: Log) -> Json:
         **({"late_copies_unnamed": log.late_copies_unnamed} if log.late_copies_unnamed else {}),
         "counts": _counts(counts),
         **({"undeclared": {"scenarios": left_out.total(), "variants": sorted(left_out)}} if left_out else {}),
+        **({"judged_in_part": in_part} if in_part else {}),
         "by_game": _grouped(by["game"]),
         "by_clause_group": _grouped(by["clause group"]),
         "by_variant": _grouped(by["variant"]),
@@ -284,6 +289,12 @@ def left_out_sentence(left_out: Json) -> str:
 _VARIANTS_NAMED = 6  # the undeclared variants a sentence names; it counts the rest
 
 
+def in_part_sentence(in_part: Json) -> str:
+    """What the counts of passes hold that was not judged whole: how many, and the first with its note."""
+    return (f"{in_part['count']:,} passed judged in part (the first at {in_part['first']}: {in_part['note']}); the run "
+            "log's note on each says what was not judged and why")
+
+
 # Markdown that engine text could use to become markup: HTML, emphasis, strikethrough, code, links, table cells.
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 # What GitHub's Markdown turns into a link with no markup at all: a web address by its scheme or its www., an
@@ -339,6 +350,8 @@ def render_md(data: Json) -> str:
         out.append("")
     if "undeclared" in data:
         out += [markdown_text(left_out_sentence(data["undeclared"])), ""]
+    if "judged_in_part" in data:
+        out += [markdown_text(in_part_sentence(data["judged_in_part"])), ""]
     if data.get("by_field"):
         out += ["## Fields that differ", "",
                 "The failures counted by each field they differ in, with the clauses that decide it: a failure is "

@@ -322,9 +322,12 @@ def _named(engine: Json) -> str:
 
 
 def _note(result: GameResult, group: Group | None) -> str | None:
+    said = ""
     if result.outcome is Outcome.XFAIL:
-        return result.detail  # what it differs in, as the expectation file says it does
-    return f"scenario: {group.path}" if group is not None and group.path is not None and group.first is result else None
+        said = result.detail  # what it differs in, as the expectation file says it does
+    elif group is not None and group.path is not None and group.first is result:
+        said = f"scenario: {group.path}"
+    return "; ".join(part for part in (said, result.unjudged) if part) or None  # and what was not judged, and why
 
 
 class TraceProgress:

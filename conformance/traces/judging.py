@@ -12,6 +12,7 @@ first; what follows it is played from another position and is not compared.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -31,14 +32,15 @@ from conformance.fuzz.deals import Case, reference_reports
 from conformance.fuzz.shrink import Finding, name
 from conformance.run import kit_faults
 from conformance.suite.comparisons import COMPARISONS, Mismatch, flag_fields, flags_agreed, flags_in, kinds_agree
+from conformance.suite.field_phases import field_keys
 from conformance.suite.observing import LEGAL, clauses_of
-from conformance.suite.reported import covers, judged
+from conformance.suite.reported import Reports, covers, judged
 from conformance.suite.scenarios import as_written
 from conformance.text import untrusted
 from conformance.traces.reading import Game
 from conformance.vocabulary import Outcome, refusal_code
 from reference import Engine, SetupError
-from specreader.jsontypes import Json
+from specreader.jsontypes import Json, part_of
 from specreader.spec import kit_spec
 
 Key = tuple[str, str, tuple[str, ...]]  # variant, field, clauses: one divergence, as fuzz files it
@@ -65,6 +67,7 @@ class GameResult:
     key: Key | None = None
     unfinished: bool = False  # it passed, and stops before its deal is over (a trace cut short, an engine that quit)
     deal: int = 0  # its place in the match its line holds, from 1; 0 for a line of one game
+    unjudged: str = ""  # what of it was not judged and why: the match, where a deal before it stopped short (_Unknown)
     where: str = ""  # where judging it raised, the traceback (run/kit_faults.py): its outcome is then an error of the kit's
     doing: str = ""  # and what the kit was doing there: judging the game, or reading or judging its line
 
@@ -124,11 +127,16 @@ def judge_match(games: tuple[Game, ...], known: frozenset[str], *, every_value: 
     judged from the match as the reference leaves it at the end of the deal before: the history of the dealers the
     trace shows, and the match's counts its setup leaves out. What the setup gives (its dealer, the match's counts,
     that the match goes on) is the engine's report of where the deal before left the match, judged with that deal
-    once it is over. A deal after one that failed before its end starts from its setup as given. A deal whose judging
-    raised is an error of the kit's (``_not_judged``), and so is each deal after it, whose match is then not known:
-    judged from its setup alone, it could fail for the kit's fault."""
+    once it is over. After a deal whose end the reference does not know (it failed, or its trace stops before the
+    deal is over) the reference cannot say where it left the match: the next deal goes on from the dealers the trace
+    shows and the match's counts its setup gives, and while a count is given by no setup since, the match is not
+    judged, the deal's ``unjudged`` saying so (``_Unknown``). A deal whose judging raised is an error of the kit's
+    (``_not_judged``), and so is each deal after it, whose match is then not known: judged from its setup alone, it
+    could fail for the kit's fault."""
     out: list[DealVerdict] = []
     carried: Json | None = None  # the reference's next setup at the end of the deal before
+    stopped: DealVerdict | None = None  # the deal before, where the reference does not know its end
+    unknown: _Unknown | None = None  # what the kit does not know of the match the deal goes on from
     faulted = 0  # the deal whose judging raised
     for number, game in enumerate(games):
         if faulted:
@@ -138,14 +146,26 @@ def judge_match(games: tuple[Game, ...], known: frozenset[str], *, every_value: 
             continue
         started = time.perf_counter()
         try:
+            given = game.setup
             if carried is not None:
-                game = replace(game, setup=_carried_into(carried, game.setup))
+                game = replace(game, setup=_carried_into(carried, given))
+                unknown = unknown.given(given) if unknown is not None else None
+            elif stopped is not None:
+                game = replace(game, setup=_after_a_stop(stopped.game.setup, given))
+                unknown = _Unknown.after(stopped, unknown, game)
             following = games[number + 1] if number + 1 < len(games) else None
             then_of = partial(_carried_on, following) if following is not None else None
-            verdict = judge_deal(game, known, every_value=every_value, then_of=then_of)
+            unjudged = frozenset({MATCH} if unknown is not None else ())
+            verdict = judge_deal(game, known, every_value=every_value, then_of=then_of, unjudged=unjudged)
             if verdict.carried_wrong and verdict.then is not None:  # the scenario's engine side: its word from the next deal
                 verdict = replace(verdict, game=_reporting(verdict.game, verdict.then))
+            if unknown is not None:
+                verdict = replace(verdict, result=replace(verdict.result, unjudged=unknown.said()))
             carried = verdict.ended.next_setup() if verdict.ended is not None and following is not None else None
+            # An end the reference does not know: the deal's, or the match's it counts won from counts it does not know
+            # (a match won by counts it knows, that the trace goes on from, is the deal's divergence).
+            unknown_end = verdict.ended is None or unknown is not None
+            stopped = verdict if carried is None and following is not None and unknown_end else None
         except Exception as err:  # whatever the engine's data set off in the kit, never the run's end
             verdict, faulted = DealVerdict(_not_judged(game, err, time.perf_counter() - started), None, game), number + 1
         out.append(verdict)
@@ -156,6 +176,46 @@ def judge_match(games: tuple[Game, ...], known: frozenset[str], *, every_value: 
     return out
 
 
+MATCH = "match"  # the snapshot's field of the match's state: the one field the match's counts decide
+
+
+@dataclass(frozen=True)
+class _Unknown:
+    """The match's counts the kit does not know in a deal, and why: deal ``deal`` stopped short of an end the
+    reference knows (it ``failed``, else its trace ends before the deal does), so where it left them is not known,
+    and no deal's setup since gives them (``counts``, the keys of a setup's ``match``). The match's state is what
+    they decide, and is not judged."""
+
+    deal: int
+    failed: bool
+    counts: tuple[str, ...]
+
+    @classmethod
+    def after(cls, stopped: DealVerdict, before: _Unknown | None, game: Game) -> _Unknown | None:
+        """What is not known in ``game``, the deal after ``stopped`` (``before``: what was not known there already):
+        the counts the match carries, as that deal went on from them and as the reference reads this deal's setup,
+        that this setup leaves out."""
+        carries = set(stopped.game.setup.get("match") or ())
+        with contextlib.suppress(SetupError):  # a deal the rules do not allow fails for it, its own verdict
+            carries |= set(Engine.new(game.variant, game.setup).match_so_far())
+        left = tuple(sorted(carries - set(game.setup.get("match") or ())))
+        if not left:
+            return None
+        if before is not None:  # the deal that first left them unknown says why
+            return replace(before, counts=left)
+        return cls(stopped.game.deal, stopped.result.outcome is Outcome.FAIL, left)
+
+    def given(self, setup: Json) -> _Unknown | None:
+        """What is still not known once a deal's setup (as given) gives what it gives of the match."""
+        left = tuple(count for count in self.counts if count not in (setup.get("match") or {}))
+        return replace(self, counts=left) if left else None
+
+    def said(self) -> str:
+        stopped = "failed" if self.failed else "stops before its end"
+        return (f"{MATCH} not judged: deal {self.deal} of the match {stopped}, so where it left the match is not known, "
+                f"and no setup since gives the match's {' and '.join(self.counts)}")
+
+
 def _carried_into(carried: Json, given: Json) -> Json:
     """A later deal's setup: as given, the match's counts it leaves out as the reference carried them on, and the
     dealers of the match as the trace shows them, ending with this deal's (the engine's own history is not taken:
@@ -164,6 +224,16 @@ def _carried_into(carried: Json, given: Json) -> Json:
     history = list(carried["dealer_history"])
     setup["dealer_history"] = [*history[:-1], given["dealer"]] if "dealer" in given else history
     return setup
+
+
+def _after_a_stop(stopped: Json, given: Json) -> Json:
+    """The setup of a deal after one whose end the reference does not know (``stopped``, its setup as judged): as
+    given, with the dealers of the match as the trace shows them, ending with this deal's (as ``_carried_into`` has
+    them). The match's counts it leaves out are not known (``_Unknown``)."""
+    dealers = stopped.get("dealer_history") or ([stopped["dealer"]] if "dealer" in stopped else None)
+    if dealers is None or "dealer" not in given:  # a dealer not written, the nines' draw naming it: as given
+        return given
+    return {**given, "dealer_history": [*dealers, given["dealer"]]}
 
 
 def _carried_on(following: Game, ended: Engine, variant: str) -> Json | None:
@@ -200,11 +270,15 @@ def judge_deal(
     *,
     every_value: bool = False,
     then_of: Callable[[Engine, str], Json | None] | None = None,
+    unjudged: frozenset[str] = frozenset(),
 ) -> DealVerdict:
     """``judge``'s verdict and divergence, and the reference engine at the deal's end where the game got there.
     ``then_of``: what the engine reported of the deal's end beyond its last observation (the next deal's setup),
-    from the reference at the end; judged after the last action where the deal is over."""
+    from the reference at the end; judged after the last action where the deal is over. ``unjudged``: fields the
+    kit cannot judge in this deal, left out wherever the engine reports them."""
     started = time.perf_counter()
+    if unjudged:
+        game = replace(game, reports=_leaving_out(game.reports, unjudged))
     seen: set[str] = set()
     flags = _Flags(every_value)
     try:
@@ -235,9 +309,10 @@ def judge_deal(
     then = then_of(engine, game.variant) if over and then_of is not None else None
     if then is not None:  # judged whatever fields the header declares: a setup always says who deals, and what of the
         # match it gives it gives
-        divergence = _report(engine, len(game.actions), then, replace(game, reports=None), known, seen, False, flags)
+        every = replace(game, reports=_leaving_out(None, unjudged))
+        divergence = _report(engine, len(game.actions), then, every, known, seen, False, flags)
     if divergence is None and not flags.every and not game.deal and flags.found != game.flags_at_most:
-        again = judge_deal(game, known, every_value=True, then_of=then_of)
+        again = judge_deal(game, known, every_value=True, then_of=then_of, unjudged=unjudged)
         return replace(again, result=replace(again.result, seconds=time.perf_counter() - started))  # both passes
     seconds = time.perf_counter() - started
     if divergence is None:
@@ -268,6 +343,14 @@ def judge_deal(
         deal=game.deal,
     )
     return DealVerdict(result, finding, game, then, engine if carried_wrong else None, carried_wrong)
+
+
+def _leaving_out(reports: Reports, fields: frozenset[str]) -> Reports:
+    """The fields judged (``reports``, None for every one) but ``fields``, whole or in part."""
+    if not fields:
+        return reports
+    every = reports if reports is not None else frozenset([*field_keys(), LEGAL])
+    return frozenset(field for field in every if not any(part_of(field, left) for left in fields))
 
 
 def _one_action_short(ended: Engine, then: Json | None) -> str:

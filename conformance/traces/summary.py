@@ -32,6 +32,7 @@ def divergence_lines(group: Group) -> list[str]:
         f"{first.outcome.upper()} {variant} {field} (first at {game_id(first)}; {_plural(group.games, 'game')})",
         f"  clauses: {', '.join(clauses) or '(none named)'}",
         f"  {first.detail}",
+        *([f"  {first.unjudged}"] if first.unjudged else []),
         f"  scenario: {_scenario(group)}",
     ]
 
@@ -75,6 +76,8 @@ def render(checked: Checked, *, shard: tuple[int, int], jobs: int) -> str:
         lines.append(f"note: {games} before the deal is over (the first at {checked.first_unfinished}), judged as far as"
                      f" {'it goes' if one else 'they go'}: a trace cut short, or an engine that stopped")
     data = reports.summary(checked.log)
+    if "judged_in_part" in data:
+        lines.append(f"note: {reports.in_part_sentence(data['judged_in_part'])}")
     lines.append(reports.table("variant", data["by_variant"]))
     lines.append("")
     rate = checked.games / checked.seconds if checked.seconds else 0.0
