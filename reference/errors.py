@@ -22,7 +22,8 @@ class SetupError(ValueError):
     begun mid-play gives a position play would never leave (whose turn it is, the trick), the snapshot field as play
     leaves it (``to_act@play``; who leads the first trick, as the last phase before play leaves it: ``to_act@bidding``,
     ``to_act@setup`` where play follows the deal), so that a report names the clauses observing it where no clause
-    states a part of the variant.
+    states a part of the variant; with a ``parameter``, of the clauses stating it, those observing the field (for makers
+    or an indicator the rule never has, the field showing what makes trumps: ``trump``, ``turned``).
 
     ``code`` is the refusal code an engine answers it with (the protocol's setup error carries it).
     """

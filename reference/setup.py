@@ -280,7 +280,10 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
     # Makers and a lone player, where the rules have them.
     makers = start.get("makers")
     if makers is not None and not rules.trump_rule.names_makers:
-        raise SetupError("this variant has no makers", (*path, "makers"), parameter=TRUMP)
+        # put on the clause saying what makes trumps (the card turned, whoever bid), by the trump it makes
+        raise SetupError(
+            "this variant has no makers", (*path, "makers"), parameter=TRUMP, observed=f"trump@{_before_play(rules)}"
+        )
     if makers is not None and (type(makers) is not int or not 0 <= makers < nsides):
         raise SetupError(f"expected a side index 0..{nsides - 1} or null", (*path, "makers"), parameter=SIDES)
     st.makers = makers

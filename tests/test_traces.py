@@ -572,8 +572,10 @@ def test_a_wrong_first_lead_is_put_on_the_clause_stating_who_leads_first(
         # whose turn it is mid-trick: the clauses of playing in turn, not of the hand size
         ("briscola-2p", _mid_play("briscola-2p", to_act=1), "expected the active seat after the last card",
          "briscola.play.free, briscola.play.in-turn"),
-        # makers where nobody makes trumps: the clause of how trumps are made, which names none
+        # makers where nobody makes trumps: the clause saying what makes trumps (the card turned), not the others of
+        # the trump rule (Albastini's compulsory exchange)
         ("briscola-2p", _mid_play("briscola-2p", makers=0), "this variant has no makers", "briscola.deal.trump-card"),
+        ("albastini-4p", _mid_play("albastini-4p", makers=0), "this variant has no makers", "albastini.otea.turn-up"),
         # a lone player where nobody goes alone: no clause states it, so the deal's clauses are named
         ("bisca-2p", _mid_play("bisca-2p", lone=0), "this variant has no lone player", "bisca.deal.three-each"),
         # cards no deal turns: the clauses of how trumps are made that observe what was turned
