@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from conformance import implementations
-from conformance.engines.adapter import EngineAdapter, reference_adapter
+from conformance.engines.adapter import EngineAdapter, beyond_the_table, reference_adapter
 from conformance.engines.protocol import SubprocessAdapter
 from conformance.implementations import IMPLEMENTATIONS, Implementation
 from conformance.run import expectations, runlog, runner
@@ -81,6 +81,25 @@ def test_each_published_engine_fails_exactly_as_its_expectation_file_says(
     said = f"{counted[Outcome.PASS]} passed, {counted[Outcome.XFAIL]} xfail, {counted[Outcome.UNSUPPORTED]} unsupported"
     said += f" (of {len(outcomes)} "
     assert said in (ROOT / item.expect).parent.joinpath("README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("setup", "lacking"),
+    [
+        ({"dealer": 1, "hands": {"0": [], "1": []}, "start": {"to_act": 0, "piles": {"1": []}, "lone": None}}, None),
+        ({"dealer": 2, "deck": []}, "seat 2"),
+        ({"dealer": 0, "hands": {"0": [], "1": [], "2": []}}, "seat 2"),
+        ({"dealer": 0, "dealer_history": [1, 3, 0]}, "seat 3"),
+        ({"dealer": 0, "start": {"to_act": 1, "trick": [{"seat": 0, "card": "AC"}, {"seat": 5, "card": "3C"}]}}, "seat 5"),
+        ({"dealer": 0, "start": {"to_act": 0, "piles": {"0": [], "2": []}}}, "side 2"),
+        ({"dealer": 0, "start": {"to_act": 0, "makers": 3}}, "side 3"),
+    ],
+)
+def test_an_adapter_over_a_table_of_two_is_told_the_seat_or_side_it_lacks(
+    setup: dict[str, Any], lacking: str | None
+) -> None:
+    """An engine with two players cannot be given a third seat: its adapter answers unsupported, naming it."""
+    assert beyond_the_table(setup, 2) == lacking
 
 
 def test_each_unsupported_scenario_says_why(published: tuple[Implementation, EngineAdapter]) -> None:

@@ -74,6 +74,35 @@ class Unsupported(Exception):
     before, as a served engine's error of kind ``unsupported`` is (docs/protocol.md)."""
 
 
+def beyond_the_table(setup: Json, players: int) -> str | None:
+    """The first seat or side a setup names by its number that a table of ``players``, each playing alone, lacks
+    (``seat 2``, ``side 2``), or None: for an adapter over an engine whose table is fixed, which cannot be given a
+    seat it does not have, and answers that the scenario is unsupported."""
+    start = setup.get("start")
+    start = start if isinstance(start, dict) else {}
+    trick = start.get("trick")
+    seats = [
+        *(setup[key] for key in ("dealer",) if key in setup),
+        *_items(setup.get("dealer_history")),
+        *_keys(setup.get("hands")),
+        *_keys(setup.get("nines")),
+        *(start[key] for key in ("to_act", "lone") if start.get(key) is not None),
+        *(played.get("seat") for played in _items(trick) if isinstance(played, dict)),
+    ]
+    sides = [*_keys(start.get("piles")), *(start[key] for key in ("makers",) if start.get(key) is not None)]
+    numbers = {str(n) for n in range(players)}
+    return next((f"{what} {value}" for what, named in (("seat", seats), ("side", sides)) for value in named
+                 if str(value) not in numbers), None)
+
+
+def _items(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _keys(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, dict) else []
+
+
 class InProcessAdapter:
     """Drives a Python engine through its API, ``factory(variant_id, setup) -> engine``, in the kit's
     process: no timeout, and what the engine prints is its own. For the kit's engines, for the server

@@ -28,6 +28,8 @@ from briscola_gym.game_rules import values_points
 from briscola_gym.player.base_player import BasePlayer
 from briscola_gym.seed import Seed
 
+from conformance.engines.adapter import beyond_the_table
+
 HOMEPAGE = "https://pypi.org/project/briscola-gym/"
 VARIANT = "briscola-2p"
 AGENT, OPPONENT = 0, 1  # the seat the agent plays, and the seat of the opponent object
@@ -86,6 +88,8 @@ class Game:
     def __init__(self, setup: dict[str, Any], actions: list[dict[str, Any]], observations: list[dict[str, Any]]) -> None:
         if setup.get("match"):
             raise Unsupported("briscola-gym plays one game and keeps no running score between games")
+        if (lacking := beyond_the_table(setup, 2)) is not None:
+            raise Unsupported(f"the environment has two players, the agent and its opponent: no {lacking}")
         self.actions: Iterator[dict[str, Any]] = iter(actions)
         self.pending: dict[str, Any] | None = None  # the action read but not yet played
         self.observations = observations  # one after setup and one after each action, as the environment waits

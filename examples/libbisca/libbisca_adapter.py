@@ -21,6 +21,8 @@ import libbisca
 from libbisca.card import Card, get_card
 from libbisca.state import Player, State, load_state
 
+from conformance.engines.adapter import beyond_the_table
+
 HOMEPAGE = "https://github.com/NunoMCSilva/libbisca"
 VARIANT = "bisca-2p"
 HAND_SIZE = 3  # Bisca de Três; libbisca's default (get_state(hand_size=3))
@@ -52,6 +54,8 @@ class Deal:
     def __init__(self, setup: dict[str, Any]) -> None:
         if setup.get("match"):
             raise Unsupported("libbisca plays one deal and keeps no running score between deals")
+        if (lacking := beyond_the_table(setup, 2)) is not None:
+            raise Unsupported(f"libbisca has two players, NORTH and SOUTH: no {lacking}")
         self.dealer = int(setup["dealer"])
         self.last_trick: dict[str, Any] | None = None
         self.indicator_known = True

@@ -28,7 +28,7 @@ from naipes.core.rng import Rng
 from naipes.games.brisca import state as naipes_state
 from naipes.games.brisca.state import GameState, Player
 
-from conformance.engines.adapter import InProcessAdapter, Unsupported
+from conformance.engines.adapter import InProcessAdapter, Unsupported, beyond_the_table
 
 HOMEPAGE = "https://github.com/naipes-com/naipes"
 VARIANT = "briscola-2p"
@@ -82,6 +82,8 @@ class Deal:
             raise Unsupported(f"naipes plays {VARIANT} alone, not {variant_id}")
         if setup.get("match"):
             raise Unsupported("naipes plays one game and keeps no running score between games")
+        if (lacking := beyond_the_table(setup, 2)) is not None:
+            raise Unsupported(f"naipes has two players, the human and the AI: no {lacking}")
         # naipes has no dealer: its human player is dealt first (GameState.new) and leads the first trick (the
         # field ``leader`` starts as Player.HUMAN), the place of the player after the kit's dealer.
         forehand = (int(setup["dealer"]) + 1) % 2
