@@ -596,12 +596,41 @@ def test_a_deal_begun_mid_play_is_put_on_the_clause_of_the_position_it_gives_wro
 
 
 def test_a_deal_breaking_what_no_clause_states_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Bisca states no clause of the seats: the deal's clauses are named, and the words say why."""
-    game = {"variant": "bisca-2p", "setup": {"dealer": 2, "deck": deck_of(variant("bisca-2p"))}, "actions": []}
+    """Bisca states no clause of going alone: the deal's clauses are named, and the words say why."""
+    game = {"variant": "bisca-2p", "setup": _mid_play("bisca-2p", lone=0), "actions": []}
     status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
-    assert status == 1 and "expected a seat from 0 to 1" in out, out
-    assert "no clause of bisca-2p states `players`, the part of the variant it breaks: the deal's clauses are named" in out
+    assert status == 1 and "this variant has no lone player" in out, out
+    said = "no clause of bisca-2p states `components.lone`, the part of the variant it breaks: the deal's clauses are named"
+    assert said in out, out
     assert "  clauses: bisca.deal.three-each\n" in out, out
+
+
+def _pile_of_side(variant_id: str, side: int) -> dict[str, Any]:
+    """A setup begun mid-play whose first pile is given to ``side`` instead."""
+    setup = _mid_play(variant_id)
+    (_, cards), *others = setup["start"]["piles"].items()
+    return {**setup, "start": {**setup["start"], "piles": {str(side): cards, **dict(others)}}}
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "setup", "said", "clause"),
+    [
+        ("briscola-2p", {"dealer": 2}, "expected a seat from 0 to 1", "briscola.players.count"),
+        ("briscola-4p", {"dealer": 4}, "expected a seat from 0 to 3", "briscola.players.count"),
+        ("bisca-2p", {"dealer": 2}, "expected a seat from 0 to 1", "bisca.players.two"),
+        ("briscola-4p", _pile_of_side("briscola-4p", 2), 'expected a side key "0".."1"', "briscola.players.sides"),
+        ("bisca-2p", _pile_of_side("bisca-2p", 2), 'expected a side key "0".."1"', "bisca.players.alone"),
+    ],
+)
+def test_a_seat_or_side_the_table_does_not_have_is_put_on_the_clause_of_the_players(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], variant_id: str, setup: dict[str, Any], said: str, clause: str
+) -> None:
+    """Briscola and Bisca state their players and sides: a dealer at a seat the table does not have, or a pile of a
+    side it does not have, breaks the clause stating them, not the deal's."""
+    dealt = setup if "start" in setup else {**setup, "deck": deck_of(variant(variant_id))}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", {"variant": variant_id, "setup": dealt, "actions": []})))
+    assert status == 1 and said in out, out
+    assert f"  clauses: {clause}\n" in out and "no clause of" not in out, out
 
 
 def test_a_house_target_no_clause_states_is_said_so_not_put_on_the_open_match(
