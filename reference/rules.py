@@ -76,6 +76,11 @@ class TrumpRule(Protocol):
         ``indicator`` (where the deal has one) to show them: the index of the first card none turns so, and why; None
         where one may."""
 
+    def misplaced(self, st: Deal) -> tuple[int, str, str] | None:
+        """Of the cards a position begun mid-play records as turned (``st.turned``, as ``unturnable`` allows them),
+        the first lying where no deal leaves it, why, and the field that shows where making trumps put it, as an
+        action of its phase leaves it (``SetupError.observed``); None where each lies where a deal may leave it."""
+
 
 class Legality(Protocol):
     free: bool  # every card in hand is always legal

@@ -82,6 +82,10 @@ class _Cards:
         self.groups.append((path, cards))
         return cards
 
+    def place(self, card: int) -> JsonPath:
+        """Where the setup puts ``card``, placed once (``complete``): its entry's path."""
+        return next((*path, cards.index(card)) for path, cards in self.groups if card in cards)
+
     def complete(self) -> None:
         """Each card of the deck placed exactly once; else name the second place, or the missing."""
         size = self.rules.cards.size
@@ -144,6 +148,7 @@ def build(rules: Rules, setup: object) -> tuple[Deal, Begin]:
             raise SetupError("trees_taken belongs to a deal that starts before trumps", ("trees_taken",))
         _start(rules, st, setup["start"], cards)
         cards.complete()
+        _turned_lie(rules, st, cards)
         return st, Begin.FROM_PLAY
     for seat in range(seats.n):
         if len(st.hands[seat]) != rules.hand_size:
@@ -259,6 +264,14 @@ def _leader(rules: Rules, st: Deal, leader: int, path: JsonPath) -> None:
             at,
             observed=_at_play("to_act"),
         )
+
+
+def _turned_lie(rules: Rules, st: Deal, cards: _Cards) -> None:
+    """The cards the start records as turned lie where making trumps left them, once every card is placed once."""
+    misplaced = rules.trump_rule.misplaced(st)
+    if misplaced is not None:
+        card, why, observed = misplaced
+        raise SetupError(why, cards.place(card), parameter=TRUMP, observed=observed)
 
 
 def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
@@ -383,7 +396,8 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
             )
         st.indicator = ind
     # The cards turned while making trumps: a record of the deal before the start, not a place of its cards (the
-    # trump card lies under the stock, or was drawn since).
+    # trump card lies under the stock, or was drawn since); where the trump rule leaves them is held once every card
+    # is placed (_turned_lie).
     turned = start.get("turned", [])
     if not isinstance(turned, list):
         raise SetupError("expected a list of card codes", (*path, "turned"))

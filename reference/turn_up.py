@@ -56,6 +56,32 @@ class TurnUp(Rule):
             return last, "after a card of the first card's suit, turning goes on until another suit shows or the stock is out"
         return None
 
+    def misplaced(self, st: Deal) -> tuple[int, str, str] | None:
+        """Forehand takes the last card turned, or the whole stock where it is all one suit; the other cards turned
+        are dead. A card taken is in forehand's hand, or out of play (discarded, or set aside with forehand's hand),
+        or played by forehand: on the table as its card, or in a pile while forehand plays."""
+        turned = st.turned
+        if not turned:
+            return None
+        suit_of = self.rules.cards.suit_of
+        compulsory = len(turned) == self.rules.stock_size and all(suit_of[c] == suit_of[turned[0]] for c in turned)
+        taken = turned if compulsory else turned[-1:]
+        forehand = st.forehand
+        codes = self.rules.cards.codes
+        played = {c for c, seat in zip(st.trick_cards, st.trick_seats, strict=True) if seat == forehand}
+        if st.active[forehand]:
+            played.update(c for pile in st.piles for c in pile)
+        for c in turned:
+            if c in st.dead:
+                continue
+            if c not in taken:
+                return c, f"{codes[c]} was turned and not taken, so it is out of play (dead)", f"dead@{Phase.TRUMP}"
+            if c not in st.hands[forehand] and c not in played:
+                lies = "in its hand, out of play (dead) or in a trick it played" if st.active[forehand] else "out of play (dead)"
+                said = f"{codes[c]} was turned and taken by forehand, seat {forehand}, so it lies {lies}"
+                return c, said, f"hands@{Phase.TRUMP}"
+        return None
+
     def start(self, st: Deal, ev: Events) -> bool:
         if not st.stock:
             raise AssertionError("no stock to turn")  # the variant check rules this out

@@ -498,6 +498,87 @@ def test_a_start_s_indicator_shows_trumps_and_is_the_card_turned_where_none_can_
     assert err.value.path == ("start", "turned", 0) and "the card turned is the indicator" in err.value.said, err.value
 
 
+def _altbaumer_turned(answer: str, stock: list[str], decisions: tuple[str, ...] = ("pass", "pass")) -> dict[str, Any]:
+    """An Altbaumer setup starting as play begins (dealer 3, so seat 0 is forehand): forehand answers the turned card
+    ``answer``, keeps the cards it takes, and the makers decide to go alone as ``decisions`` say."""
+    engine = _alt(stock)
+    apply_ok(engine, {"type": answer, "seat": 0})
+    taken = set(stock) & set(engine.snapshot()["hands"]["0"])
+    wanted = iter(decisions)
+    while (snapshot := engine.snapshot())["phase"] != "play":
+        legal = engine.legal_actions()
+        if snapshot["phase"] == "discard":
+            apply_ok(engine, next(a for a in legal if a["card"] not in taken))
+        else:
+            kind = next(wanted)
+            apply_ok(engine, next(a for a in legal if a["type"] == kind))
+    setup = from_position({"dealer": 3}, snapshot)
+    assert setup is not None and Engine.new(ALT, setup).snapshot()["turned"] == snapshot["turned"]
+    return setup
+
+
+def _moved(setup: dict[str, Any], card: str, seat: int) -> dict[str, Any]:
+    """The setup with ``card`` swapped with the first card of ``seat``'s hand, what it records as turned kept."""
+    start = {key: value for key, value in setup["start"].items() if key != "turned"}
+    swapped = _swapped({**setup, "start": start}, card, setup["hands"][str(seat)][0])
+    return {**swapped, "start": {**swapped["start"], "turned": setup["start"]["turned"]}}
+
+
+_TAKEN_BY_FOREHAND = ("altbaumer.trump.accept", "altbaumer.trump.refuse", "altbaumer.trump.all-one-suit")
+
+
+@pytest.mark.parametrize(
+    ("setup", "where", "said", "clauses"),
+    [
+        # refused: 9H turned, then AS of another suit, taken; 9H is dead, in no hand
+        (_moved(_altbaumer_turned("refuse", ["9H", "AS", "JC", "KD"]), "9H", 2), ("hands", "2", 0),
+         "9H was turned and not taken, so it is out of play (dead)", ("altbaumer.trump.dead-cards",)),
+        (_moved(_altbaumer_turned("refuse", ["9H", "AS", "JC", "KD"]), "AS", 2), ("hands", "2", 0),
+         "AS was turned and taken by forehand, seat 0, so it lies in its hand, out of play (dead) or in a trick it played",
+         _TAKEN_BY_FOREHAND),
+        # accepted, or the stock all one suit and every card taken: in forehand's hand, not another's
+        (_moved(_altbaumer_turned("accept", ["9H", "AS", "JC", "KD"]), "9H", 1), ("hands", "1", 0),
+         "9H was turned and taken by forehand, seat 0, so it lies in its hand, out of play (dead) or in a trick it played",
+         _TAKEN_BY_FOREHAND),
+        (_moved(_altbaumer_turned("refuse", ["9H", "TH", "JH", "QH"]), "JH", 3), ("hands", "3", 0),
+         "JH was turned and taken by forehand, seat 0, so it lies in its hand, out of play (dead) or in a trick it played",
+         _TAKEN_BY_FOREHAND),
+        # forehand's partner alone: forehand's hand, the card taken with it, is out of play
+        (_moved(_altbaumer_turned("accept", ["9H", "AS", "JC", "KD"], ("pass", "alone")), "9H", 1), ("hands", "1", 0),
+         "9H was turned and taken by forehand, seat 0, so it lies out of play (dead)", _TAKEN_BY_FOREHAND),
+    ],
+)
+def test_a_start_placing_a_turned_card_where_no_deal_leaves_it_is_refused(
+    setup: dict[str, Any], where: tuple[Any, ...], said: str, clauses: tuple[str, ...]
+) -> None:
+    """Forehand takes the last card turned (every card, from a stock all of one suit) and the other cards turned are
+    dead: a mid-play start with a card turned in a hand no deal gives it to is refused where the card lies, on the
+    clause saying where making trumps put it."""
+    with pytest.raises(SetupError) as err:
+        Engine.new(ALT, setup)
+    assert (err.value.path, err.value.said) == (where, said), err.value
+    assert clauses_of(ALT).for_setup(err.value, ALT).clauses == clauses
+
+
+def test_a_card_turned_and_taken_is_played_by_forehand_alone() -> None:
+    """The card forehand took may be on the table as forehand's card, never as another seat's."""
+    setup = _altbaumer_turned("accept", ["9H", "AS", "JC", "KD"])
+    hands = setup["hands"]
+    assert "9H" in hands["0"] and setup["start"]["to_act"] == 0
+    led, followed = next(c for c in hands["0"] if c != "9H"), hands["1"][0]
+
+    def trick(first: str, second: str, leader_keeps: list[str], follower_keeps: list[str]) -> dict[str, Any]:
+        played = [{"seat": 0, "card": first}, {"seat": 1, "card": second}]
+        start = {**setup["start"], "to_act": 2, "trick": played}
+        return {**setup, "hands": {**hands, "0": leader_keeps, "1": follower_keeps}, "start": start}
+
+    rest_0 = [c for c in hands["0"] if c not in ("9H", led)]
+    assert Engine.new(ALT, trick("9H", followed, [*rest_0, led], hands["1"][1:])).snapshot()["trick"][0]["card"] == "9H"
+    with pytest.raises(SetupError) as err:  # seat 1 playing forehand's card, forehand holding one of seat 1's instead
+        Engine.new(ALT, trick(led, "9H", [*rest_0, followed], hands["1"][1:]))
+    assert err.value.path == ("start", "trick", 1) and "taken by forehand, seat 0" in err.value.said, err.value
+
+
 @pytest.mark.parametrize(
     ("turned", "trump", "refused_at"),
     [
@@ -513,7 +594,11 @@ def test_a_start_s_indicator_shows_trumps_and_is_the_card_turned_where_none_can_
 def test_the_cards_a_turn_up_records_are_those_turned_until_another_suit_shows(
     turned: list[str], trump: str, refused_at: int | None
 ) -> None:
-    setup = _altbaumer_at_the_first_lead(("refuse", "pass", "pass"))
+    if refused_at is None:  # a deal turning them, so that each lies where it leaves them
+        answer = "accept" if len(turned) == 1 else "refuse"
+        setup = _altbaumer_turned(answer, [*turned, "AD", "KD", "QD"][:4])
+    else:
+        setup = _altbaumer_at_the_first_lead(("refuse", "pass", "pass"))
     given = {**setup, "start": {**setup["start"], "turned": turned, "trump": trump}}
     if refused_at is None:
         assert Engine.new(ALT, given).snapshot()["turned"] == turned

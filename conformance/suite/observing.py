@@ -135,15 +135,16 @@ class VariantClauses:
 
     def for_setup(self, refused: SetupError, variant_id: str) -> Blamed:
         """The clauses a setup the rules do not allow breaks: those stating the part of the variant it names
-        (``parameter``, by ``stating``: those observing the field it gives wrongly, where some do, and of them those
-        refusing the setup's code first); failing those, the clauses leaving the choice the setup made (``chosen``, as
-        their ``choices`` name it: ``setup.match.target``); failing those, the clauses observing the field a position
-        begun mid-play gives wrongly (``observed``, ``_given_wrongly``). Failing all, the clauses of the deal, and the
-        words say that no clause states what the setup breaks."""
+        (``parameter``, by ``stating``: those observing the field it gives wrongly, where some do, as an action of the
+        phase it names leaves it first, and of them those refusing the setup's code first); failing those, the clauses
+        leaving the choice the setup made (``chosen``, as their ``choices`` name it: ``setup.match.target``); failing
+        those, the clauses observing the field a position begun mid-play gives wrongly (``observed``,
+        ``_given_wrongly``). Failing all, the clauses of the deal, and the words say that no clause states what the
+        setup breaks."""
         code = refused.code
         stating = self.stating(refused.parameter) if refused.parameter is not None else []
         if stating and refused.observed is not None:
-            stating = _observing(stating, parse(refused.observed).path) or stating
+            stating = _observing(stating, parse(refused.observed)) or stating
         if stating:
             return Blamed(tuple(c.id for c in ([c for c in stating if code in c.refuses_with] or stating)))
         if refused.chosen is not None:
@@ -190,11 +191,17 @@ class VariantClauses:
         return tuple(c.id for c in self.clauses if c.speaks_of(phase))
 
 
-def _observing(clauses: list[_Clause], path: str) -> list[_Clause]:
-    """Of the clauses stating a part of the variant, those observing the field at ``path`` in any phase: where a
-    setup gives that field wrongly, the others state what else follows from the part (Albastini's five-player
-    indicator: the tricks of the deal, its points), which the setup does not break."""
-    return [c for c in clauses if any(overlap(path, o.path) for o in c.observes)]
+def _observing(clauses: list[_Clause], observed: Observed) -> list[_Clause]:
+    """Of the clauses stating a part of the variant, those observing the field ``observed`` gives: where a setup
+    gives that field wrongly, the others state what else follows from the part (Albastini's five-player indicator:
+    the tricks of the deal, its points), which the setup does not break. Of them, those observing it as an action of
+    its phase leaves it, where some do: Altbaumer's cards out of play as trumps are made, not as forehand discards."""
+    watching = [c for c in clauses if any(overlap(observed.path, o.path) for o in c.observes)]
+    at_phase = [
+        c for c in watching
+        if any(overlap(observed.path, o.path) and o.phase in (None, observed.phase) for o in c.observes)
+    ] if observed.phase is not None else watching
+    return at_phase or watching
 
 
 def _applies(clause: Json, variant_id: str, game: str) -> bool:
