@@ -62,6 +62,9 @@ class Otea(Rule):
             return 0, f"the card turned is the indicator, {cards.codes[indicator]}, where no one bids to exchange it"
         return None
 
+    def wrong_makers(self, st: Deal, makers: int) -> str | None:
+        return None  # no side makes trumps here (names_makers), which a setup is refused for first
+
     def misplaced(self, st: Deal) -> tuple[int, str, str] | None:
         """The card turned stays in play, under the stock or in the hand of a bidder who exchanged for it, and is
         drawn and played like any other: wherever a position puts it, a deal may have."""

@@ -81,6 +81,10 @@ class TrumpRule(Protocol):
         the first lying where no deal leaves it, why, and the field that shows where making trumps put it, as an
         action of its phase leaves it (``SetupError.observed``); None where each lies where a deal may leave it."""
 
+    def wrong_makers(self, st: Deal, makers: int) -> str | None:
+        """Why no deal makes side ``makers`` the makers once trumps are made in ``st`` (where ``names_makers``);
+        None where one may."""
+
 
 class Legality(Protocol):
     free: bool  # every card in hand is always legal

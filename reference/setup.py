@@ -299,6 +299,8 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
         )
     if makers is not None and (type(makers) is not int or not 0 <= makers < nsides):
         raise SetupError(f"expected a side index 0..{nsides - 1} or null", (*path, "makers"), parameter=SIDES)
+    if makers is not None and (wrong := rules.trump_rule.wrong_makers(st, makers)):
+        raise SetupError(wrong, (*path, "makers"), observed=_at_play("makers"))
     st.makers = makers
     lone = start.get("lone")
     if lone is not None and not rules.has_lone:

@@ -56,6 +56,14 @@ class TurnUp(Rule):
             return last, "after a card of the first card's suit, turning goes on until another suit shows or the stock is out"
         return None
 
+    def wrong_makers(self, st: Deal, makers: int) -> str | None:
+        side = self._makers(st)
+        return None if makers == side else f"forehand, seat {st.forehand}, makes trumps: the makers are side {side}, not {makers}"
+
+    def _makers(self, st: Deal) -> int:
+        """Forehand's side, whether forehand accepted, refused or was bound by a stock all of one suit."""
+        return self.rules.seats.side_of[st.forehand]
+
     def misplaced(self, st: Deal) -> tuple[int, str, str] | None:
         """Forehand takes the last card turned, or the whole stock where it is all one suit; the other cards turned
         are dead. A card taken is in forehand's hand, or out of play (discarded, or set aside with forehand's hand),
@@ -135,7 +143,7 @@ class TurnUp(Rule):
         trump = suit_of[taken[-1]]
         st.trump = trump
         st.tables = self.rules.ranking.tables(trump)
-        st.makers = self.rules.seats.side_of[seat]
+        st.makers = self._makers(st)
         hand = st.hands[seat]
         for c in taken:
             insort(hand, c)
