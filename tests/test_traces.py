@@ -322,6 +322,51 @@ def test_fields_a_header_declares_and_no_game_gives_are_noted(tmp_path: Path, ca
     assert status == 0 and "fields the trace reported: hands, phase, to_act" in out.splitlines(), out
 
 
+def _guide_example() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The header and the game of docs/guide/traces.md's "What a trace holds", as an engine writes them: the stock's
+    ``"..."`` stands for its other cards, which a setup's ``rest`` places."""
+    section = (ROOT / "docs" / "guide" / "traces.md").read_text(encoding="utf-8").split("## What a trace holds")[1]
+    header, game = (json.loads(block) for block in re.findall(r"```json\n(.*?)```", section, re.S)[:2])
+    stock = game["setup"]["stock"]
+    stock[stock.index("...")] = "rest"
+    assert "..." not in json.dumps(game), "the guide's game leaves out more than the stock's other cards"
+    return header, game
+
+
+def test_the_guide_s_example_trace_passes_judged_on_every_field_it_gives(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    header, game = _guide_example()
+    status, out = _check(capsys, str(_write(tmp_path / "guide.jsonl", header, game)))
+    assert status == 0 and "1 passed, 0 failed" in out, out
+    assert "judged nowhere" not in out, out
+    game["observations"][-1]["snapshot"]["last_trick"]["points"] = 99  # every field it gives is judged: its points too
+    status, out = _check(capsys, str(_write(tmp_path / "guide.jsonl", header, game)))
+    assert status == 1 and "last_trick.points: expected 4, observed 99" in out, out
+
+
+def test_fields_given_and_declared_are_noted_as_finely_as_the_header_names_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A header declaring the last trick's winner alone has its points judged nowhere, and one declaring a seat's
+    hand that no game gives declares a field no game gives, though the other seat's hand is given."""
+    game = _reference_game("briscola-2p", 8)
+    for observation in game["observations"]:
+        snapshot = observation["snapshot"]
+        observation["snapshot"] = {"to_act": snapshot["to_act"], "hands": {"0": snapshot["hands"]["0"]}}
+        if snapshot["last_trick"] is not None:
+            observation["snapshot"]["last_trick"] = {k: snapshot["last_trick"][k] for k in ("winner", "points")}
+    header = {"trace": 1, "reports": ["to_act", "hands.0", "hands.1", "last_trick.winner"]}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", header, game)))
+    assert status == 0, out
+    assert "note: the games give fields the header does not declare, judged nowhere: last_trick.points, the legal actions" \
+        in out.splitlines(), out
+    assert "note: the header declares fields no game gives: hands.1" in out.splitlines(), out
+    header["reports"] = ["to_act", "hands", "last_trick", "legal"]  # each given field declared whole
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", header, game)))
+    assert status == 0 and "note: the" not in out, out
+
+
 def test_a_refusal_naming_no_code_is_a_problem_of_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """As verify and fuzz read it: a refusal with an empty code is no refusal a kit can judge, nor an action accepted."""
     game = _reference_game("briscola-2p", 4, every=False)

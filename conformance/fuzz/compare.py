@@ -18,14 +18,10 @@ from conformance.fuzz.deals import Report
 from conformance.run.runner import observations_problem, report_problem
 from conformance.suite.comparisons import COMPARISONS, Mismatch, action_text, kinds_agree
 from conformance.suite.observing import LEGAL
-from conformance.suite.reported import Reports, as_judged, covers, judged
+from conformance.suite.reported import BY_PART, Reports, as_judged, covers, judged
 from conformance.text import untrusted
 from conformance.vocabulary import EngineError, ErrorKind, engine_error, refusal_code
 from specreader.jsontypes import Json
-
-# Fields whose comparison takes a mapping of parts (a seat, a side or a key -> its value): they are
-# compared, and a difference is named, part by part.
-BY_PART = ("hands", "piles", "result", "match", "last_trick")
 
 # Which field a difference is filed under when several differ at once: causes before their
 # consequences (the trick's winner before whose turn it is, the hands before the legal actions).

@@ -12,22 +12,23 @@ value yet too: it reports none (null, or the field left out), not a result befor
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from conformance.suite.field_phases import field_keys
-from specreader.jsontypes import Json, part_of
+from specreader.jsontypes import Json, overlap, part_of
 
 Reports = frozenset[str] | None  # the declared field paths, and "legal" for the legal actions; None: everything
 
 LEGAL = "legal"
 
-# The expect keys whose value maps a part (a seat, a side or a key) to what is expected of it, and the field the
-# parts belong to; each part rests on its own path (``hands.1``, ``last_trick.winner``).
-_PARTS = {
-    "hands": "hands", "holds": "hands", "lacks": "hands", "piles": "piles",
-    "result": "result", "match": "match", "last_trick": "last_trick",
-}  # fmt: skip
+# The fields compared part by part (a seat, a side or a key), each part resting on its own path (``hands.1``,
+# ``last_trick.winner``).
+BY_PART = ("hands", "piles", "result", "match", "last_trick")
+
+# The expect keys whose value maps a part to what is expected of it, and the field the parts belong to.
+_PARTS = {**{name: name for name in BY_PART}, "holds": "hands", "lacks": "hands"}
 
 
 def paths(key: str, value: Any) -> list[tuple[str | None, str]]:
@@ -48,6 +49,65 @@ def judged(reports: Reports, path: str, *, no_value: bool = False) -> bool:
     """Whether an expectation on ``path`` is judged: the engine reports the field, or, where the field has no value
     yet (``no_value``: it is null), some part of it, which then has none either (a result's winner before the end)."""
     return covers(reports, path) or (no_value and reports is not None and any(f.startswith(path + ".") for f in reports))
+
+
+@lru_cache(maxsize=64)  # a run's trace files may each declare their own
+def in_part(reports: frozenset[str]) -> Mapping[str, frozenset[str]]:
+    """The fields a declaration names parts of (``last_trick`` of ``last_trick.winner``), each with what it declares
+    of the field (the field too, where it declares it whole as well): judged part by part. Any other field is
+    judged whole where it is declared, else not at all."""
+    fields = {path.split(".", 1)[0] for path in reports if "." in path}
+    return {field: frozenset(path for path in reports if part_of(path, field)) for field in fields}
+
+
+def given_paths(snapshots: Iterable[Json], fields: Collection[str]) -> dict[str, bool]:
+    """The paths some snapshots give of these fields, as they are judged: a field compared part by part and given
+    so, each part given (``last_trick.winner``, ``hands.0``); any other whole. A field given whole maps to whether
+    the snapshots give it only as null, which an engine keeping a part of it is judged on too (``judged``); a part,
+    to False."""
+    parts: dict[str, set[object]] = {name: set() for name in fields if name in BY_PART}
+    valued: set[str] = set()  # given whole, once at least with a value
+    null: set[str] = set()  # given whole as null
+    for snapshot in snapshots:
+        for name in fields:
+            value = snapshot.get(name, ...)
+            if value is ...:
+                continue
+            if name in parts and type(value) is dict:
+                parts[name].update(value)
+            elif name in parts and type(value) is list:
+                parts[name].update(range(len(value)))
+            else:
+                (null if value is None else valued).add(name)
+    out = {f"{name}.{part}": False for name, given in parts.items() for part in given}
+    return out | {name: name not in valued for name in null | valued}
+
+
+def unjudged(reports: frozenset[str], given: Mapping[str, bool]) -> set[str]:
+    """Of the paths given (``given_paths``), those the declared fields leave unjudged, each named as finely as the
+    declaration names its field: whole where it names no part of it (``totals``), else the part given
+    (``last_trick.points`` beside a declared ``last_trick.winner``)."""
+    parted = in_part(reports)
+    out: set[str] = set()
+    for path, null in given.items():
+        field = path.split(".", 1)[0]
+        named = parted.get(field)
+        if named is None and field not in reports:
+            out.add(field)
+        elif named is not None and not judged(named, path, no_value=null):
+            out.add(path)
+    return out
+
+
+def declared_given(reports: frozenset[str], given: Iterable[str]) -> set[str]:
+    """The declared fields of which some path given is the whole or a part (``last_trick.winner`` is not given by
+    ``last_trick.points``)."""
+    parted = in_part(reports)
+    out: set[str] = set()
+    for path in given:
+        field = path.split(".", 1)[0]
+        out.update(named for named in parted.get(field, reports & {field}) if overlap(named, path))
+    return out
 
 
 def as_judged(snapshot: Json, reports: Reports) -> Json:

@@ -15,7 +15,6 @@ import functools
 import multiprocessing
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,10 +27,10 @@ from conformance.run import kit_faults, outputs, runlog
 from conformance.run.kit_faults import Faults
 from conformance.run.runlog import Log, ScenarioLine
 from conformance.run.worker_ends import WorkerFailed, WorkerKilled
-from conformance.suite.observing import LEGAL
 from conformance.text import untrusted
 from conformance.traces import reading
-from conformance.traces.judging import DealVerdict, GameResult, Key, judge_match, not_judged_detail
+from conformance.traces.fields_given import FieldsGiven
+from conformance.traces.judging import GameResult, Key, judge_match, not_judged_detail
 from conformance.traces.reading import Game, TraceLine
 from conformance.traces.workers import Workers
 from conformance.vocabulary import Outcome
@@ -127,7 +126,7 @@ class Checked:
     engine: Json
     groups: dict[Key, Group] = field(default_factory=dict)
     problems: Problems = field(default_factory=Problems)  # lines that are no game, and files that could not be read
-    reported: Counter[str] = field(default_factory=Counter)  # of the games judged, how many reported each field
+    given: FieldsGiven = field(default_factory=FieldsGiven)  # what the games judged gave, held to what was declared
     games: int = 0
     seconds: float = 0.0
     interrupted: str | None = None
@@ -174,31 +173,30 @@ def _origin(finding: Finding, game: Game) -> writing.Origin:
     )
 
 
-def judge_lines(known: tuple[tuple[str, str], ...], batch: list[TraceLine]) -> tuple[list[Judged], Counter[str]]:
-    """Each line read and judged (in a worker process, or in this one); and the fields the games reported."""
+def judge_lines(known: tuple[tuple[str, str], ...], batch: list[TraceLine]) -> tuple[list[Judged], FieldsGiven]:
+    """Each line read and judged (in a worker process, or in this one); and the fields the games gave."""
     out: list[Judged] = []
-    reported: Counter[str] = Counter()
+    given = FieldsGiven()
     for line in batch:
         try:
-            judged, fields = _judge_line(known, line)
+            out += _judge_line(known, line, given)
         except Exception as err:  # a fault of the kit's the line set off outside its games' judging: the line's verdict
-            judged, fields = [(_not_read(line, err), None, None)], Counter()
-        out += judged
-        reported.update(fields)
-    return out, reported
+            out.append((_not_read(line, err), None, None))
+    return out, given
 
 
-def _judge_line(known: tuple[tuple[str, str], ...], line: TraceLine) -> tuple[list[Judged], Counter[str]]:
+def _judge_line(known: tuple[tuple[str, str], ...], line: TraceLine, given: FieldsGiven) -> list[Judged]:
     games = reading.read_games(line)
     if isinstance(games, list):
-        return [games], Counter()
+        return [games]
     out: list[Judged] = []
-    reported: Counter[str] = Counter()
     mine = frozenset(field for variant, field in known if variant == games[0].variant)
-    for verdict in judge_match(games, mine):  # a game line's game is a match of one deal
-        reported.update(_fields_given(verdict))
+    verdicts = judge_match(games, mine)  # a game line's game is a match of one deal
+    for verdict in verdicts:
         out.append((verdict.result, *_scenario(verdict.result, verdict.finding, verdict.game)))
-    return out, reported
+    for verdict in verdicts:  # once every verdict is in: a line that raises counts none of its games' fields
+        given.add(verdict)
+    return out
 
 
 NOT_READ = "(not read)"  # what a line the kit failed on before it knew its game is filed under, by game and by variant
@@ -210,17 +208,6 @@ def _not_read(line: TraceLine, err: Exception) -> GameResult:
     doing = "reading or judging this line"
     return GameResult(line.index, place, line.file, line.number, NOT_READ, Outcome.ERROR, 0.0,
                       detail=not_judged_detail(err, doing), where=kit_faults.traceback_of(err), doing=doing)  # fmt: skip
-
-
-def _fields_given(verdict: DealVerdict) -> set[str]:
-    """The fields a game reported: in its observations, and in the next deal's setup where one follows."""
-    fields: set[str] = set((verdict.then or {}).get("snapshot") or ())
-    for o in verdict.game.observations:
-        if o:
-            fields.update(o.get("snapshot") or ())
-            if o.get("legal") is not None:
-                fields.add(LEGAL)
-    return fields
 
 
 def _scenario(result: GameResult, finding: Finding | None, game: Game) -> tuple[writing.Written | None, str | None]:
@@ -263,7 +250,7 @@ def run(
     log.start()
     started = time.perf_counter()
     batches = iter(() if first is None else [first])
-    workers: Workers[list[TraceLine], tuple[list[Judged], Counter[str]]] | None = None
+    workers: Workers[list[TraceLine], tuple[list[Judged], FieldsGiven]] | None = None
     work = functools.partial(judge_lines, plan.known)
     try:
         if plan.jobs > 1:
@@ -271,11 +258,11 @@ def run(
             context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
             workers = Workers(context, plan.jobs, work)
             workers.start()
-            judged: Iterator[tuple[list[Judged], Counter[str]]] = workers.results(_chain(batches, mine))
+            judged: Iterator[tuple[list[Judged], FieldsGiven]] = workers.results(_chain(batches, mine))
         else:
             judged = map(work, _chain(batches, mine))
-        for results, reported in judged:
-            checked.reported.update(reported)
+        for results, given_there in judged:
+            checked.given.update(given_there)
             for item in results:
                 if isinstance(item, list):
                     problems.add(item)

@@ -20,7 +20,6 @@ from functools import partial
 from typing import Any
 
 from conformance.fuzz.compare import (
-    BY_PART,
     REFUSAL,
     REPORT,
     Divergence,
@@ -34,7 +33,7 @@ from conformance.run import kit_faults
 from conformance.suite.comparisons import COMPARISONS, Mismatch, flag_fields, flags_agreed, flags_in, kinds_agree
 from conformance.suite.field_phases import field_keys
 from conformance.suite.observing import LEGAL, clauses_of
-from conformance.suite.reported import Reports, covers, judged
+from conformance.suite.reported import BY_PART, Reports, covers, judged
 from conformance.suite.scenarios import as_written
 from conformance.text import untrusted
 from conformance.traces.reading import Game

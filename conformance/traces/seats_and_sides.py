@@ -19,8 +19,8 @@ from itertools import chain
 from operator import itemgetter
 from typing import Any
 
-from conformance.fuzz.compare import BY_PART
 from conformance.suite import field_phases
+from conformance.suite.reported import BY_PART
 from conformance.suite.schemas import json_kind
 from specreader.jsontypes import Json, JsonPath
 from specreader.spec import kit_spec

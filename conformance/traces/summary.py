@@ -9,7 +9,6 @@ from conformance.run.worker_ends import WorkerKilled
 from conformance.suite.observing import LEGAL
 from conformance.text import untrusted
 from conformance.traces.checking import Checked, Group, game_id
-from specreader.jsontypes import part_of
 
 FIELDS_SHOWN = 30  # fields named in the line of what the trace reported; the rest are counted
 
@@ -57,19 +56,19 @@ def render(checked: Checked, *, shard: tuple[int, int], jobs: int) -> str:
     lines += checked.faults.summary("game")
     if lines:
         lines.append("")
-    fields = sorted(set(checked.reported) - {LEGAL})
+    given = checked.given
+    fields = sorted(set(given.reported) - {LEGAL})
     if not checked.games:
         lines.append("no game was judged" + (": each line read has a problem, above" if checked.problems else ""))
     else:
-        said = "; ".join(part for part in (_some(fields), "the legal actions" if LEGAL in checked.reported else "") if part)
+        said = "; ".join(part for part in (_some(fields), "the legal actions" if LEGAL in given.reported else "") if part)
         lines.append(f"fields the trace reported: {said or 'none (only whether each action was accepted is compared)'}")
-    never = sorted(f for f in checked.declared if f.split(".")[0] not in checked.reported)
+    never = sorted(checked.declared - given.declared)
     if never and checked.games:  # declared, and so judged wherever given: given nowhere, it was judged nowhere
         lines.append(f"note: the header declares fields no game gives: {_some(never)}")
-    unjudged = sorted(f for f in checked.reported if not any(part_of(d, f) for d in checked.declared))
-    if unjudged and checked.declared:  # given, and judged nowhere: the header leaves them out
-        given = ["the legal actions" if f == LEGAL else f for f in unjudged]
-        lines.append(f"note: the games give fields the header does not declare, judged nowhere: {_some(given)}")
+    if given.unjudged:  # given, and judged nowhere: the header leaves them out
+        unjudged = ["the legal actions" if f == LEGAL else f for f in sorted(given.unjudged)]
+        lines.append(f"note: the games give fields the header does not declare, judged nowhere: {_some(unjudged)}")
     if checked.unfinished:
         one = checked.unfinished == 1
         games = f"{_plural(checked.unfinished, 'game')} {'stops' if one else 'stop'}"
