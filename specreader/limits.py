@@ -56,6 +56,13 @@ CODE_CAP = 80
 # Differences of one failing scenario a report shows, the rest counted: the run log keeps every one.
 DIFFERENCES_SHOWN = 10
 
+# Of two lists that differ (a hand, a stock), the items a difference's hint names on each side, the rest counted,
+# each cut to a number of characters (a card or an action is a few); and the longest list it looks into, far
+# longer than any pack (a run log anyone wrote may hold any).
+HINT_ITEMS_SHOWN = 8
+HINT_ITEM_CAP = 40
+MAX_HINT_LIST_ITEMS = 1000
+
 # Lines of what an engine wrote on the side (its standard error) that go with its failure: the last few.
 TAIL_LINES = 5
 
@@ -123,7 +130,9 @@ def described() -> list[tuple[str, str]]:
         ("Engine lines", f"at most {mebibytes(MAX_LINE_BYTES)} a line of the protocol, nested at most {MAX_DEPTH} levels"),
         ("Engine text", f"each message kept to {ENGINE_TEXT_CAP:,} characters, the cut said; standard error to its last "
                         f"{STDERR_LINES} lines of {STDERR_LINE_BYTES:,} bytes, of which a failure's message ends with the "
-                        f"last {TAIL_LINES} that are not stack frames"),
+                        f"last {TAIL_LINES} that are not stack frames; a hint of where two lists part names at most "
+                        f"{HINT_ITEMS_SHOWN} items a side, of at most {HINT_ITEM_CAP} characters each, of lists of at "
+                        f"most {MAX_HINT_LIST_ITEMS:,} items"),
         ("File kinds", "regular files, or links to them; a FIFO, device or socket is refused without reading it"),
         ("Jobs", f"at most {MAX_JOBS} worker processes (`--jobs`) for fuzz and check-trace"),
     ]

@@ -13,6 +13,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import shutil
 import sys
 import time
@@ -252,6 +253,8 @@ def test_a_bug_shown_at_any_seat_is_one_divergence_filed_without_the_seat(
     found = [line for line in printed.splitlines() if line.startswith("FAIL ")]
     assert [line.split(" (")[0] for line in found] == [f"FAIL {MUTANT_VARIANT} hands"], printed
     assert "\n1 distinct divergence\n" in printed
+    detail = printed.split(found[0])[1].splitlines()[2]
+    assert re.fullmatch(r"  hands\.\d \(as a set\): expected .*, observed .* \((missing|extra) \w\w.*\)", detail), detail
 
 
 def test_a_divergence_late_in_a_deal_is_shrunk_to_a_start_before_it_where_it_still_shows(

@@ -301,9 +301,11 @@ def test_a_hand_is_a_set_of_cards_in_whatever_order_the_engine_keeps(tmp_path: P
     assert _check(capsys, str(_write(tmp_path / "reversed.jsonl", game)))[0] == 0
     hands = game["observations"][2]["snapshot"]["hands"]
     seat = next(s for s, cards in hands.items() if cards)
-    hands[seat] = [*hands[seat][1:], "AC" if hands[seat][0] != "AC" else "KC"]  # one card another
+    gone, other = hands[seat][0], "AC" if hands[seat][0] != "AC" else "KC"
+    hands[seat] = [*hands[seat][1:], other]  # one card another
     status, out = _check(capsys, str(_write(tmp_path / "other.jsonl", game)))
     assert status == 1 and f"hands.{seat} (as a set)" in out, out
+    assert f"(missing {gone}; extra {other})" in out, out  # as verify says which cards differ
 
 
 def test_fields_a_header_declares_and_no_game_gives_are_noted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,10 +16,10 @@ from typing import Any
 
 from conformance.fuzz.deals import Report
 from conformance.run.runner import observations_problem, report_problem
+from conformance.suite import difference_text
 from conformance.suite.comparisons import COMPARISONS, Mismatch, action_text, kinds_agree
 from conformance.suite.observing import LEGAL
 from conformance.suite.reported import BY_PART, Reports, as_judged, covers, judged
-from conformance.text import untrusted
 from conformance.vocabulary import EngineError, ErrorKind, engine_error, refusal_code
 from specreader.jsontypes import Json
 
@@ -118,7 +118,7 @@ class Divergence:
         if self.error is not None:
             return str(self.error)
         m = self.mismatches[0]
-        return untrusted.difference(m.what, m.expected, m.observed)
+        return difference_text.said(m.what, m.expected, m.observed)
 
 
 @dataclass

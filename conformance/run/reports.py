@@ -12,7 +12,7 @@ from xml.etree import ElementTree as ET
 
 from conformance.run.fields_differing import FieldsDiffering
 from conformance.run.runlog import LATE_COPIES_KEPT, Log, ScenarioLine, TextSink, kind_of_run
-from conformance.suite import declared_variants
+from conformance.suite import declared_variants, difference_text
 from conformance.text import untrusted
 from conformance.vocabulary import FAILING, RAN, Outcome
 from specreader.jsontypes import Json
@@ -56,20 +56,7 @@ def _raw_detail(line: ScenarioLine) -> str:
 
 
 def _difference(m: Any) -> str:
-    said = f"step {m['step']}: {untrusted.difference(str(m['what']), m['expected'], m['observed'])}"
-    return said + _set_difference(m["expected"], m["observed"]) if "(as a set)" in str(m["what"]) else said
-
-
-def _set_difference(expected: Any, observed: Any) -> str:
-    """For cards compared as a set (a hand), what one has that the other lacks: two hands of twenty cards in other
-    orders are hard to tell apart by eye."""
-    if not (isinstance(expected, list) and isinstance(observed, list)):
-        return ""
-    if not all(isinstance(card, str) for card in (*expected, *observed)):
-        return ""
-    missing, extra = Counter(expected) - Counter(observed), Counter(observed) - Counter(expected)
-    parts = [f"{name} {' '.join(sorted(cards.elements()))}" for name, cards in (("missing", missing), ("extra", extra)) if cards]
-    return f" ({'; '.join(parts)})" if parts else ""
+    return f"step {m['step']}: {difference_text.said(str(m['what']), m['expected'], m['observed'])}"
 
 
 def beyond_detail(failure: Json) -> list[str]:

@@ -35,6 +35,11 @@ class Mismatch:
 
 _MISSING = untrusted.MISSING
 
+# How a difference names cards compared whatever their order (``hands.0 (as a set)``), and the legal actions
+# compared whole, both sides sorted.
+AS_A_SET = " (as a set)"
+LEGAL_EXACTLY = "legal actions (exactly)"
+
 
 def action_text(action: Any) -> str:
     """The compact form of an action used by legal-action expectations: '1 play 9D'. The seat is
@@ -203,7 +208,7 @@ def _hands(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, 
     for seat, cards in expected.items():
         observed = _hand(snapshot, seat)
         if not _same_cards(cards, observed):
-            out.append((f"hands.{seat} (as a set)", sorted(cards), observed))
+            out.append((f"hands.{seat}{AS_A_SET}", sorted(cards), observed))
     return out
 
 
@@ -232,7 +237,7 @@ def _lacks(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, 
 def _cards_in(key: str, expected: Any, observed: Any) -> list[tuple[str, Any, Any]]:
     """Cards at ``key``: the whole set (a list), or only those it ``holds`` and ``lacks`` (a mapping)."""
     if isinstance(expected, list):
-        return [] if _same_cards(expected, observed) else [(f"{key} (as a set)", sorted(expected), observed)]
+        return [] if _same_cards(expected, observed) else [(f"{key}{AS_A_SET}", sorted(expected), observed)]
     cards = observed if isinstance(observed, list) else []
     out = []
     if any(c not in cards for c in expected.get("holds", [])):
@@ -276,7 +281,7 @@ def _legal(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, 
     have = set(observed)
     out = []
     if "exactly" in expected and sorted(expected["exactly"]) != observed:
-        out.append(("legal actions (exactly)", sorted(expected["exactly"]), observed))
+        out.append((LEGAL_EXACTLY, sorted(expected["exactly"]), observed))
     missing = [a for a in expected.get("includes", []) if a not in have]
     if missing:
         out.append(("legal actions include", missing, observed))
