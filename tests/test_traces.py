@@ -882,6 +882,30 @@ def test_a_stock_written_with_its_turned_card_last_is_said_to_be_the_likely_caus
     assert _check(capsys, str(_write(tmp_path / "t.jsonl", game)))[0] == 0
 
 
+def test_a_turned_card_the_stock_s_last_explains_is_said_to_be_the_likely_cause(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Where the card the engine turned and the stock's top card are of one suit, the trump agrees, and a stock
+    written with its turned card last fails the game on the card turned, or on the indicator where the engine reports
+    no card turned: the failure says why, as it does for the trump."""
+    for seed in range(200):
+        game = _reference_game("briscola-2p", seed)
+        snapshot = game["observations"][0]["snapshot"]
+        stock = snapshot["stock"]  # as the engine holds it after the deal: the turned card last
+        if stock[0][-1] == stock[-1][-1]:
+            break
+    game["setup"] = {"dealer": 0, "hands": snapshot["hands"], "stock": stock}
+    cause = "a trace gives the stock as dealt, top first, with the card turned for trumps as turned"
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
+    assert status == 1 and f'turned: expected ["{stock[0]}"], observed ["{stock[-1]}"]' in out, out
+    assert f"(the engine's turned card is the stock's last card, {stock[-1]}: {cause}" in out, out
+    for observation in game["observations"]:
+        del observation["snapshot"]["turned"]
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
+    assert status == 1 and f'indicator: expected "{stock[0]}", observed "{stock[-1]}"' in out, out
+    assert f"(the engine's indicator is the stock's last card, {stock[-1]}: {cause}" in out, out
+
+
 def test_a_mid_deal_game_s_wrong_trump_is_not_put_down_to_its_stock(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A start names its trump: a stock there is no stock as dealt, and the hint of a stock written after the turn
     would mislead."""
@@ -1041,6 +1065,9 @@ def test_the_stock_turned_over_note_is_for_a_trump_unlike_the_reference_s_from_t
     at = [Divergence(REPORT, position, (Mismatch(position, 1, "trump", "S", "H"),)) for position in (0, 1)]
     assert "the engine's trump is the suit of the stock's last card, 5H" in judging._stock_turned_over(game, at[0])
     assert judging._stock_turned_over(game, at[1]) == ""
+    # a trump the stock's last card does not explain hides no card turned it would: the cause is another
+    other = (Mismatch(0, 1, "trump", "S", "D"), Mismatch(0, 1, "turned", ["2S"], ["5H"]))
+    assert judging._stock_turned_over(game, Divergence(REPORT, 0, other)) == ""
 
 
 def test_a_file_whose_first_lines_name_no_variant_is_read_no_further(

@@ -365,18 +365,28 @@ def _one_action_short(ended: Engine, then: Json | None) -> str:
 
 
 def _stock_turned_over(game: Game, divergence: Divergence) -> str:
-    """A word on the likeliest cause of a trump unlike the reference's from the deal on: a stock written as the
-    engine holds it once the card is turned (that card last), where a trace gives it as dealt (docs/guide/traces.md)."""
+    """A word on the likeliest cause of a trump, a turned card or an indicator unlike the reference's from the deal on:
+    a stock written as the engine holds it once the card is turned (that card last), where a trace gives it as dealt
+    (docs/guide/traces.md). The first of them to differ is the one the stock's last card must explain."""
     dealt = game.dealt if isinstance(game.dealt, dict) else {}
     stock = dealt.get("stock")
     if divergence.position != 0 or "turned" in dealt or "start" in dealt or not isinstance(stock, list) or not stock:
         return ""
-    trump = next((m.observed for m in divergence.mismatches if m.what == "trump"), None)
     last = stock[-1]
-    if not isinstance(trump, str) or not isinstance(last, str) or last[-1:] != trump:
+    if not isinstance(last, str):
         return ""
-    return (f" (the engine's trump is the suit of the stock's last card, {untrusted.text(last, 10)}: a trace gives the stock "
-            "as dealt, top first, with the card turned for trumps as turned, not where the engine put it)")
+    shown = untrusted.text(last, 10)
+    # What the engine reports of the card it turned, where that card is the stock's last, and how that is said.
+    explained = {
+        "trump": (last[-1:], f"the engine's trump is the suit of the stock's last card, {shown}"),
+        "turned": ([last], f"the engine's turned card is the stock's last card, {shown}"),
+        "indicator": (last, f"the engine's indicator is the stock's last card, {shown}"),
+    }
+    first = next((m for m in divergence.mismatches if m.what in explained), None)
+    if first is None or first.observed != explained[first.what][0]:
+        return ""
+    return (f" ({explained[first.what][1]}: a trace gives the stock as dealt, top first, with the card turned for "
+            "trumps as turned, not where the engine put it)")
 
 
 def _dealt_wrong(game: Game, err: SetupError, seconds: float) -> GameResult:
