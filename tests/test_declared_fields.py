@@ -180,3 +180,14 @@ def test_fuzz_counts_a_known_divergence_apart_and_it_hides_nothing_else(
     one = _known(tmp_path / "one.yaml", "result.winner")  # the tie itself is not known: it still shows
     assert main([*fuzz, "--expect", str(one)]) == 1
     assert "FAIL albastini-2p result.tie" in capsys.readouterr().out
+
+
+def test_a_known_part_of_a_field_compared_whole_is_refused_with_where_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``match.sheet.0`` names a seat's column of a field the kit compares whole: known, no difference would be it."""
+    sheet = _known(tmp_path / "sheet.yaml", "result.tie", "match.sheet.0")
+    assert main(["verify", "--engine", TIE_BUG, "--game", "albastini", "--expect", str(sheet)]) == 2
+    err = capsys.readouterr().err
+    assert (f"{sheet}:7:36: $.known[1].field: expected a field as the kit compares it, "
+            "found 'match.sheet.0', a part of match.sheet, which is compared whole: name 'match.sheet'") in err, err

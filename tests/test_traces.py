@@ -387,6 +387,17 @@ def test_a_turned_card_that_is_no_card_code_is_a_problem_of_the_line(
     assert status == 2 and "$.setup.turned: expected a card code, found" in out, out
 
 
+def test_a_header_declaring_a_part_of_a_field_compared_whole_is_a_problem(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``totals.0`` names a side's part of a field the kit compares whole: declared, it would be judged nowhere."""
+    header = {"trace": 1, "reports": ["phase", "hands.0", "totals.0"]}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", header, _reference_game("briscola-2p", 2))))
+    assert status == 2 and "no game was judged" in out, out
+    assert ("$.reports: expected reports to name fields as the kit compares them, found 'totals.0', a part of totals, "
+            "which is compared whole: name 'totals'") in out, out  # fmt: skip
+
+
 def test_a_header_declaring_a_field_there_is_not_is_a_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Declared, only the fields named are judged: a name misspelt would have every field judged nowhere."""
     header = {"trace": 1, "reports": ["phase", "trumps"]}

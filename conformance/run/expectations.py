@@ -21,7 +21,7 @@ import yaml
 from conformance.run import kit_faults, runlog
 from conformance.run.runlog import ScenarioLine
 from conformance.suite import schemas
-from conformance.suite.reported import names_a_field
+from conformance.suite.reported import compared_as, too_fine
 from conformance.vocabulary import Outcome
 from specreader import yamlio
 from specreader.jsontypes import Json
@@ -146,8 +146,10 @@ def _read(path: Path) -> yamlio.Document:
     for i, entry in enumerate(doc.data.get("known", [])):  # a name misspelt would leave the field compared
         if entry["variant"] not in variants:
             problems.append(doc.problem(("known", i, "variant"), f"expected a variant id, found {entry['variant']!r}"))
-        if not names_a_field(entry["field"]):
+        if compared_as(entry["field"]) is None:
             problems.append(doc.problem(("known", i, "field"), f"expected a snapshot field (or legal), found {entry['field']!r}"))
+        elif finer := too_fine([entry["field"]]):
+            problems.append(doc.problem(("known", i, "field"), f"expected a field as the kit compares it, {finer}"))
     if problems:
         raise DataError(problems)
     return doc

@@ -160,13 +160,25 @@ def declaration_problem(value: object, where: str) -> str | None:
     fields = declared(value)
     if fields is None:
         return f"expected {where} to list the snapshot fields the engine keeps, found {type(value).__name__} {value!r:.80}"
-    unknown = sorted(path for path in fields if not names_a_field(path))
+    unknown = sorted(path for path in fields if compared_as(path) is None)
     if unknown:  # a field misspelt would be judged nowhere, and every other field not at all
         named = [repr(path) for path in unknown[:5]]
         close = difflib.get_close_matches(unknown[0], _field_names(), n=1)
         named[0] += f" (did you mean {close[0]!r}?)" if close else ""  # beside the name it is about
         return f"expected {where} to name snapshot fields (or legal), found {', '.join(named)}"
+    if finer := too_fine(fields):
+        return f"expected {where} to name fields as the kit compares them, {finer}"
     return None
+
+
+def too_fine(paths: Iterable[str]) -> str | None:
+    """Where a path names a part of a field the kit compares whole, which would be judged nowhere: the first such,
+    and what to name instead (``found 'totals.0', a part of totals, ...``)."""
+    finer = sorted((path, whole) for path in paths if (whole := compared_as(path)) is not None and whole != path)
+    if not finer:
+        return None
+    path, whole = finer[0]
+    return f"found {path!r}, a part of {whole}, which is compared whole: name {whole!r}"
 
 
 def _field_names() -> list[str]:
@@ -177,16 +189,25 @@ def _field_names() -> list[str]:
     return names
 
 
-def names_a_field(path: str) -> bool:
-    """Whether a declared path is a snapshot field, a key of one (``result.tie``) or a seat's or side's part of one
-    (``hands.0``), or the legal actions."""
+def compared_as(path: str) -> str | None:
+    """The part of the snapshot a declared path stands for, as the kit compares it: the path itself where it names a
+    field, or the legal actions, or one part of a field compared part by part (``BY_PART``: a key, ``result.tie``, or
+    a seat's or side's, ``hands.0``); the field or key holding it where it names a finer part, which is compared with
+    that whole (``totals`` of ``totals.0``, ``match.sheet`` of ``match.sheet.0``); None where it names no field."""
     top, *parts = path.split(".")
     if top == LEGAL or top not in field_keys():
-        return top == LEGAL and not parts
+        return LEGAL if top == LEGAL and not parts else None
     keys = field_keys()[top]
-    if parts and keys is not None and parts[0] in keys:
-        parts = parts[1:]
-    return all(part.isdigit() for part in parts)
+    named = [top]
+    if parts and keys is not None:
+        if parts[0] not in keys:
+            return None
+        named, parts = [top, parts[0]], parts[1:]
+    if not all(part.isdigit() for part in parts):
+        return None
+    if parts and keys is None and top in BY_PART:
+        named.append(parts[0])
+    return ".".join(named) if top in BY_PART else top
 
 
 def every_path(expects: Iterable[Json]) -> set[str]:
