@@ -23,7 +23,7 @@ import pytest
 from conformance.engines import adapter as adapters
 from conformance.engines import engine_process
 from conformance.run import expectations, reports, runlog, runner
-from conformance.suite import scenarios
+from conformance.suite import difference_text, scenarios
 from conformance.suite.reported import declared
 from conformance.text import untrusted
 from conformance.validate import spec_problems
@@ -335,4 +335,6 @@ def describe(verdict: runner.Verdict, note: str | None = None) -> str:
         lines.append(f"  step {m.step} ({s.file}:{m.line}): {m.what}")
         lines.append(f"    - expected: {untrusted.json_text(m.expected)}")
         lines.append(f"    + observed: {untrusted.observed_text(m.observed)}")
+        if hint := difference_text.hint(m.what, m.expected, m.observed):  # where two lists part, as the reports say
+            lines.append(f"      {hint.strip()}")
     return "\n".join(untrusted.text(line) for line in lines)  # house titles and clause texts are data too

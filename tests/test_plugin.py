@@ -18,7 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from conformance.pytest_scenarios import describe
+from conformance.run.runner import Verdict
+from conformance.suite.comparisons import Mismatch
 from conformance.suite.scenarios import kit_scenarios
+from conformance.vocabulary import Outcome
 
 pytest_plugins = ["pytester"]
 
@@ -304,3 +308,11 @@ def test_an_engine_is_judged_only_on_the_fields_it_declares(pytest_run: Run) -> 
     assert "unsupported: it checks only fields the engine does not report: " in out
     bug = pytest_run("--engine", "lacking_engine:TieBug", *paths)
     assert bug.parseoutcomes().get("failed", 0) > 0 and "result.tie" in str(bug.stdout)
+
+
+def test_a_failure_says_where_two_lists_part_as_the_reports_do() -> None:
+    """The plugin's text of a failure carries the hint verify's reports give a hand: what is missing, what extra."""
+    scenario = next(s for s in kit_scenarios() if s.variant == "briscola-2p")
+    hand = Mismatch(2, scenario.line, "hands.0 (as a set)", ["AC", "KC", "7D"], ["7D", "AC", "QC"])
+    text = describe(Verdict(scenario, Outcome.FAIL, [hand]))
+    assert '    + observed: ["7D", "AC", "QC"]\n      (missing KC; extra QC)' in text, text
