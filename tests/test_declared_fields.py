@@ -12,7 +12,7 @@ import pytest
 from conformance.cli import main
 from conformance.run import runlog, runner
 from conformance.suite import scenarios
-from conformance.suite.reported import as_judged, covers, within
+from conformance.suite.reported import as_judged, covers, declaration_problem, within
 from conformance.suite.scenarios import deck_of
 from reference import Engine
 from specreader.spec import variant
@@ -191,3 +191,11 @@ def test_a_known_part_of_a_field_compared_whole_is_refused_with_where_it_is(
     err = capsys.readouterr().err
     assert (f"{sheet}:7:36: $.known[1].field: expected a field as the kit compares it, "
             "found 'match.sheet.0', a part of match.sheet, which is compared whole: name 'match.sheet'") in err, err
+
+
+@pytest.mark.parametrize("path", ["hands.00", "hands.\u00b2", "piles.-1", "hands.0x"])
+def test_a_seat_written_otherwise_than_the_snapshot_keys_it_names_no_field(path: str) -> None:
+    """hands.00 or a superscript two is no seat the snapshot keys: declared, seat 0's hand would be judged nowhere."""
+    problem = declaration_problem([path], "reports") or ""
+    assert problem.startswith(f"expected reports to name snapshot fields (or legal), found {path!r}"), problem
+    assert declaration_problem(["hands.0", "piles.1"], "reports") is None

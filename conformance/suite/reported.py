@@ -12,6 +12,7 @@ value yet too: it reports none (null, or the field left out), not a result befor
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Collection, Iterable, Mapping
 from functools import lru_cache
 from typing import Any
@@ -22,6 +23,7 @@ from specreader.jsontypes import Json, overlap, part_of
 Reports = frozenset[str] | None  # the declared field paths, and "legal" for the legal actions; None: everything
 
 LEGAL = "legal"
+_INDEX = re.compile("0|[1-9][0-9]*")  # a seat or side as the snapshot keys it: hands.0, never hands.00
 
 # The fields compared part by part (a seat, a side or a key), each part resting on its own path (``hands.1``,
 # ``last_trick.winner``).
@@ -203,7 +205,7 @@ def compared_as(path: str) -> str | None:
         if parts[0] not in keys:
             return None
         named, parts = [top, parts[0]], parts[1:]
-    if not all(part.isdigit() for part in parts):
+    if not all(_INDEX.fullmatch(part) for part in parts):
         return None
     if parts and keys is None and top in BY_PART:
         named.append(parts[0])
