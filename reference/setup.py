@@ -297,6 +297,9 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
         raise SetupError(
             "this variant has no makers", (*path, "makers"), parameter=TRUMP, observed=f"trump@{_before_play(rules)}"
         )
+    if makers is None and rules.trump_rule.names_makers:  # trumps are made before play: a side made them
+        raise SetupError("a side makes trumps here: expected the side that made them, found none", (*path, "makers"),
+                         observed=_at_play("makers"))  # fmt: skip
     if makers is not None and (type(makers) is not int or not 0 <= makers < nsides):
         raise SetupError(f"expected a side index 0..{nsides - 1} or null", (*path, "makers"), parameter=SIDES)
     if makers is not None and (wrong := rules.trump_rule.wrong_makers(st, makers)):
