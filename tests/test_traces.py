@@ -1376,6 +1376,46 @@ def test_deals_after_one_the_trace_stops_in_say_so(tmp_path: Path, capsys: pytes
     assert [line["note"] for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios] == [None, None, said, said]
 
 
+@pytest.mark.parametrize("refused", [1, 2])
+def test_a_deal_refused_at_its_setup_leaves_the_deals_after_it_to_their_own_setups(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], refused: int
+) -> None:
+    """A setup the rules do not allow (a dealer at a seat the table does not have) fails its deal and says nothing
+    of the dealers: the deal after it starts from its own setup, and a right engine passes every deal after it."""
+    match = _reference_match("albastini-4p", 5, 6, written=WRITTEN["everything"])
+    setup = match["deals"][refused - 1]["setup"]
+    setup["dealer"], setup["dealer_history"] = 5, [*setup.get("dealer_history", [0])[:-1], 5]
+    trace = _write(tmp_path / "t.jsonl", match)
+    status, out = _check(capsys, str(trace), "--report-dir", str(tmp_path / "r"))
+    assert status == 1 and "1 distinct divergence\n" in out and "\n5 passed, 1 failed\n" in out, out
+    assert f"setup (first at {trace}:1#match-5/{refused}; 1 game)" in out and "expected a seat from 0 to 3" in out, out
+    assert [line["note"] for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios] == [None] * 6
+
+
+@pytest.mark.parametrize("written", ["everything", "the dealer"])
+def test_a_count_a_refused_setup_makes_up_is_not_waited_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], written: str
+) -> None:
+    """Deal 2's setup gives Altbaumer's match a count it does not have (Albastini's vp), and is refused. The deals
+    after it wait for no setup to give that count: where their setups give the match's scores and rounds it is
+    judged (a wrong score fails), and where they leave them out the note names those two alone."""
+    match = _reference_match("altbaumer-standard", 3, 5, written=WRITTEN[written])
+    deals = match["deals"]
+    assert len(deals) == 5
+    deals[1]["setup"]["match"] = {**deals[1]["setup"].get("match", {}), "vp": [0, 0]}
+    deals[3]["observations"][-1]["snapshot"]["match"]["scores"] = [4, -4]  # judged where the setups give the match
+    trace = _write(tmp_path / "t.jsonl", match)
+    status, out = _check(capsys, str(trace), "--report-dir", str(tmp_path / "r"))
+    assert status == 1 and f"setup (first at {trace}:1#match-3/2; 1 game)" in out and "vp: unknown key" in out, out
+    notes = [line["note"] for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios]
+    if written == "everything":
+        assert "\n3 passed, 2 failed\n" in out and f"match.scores (first at {trace}:1#match-3/4; 1 game)" in out, out
+        assert notes == [None] * 5 and "judged in part" not in out, notes
+        return
+    assert "\n4 passed, 1 failed\n" in out, out
+    assert notes == [None, None, *[_not_judged_since_2("rounds and scores")] * 3], notes
+
+
 def test_a_dealer_history_kept_wrongly_is_not_taken(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An engine that forgets who dealt before chooses a side's next dealer by its own history; the kit judges by
     the dealers the trace shows, whatever history the setups give, and the choice fails."""

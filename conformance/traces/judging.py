@@ -12,7 +12,6 @@ first; what follows it is played from another position and is not compared.
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -128,10 +127,10 @@ def judge_match(games: tuple[Game, ...], known: frozenset[str], *, every_value: 
     that the match goes on) is the engine's report of where the deal before left the match, judged with that deal
     once it is over. After a deal whose end the reference does not know (it failed, or its trace stops before the
     deal is over) the reference cannot say where it left the match: the next deal goes on from the dealers the trace
-    shows and the match's counts its setup gives, and while a count is given by no setup since, the match is not
-    judged, the deal's ``unjudged`` saying so (``_Unknown``). A deal whose judging raised is an error of the kit's
-    (``_not_judged``), and so is each deal after it, whose match is then not known: judged from its setup alone, it
-    could fail for the kit's fault."""
+    shows (after a deal whose setup the reference refused, from its own setup as given) and the match's counts its
+    setup gives, and while a count is given by no setup since, the match is not judged, the deal's ``unjudged``
+    saying so (``_Unknown``). A deal whose judging raised is an error of the kit's (``_not_judged``), and so is each
+    deal after it, whose match is then not known: judged from its setup alone, it could fail for the kit's fault."""
     out: list[DealVerdict] = []
     carried: Json | None = None  # the reference's next setup at the end of the deal before
     stopped: DealVerdict | None = None  # the deal before, where the reference does not know its end
@@ -150,8 +149,9 @@ def judge_match(games: tuple[Game, ...], known: frozenset[str], *, every_value: 
                 game = replace(game, setup=_carried_into(carried, given))
                 unknown = unknown.given(given) if unknown is not None else None
             elif stopped is not None:
-                game = replace(game, setup=_after_a_stop(stopped.game.setup, given))
-                unknown = _Unknown.after(stopped, unknown, game)
+                counted = _counts_read(stopped.game)  # None: its setup refused, it says nothing of the match
+                game = replace(game, setup=_after_a_stop(stopped.game.setup, given)) if counted is not None else game
+                unknown = _Unknown.after(stopped, counted or frozenset(), unknown, game)
             following = games[number + 1] if number + 1 < len(games) else None
             then_of = partial(_carried_on, following) if following is not None else None
             unjudged = frozenset({MATCH} if unknown is not None else ())
@@ -190,13 +190,12 @@ class _Unknown:
     counts: tuple[str, ...]
 
     @classmethod
-    def after(cls, stopped: DealVerdict, before: _Unknown | None, game: Game) -> _Unknown | None:
-        """What is not known in ``game``, the deal after ``stopped`` (``before``: what was not known there already):
-        the counts the match carries, as that deal went on from them and as the reference reads this deal's setup,
-        that this setup leaves out."""
-        carries = set(stopped.game.setup.get("match") or ())
-        with contextlib.suppress(SetupError):  # a deal the rules do not allow fails for it, its own verdict
-            carries |= set(Engine.new(game.variant, game.setup).match_so_far())
+    def after(cls, stopped: DealVerdict, counted: frozenset[str], before: _Unknown | None, game: Game) -> _Unknown | None:
+        """What is not known in ``game``, the deal after ``stopped`` (``counted``: the counts the reference read in
+        that deal's setup; ``before``: what was not known there already): the counts the match carries, as that deal
+        went on from them and as the reference reads this deal's setup, that this setup leaves out. Only the
+        reference's readings name them, so a count is one the variant's match has, never a key a setup made up."""
+        carries = counted | (_counts_read(game) or frozenset())  # a setup refused fails its own deal for it
         left = tuple(sorted(carries - set(game.setup.get("match") or ())))
         if not left:
             return None
@@ -225,10 +224,20 @@ def _carried_into(carried: Json, given: Json) -> Json:
     return setup
 
 
+def _counts_read(game: Game) -> frozenset[str] | None:
+    """The counts of the match the reference reads in the game's setup, the variant's match's own (the keys of
+    ``Engine.match_so_far``); None where the reference refuses that setup."""
+    try:
+        return frozenset(Engine.new(game.variant, game.setup).match_so_far())
+    except SetupError:
+        return None
+
+
 def _after_a_stop(stopped: Json, given: Json) -> Json:
-    """The setup of a deal after one whose end the reference does not know (``stopped``, its setup as judged): as
-    given, with the dealers of the match as the trace shows them, ending with this deal's (as ``_carried_into`` has
-    them). The match's counts it leaves out are not known (``_Unknown``)."""
+    """The setup of a deal after one whose end the reference does not know (``stopped``, its setup as judged, one the
+    reference accepted: a setup refused is no word on the dealers): as given, with the dealers of the match as the
+    trace shows them, ending with this deal's (as ``_carried_into`` has them). The match's counts it leaves out are
+    not known (``_Unknown``)."""
     dealers = stopped.get("dealer_history") or ([stopped["dealer"]] if "dealer" in stopped else None)
     if dealers is None or "dealer" not in given:  # a dealer not written, the nines' draw naming it: as given
         return given
