@@ -14,6 +14,7 @@ from __future__ import annotations
 from bisect import insort
 
 from reference import refusals
+from reference.errors import AS_DEALT
 from reference.params import Kind, Param, Params
 from reference.refusals import Refusal
 from reference.rules import Events, Rule, Rules
@@ -33,6 +34,8 @@ class Otea(Rule):
         self.out_of_play = 0  # the card turned and the bids stay in play
         self.rules = rules
         self.suit_of = rules.cards.suit_of
+        # Where the card is turned: as the last bidder acts, or as the deal is dealt where no one bids.
+        self.turned_at = Phase.BIDDING if self.kinds else AS_DEALT
         self.bid_ids = rules.actions.card_ids["bid"]
         self.pass_ids = rules.actions.plain_ids["pass"]
         seats = rules.seats
@@ -66,9 +69,51 @@ class Otea(Rule):
         return None  # no side makes trumps here (names_makers), which a setup is refused for first
 
     def misplaced(self, st: Deal) -> tuple[int, str, str] | None:
-        """The card turned stays in play, under the stock or in the hand of a bidder who exchanged for it, and is
-        drawn and played like any other: wherever a position puts it, a deal may have."""
-        return None
+        """The card turned is the indicator, face up under the stock (its last card) until it is drawn, where the
+        start gives it; exchanged for a bid card, which is the indicator then, it went into a bidder's hand, to be
+        played from there. Drawn or played, it may lie anywhere; the indicator may lie out of play too (setup.py)."""
+        if not st.turned:
+            return None
+        turned = st.turned[0]
+        if st.indicator is not None and st.indicator != turned:
+            return self._exchanged_lie(st, turned, st.indicator)
+        return self._indicator_lie(st, turned)
+
+    def _exchanged_lie(self, st: Deal, turned: int, indicator: int) -> tuple[int, str, str] | None:
+        """Exchanged, the card turned is in no stock, and held or played by a seat that bids."""
+        codes = self.rules.cards.codes
+        took = f"{codes[turned]} was exchanged for {codes[indicator]}, the indicator: a bidder took it into hand"
+        if turned in st.stock:
+            return turned, f"{took}, so it lies in no stock", f"hands@{self.turned_at}"
+        holder = next((seat for seat, hand in enumerate(st.hands) if turned in hand), None)
+        if holder is None and turned in st.trick_cards:
+            holder = st.trick_seats[st.trick_cards.index(turned)]
+        if holder is None or self.eligible(st, holder):
+            return None  # a bidder's, or in a pile or out of play, won by anyone
+        *others, last = self.order[st.dealer]
+        bidder = f"one of seats {', '.join(map(str, others))} and {last}" if others else f"seat {last}"
+        return turned, f"{took}, so {bidder} holds or played it, not seat {holder}", f"hands@{self.turned_at}"
+
+    def _indicator_lie(self, st: Deal, turned: int) -> tuple[int, str, str] | None:
+        """Not exchanged (or, with no indicator given, maybe exchanged), the card turned lies under the stock as its
+        last card while the stock lasts, and the start gives it as the indicator; an exchange puts the bid card
+        there, given as the indicator too."""
+        stock, indicator = st.stock, st.indicator
+        code = self.rules.cards.codes[turned]
+        said, placed = f"{code}, the card turned,", f"stock@{self.turned_at}"
+        if turned in stock:
+            if turned != stock[-1]:
+                above = "on top of" if turned == stock[0] else "inside"
+                return turned, f"{said} lies under the stock, its last card, until it is drawn, not {above} it", placed
+            if indicator is None:
+                return turned, f"{said} lies under the stock as the trump indicator: expected start.indicator {code}", placed
+            return None
+        if not stock or indicator is not None:
+            return None  # drawn, or the indicator out of play
+        if self.order[st.dealer]:
+            why = f"{said} lies under the stock as the trump indicator, or a bid card exchanged for it does"
+            return turned, f"{why}: expected start.indicator", f"indicator@{self.turned_at}"
+        return turned, f"{said} lies under the stock as the trump indicator until the stock is drawn out", placed
 
     def start(self, st: Deal, ev: Events) -> bool:
         st.pending = list(self.order[st.dealer])

@@ -78,8 +78,9 @@ class TrumpRule(Protocol):
 
     def misplaced(self, st: Deal) -> tuple[int, str, str] | None:
         """Of the cards a position begun mid-play records as turned (``st.turned``, as ``unturnable`` allows them),
-        the first lying where no deal leaves it, why, and the field that shows where making trumps put it, as an
-        action of its phase leaves it (``SetupError.observed``); None where each lies where a deal may leave it."""
+        the first lying where no deal leaves it (or where a deal reports it as the indicator, and the position gives
+        none), why, and the field that shows where making trumps put it, as an action of its phase leaves it
+        (``SetupError.observed``); None where each lies where a deal may leave it."""
 
     def wrong_makers(self, st: Deal, makers: int) -> str | None:
         """Why no deal makes side ``makers`` the makers once trumps are made in ``st`` (where ``names_makers``);

@@ -125,6 +125,10 @@ def test_libbisca_over_the_protocol_answers_as_in_process() -> None:
         "bisca/deal/dealer-1-deals-seat-0-first": Outcome.FAIL,
         "bisca/deal/dealer-0-deals-seat-1-first": Outcome.FAIL,
         "bisca/deal/refused-hand-of-four": Outcome.UNSUPPORTED,  # it deals three-card hands only
+        # its loader takes a position as given (F4)
+        "bisca/deal/refused-trump-card-on-top-of-the-stock": Outcome.FAIL,
+        "bisca/deal/refused-trump-card-under-the-stock-without-indicator": Outcome.FAIL,
+        "bisca/deal/refused-trump-card-drawn-while-the-stock-lasts": Outcome.FAIL,
         "bisca/play/out-of-turn-refused": Outcome.UNSUPPORTED,
     }
 

@@ -12,15 +12,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance import strategies
-from conformance.fuzz.shrink import from_position
+from conformance.fuzz.shrink import from_position, without_won_cards
 from conformance.suite.observing import clauses_of
 from conformance.suite.scenarios import deck_of
 from reference import Engine, SetupError, VariantError
 from specreader.spec import variant, variant_ids
 
+from depth import cases
 from reference_support import apply_ok, code_of, deck, filled, play_out
 
 ALT = "altbaumer-standard"
+POSITION_DEALS = cases(quick=20, deep=3000)  # random deals per variant whose every position in play starts again
 
 
 # ------------------------------------------------------------------ Otea
@@ -491,7 +493,9 @@ def test_a_start_s_indicator_shows_trumps_and_is_the_card_turned_where_none_can_
     another = next(c for c in cards.codes if c[-1] == snapshot["trump"] and c not in (snapshot["indicator"], *snapshot["turned"]))
     given = {**setup, "start": {**setup["start"], "turned": [another]}}
     if variant(variant_id)["components"]["trump"].get("bidders") != "none":  # an exchange may have put a bid card there
-        Engine.new(variant_id, given)
+        bidder = setup["hands"]["1"]  # seat 1 bids, the dealer's opponent: the card turned went into its hand
+        held = given if another in bidder else _swapped(given, another, bidder[0])
+        Engine.new(variant_id, {**held, "start": {**held["start"], "turned": [another]}})
         return
     with pytest.raises(SetupError) as err:
         Engine.new(variant_id, given)
@@ -577,6 +581,125 @@ def test_a_card_turned_and_taken_is_played_by_forehand_alone() -> None:
     with pytest.raises(SetupError) as err:  # seat 1 playing forehand's card, forehand holding one of seat 1's instead
         Engine.new(ALT, trick(led, "9H", [*rest_0, followed], hands["1"][1:]))
     assert err.value.path == ("start", "trick", 1) and "taken by forehand, seat 0" in err.value.said, err.value
+
+
+def _otea_in_play(
+    variant_id: str, dealer: int, hands: dict[int, list[str]], top: str, bids: dict[int, str], plays: int = 0
+) -> dict[str, Any]:
+    """A setup begun in play where a deal leaves it: ``top`` turned, the seats of ``bids`` bidding their card and the
+    other bidders passing, then ``plays`` cards played (the first legal each)."""
+    engine = Engine.new(variant_id, filled(variant_id, dealer, hands, stock=[top]))
+    while (snapshot := engine.snapshot())["phase"] == "bidding":
+        seat = snapshot["to_act"]
+        apply_ok(engine, {"type": "bid", "seat": seat, "card": bids[seat]} if seat in bids else {"type": "pass", "seat": seat})
+    for _ in range(plays):
+        apply_ok(engine, engine.legal_actions()[0])
+    setup = from_position({"dealer": dealer}, engine.snapshot())
+    assert setup is not None and Engine.new(variant_id, setup).snapshot()["turned"] == [top]
+    return setup
+
+
+def _relocated(setup: dict[str, Any], card: str, other: str, **start: Any) -> dict[str, Any]:
+    """The setup with two cards swapped where they lie, what the start records of them (turned, indicator) kept, and
+    the keys ``start`` names set (None: left out)."""
+    kept = {key: setup["start"][key] for key in ("turned", "indicator") if key in setup["start"]}
+    swapped = _swapped({**setup, "start": {k: v for k, v in setup["start"].items() if k not in kept}}, card, other)
+    given = {**swapped["start"], **kept, **start}
+    return {**swapped, "start": {key: value for key, value in given.items() if value is not None}}
+
+
+_ALB_EXCHANGED = _otea_in_play("albastini-2p", 1, {0: ["5H"]}, "3H", {0: "5H"})  # seat 0 took 3H for 5H
+_ALB_TURNED = _otea_in_play("albastini-2p", 1, {}, "3C", {})  # seat 0 passed: 3C is the indicator
+_BRISCOLA = _otea_in_play("briscola-2p", 1, {}, "2D", {})
+_BISCA = _otea_in_play("bisca-2p", 1, {}, "2D", {})
+# Dealer 0: seat 1 took 3H for 5H, led, and seat 2, the dealer's partner, played to the trick.
+_ALB_4P = _otea_in_play("albastini-4p", 0, {1: ["5H", "AC"]}, "3H", {1: "5H"}, plays=2)
+_PLACED = ("albastini.otea.indicator-placement",)
+_EXCHANGED = ("albastini.otea.compulsory-exchange",)
+_ON_TOP = "lies under the stock, its last card, until it is drawn, not on top of it"
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "setup", "where", "said", "clauses"),
+    [
+        # not exchanged, the card turned lies under the stock until it is drawn: not on top of it, nor inside it
+        ("briscola-2p", _relocated(_BRISCOLA, "2D", _BRISCOLA["stock"][0], indicator=None), ("stock", 0),
+         f"2D, the card turned, {_ON_TOP}", ("briscola.deal.trump-card",)),
+        ("bisca-2p", _relocated(_BISCA, "2D", _BISCA["stock"][1], indicator=None), ("stock", 1),
+         "2D, the card turned, lies under the stock, its last card, until it is drawn, not inside it",
+         ("bisca.deal.trump-card",)),
+        ("albastini-2p", _relocated(_ALB_TURNED, "3C", _ALB_TURNED["stock"][0], indicator=None), ("stock", 0),
+         f"3C, the card turned, {_ON_TOP}", _PLACED),
+        # ... and a deal reports it there as the indicator
+        ("briscola-2p", _relocated(_BRISCOLA, "2D", "2D", indicator=None), ("stock", len(_BRISCOLA["stock"]) - 1),
+         "2D, the card turned, lies under the stock as the trump indicator: expected start.indicator 2D",
+         ("briscola.deal.trump-card",)),
+        ("albastini-2p", _relocated(_ALB_TURNED, "3C", "3C", indicator=None), ("stock", len(_ALB_TURNED["stock"]) - 1),
+         "3C, the card turned, lies under the stock as the trump indicator: expected start.indicator 3C", _PLACED),
+        # ... while the stock lasts: in no hand
+        ("bisca-2p", _relocated(_BISCA, "2D", _BISCA["hands"]["0"][0], indicator=None), ("hands", "0", 0),
+         "2D, the card turned, lies under the stock as the trump indicator until the stock is drawn out",
+         ("bisca.deal.trump-card",)),
+        # exchanged, the card turned went into the bidder's hand: in no stock, in no hand of a seat that does not bid
+        ("albastini-2p", _relocated(_ALB_EXCHANGED, "3H", _ALB_EXCHANGED["stock"][0]), ("stock", 0),
+         "3H was exchanged for 5H, the indicator: a bidder took it into hand, so it lies in no stock", _EXCHANGED),
+        ("albastini-2p", _relocated(_ALB_EXCHANGED, "3H", _ALB_EXCHANGED["hands"]["1"][2]), ("hands", "1", 2),
+         "3H was exchanged for 5H, the indicator: a bidder took it into hand, so seat 0 holds or played it, not seat 1",
+         _EXCHANGED),
+        ("albastini-4p", _relocated(_ALB_4P, "3H", _ALB_4P["start"]["trick"][1]["card"]), ("start", "trick", 1),
+         "3H was exchanged for 5H, the indicator: a bidder took it into hand, so one of seats 1 and 3 holds or played "
+         "it, not seat 2", _EXCHANGED),
+        # with no indicator given, the card turned or the bid card exchanged for it lies under the stock unreported
+        ("albastini-2p", _relocated(_ALB_EXCHANGED, "3H", "3H", indicator=None),
+         ("hands", "0", _ALB_EXCHANGED["hands"]["0"].index("3H")),
+         "3H, the card turned, lies under the stock as the trump indicator, or a bid card exchanged for it does: "
+         "expected start.indicator", ("albastini.otea.compulsory-exchange", "albastini.otea.indicator-placement")),
+    ],
+)
+def test_a_start_placing_the_card_turned_where_no_deal_leaves_it_is_refused(
+    variant_id: str, setup: dict[str, Any], where: tuple[Any, ...], said: str, clauses: tuple[str, ...]
+) -> None:
+    """The dealer's card turned lies face up under the stock, its last card, as the indicator until it is drawn;
+    exchanged for a bid card (Albastini's compulsory exchange), it is in the bidder's hand until played: a mid-play
+    start with it elsewhere is refused where it lies, on the clause saying where the deal put it."""
+    with pytest.raises(SetupError) as err:
+        Engine.new(variant_id, setup)
+    assert (err.value.path, err.value.said) == (where, said), err.value
+    blamed = clauses_of(variant_id).for_setup(err.value, variant_id)
+    assert blamed.clauses == clauses and not blamed.unstated, blamed
+
+
+def _where_the_card_turned_lies(snapshot: dict[str, Any]) -> str:
+    turned = snapshot["turned"][0]
+    if turned in snapshot["stock"]:
+        return "under the stock"
+    held = any(turned in hand for hand in snapshot["hands"].values())
+    return f"{'drawn' if snapshot['indicator'] == turned else 'exchanged'}, {'held' if held else 'played'}"
+
+
+@pytest.mark.parametrize("variant_id", [v for v in variant_ids() if variant(v)["components"]["trump"]["rule"] == "otea"])
+def test_a_start_where_play_leaves_the_card_turned_is_taken(variant_id: str) -> None:
+    """Every position random deals reach in play starts a deal again, and so does each with its cards won put out of
+    play (as fuzz shrinks it): the card turned under the stock, drawn, exchanged into a bidder's hand, played; a
+    five-player indicator never drawn."""
+    rng = random.Random(variant_id)
+    components = variant(variant_id)["components"]
+    cards, players = deck(variant_id), int(variant(variant_id)["players"])
+    seen: set[str] = set()
+    for _ in range(POSITION_DEALS):
+        setup = {"dealer": rng.randrange(players), "deck": rng.sample(cards, len(cards))}
+        engine = Engine.new(variant_id, setup)
+        while engine.legal_ids():
+            if (snapshot := engine.snapshot())["phase"] == "play":
+                position = from_position(setup, snapshot)
+                for start in (position, without_won_cards(position) if position is not None else None):
+                    if start is not None:
+                        assert Engine.new(variant_id, start).snapshot()["turned"] == snapshot["turned"], start
+                seen.add(_where_the_card_turned_lies(snapshot))
+            engine.apply_id(rng.choice(engine.legal_ids()))
+    drawn = {"drawn, held", "drawn, played"} if components["draw"]["indicator"] != "dead" else set()
+    exchanged = {"exchanged, held", "exchanged, played"} if components["trump"]["bidders"] != "none" else set()
+    assert seen == {"under the stock", *drawn, *exchanged}
 
 
 @pytest.mark.parametrize(

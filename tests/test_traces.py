@@ -634,8 +634,9 @@ def test_a_wrong_first_lead_is_put_on_the_clause_stating_who_leads_first(
         # the trump rule (Albastini's compulsory exchange)
         ("briscola-2p", _mid_play("briscola-2p", makers=0), "this variant has no makers", "briscola.deal.trump-card"),
         ("albastini-4p", _mid_play("albastini-4p", makers=0), "this variant has no makers", "albastini.otea.turn-up"),
-        # a lone player where nobody goes alone: no clause states it, so the deal's clauses are named
-        ("bisca-2p", _mid_play("bisca-2p", lone=0), "this variant has no lone player", "bisca.deal.three-each"),
+        # a lone player where nobody goes alone: no clause states it, so the deal's clauses refusing setups are named
+        ("bisca-2p", _mid_play("bisca-2p", lone=0), "this variant has no lone player",
+         "bisca.deal.three-each, bisca.deal.trump-card"),
         # cards no deal turns: the clauses of how trumps are made that observe what was turned
         ("briscola-2p", _mid_play("briscola-2p", turned=["AC", "AD"]), "the dealer turns one card, not 2",
          "briscola.deal.trump-card"),
@@ -660,7 +661,7 @@ def test_a_deal_breaking_what_no_clause_states_says_so(tmp_path: Path, capsys: p
     assert status == 1 and "this variant has no lone player" in out, out
     said = "no clause of bisca-2p states `components.lone`, the part of the variant it breaks: the deal's clauses are named"
     assert said in out, out
-    assert "  clauses: bisca.deal.three-each\n" in out, out
+    assert "  clauses: bisca.deal.three-each, bisca.deal.trump-card\n" in out, out
 
 
 def _pile_of_side(variant_id: str, side: int) -> dict[str, Any]:

@@ -166,13 +166,16 @@ class VariantClauses:
     def _given_wrongly(self, observed: Observed) -> tuple[str, ...]:
         """The clauses observing a field a position begun mid-play gives wrongly. Given as a phase before play left
         it (who leads the first trick), the position took none of that phase's actions: it breaks where the phase
-        ends, so the clauses ruling on its actions (who bids, in what order) are left out where others remain."""
+        ends, so the clauses ruling on its actions (who bids, in what order) are left out where others remain, and of
+        those left, the clauses saying how the phase ends (observing ``phase@<phase>``) are named where some are: the
+        trump card turned as the deal ends, not the hands dealt, where both refuse setups."""
         phase = observed.phase or SETUP
         watching = self.for_field(observed.path, phase)
         if phase == Phase.PLAY:
             return watching
-        ending = tuple(c.id for c in self.clauses if c.id in watching and not c.rules_on_actions_of(phase))
-        return ending or watching
+        ending = tuple(c.id for c in self.clauses if c.id in watching and not c.rules_on_actions_of(phase)) or watching
+        closing = tuple(c.id for c in self.clauses if c.id in ending and Observed("phase", phase) in c.observes)
+        return closing or ending
 
     def granting(self, kind: str, phase: str) -> tuple[str, ...]:
         """Clauses that leave a player the choice of an action of ``kind`` (``choices: [action.<kind>]``) in a

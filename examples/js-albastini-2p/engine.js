@@ -206,7 +206,31 @@ class Deal {
       ...this.piles.flat(),
       ...this.dead,
     ]);
+    this.checkTurnedLies();
     this.finishIfDone();
+  }
+
+  // The card turned is the indicator, face up under the stock (its last card) until it is drawn; exchanged
+  // for a bid card, which is then the indicator, it went into the bidder's hand, to be played from there.
+  checkTurnedLies() {
+    if (this.turned.length === 0) return;
+    const turned = this.turned[0];
+    const last = this.stock[this.stock.length - 1];
+    if (this.indicator !== null && this.indicator !== turned) {
+      const took = `${turned} was exchanged for ${this.indicator}, the indicator: a bidder took it into hand`;
+      if (this.stock.includes(turned)) throw new SetupError(`${took}, so it lies in no stock`);
+      const played = this.trick.find((t) => t.card === turned);
+      const holder = played ? played.seat : this.hands.findIndex((hand) => hand.includes(turned));
+      // Ruling R4: the dealer's opponents bid; no other seat takes the card turned.
+      if (holder >= 0 && sideOf(holder) === sideOf(this.dealer)) throw new SetupError(`${took}, not seat ${holder}`);
+      return;
+    }
+    if (this.stock.includes(turned) && turned !== last) {
+      throw new SetupError(`${turned}, the card turned, lies under the stock, its last card, until it is drawn`);
+    }
+    if (this.stock.length && this.indicator === null) {
+      throw new SetupError(`while the stock lasts its last card is the indicator, ${turned} or a bid card exchanged for it`);
+    }
   }
 
   // -- what may be done now ---------------------------------------------------------------
