@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from conformance.suite.scenarios import deck_of
 from conformance.traces import checking, reading
+from conformance.traces.line_problems import NoGame
 from conformance.vocabulary import Outcome
 from reference import Engine
 from specreader.spec import variant as resolved
@@ -83,7 +84,7 @@ def read(path: Path) -> float:
     lines = [line for line in reading.lines([path]) if isinstance(line, reading.TraceLine)]
     started = time.perf_counter()
     for line in lines:
-        if isinstance(reading.read_games(line), list):
+        if isinstance(reading.read_games(line), NoGame):
             raise SystemExit(f"line {line.number} of the trace is no game")
     return time.perf_counter() - started
 
@@ -109,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.judge:
         lines = [line for line in reading.lines([args.judge]) if isinstance(line, reading.TraceLine)]
         judged, _ = checking.judge_lines((), lines)
-        failed = [j for j in judged if isinstance(j, list) or j[0].outcome is not Outcome.PASS]
+        failed = [j for j in judged if isinstance(j, NoGame) or j[0].outcome is not Outcome.PASS]
         return 1 if failed or not judged else 0
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "trace.jsonl"

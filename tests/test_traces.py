@@ -29,7 +29,9 @@ from conformance.measures.selfcheck import mutants
 from conformance.run import runlog, runner
 from conformance.suite.comparisons import Mismatch
 from conformance.suite.scenarios import deck_of, load_files
+from conformance.text import json_positions
 from conformance.traces import checking, judging, reading
+from conformance.traces.line_problems import NoGame
 from conformance.vocabulary import Outcome
 from reference import Engine
 from reference.engine import compile_rules
@@ -511,7 +513,7 @@ def test_a_known_difference_hides_no_flag_that_stands_for_a_number(tmp_path: Pat
     last["snapshot"] = {"result": {"tie": last["snapshot"]["result"]["tie"]}}
     last["legal"] = [{"type": "pass", "seat": 0}]  # the reference's list is empty
     read = reading.read_games(reading.TraceLine(0, str(tmp_path / "t.jsonl"), 1, json.dumps(game).encode()))
-    assert not isinstance(read, list), read
+    assert not isinstance(read, NoGame), read
     result, _ = judging.judge(read[0], frozenset({"legal"}))
     assert result.outcome is Outcome.FAIL and result.field == "to_act", (result.outcome, result.field)
 
@@ -759,6 +761,96 @@ def test_past_the_bound_on_problems_they_are_counted_and_the_games_still_judged(
     one, two = (_check(capsys, str(trace), "--jobs", jobs)[1] for jobs in ("1", "2"))
     assert one.splitlines()[:4] == two.splitlines()[:4]
     assert [line.split(":")[1] for line in two.splitlines()[:3]] == ["1", "2", "3"]
+
+
+def _located_at_once(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many problems each walk of a line locates, as check-trace reads its lines (in this process)."""
+    walks: list[int] = []
+    columns = json_positions.Positions.columns
+
+    def counted(self: json_positions.Positions, wanted: Any) -> list[int]:
+        walks.append(len(wanted))
+        return columns(self, wanted)
+
+    monkeypatch.setattr(json_positions.Positions, "columns", counted)
+    return walks
+
+
+def _unknown_snapshot_keys(game: dict[str, Any], keys: int) -> None:
+    game["observations"][0]["snapshot"].update({f"k{i}": 0 for i in range(keys)})
+
+
+def _seats_the_table_lacks(game: dict[str, Any], keys: int) -> None:
+    game["observations"][0]["snapshot"]["hands"] = {f"k{i}": [] for i in range(keys)}
+
+
+@pytest.mark.parametrize("planted", [_unknown_snapshot_keys, _seats_the_table_lacks])
+def test_a_line_s_problems_past_the_bound_are_counted_not_located(
+    planted: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line locates no more problems than a run lists (a later line of its file, no more than the room the lines
+    before it leave, but its first): past them, a problem whose message costs little is counted, exactly."""
+    monkeypatch.setattr(limits, "MAX_PROBLEMS", 3)
+    walks = _located_at_once(monkeypatch)
+    many, few, good = (_reference_game("briscola-2p", 1) for _ in range(3))
+    planted(many, 10)
+    planted(few, 2)
+    trace = _write(tmp_path / "t.jsonl", many, few, good)
+    status, out = _check(capsys, str(trace), "--report-dir", str(tmp_path / "r"))
+    assert status == 2, out
+    listed = [line for line in out.splitlines() if line.startswith(f"{trace}:")]
+    assert [line.split(": ")[1].rsplit(".", 1)[1] for line in listed] == ['k0', 'k1', 'k2'], listed  # the first, in order
+    assert "and 9 problems more, not listed" in out.splitlines() and "1 passed, 2 failed (2 error)" in out
+    assert walks == [3, 1]
+    errors = [line["error"] for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios if line["outcome"] == "error"]
+    assert [error.rsplit(" (and ", 1)[1] for error in errors] == ["9 more problems of the line)", "1 more problems of the line)"]
+
+
+def _unknown_game_keys(game: dict[str, Any], keys: int) -> None:
+    game.update({f"k{i}": 0 for i in range(keys)})
+
+
+def _unknown_setup_keys(game: dict[str, Any], keys: int) -> None:
+    game["setup"].update({f"k{i}": 0 for i in range(keys)})
+
+
+def _no_observations(game: dict[str, Any], keys: int) -> None:
+    game["observations"][:keys] = ["x"] * keys
+
+
+@pytest.mark.parametrize("planted", [_unknown_game_keys, _unknown_setup_keys, _no_observations])
+def test_a_line_s_schema_problems_past_the_bound_are_not_looked_for(
+    planted: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The schema's problems cost as much to find as to say: past those listed, the line looks for one more only,
+    and says there are at least that many."""
+    monkeypatch.setattr(limits, "MAX_PROBLEMS", 3)
+    game = _reference_game("briscola-2p", 1)
+    planted(game, 10)
+    trace = _write(tmp_path / "t.jsonl", game, _reference_game("briscola-2p", 2))
+    status, out = _check(capsys, str(trace), "--report-dir", str(tmp_path / "r"))
+    assert status == 2, out
+    assert len([line for line in out.splitlines() if line.startswith(f"{trace}:")]) == 3, out
+    assert "and at least 1 problem more, not listed" in out.splitlines() and "1 passed, 1 failed (1 error)" in out
+    (error,) = [line["error"] for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios if line["outcome"] == "error"]
+    assert error.endswith(" (and at least 3 more problems of the line)"), error
+
+
+def test_a_match_s_problems_are_located_in_one_walk_of_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(limits, "MAX_PROBLEMS", 2)
+    walks = _located_at_once(monkeypatch)
+    match = _reference_match("briscola-2p", 2, 3)
+    for deal in match["deals"]:
+        deal["observations"][-1]["snapshot"]["stockCount"] = 0
+    trace = _write(tmp_path / "t.jsonl", match)
+    status, out = _check(capsys, str(trace))
+    assert status == 2, out
+    listed = [line.split(": ")[1] for line in out.splitlines() if line.startswith(f"{trace}:1:")]
+    assert [path.split(".observations")[0] for path in listed] == ["$.deals[0]", "$.deals[1]"], listed  # the third deal's counted
+    assert all(path.endswith(".snapshot.stockCount") for path in listed) and "and 1 problem more, not listed" in out
+    assert walks == [2]
 
 
 def test_a_header_s_reports_are_judged_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -1594,10 +1686,10 @@ def test_a_line_whose_reading_raises_is_one_error_of_the_kit_s(
     under no game nor variant; the lines around it are judged, and the run log reads back."""
     read_games = reading.read_games
 
-    def faulty(line: reading.TraceLine) -> Any:
+    def faulty(line: reading.TraceLine, room: int | None = None) -> Any:
         if line.number == 2:
             raise RecursionError("too deep")
-        return read_games(line)
+        return read_games(line, room)
 
     monkeypatch.setattr(reading, "read_games", faulty)
     trace = _write(tmp_path / "t.jsonl", *(_reference_game("briscola-2p", seed) for seed in range(3)))

@@ -184,8 +184,16 @@ def _place_named(setup: Json, variant: Json) -> tuple[Json, list[Placing]]:
 def as_written(path: JsonPath, written: Json, variant: Json) -> JsonPath:
     """A path into the setup ``expand_setup`` made of ``written``, as a path into ``written``: a card it placed is
     the key that named it (``turned``), and the cards ``rest`` stood for are ``rest``."""
+    return written_paths(written, variant)(path)
+
+
+def written_paths(written: Json, variant: Json) -> Callable[[JsonPath], JsonPath]:
+    """``as_written`` for any number of paths into one setup: the setup expanded once, not once a path (a setup
+    of an engine's trace may have a problem at each of thousands of keys)."""
     rested = _expand_rest(written, variant)
-    return _as_written(_before_placing(path, _place_named(rested, variant)[1]), written, rested)
+    placings = _place_named(rested, variant)[1]
+    back = _rest_back(written, rested)
+    return lambda path: back(_before_placing(path, placings))
 
 
 def _before_placing(path: JsonPath, placings: list[Placing]) -> JsonPath:
@@ -459,20 +467,33 @@ def _dotted(path: JsonPath) -> str:
 def _as_written(path: JsonPath, written: Json, expanded: Json) -> JsonPath:
     """A path into the expanded setup, as a path into the setup as written: ``rest`` there stands
     for all the cards it was replaced by."""
+    return _rest_back(written, expanded)(path)
+
+
+def _rest_back(written: Json, expanded: Json) -> Callable[[JsonPath], JsonPath]:
+    """``_as_written`` for any number of paths into one setup, where ``rest`` stands found once."""
     found = rests(written)
     if not found:
-        return path
+        return _same
     where, at = found[0]
     n = len(where)
-    index = path[n] if len(path) > n else None
-    if path[:n] != where or not isinstance(index, int):
-        return path
     grown = len(dict(card_lists(expanded))[where]) - len(dict(card_lists(written))[where])  # rest became grown + 1 cards
-    if index > at + grown:
-        index -= grown
-    elif index >= at:
-        index = at
-    return (*where, index, *path[n + 1 :])
+
+    def back(path: JsonPath) -> JsonPath:
+        index = path[n] if len(path) > n else None
+        if path[:n] != where or not isinstance(index, int):
+            return path
+        if index > at + grown:
+            index -= grown
+        elif index >= at:
+            index = at
+        return (*where, index, *path[n + 1 :])
+
+    return back
+
+
+def _same(path: JsonPath) -> JsonPath:
+    return path
 
 
 # Setup keys that name a card placed elsewhere in the setup rather than placing it.

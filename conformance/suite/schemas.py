@@ -175,28 +175,31 @@ _SIZES = {
 }
 
 
-def _explain(error: ValidationError) -> list[tuple[JsonPath, str, bool]]:
-    """Each problem a leaf error stands for: its path, a message saying what was expected, and
+def _explain(error: ValidationError) -> Iterator[tuple[JsonPath, str, bool]]:
+    """Each problem a leaf error stands for, as it is asked for: its path, a message saying what was expected, and
     whether it is about the key itself (an unknown or misspelt key) rather than the value."""
     path: JsonPath = tuple(error.absolute_path)
     value = error.instance
     if "propertyNames" in error.relative_schema_path and isinstance(value, str):
         # jsonschema checks a key as if it were the value at its mapping: say it is the key.
-        return [((*path, value), f"unexpected key {value!r}: {message}", True) for _, message, _ in _explain_value(error, path)]
-    return _explain_value(error, path)
+        for _, message, _ in _explain_value(error, path):
+            yield (*path, value), f"unexpected key {value!r}: {message}", True
+    else:
+        yield from _explain_value(error, path)
 
 
-def _explain_value(error: ValidationError, path: JsonPath) -> list[tuple[JsonPath, str, bool]]:
+def _explain_value(error: ValidationError, path: JsonPath) -> Iterator[tuple[JsonPath, str, bool]]:
     schema = error.schema if isinstance(error.schema, dict) else {}
     what = schema.get("description")
     value = error.instance
     kind = error.validator
     expected: Any = error.validator_value
-    if kind == "additionalProperties":
+    if kind == "additionalProperties":  # a problem each unknown key: said only as far as they are taken (``most``)
         allowed = sorted(schema.get("properties", {}))
         hint = f"; expected one of: {', '.join(allowed)}" if allowed else ""
         extra = sorted(set(value) - set(allowed)) if isinstance(value, dict) else []
-        return [((*path, key), f"unknown key {key!r}{hint}", True) for key in extra or ["?"]]
+        yield from (((*path, key), f"unknown key {key!r}{hint}", True) for key in extra or ["?"])
+        return
     if kind == "required":
         present = value if isinstance(value, dict) else {}
         message = "missing required key " + ", ".join(repr(k) for k in expected if k not in present)
@@ -223,7 +226,7 @@ def _explain_value(error: ValidationError, path: JsonPath) -> list[tuple[JsonPat
             message = f"expected only one of {', '.join(map(repr, keys))}, found them together"
     else:
         message = error.message + (f" (expected {what.rstrip('.')})" if what else "")
-    return [(path, message, False)]
+    yield path, message, False
 
 
 def explain(name: str, instance: Any, pointer: str = "", *, most: int | None = None) -> list[tuple[JsonPath, str, bool]]:

@@ -15,6 +15,7 @@ import functools
 import multiprocessing
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,7 @@ from conformance.text import untrusted
 from conformance.traces import reading
 from conformance.traces.fields_given import FieldsGiven
 from conformance.traces.judging import GameResult, Key, judge_match, not_judged_detail
+from conformance.traces.line_problems import NoGame
 from conformance.traces.reading import Game, TraceLine
 from conformance.traces.workers import Workers
 from conformance.vocabulary import Outcome
@@ -42,7 +44,7 @@ from specreader.spec import kit_spec
 BATCH = 256  # games a worker takes at a time: enough that handing them over costs little
 
 # A game line's verdict with the scenario written for it (or why none was), or the problems of a line that is no game.
-Judged = tuple[GameResult, writing.Written | None, str | None] | list[Problem]
+Judged = tuple[GameResult, writing.Written | None, str | None] | NoGame
 
 # The divergences this process has written a scenario for: each worker writes the first it meets of each.
 _written: set[Key] = set()
@@ -80,15 +82,22 @@ class Problems:
     def __init__(self) -> None:
         self._held: list[Problem] = []
         self._more = 0
+        self._counted = True  # ``more`` is their number; else how many at least
         self._unlogged: list[Problem] = []
+        self._unlogged_more: dict[tuple[str, int], tuple[int, bool]] = {}  # a line's problems past those located
 
-    def add(self, found: Iterable[Problem], *, logged: bool = True) -> None:
-        """Problems of one line (or file); ``logged``: also a line of the run log, as an error (a shard logs only its
-        own lines' problems, and the first shard those of no line)."""
+    def add(self, found: Iterable[Problem], *, logged: bool = True, more: int = 0, counted: bool = True) -> None:
+        """Problems of one line (or file), and ``more`` of the line's past them, never located: their number, or
+        (``counted`` off) how many at least. ``logged``: also a line of the run log, as an error (a shard logs only
+        its own lines' problems, and the first shard those of no line)."""
         found = list(found)
         self._held += found
+        self._more += more
+        self._counted = self._counted and counted
         if logged:
             self._unlogged += found
+            if found and more:
+                self._unlogged_more[(found[0].file, found[0].line)] = (more, counted)
         if len(self._held) > 2 * limits.MAX_PROBLEMS:  # cut now and then, so that no more than twice are held
             self._cut()
 
@@ -99,7 +108,8 @@ class Problems:
         for problem in self._unlogged:
             by_place.setdefault((problem.file, problem.line), []).append(problem)
         self._unlogged = []
-        return [_problem_line(file, number, found) for (file, number), found in by_place.items()]
+        more, self._unlogged_more = self._unlogged_more, {}
+        return [_problem_line(*place, found, *more.get(place, (0, True))) for place, found in by_place.items()]
 
     def _cut(self) -> None:
         self._held.sort()
@@ -108,9 +118,13 @@ class Problems:
 
     @property
     def more(self) -> int:
-        """How many are not listed."""
+        """How many are not listed: their number, or (``counted`` off) how many at least."""
         self._cut()
         return self._more
+
+    @property
+    def counted(self) -> bool:
+        return self._counted
 
     def __iter__(self) -> Iterator[Problem]:
         self._cut()
@@ -177,17 +191,23 @@ def judge_lines(known: tuple[tuple[str, str], ...], batch: list[TraceLine]) -> t
     """Each line read and judged (in a worker process, or in this one); and the fields the games gave."""
     out: list[Judged] = []
     given = FieldsGiven()
+    # The run lists its first problems by file and line: a line's past as many located of its file in the batch
+    # before it are never listed, but its first still says in the run log what is wrong with it.
+    located: Counter[str] = Counter()
     for line in batch:
         try:
-            out += _judge_line(known, line, given)
+            judged = _judge_line(known, line, given, max(1, limits.MAX_PROBLEMS - located[line.file]))
         except Exception as err:  # a fault of the kit's the line set off outside its games' judging: the line's verdict
-            out.append((_not_read(line, err), None, None))
+            judged = [(_not_read(line, err), None, None)]
+        out += judged
+        located[line.file] += sum(len(item.problems) for item in judged if isinstance(item, NoGame))
     return out, given
 
 
-def _judge_line(known: tuple[tuple[str, str], ...], line: TraceLine, given: FieldsGiven) -> list[Judged]:
-    games = reading.read_games(line)
-    if isinstance(games, list):
+def _judge_line(known: tuple[tuple[str, str], ...], line: TraceLine, given: FieldsGiven, room: int) -> list[Judged]:
+    """A line's games judged, or its problems, the first ``room`` of them located."""
+    games = reading.read_games(line, room)
+    if isinstance(games, NoGame):
         return [games]
     out: list[Judged] = []
     mine = frozenset(field for variant, field in known if variant == games[0].variant)
@@ -264,8 +284,8 @@ def run(
         for results, given_there in judged:
             checked.given.update(given_there)
             for item in results:
-                if isinstance(item, list):
-                    problems.add(item)
+                if isinstance(item, NoGame):
+                    problems.add(item.problems, more=item.more, counted=item.counted)
                 else:
                     _record(checked, *item, out)
             for line in problems.take_unlogged():
@@ -382,9 +402,11 @@ def _record(checked: Checked, result: GameResult, written: writing.Written | Non
 NO_GAME = "(no game)"  # what a line that is no game is filed under, by game and by variant
 
 
-def _problem_line(file: str, number: int, found: list[Problem]) -> ScenarioLine:
-    """A line of a trace that is no game (or a file that could not be read, at line 0), in the run log."""
-    said = str(found[0]) + (f" (and {len(found) - 1} more problems of the line)" if len(found) > 1 else "")
+def _problem_line(file: str, number: int, found: list[Problem], more: int = 0, counted: bool = True) -> ScenarioLine:
+    """A line of a trace that is no game (or a file that could not be read, at line 0), in the run log; ``more``: its
+    problems past those located, their number or (``counted`` off) how many at least."""
+    others = len(found) - 1 + more
+    said = str(found[0]) + (f" (and {'' if counted else 'at least '}{others:,} more problems of the line)" if others else "")
     return {
         "type": "scenario",
         "id": _safe_whole(reading.place_of(file, number) if number else file),

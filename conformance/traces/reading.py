@@ -20,9 +20,10 @@ from typing import Any
 from conformance.run.runlog import id_order
 from conformance.suite import field_phases, schemas
 from conformance.suite.reported import declaration_problem
-from conformance.suite.scenarios import as_written, expand_setup, turned_problem
+from conformance.suite.scenarios import expand_setup, turned_problem, written_paths
 from conformance.text import json_positions, untrusted
 from conformance.traces import seats_and_sides
+from conformance.traces.line_problems import Found, NoGame, Tally
 from specreader import files, limits
 from specreader.jsontypes import Json, JsonPath
 from specreader.problems import DataError, Problem
@@ -166,7 +167,7 @@ def _header(name: str, number: int, raw: bytes) -> Json | Problem | None:
         return None
     if not isinstance(value, dict) or "trace" not in value:
         return None
-    found = schemas.explain("trace", value, "/$defs/header")
+    found = schemas.explain("trace", value, "/$defs/header", most=1)  # a header's problem is said alone
     if found:
         path, message, about_key = found[0]
         return _problem(name, number, raw, path, message, about_key)
@@ -176,69 +177,71 @@ def _header(name: str, number: int, raw: bytes) -> Json | Problem | None:
 
 
 def _problem(name: str, number: int, raw: bytes, path: JsonPath, message: str, about_key: bool = False) -> Problem:
-    return _located(TraceLine(0, name, number, raw, None), [(path, message, about_key)])[0]
+    return _located(TraceLine(0, name, number, raw, None), Tally(kept=[(path, message, about_key)])).problems[0]
 
 
-def _located(line: TraceLine, found: list[tuple[JsonPath, str, bool]]) -> list[Problem]:
-    """Each problem of a line at its column, the line walked once for them all."""
+def _located(line: TraceLine, tally: Tally) -> NoGame:
+    """The problems kept of a line, each at its column, the line walked once for them all."""
+    found = tally.kept
     columns = json_positions.positions(line.raw.decode("utf-8")).columns([(path, key) for path, _, key in found])
     placed = zip(found, columns, strict=True)
-    return [Problem(line.file, line.number, column, path, message) for (path, message, _), column in placed]
+    located = [Problem(line.file, line.number, column, path, message) for (path, message, _), column in placed]
+    return NoGame(located, tally.more, tally.counted)
 
 
-def read_games(line: TraceLine) -> tuple[Game, ...] | list[Problem]:
+def read_games(line: TraceLine, room: int | None = None) -> tuple[Game, ...] | NoGame:
     """One line read strictly and checked: its game, or a match's deals as games in the order played; or the
-    problems of the line, located (of each deal that has any, for a match)."""
+    problems of the line (of each deal that has any, for a match), the first ``room`` of them located."""
     try:
         value = untrusted.json_line(line.raw, limits.MAX_DEPTH)
     except untrusted.Unreadable as err:
-        return [Problem(line.file, line.number, err.column, err.path, str(err))]
+        return NoGame([Problem(line.file, line.number, err.column, err.path, str(err))])
     match = isinstance(value, dict) and "deals" in value and "setup" not in value
-    found = schemas.explain("trace", value, "/$defs/match" if match else "/$defs/game")
-    if found:
-        return _located(line, found)
+    tally = Tally() if room is None else Tally(room)
+    most = tally.wanted()
+    tally.looked_for(schemas.explain("trace", value, "/$defs/match" if match else "/$defs/game", most=most), most)
+    if len(tally):
+        return _located(line, tally)
     variant_id = value["variant"]
     raw_variants = kit_spec().variants_raw()
     if variant_id not in raw_variants or raw_variants[variant_id][1].get("abstract"):
         playable = "a playable variant of spec/*/variants"
-        return [_problem(line.file, line.number, line.raw, ("variant",), f"expected {playable}, found {variant_id!r}")]
+        return NoGame([_problem(line.file, line.number, line.raw, ("variant",), f"expected {playable}, found {variant_id!r}")])
     place = place_of(line.file, line.number)  # unique over the run, as a run log's ids must be
     name = f"{place}#{value['game']}" if "game" in value else place
     # the words true and false in the line: the most flags it can hold (Game.flags_at_most), a match's deals together
     flags = line.raw.count(b"true") + line.raw.count(b"false")
     if not match:
-        game = _game(line, variant_id, name, value, (), flags)
-        return game if isinstance(game, list) else (game,)
-    games: list[Game] = []
-    problems: list[Problem] = []
-    for number, deal in enumerate(value["deals"], start=1):
-        game = _game(line, variant_id, name, deal, ("deals", number - 1), flags, number)
-        if isinstance(game, list):
-            problems += game
-        else:
-            games.append(game)
-    return problems or tuple(games)
+        game = _game(line, variant_id, name, value, (), flags, tally)
+        return (game,) if game is not None else _located(line, tally)
+    games = [_game(line, variant_id, name, deal, ("deals", n), flags, tally, n + 1) for n, deal in enumerate(value["deals"])]
+    return _located(line, tally) if len(tally) else tuple(game for game in games if game is not None)
 
 
 def _game(
-    line: TraceLine, variant_id: str, name: str, value: Json, at: JsonPath, flags: int, deal: int = 0
-) -> Game | list[Problem]:
-    """A game line's game, or a match's deal (at ``at`` in the line), checked and its setup expanded."""
+    line: TraceLine, variant_id: str, name: str, value: Json, at: JsonPath, flags: int, tally: Tally, deal: int = 0
+) -> Game | None:
+    """A game line's game, or a match's deal (at ``at`` in the line), checked and its setup expanded; None where it
+    has problems, which are added to ``tally``."""
     # 1.0 and 1 are one JSON number, as the schema holds (1.0 is an integer there): the reference takes seats and
     # counts as integers, so a deal or an action written 1.0 is read as written 1
     value["setup"], value["actions"] = _whole_numbers(value["setup"]), _whole_numbers(value["actions"])
     resolved = kit_spec().resolved(variant_id)
     if isinstance(value["setup"], dict) and (turned := turned_problem(value["setup"], resolved)):
-        return _located(line, [((*at, "setup", "turned"), turned, False)])
+        tally.add(((*at, "setup", "turned"), turned, False))
+        return None
     setup = expand_setup(value["setup"], resolved)
-    found = schemas.explain("setup", setup)
+    most = tally.wanted()
+    found = schemas.explain("setup", setup, most=most)
     if found:
-        return _located(line, [((*at, "setup", *as_written(p, value["setup"], resolved)), m, k) for p, m, k in found])
+        written = written_paths(value["setup"], resolved)
+        tally.looked_for([((*at, "setup", *written(p)), m, k) for p, m, k in found], most)
+        return None
     observations = tuple(value.get("observations", ()))
     if len(observations) > len(value["actions"]) + 1:
         wanted = f"at most {len(value['actions']) + 1} observations (one after the deal, one per action)"
-        found_many = f"expected {wanted}, found {len(observations)}"
-        return [_problem(line.file, line.number, line.raw, (*at, "observations"), found_many)]
+        tally.add(((*at, "observations"), f"expected {wanted}, found {len(observations)}", False))
+        return None
     snapshots = [s for o in observations if type(o) is dict and type(s := o.get("snapshot")) is dict]
     # of each field of named keys (match...), its values that are mappings: gathered once for both checks
     objects = {
@@ -246,10 +249,11 @@ def _game(
         if keys is not None
     }  # fmt: skip
     game_of = str(resolved.get("game", ""))
-    found = [(path, message, True) for path, message in _unknown_fields(game_of, observations, snapshots, objects)]
-    found += seats_and_sides.problems(variant_id, observations, snapshots, objects)
-    if found:
-        return _located(line, [((*at, *path), message, key) for path, message, key in found])
+    before = len(tally)
+    tally.count(_unknown_fields(game_of, observations, snapshots, objects), lambda key: _unknown_said(game_of, at, key))
+    tally.count(seats_and_sides.problems(variant_id, observations, snapshots, objects), lambda f: ((*at, *f[0]), f[1], f[2]))
+    if len(tally) > before:
+        return None
     actions = tuple(value["actions"])
     return Game(
         line.index, name, line.file, line.number, variant_id, setup, actions, observations, line.reports, flags,
@@ -268,19 +272,22 @@ def _whole_numbers(value: Any) -> Any:
     return value
 
 
+# A key that names no field: its path, the key, and the field of named keys it is in (None: the snapshot's own).
+Unknown = tuple[JsonPath, str, str | None]
+
+
 def _unknown_fields(
     game: str, observations: tuple[Json | None, ...], snapshots: list[Json], objects: dict[str, list[Json]]
-) -> list[tuple[JsonPath, str]]:
+) -> Iterator[Unknown]:
     """Keys of the observations' snapshots (``snapshots``: those that are mappings; ``objects``: the values of each
     field of named keys that are mappings) that name no snapshot field of ``game`` (``trumps``, ``last_trick.winer``,
     Albastini's ``match.vp`` in Altbaumer): a field misspelt, or another game's, would be compared nowhere, and every
-    game pass."""
+    game pass. Found as they are asked for; what is wrong with each is said by ``_unknown_said``."""
     known = field_phases.field_keys(game)
     # every key of the game at once (the games that name none unknown, nearly all, are read once so), then where
     if set().union(*snapshots) <= known.keys() and all(set().union(*objects[key]) <= keys for key, keys in known.items()
                                                        if keys is not None):  # fmt: skip
-        return []
-    out: list[tuple[JsonPath, str]] = []
+        return
     for i, observation in enumerate(observations):
         snapshot = observation.get("snapshot") if isinstance(observation, dict) else None
         if not isinstance(snapshot, dict):
@@ -288,12 +295,21 @@ def _unknown_fields(
         for key, value in snapshot.items():
             at: JsonPath = ("observations", i, "snapshot", key)
             if key not in known:
-                out.append((at, _unknown(str(key), known, "a snapshot field")))
+                yield at, str(key), None
                 continue
             keys = known[key]
             if keys is not None and isinstance(value, dict):
-                out += [((*at, part), _unknown_part(game, key, str(part), keys)) for part in value if part not in keys]
-    return out
+                yield from (((*at, part), str(part), key) for part in value if part not in keys)
+
+
+def _unknown_said(game: str, at: JsonPath, unknown: Unknown) -> Found:
+    """An unknown key as a problem of its line (``at``: where its game is in the line): its "did you mean" is what
+    costs, so only the problems kept are said."""
+    path, key, field = unknown
+    known = field_phases.field_keys(game)
+    keys = known.get(field) if field is not None else None
+    message = _unknown(key, known, "a snapshot field") if keys is None else _unknown_part(game, str(field), key, keys)
+    return (*at, *path), message, True
 
 
 def _unknown_part(game: str, field: str, part: str, keys: frozenset[str]) -> str:

@@ -12,7 +12,7 @@ may give a list's items in part (``piles: {"0": [...]}``, as a scenario writes i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain
@@ -22,10 +22,9 @@ from typing import Any
 from conformance.suite import field_phases
 from conformance.suite.reported import BY_PART
 from conformance.suite.schemas import json_kind
+from conformance.traces.line_problems import Found
 from specreader.jsontypes import Json, JsonPath
 from specreader.spec import kit_spec
-
-Found = tuple[JsonPath, str, bool]  # a problem's path in the line, its message, and whether it is about a key
 
 
 @dataclass(frozen=True)
@@ -65,10 +64,11 @@ def _alike(variant_id: str) -> tuple[tuple[_Held, tuple[tuple[str, ...], ...]], 
 
 def problems(
     variant_id: str, observations: Sequence[Json | None], snapshots: list[Json], objects: Mapping[str, list[Json]]
-) -> list[Found]:
+) -> Iterator[Found]:
     """Where the observations' snapshots give a field held by seat or by side a seat or side the table does not
-    have, or a shape the field never has. ``snapshots``: those that are mappings; ``objects``: of each field of named
-    keys (``match``), its values that are mappings, where the fields of ``match`` and ``result`` are."""
+    have, or a shape the field never has, found as they are asked for. ``snapshots``: those that are mappings;
+    ``objects``: of each field of named keys (``match``), its values that are mappings, where the fields of ``match``
+    and ``result`` are."""
     # every value of the fields held alike in the game at once (the games without a problem, nearly all, are read
     # once so), and only where that finds one, each field of each snapshot
     found: dict[tuple[str, ...], list[Any]] = {(key,): values for key, values in objects.items()}
@@ -76,8 +76,7 @@ def problems(
         _fits(list(chain.from_iterable(_values(snapshots, path, found) for path in paths)), held)
         for held, paths in _alike(variant_id)
     ):
-        return []
-    out: list[Found] = []
+        return
     for i, observation in enumerate(observations):
         snapshot = observation.get("snapshot") if isinstance(observation, dict) else None
         if not isinstance(snapshot, dict):
@@ -87,8 +86,7 @@ def problems(
             for part in held.path[:-1]:
                 parent = parent.get(part) if isinstance(parent, dict) else None
             if isinstance(parent, dict) and held.path[-1] in parent:
-                out += _said(("observations", i, "snapshot", *held.path), parent[held.path[-1]], held)
-    return out
+                yield from _said(("observations", i, "snapshot", *held.path), parent[held.path[-1]], held)
 
 
 def _values(snapshots: list[Json], path: tuple[str, ...], found: dict[tuple[str, ...], list[Any]]) -> list[Any]:
@@ -120,23 +118,23 @@ def _fits(values: list[Any], held: _Held) -> bool:
     return longest <= held.count and set().union(*(value for value in values if type(value) is dict)) <= held.keys
 
 
-def _said(at: JsonPath, value: Any, held: _Held) -> list[Found]:
-    """The problems of one field's value, located."""
+def _said(at: JsonPath, value: Any, held: _Held) -> Iterator[Found]:
+    """The problems of one field's value, where they are in the line."""
     per, count = held.per, held.count
     numbers = f'"0".."{count - 1}"'
     if type(value) is dict and (held.keyed or held.in_part):
-        wrong = [key for key in value if key not in held.keys]
-        return [((*at, key), f"expected a {per} of the table, {numbers}, found {key!r}", True) for key in wrong]
-    if type(value) is list and not held.keyed:
-        if len(value) <= count:  # one too short is compared: the reference's items it lacks differ
-            return []
-        said = f"expected {count} items, one per {per} of the table, found {len(value)}: it has no {per} {count}"
-        return [((*at, count), said, False)]
-    by_key = f"a mapping keyed by {per}, {numbers}"
-    wanted = by_key if held.keyed else f"a list of {count} items, one per {per}"
-    if held.in_part:
-        wanted += f", or {by_key}, given in part"
-    return [(at, f"expected {wanted}, found {_kind(value)}", False)]
+        wrong = (key for key in value if key not in held.keys)
+        yield from (((*at, key), f"expected a {per} of the table, {numbers}, found {key!r}", True) for key in wrong)
+    elif type(value) is list and not held.keyed:
+        if len(value) > count:  # one too short is compared: the reference's items it lacks differ
+            said = f"expected {count} items, one per {per} of the table, found {len(value)}: it has no {per} {count}"
+            yield (*at, count), said, False
+    else:
+        by_key = f"a mapping keyed by {per}, {numbers}"
+        wanted = by_key if held.keyed else f"a list of {count} items, one per {per}"
+        if held.in_part:
+            wanted += f", or {by_key}, given in part"
+        yield at, f"expected {wanted}, found {_kind(value)}", False
 
 
 _KINDS = {"array": "a list", "mapping": "a mapping", "null": "null", "integer": "an integer"}

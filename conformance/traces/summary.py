@@ -50,7 +50,8 @@ def _some(names: list[str]) -> str:
 def render(checked: Checked, *, shard: tuple[int, int], jobs: int) -> str:
     lines: list[str] = [str(problem) for problem in checked.problems]
     if checked.problems.more:
-        lines.append(f"and {_plural(checked.problems.more, 'problem')} more, not listed")
+        least = "" if checked.problems.counted else "at least "
+        lines.append(f"and {least}{_plural(checked.problems.more, 'problem')} more, not listed")
     for group in checked.groups.values():
         lines += divergence_lines(group)
     lines += checked.faults.summary("game")
