@@ -5,6 +5,7 @@ naming the path."""
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import stat
 from collections.abc import Iterator
@@ -70,16 +71,21 @@ def _open_checked(path: Path, limit: int | None, what: str) -> int:
 def bounded_lines(handle: IO[bytes], limit: int) -> Iterator[bytes | None]:
     """Each line of an open file with its line break, or None for one longer than ``limit`` bytes (passed over
     unread, to its end): a long line costs no more memory than the limit. The line break, LF or CRLF, is not
-    counted."""
-    while chunk := handle.readline(limit + 2):
-        content = len(chunk) - (2 if chunk.endswith(b"\r\n") else 1 if chunk.endswith(b"\n") else 0)
-        if content <= limit:
-            yield chunk
-            continue
-        if not chunk.endswith(b"\n"):
-            while (rest := handle.readline(limit)) and not rest.endswith(b"\n"):
-                pass
-        yield None
+    counted. Each line is the caller's alone once given (no generator waits holding it), so that a copy it makes
+    without the line break is the only one held while the line is used."""
+    return iter(functools.partial(_bounded_line, handle, limit), b"")
+
+
+def _bounded_line(handle: IO[bytes], limit: int) -> bytes | None:
+    """The next line of ``bounded_lines``, or b"" at the end of the file."""
+    chunk = handle.readline(limit + 2)
+    content = len(chunk) - (2 if chunk.endswith(b"\r\n") else 1 if chunk.endswith(b"\n") else 0)
+    if content <= limit:
+        return chunk
+    if not chunk.endswith(b"\n"):
+        while (rest := handle.readline(limit)) and not rest.endswith(b"\n"):
+            pass
+    return None
 
 
 def _open_for_reading(path: Path) -> int:

@@ -325,19 +325,15 @@ def json_line(raw: bytes, max_depth: int = MAX_DEPTH, *, keys_once: bool = True)
     counts, so the kit would judge a value the engine's own reader might not take. ``keys_once``
     off skips that check, for text the kit wrote from mappings (``as_json``), and the cost of it.
     """
-    try:
-        line = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        column = len(raw[: err.start].decode("utf-8", "replace")) + 1  # in characters, as JSON errors count
-        # A character cut in two: a first part if that character, whole ("x" for it: only a string holds either), is.
-        cut = err.reason == "unexpected end of data" and err.end == len(raw)
-        found = f"expected UTF-8, found byte 0x{raw[err.start]:02x} at position {err.start}"
-        raise Unreadable(found, column, first_part=raw[: err.start].decode() + "x" if cut else None) from None
     if _nested_deeper(raw, max_depth):
+        _decoded(raw)  # a line that is no UTF-8 is said to be so first
         raise Unreadable(limits.depth_problem(max_depth))
+    # orjson reads the bytes and refuses what is no UTF-8 itself: the decoded text, as large as the line, is made
+    # only where it cannot vouch for the line, not held beside the value it builds
     value = _read_fast(raw, keys_once) if max_depth <= _FAST_DEPTH else _UNSURE
     if value is not _UNSURE:
         return value
+    line = _decoded(raw)
     hooks = jsonio.number_hooks(line)
     value = _keys_counted(raw, line, hooks) if keys_once else _UNSURE
     if value is _UNSURE:
@@ -355,6 +351,18 @@ def json_line(raw: bytes, max_depth: int = MAX_DEPTH, *, keys_once: bool = True)
         found = f"expected Unicode text, found the lone surrogate {escape} in a string (RFC 8259, section 8.2)"
         raise Unreadable(found, column, path)
     return value
+
+
+def _decoded(raw: bytes) -> str:
+    """The line as text; ``Unreadable`` where it is no UTF-8, at the first byte that is not."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        column = len(raw[: err.start].decode("utf-8", "replace")) + 1  # in characters, as JSON errors count
+        # A character cut in two: a first part if that character, whole ("x" for it: only a string holds either), is.
+        cut = err.reason == "unexpected end of data" and err.end == len(raw)
+        found = f"expected UTF-8, found byte 0x{raw[err.start]:02x} at position {err.start}"
+        raise Unreadable(found, column, first_part=raw[: err.start].decode() + "x" if cut else None) from None
 
 
 def _refused(line: str, err: Exception) -> Unreadable:

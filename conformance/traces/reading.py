@@ -111,7 +111,9 @@ def lines(paths: list[Path]) -> Iterator[TraceLine | Json | Problem]:
             passed_over = 0  # the games of a file whose header is wrong
             game_lines = 0  # read, or too long to read
             games_seen = False  # a line naming a variant, as every game does
-            for number, raw in enumerate(files.bounded_lines(handle, limits.MAX_LINE_BYTES), start=1):
+            number = 0  # counted here: enumerate would keep the line it gave last, with its break, in its result
+            for raw in files.bounded_lines(handle, limits.MAX_LINE_BYTES):
+                number += 1
                 if raw is None:
                     yield Problem(name, number, 1, (), f"expected a line of at most {limits.MAX_LINE_BYTES:,} bytes")
                     game_lines += 1  # a line meant for a game, said wrong already
@@ -133,7 +135,8 @@ def lines(paths: list[Path]) -> Iterator[TraceLine | Json | Problem]:
                 if passed_over:  # judged on every field, or under no name, its games would be judged wrongly
                     passed_over += 1
                     continue
-                yield TraceLine(index, name, number, raw.rstrip(b"\r\n"), reports)
+                raw = raw.rstrip(b"\r\n")  # the copy judged, and the only one held while it is
+                yield TraceLine(index, name, number, raw, reports)
                 index += 1
                 game_lines += 1
                 games_seen = games_seen or _may_be_a_game(raw)

@@ -556,3 +556,34 @@ def test_a_long_line_s_last_key_twice_is_located_in_bounded_memory() -> None:
         tracemalloc.stop()
     assert where == ((500_000, "a"), len(line) - 7)
     assert peak < len(line)  # a record of each of the half million values would take hundreds of times more
+
+
+@pytest.mark.parametrize(
+    ("raw", "said"),
+    [
+        (b'{"a": "\xff"}', "expected UTF-8, found byte 0xff at position 7"),
+        (b"[" * 100 + b'"\xff"' + b"]" * 100, "expected UTF-8, found byte 0xff at position 101"),  # too deep too: UTF-8 first
+        (b"[" * 100 + b"]" * 100, "expected at most 64 levels of nesting, found more"),
+    ],
+)
+def test_a_line_that_is_no_utf_8_is_said_so_first(raw: bytes, said: str) -> None:
+    with pytest.raises(untrusted.Unreadable, match=re.escape(said)):
+        untrusted.json_line(raw)
+
+
+def test_a_trace_line_is_held_once_while_it_is_judged(tmp_path: Path) -> None:
+    """The line judged is its copy without the line break: the reader keeps no other while it waits for the next."""
+    from conformance.traces import reading
+
+    trace = tmp_path / "t.jsonl"
+    trace.write_text(json.dumps({"variant": "x" * 2_000_000}) + "\n" + "{}\n", encoding="utf-8")
+    tracemalloc.start()
+    try:
+        lines = reading.lines([trace])
+        line = next(lines)
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert isinstance(line, reading.TraceLine) and not line.raw.endswith(b"\n")
+    assert held < 1.5 * len(line.raw), held
+
