@@ -76,6 +76,7 @@ NOT_DATA_LIMITS = {
     "_RELEASED_KEPT",  # request ids remembered to tell a late copy (conformance/engines/protocol.py)
     "MAX_STARTS",  # starting points the shrinker tries (conformance/fuzz/shrink.py)
     "_TEMPORARY_NAME_KEPT",  # bytes of a file's name its temporary file is named with (conformance/run/outputs.py)
+    "BATCH_BYTES",  # bytes of trace lines a batch of check-trace's takes (conformance/traces/checking.py)
 }
 
 

@@ -42,6 +42,9 @@ from specreader.problems import Problem
 from specreader.spec import kit_spec
 
 BATCH = 256  # games a worker takes at a time: enough that handing them over costs little
+# Bytes of lines a batch takes at most, past its first line: each line is held until its whole batch is judged, and
+# 256 lines of matches of hundreds of deals each would be gigabytes.
+BATCH_BYTES = 8 * 1024 * 1024
 
 # A game line's verdict with the scenario written for it (or why none was), or the problems of a line that is no game.
 Judged = tuple[GameResult, writing.Written | None, str | None] | NoGame
@@ -270,6 +273,7 @@ def run(
     log.start()
     started = time.perf_counter()
     batches = iter(() if first is None else [first])
+    first = None  # held by the iterator alone, which lets it go once it is judged, not at the end of the run
     workers: Workers[list[TraceLine], tuple[list[Judged], FieldsGiven]] | None = None
     work = functools.partial(judge_lines, plan.known)
     try:
@@ -367,6 +371,7 @@ def _batches(
 ) -> Iterator[list[TraceLine]]:
     """This shard's game lines in batches; headers and problems met on the way set aside."""
     batch: list[TraceLine] = []
+    size = 0
     for item in lines:
         if isinstance(item, Problem):  # a line too long to read, a file that cannot be: no shard's game
             problems.add([item], logged=plan.shard[0] == 1)
@@ -374,9 +379,10 @@ def _batches(
             headers.append(item)
         elif plan.mine(item.index):
             batch.append(item)
-            if len(batch) >= BATCH:
+            size += len(item.raw)
+            if len(batch) >= BATCH or size >= BATCH_BYTES:
                 yield batch
-                batch = []
+                batch, size = [], 0
     if batch:
         yield batch
 

@@ -587,3 +587,24 @@ def test_a_trace_line_is_held_once_while_it_is_judged(tmp_path: Path) -> None:
     assert isinstance(line, reading.TraceLine) and not line.raw.endswith(b"\n")
     assert held < 1.5 * len(line.raw), held
 
+
+def test_check_trace_holds_no_more_lines_than_its_batch_bound_takes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each line is held until its batch is judged: past ``BATCH_BYTES``, a batch is handed over with fewer lines
+    than ``BATCH``, and each batch is let go once judged, the first too."""
+    from conformance.traces import checking
+
+    monkeypatch.setattr(checking, "BATCH_BYTES", 1, raising=False)  # each line a batch of its own
+    trace = tmp_path / "t.jsonl"
+    trace.write_text("".join(json.dumps(["x" * 2_000_000]) + "\n" for _ in range(4)), encoding="utf-8")
+    held: list[int] = []
+
+    def progress(*_: object) -> None:
+        held.append(tracemalloc.get_traced_memory()[0])
+
+    tracemalloc.start()
+    try:
+        done = checking.run(checking.Plan((trace,)), progress=progress)
+    finally:
+        tracemalloc.stop()
+    assert [problem.line for problem in done.problems] == [1, 2, 3, 4]
+    assert len(held) == 4 and max(held) < 3_000_000, held  # a line at a time
