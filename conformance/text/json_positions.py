@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Collection, Generator, Iterator, Sequence
 from typing import Any
 
 from specreader.jsontypes import JsonPath
@@ -25,6 +25,8 @@ class Number(str):
 
 _DECODER = json.JSONDecoder(parse_int=Number, parse_float=Number, parse_constant=Number)
 _SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]  # made by __init__, not typed
+# json's scanner without hooks, all in C: where a value ends, for a value nothing is asked of
+_PASS: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 _VALUE, _KEY, _SCALAR, _REPEATED = "value", "key", "scalar", "repeated"
@@ -40,9 +42,10 @@ class Positions:
     def __init__(self, line: str) -> None:
         self._line = line
 
-    def _walk(self) -> Iterator[Found]:
+    def _walk(self, within: Collection[JsonPath] | None = None) -> Iterator[Found]:
+        """What the line holds, in its order; only inside the values at ``within``'s paths, where given."""
         line = self._line
-        yield from _value(line, _skip(line, 0), ())
+        yield from _value(line, _skip(line, 0), (), within)
 
     def first(self, wrong: Callable[[str], bool]) -> tuple[JsonPath, int] | None:
         """The path and column of the first key, string or number (a ``Number``) that is ``wrong``."""
@@ -55,14 +58,14 @@ class Positions:
 
     def columns(self, wanted: Sequence[tuple[JsonPath, bool]]) -> list[int]:
         """The column of each (path, at_key) as ``column`` gives it, all in one walk of the line: a line with many
-        problems is walked once, not once a problem."""
+        problems is walked once, not once a problem, and into no value that holds none of them."""
         open_ = set(wanted)
         found: dict[tuple[JsonPath, bool], tuple[int, int]] = {q: (1, -1) for q in open_}  # column, depth matched
         by_prefix: dict[JsonPath, list[tuple[JsonPath, bool]]] = {}
         for q in open_:
             for n in range(len(q[0]) + 1):
                 by_prefix.setdefault(q[0][:n], []).append(q)
-        for kind, at, column, _ in self._walk():
+        for kind, at, column, _ in self._walk(by_prefix.keys()):
             if not open_:
                 break
             if kind == _KEY and (at, True) in open_:
@@ -99,21 +102,27 @@ def _skip(line: str, at: int) -> int:
     return _SPACE.match(line, at).end()  # type: ignore[union-attr]  # the pattern matches anywhere
 
 
-def _value(line: str, at: int, path: JsonPath) -> Generator[Found, None, int]:
-    """What the value starting at ``at`` holds, in the line's order; the generator returns where it ends."""
+def _value(line: str, at: int, path: JsonPath, within: Collection[JsonPath] | None) -> Generator[Found, None, int]:
+    """What the value starting at ``at`` holds, in the line's order (nothing, if it is not at one of ``within``'s
+    paths, where given); the generator returns where it ends."""
     yield _VALUE, path, at + 1, ""
+    if within is not None and path not in within:
+        try:
+            return _PASS(line, at)[1]
+        except ValueError:  # a number int() refuses (thousands of digits): walked to its end instead
+            return (yield from _value(line, at, path, None))
     opening = line[at]
     if opening == "{":
-        return (yield from _members(line, _skip(line, at + 1), path))
+        return (yield from _members(line, _skip(line, at + 1), path, within))
     if opening == "[":
-        return (yield from _items(line, _skip(line, at + 1), path))
+        return (yield from _items(line, _skip(line, at + 1), path, within))
     value, end = _SCAN(line, at)
     if isinstance(value, str):
         yield _SCALAR, path, at + 1, value
     return end
 
 
-def _members(line: str, at: int, path: JsonPath) -> Generator[Found, None, int]:
+def _members(line: str, at: int, path: JsonPath, within: Collection[JsonPath] | None) -> Generator[Found, None, int]:
     seen: set[str] = set()
     while line[at] != "}":
         key, after = _SCAN(line, at)
@@ -124,16 +133,16 @@ def _members(line: str, at: int, path: JsonPath) -> Generator[Found, None, int]:
         yield _KEY, member, at + 1, key
         yield _SCALAR, member, at + 1, key
         at = _skip(line, _skip(line, after) + 1)  # past the colon
-        at = _skip(line, (yield from _value(line, at, member)))
+        at = _skip(line, (yield from _value(line, at, member, within)))
         if line[at] == ",":
             at = _skip(line, at + 1)
     return at + 1
 
 
-def _items(line: str, at: int, path: JsonPath) -> Generator[Found, None, int]:
+def _items(line: str, at: int, path: JsonPath, within: Collection[JsonPath] | None) -> Generator[Found, None, int]:
     index = 0
     while line[at] != "]":
-        at = _skip(line, (yield from _value(line, at, (*path, index))))
+        at = _skip(line, (yield from _value(line, at, (*path, index), within)))
         if line[at] == ",":
             at = _skip(line, at + 1)
         index += 1

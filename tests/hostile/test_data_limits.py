@@ -14,7 +14,7 @@ import sys
 import tempfile
 import threading
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Generator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +25,9 @@ from hypothesis import strategies as st
 from conformance.cli import main
 from conformance.run import outputs
 from conformance.text import json_positions, untrusted
+from conformance.text.json_positions import Found
 from specreader import jsonio, kitdata, limits
+from specreader.jsontypes import JsonPath
 from specreader.problems import DataError
 from specreader.yamlio import loads
 
@@ -608,3 +610,19 @@ def test_check_trace_holds_no_more_lines_than_its_batch_bound_takes(tmp_path: Pa
         tracemalloc.stop()
     assert [problem.line for problem in done.problems] == [1, 2, 3, 4]
     assert len(held) == 4 and max(held) < 3_000_000, held  # a line at a time
+
+
+def test_a_line_s_problems_are_located_walking_into_no_value_that_holds_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The values on no problem's path are passed over by json's own scanner, not walked value by value."""
+    line = json.dumps([[0] * 1000, {"a": [1] * 1000, "b": 2}])
+    where = json_positions.positions(line)
+    walked: list[JsonPath] = []
+    value = json_positions._value
+
+    def counted(text: str, at: int, path: JsonPath, *within: Collection[JsonPath] | None) -> Generator[Found, None, int]:
+        walked.append(path)
+        return (yield from value(text, at, path, *within))
+
+    monkeypatch.setattr(json_positions, "_value", counted)
+    assert where.columns([((1, "b"), True), ((1, "b"), False)]) == [line.index('"b"') + 1, line.index("2}") + 1]
+    assert walked == [(), (0,), (1,), (1, "a"), (1, "b")]  # into neither list
