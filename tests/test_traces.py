@@ -1744,3 +1744,24 @@ def test_a_signal_while_the_reports_are_written_leaves_them_all_of_this_run(
     suite = ElementTree.parse(folder / "junit.xml").getroot().find("testsuite")
     assert suite is not None and suite.get("tests") == "3"
     assert "3/3" in (folder / "badge.json").read_text(encoding="utf-8")
+
+
+def test_a_header_after_the_first_line_is_said_to_be_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A header written after the games is no game: said as what it is, not as a game missing its keys."""
+    path = _write(tmp_path / "t.jsonl", _reference_game("briscola-2p", 1), {"trace": 1, "reports": ["phase"]})
+    status, out = _check(capsys, str(path))
+    assert status == 2 and "1 passed" in out, out
+    assert (f"{path}:2:2: $.trace: expected a game or a match, found a header: a trace's header is its file's first "
+            "line, or none") in out, out  # fmt: skip
+    assert "missing required key" not in out
+
+
+def test_snapshot_fields_written_beside_legal_are_said_to_go_under_snapshot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = _reference_game("briscola-2p", 2)
+    game["observations"][0] = {**game["observations"][0]["snapshot"], "legal": game["observations"][0]["legal"]}
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", game)))
+    assert status == 2, out
+    assert ("$.observations[0].phase: unknown key 'phase'; expected one of: legal, rejected, snapshot ('phase' is a "
+            "snapshot field: it goes under snapshot)") in out, out  # fmt: skip

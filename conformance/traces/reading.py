@@ -199,10 +199,14 @@ def read_games(line: TraceLine, room: int | None = None) -> tuple[Game, ...] | N
         value = untrusted.json_line(line.raw, limits.MAX_DEPTH)
     except untrusted.Unreadable as err:
         return NoGame([Problem(line.file, line.number, err.column, err.path, str(err))])
+    if isinstance(value, dict) and "trace" in value and "variant" not in value:  # a header where a game should be
+        later = "expected a game or a match, found a header: a trace's header is its file's first line, or none"
+        return NoGame([_problem(line.file, line.number, line.raw, ("trace",), later, True)])
     match = isinstance(value, dict) and "deals" in value and "setup" not in value
     tally = Tally() if room is None else Tally(room)
     most = tally.wanted()
-    tally.looked_for(schemas.explain("trace", value, "/$defs/match" if match else "/$defs/game", most=most), most)
+    found = schemas.explain("trace", value, "/$defs/match" if match else "/$defs/game", most=most)
+    tally.looked_for([_snapshot_field_named(problem) for problem in found], most)
     if len(tally):
         return _located(line, tally)
     variant_id = value["variant"]
@@ -219,6 +223,15 @@ def read_games(line: TraceLine, room: int | None = None) -> tuple[Game, ...] | N
         return (game,) if game is not None else _located(line, tally)
     games = [_game(line, variant_id, name, deal, ("deals", n), flags, tally, n + 1) for n, deal in enumerate(value["deals"])]
     return _located(line, tally) if len(tally) else tuple(game for game in games if game is not None)
+
+
+def _snapshot_field_named(found: Found) -> Found:
+    """A key unknown to an observation that is a snapshot field (written beside ``legal``, not in ``snapshot``),
+    said so: the schema alone names the keys an observation has."""
+    path, message, about_key = found
+    if about_key and len(path) >= 3 and path[-3] == "observations" and path[-1] in field_phases.field_keys():
+        return path, f"{message} ({path[-1]!r} is a snapshot field: it goes under snapshot)", about_key
+    return found
 
 
 def _game(
