@@ -103,7 +103,10 @@ def test_the_kill_rate_counts_rule_kills_over_the_mutants_that_could_be_killed(
     fates = [r.fate for r in results]
     assert killed == fates.count(selfcheck.Fate.KILLED)
     assert scored == killed + fates.count(selfcheck.Fate.SETUPS_REFUSED) + fates.count(selfcheck.Fate.SURVIVED)
-    assert fates.count(selfcheck.Fate.SETUPS_REFUSED) == 1 and fates.count(selfcheck.Fate.SURVIVED) > 1 and scored < len(results)
+    assert fates.count(selfcheck.Fate.SURVIVED) > 1 and scored < len(results)
+    # a target already reached; a trump rule whose side makes trumps, which a position naming no makers never starts
+    refused = {r.mutant.change for r in results if r.fate is selfcheck.Fate.SETUPS_REFUSED}
+    assert refused == {"open -> vp-target", "otea -> turn-up"}, refused
 
 
 def test_the_kill_rate_is_printed_and_can_gate(capsys: pytest.CaptureFixture[str],
