@@ -1751,8 +1751,8 @@ def test_a_header_after_the_first_line_is_said_to_be_one(tmp_path: Path, capsys:
     path = _write(tmp_path / "t.jsonl", _reference_game("briscola-2p", 1), {"trace": 1, "reports": ["phase"]})
     status, out = _check(capsys, str(path))
     assert status == 2 and "1 passed" in out, out
-    assert (f"{path}:2:2: $.trace: expected a game or a match, found a header: a trace's header is its file's first "
-            "line, or none") in out, out  # fmt: skip
+    assert (f"{path}:2:2: $.trace: expected a game or a match, found a header: a trace's header comes first, "
+            "before its games") in out, out  # fmt: skip
     assert "missing required key" not in out
 
 

@@ -200,7 +200,7 @@ def read_games(line: TraceLine, room: int | None = None) -> tuple[Game, ...] | N
     except untrusted.Unreadable as err:
         return NoGame([Problem(line.file, line.number, err.column, err.path, str(err))])
     if isinstance(value, dict) and "trace" in value and "variant" not in value:  # a header where a game should be
-        later = "expected a game or a match, found a header: a trace's header is its file's first line, or none"
+        later = "expected a game or a match, found a header: a trace's header comes first, before its games"
         return NoGame([_problem(line.file, line.number, line.raw, ("trace",), later, True)])
     match = isinstance(value, dict) and "deals" in value and "setup" not in value
     tally = Tally() if room is None else Tally(room)
