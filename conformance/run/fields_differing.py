@@ -15,18 +15,18 @@ from typing import Any
 
 from conformance.run.runlog import ScenarioLine
 from conformance.suite import observing
+from conformance.suite.comparisons import AS_A_SET, HOLDS, LACKS, LEGAL_ACTIONS
 from specreader.jsontypes import Json
 
 # How the comparisons (conformance/suite/comparisons.py) say what they compared beyond its path
-_HOW = re.compile(r" \(as a set\)$| holds$| lacks$")
-_LEGAL = "legal actions"  # "legal actions (exactly)", "legal actions include", "legal actions exclude"
+_HOW = re.compile("|".join(f"{re.escape(how)}$" for how in (AS_A_SET, HOLDS, LACKS)))
 _INDEX = re.compile(r"\.\d+(?=\.|$)")  # hands.1, stock.33, piles.0: the field at any seat, side or place
 
 
 def field_of(what: str) -> str | None:
     """The snapshot field (with its part: ``result.vp``) or ``legal`` a difference is in; None for a difference in
     no field (a refusal code, a setup refused)."""
-    if what.startswith(_LEGAL):
+    if what.startswith(LEGAL_ACTIONS):  # exactly, include, exclude
         return observing.LEGAL
     path = _INDEX.sub("", _HOW.sub("", what))
     root = path.split(".", 1)[0]

@@ -38,7 +38,9 @@ _MISSING = untrusted.MISSING
 # How a difference names cards compared whatever their order (``hands.0 (as a set)``), and the legal actions
 # compared whole, both sides sorted.
 AS_A_SET = " (as a set)"
-LEGAL_EXACTLY = "legal actions (exactly)"
+HOLDS, LACKS = " holds", " lacks"  # what a hand must hold, or must not
+LEGAL_ACTIONS = "legal actions"
+LEGAL_EXACTLY = f"{LEGAL_ACTIONS} (exactly)"
 
 
 def action_text(action: Any) -> str:
@@ -219,7 +221,7 @@ def _holds(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, 
         hand = observed if isinstance(observed, list) else []
         missing = [c for c in cards if c not in hand]
         if missing:
-            out.append((f"hands.{seat} holds", cards, observed))
+            out.append((f"hands.{seat}{HOLDS}", cards, observed))
     return out
 
 
@@ -230,7 +232,7 @@ def _lacks(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, 
         hand = observed if isinstance(observed, list) else []
         present = [c for c in cards if c in hand]
         if present or not isinstance(observed, list):
-            out.append((f"hands.{seat} lacks", cards, observed))
+            out.append((f"hands.{seat}{LACKS}", cards, observed))
     return out
 
 
@@ -241,9 +243,9 @@ def _cards_in(key: str, expected: Any, observed: Any) -> list[tuple[str, Any, An
     cards = observed if isinstance(observed, list) else []
     out = []
     if any(c not in cards for c in expected.get("holds", [])):
-        out.append((f"{key} holds", expected["holds"], observed))
+        out.append((f"{key}{HOLDS}", expected["holds"], observed))
     if "lacks" in expected and (any(c in cards for c in expected["lacks"]) or not isinstance(observed, list)):
-        out.append((f"{key} lacks", expected["lacks"], observed))
+        out.append((f"{key}{LACKS}", expected["lacks"], observed))
     return out
 
 
@@ -284,10 +286,10 @@ def _legal(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, 
         out.append((LEGAL_EXACTLY, sorted(expected["exactly"]), observed))
     missing = [a for a in expected.get("includes", []) if a not in have]
     if missing:
-        out.append(("legal actions include", missing, observed))
+        out.append((f"{LEGAL_ACTIONS} include", missing, observed))
     present = [a for a in expected.get("excludes", []) if a in have]
     if present:
-        out.append(("legal actions exclude", present, observed))
+        out.append((f"{LEGAL_ACTIONS} exclude", present, observed))
     return out
 
 
