@@ -70,7 +70,7 @@ class SiteData:
 
     def games(self) -> list[str]:
         """The games in the order the spec lists them (spec/games.yaml)."""
-        return self.spec.listed_games()
+        return self.spec.games()
 
     def game_place(self, game: str) -> tuple[int, str]:
         """Where ``game`` comes in that order, as a sort key; a name no game has (a folder of scenarios named

@@ -92,7 +92,7 @@ def add_house(spec: Spec, folders: Iterable[Path]) -> list[Problem]:
     if problems:
         return problems
     taken = _declared(spec)
-    games = set(spec.games())  # the kit's: a house folder adds rules to its games, not games
+    games = set(spec.clause_games())  # the kit's: a house folder adds rules to its games, not games
     placed: list[tuple[Document, str]] = []  # each house variant, and the game its folder names
     for folder in folders:
         paths, missing = yaml_files(folder)

@@ -147,11 +147,13 @@ class Spec:
         order = own.get("order") if isinstance(own, dict) else stated.get("order")
         return [str(code) for code in order] if isinstance(order, list) else []
 
-    def games(self) -> list[str]:
-        return sorted({str(d.data.get("game")) for d in self.clause_files if isinstance(d.data, dict)})
+    def clause_games(self) -> list[str]:
+        """The games the clause files state, by name: what the spec's checks hold its other files to."""
+        return sorted({g for d in self.clause_files if isinstance(d.data, dict) and isinstance(g := d.data.get("game"), str)})
 
-    def listed_games(self) -> list[str]:
-        """The games in the order spec/games.yaml lists them (validate holds the list to ``games``)."""
+    def games(self) -> list[str]:
+        """The games in the order spec/games.yaml lists them, as the kit shows them (validate holds the list to
+        ``clause_games``)."""
         data = self.games_file.data if self.games_file is not None else None
         listed = data.get("games") if isinstance(data, dict) else None
         return [game for game in listed if isinstance(game, str)] if isinstance(listed, list) else []

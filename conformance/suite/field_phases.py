@@ -154,7 +154,7 @@ def problems() -> list[str]:
     neither seats nor sides."""
     out = []
     known = set(phases_and_match_over())
-    games = kit_spec().games()
+    games = kit_spec().clause_games()
     top = _snapshot_schema()["properties"]
     for name, node in top.items():  # once for a node, not for each of its fields
         described = [(f"{name} branch {b.get('description', '')!r}", b) for b in _branches(node) if b is not node]

@@ -29,7 +29,7 @@ def _held_to_the_spec(spec: Spec, doc: Document, misshapen: set[JsonPath]) -> li
     listed = doc.data.get("games") if isinstance(doc.data, dict) else None
     if not isinstance(listed, list):  # the schema says so
         return []
-    games = sorted({g for d in spec.clause_files if isinstance(d.data, dict) and isinstance(g := d.data.get("game"), str)})
+    games = spec.clause_games()
     out = [
         doc.problem(("games", i), f"unknown game {game!r}: expected one of {', '.join(games)}")
         for i, game in enumerate(listed)

@@ -19,7 +19,7 @@ def check(spec: Spec) -> list[Problem]:
     codes = spec.action_codes()
     problems = _order(doc, ("precedence", "order"), stated.get("order"), codes)
     games = stated.get("games")
-    known = spec.games()
+    known = spec.clause_games()
     for game, own in (games.items() if isinstance(games, dict) else ()):
         if game not in known:
             where = ("precedence", "games", game)
