@@ -6,7 +6,7 @@ component module implements one of the protocols below.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from reference.action_ids import ActionIndex
 from reference.actions import ACTION_SHAPES as ACTION_SHAPES  # re-exported for callers of reference.rules
@@ -67,6 +67,15 @@ class FirstDealerRule(Protocol):
         """The first dealer, from the setup's ``nines`` (at ``path``)."""
 
 
+class Misplaced(NamedTuple):
+    """A card a position begun mid-play records as turned, lying where no deal leaves it (``TrumpRule.misplaced``)."""
+
+    card: int
+    why: str
+    observed: str  # the field showing where making trumps put it, as an action of its phase leaves it
+    chosen_actions: frozenset[str] | None = None  # the player's choice that put it there (SetupError.chosen_actions)
+
+
 class TrumpRule(Protocol):
     names_makers: bool  # trumps are made by a side (the makers), not by the card alone
     out_of_play: int  # the cards making trumps puts out of play before the first lead
@@ -76,11 +85,13 @@ class TrumpRule(Protocol):
         ``indicator`` (where the deal has one) to show them: the index of the first card none turns so, and why; None
         where one may."""
 
-    def misplaced(self, st: Deal) -> tuple[int, str, str] | None:
+    def misplaced(self, st: Deal) -> Misplaced | tuple[int, str, str] | None:
         """Of the cards a position begun mid-play records as turned (``st.turned``, as ``unturnable`` allows them),
         the first lying where no deal leaves it (or where a deal reports it as the indicator, and the position gives
         none), why, and the field that shows where making trumps put it, as an action of its phase leaves it
-        (``SetupError.observed``); None where each lies where a deal may leave it."""
+        (``SetupError.observed``), with the player's choice that put it there where the position records one (a
+        ``Misplaced``; a rule recording none may give the first three alone); None where each lies where a deal may
+        leave it."""
 
     def wrong_makers(self, st: Deal, makers: int) -> str | None:
         """Why no deal makes side ``makers`` the makers once trumps are made in ``st`` (where ``names_makers``);

@@ -14,7 +14,7 @@ from enum import Enum
 from typing import Any
 
 from reference.errors import AS_DEALT, SetupError
-from reference.rules import Rules
+from reference.rules import Misplaced, Rules
 from reference.seating import seat_key
 from reference.state import Deal, Phase
 from specreader.jsontypes import JsonPath
@@ -270,8 +270,8 @@ def _turned_lie(rules: Rules, st: Deal, cards: _Cards) -> None:
     """The cards the start records as turned lie where making trumps left them, once every card is placed once."""
     misplaced = rules.trump_rule.misplaced(st)
     if misplaced is not None:
-        card, why, observed = misplaced
-        raise SetupError(why, cards.place(card), parameter=TRUMP, observed=observed)
+        card, why, observed, chosen_actions = Misplaced(*misplaced)
+        raise SetupError(why, cards.place(card), parameter=TRUMP, observed=observed, chosen_actions=chosen_actions)
 
 
 def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:

@@ -16,7 +16,7 @@ from bisect import insort
 from reference import refusals
 from reference.params import Kind, Param, Params
 from reference.refusals import Refusal
-from reference.rules import Events, Rule, Rules
+from reference.rules import Events, Misplaced, Rule, Rules
 from reference.state import Deal, Phase
 
 DISCARD_CHOICES = ("any",)
@@ -64,16 +64,15 @@ class TurnUp(Rule):
         """Forehand's side, whether forehand accepted, refused or was bound by a stock all of one suit."""
         return self.rules.seats.side_of[st.forehand]
 
-    def misplaced(self, st: Deal) -> tuple[int, str, str] | None:
+    def misplaced(self, st: Deal) -> Misplaced | None:
         """Forehand takes the last card turned, or the whole stock where it is all one suit; the other cards turned
         are dead. A card taken is in forehand's hand, or out of play (discarded, or set aside with forehand's hand),
-        or played by forehand: on the table as its card, or in a pile while forehand plays."""
+        or played by forehand: on the table as its card, or in a pile while forehand plays. A card taken and lying
+        elsewhere is put on forehand's choice that took it: accepting, refusing, or none where the stock bound it."""
         turned = st.turned
         if not turned:
             return None
-        suit_of = self.rules.cards.suit_of
-        compulsory = len(turned) == self.rules.stock_size and all(suit_of[c] == suit_of[turned[0]] for c in turned)
-        taken = turned if compulsory else turned[-1:]
+        taken, how, chosen_actions = self._taking(turned)
         forehand = st.forehand
         codes = self.rules.cards.codes
         played = {c for c, seat in zip(st.trick_cards, st.trick_seats, strict=True) if seat == forehand}
@@ -83,12 +82,23 @@ class TurnUp(Rule):
             if c in st.dead:
                 continue
             if c not in taken:
-                return c, f"{codes[c]} was turned and not taken, so it is out of play (dead)", f"dead@{Phase.TRUMP}"
+                return Misplaced(c, f"{codes[c]} was turned and not taken, so it is out of play (dead)", f"dead@{Phase.TRUMP}")
             if c not in st.hands[forehand] and c not in played:
                 lies = "in its hand, out of play (dead) or in a trick it played" if st.active[forehand] else "out of play (dead)"
-                said = f"{codes[c]} was turned and taken by forehand, seat {forehand}, so it lies {lies}"
-                return c, said, f"hands@{Phase.TRUMP}"
+                said = f"{codes[c]} was turned and taken by forehand, seat {forehand}, {how}, so it lies {lies}"
+                return Misplaced(c, said, f"hands@{Phase.TRUMP}", chosen_actions)
         return None
+
+    def _taking(self, turned: list[int]) -> tuple[list[int], str, frozenset[str]]:
+        """The cards forehand took, as ``turned`` (which ``unturnable`` allows) records them, how, and the actions
+        forehand chose to take them by (SetupError.chosen_actions): one card turned was accepted; after a refusal,
+        forehand took the last card turned, or, bound by a stock all of one suit, every card, by no choice of its own."""
+        if len(turned) == 1:
+            return turned, "on accepting its suit", frozenset({"accept"})
+        suit_of = self.rules.cards.suit_of
+        if len(turned) == self.rules.stock_size and all(suit_of[c] == suit_of[turned[0]] for c in turned):
+            return turned, "bound to take the whole stock, all of one suit", frozenset()
+        return turned[-1:], "on refusing, as the first card of another suit", frozenset({"refuse"})
 
     def start(self, st: Deal, ev: Events) -> bool:
         if not st.stock:

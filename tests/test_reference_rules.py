@@ -528,7 +528,7 @@ def _moved(setup: dict[str, Any], card: str, seat: int) -> dict[str, Any]:
     return {**swapped, "start": {**swapped["start"], "turned": setup["start"]["turned"]}}
 
 
-_TAKEN_BY_FOREHAND = ("altbaumer.trump.accept", "altbaumer.trump.refuse", "altbaumer.trump.all-one-suit")
+_IN_ITS_HAND = "so it lies in its hand, out of play (dead) or in a trick it played"
 
 
 @pytest.mark.parametrize(
@@ -538,18 +538,18 @@ _TAKEN_BY_FOREHAND = ("altbaumer.trump.accept", "altbaumer.trump.refuse", "altba
         (_moved(_altbaumer_turned("refuse", ["9H", "AS", "JC", "KD"]), "9H", 2), ("hands", "2", 0),
          "9H was turned and not taken, so it is out of play (dead)", ("altbaumer.trump.dead-cards",)),
         (_moved(_altbaumer_turned("refuse", ["9H", "AS", "JC", "KD"]), "AS", 2), ("hands", "2", 0),
-         "AS was turned and taken by forehand, seat 0, so it lies in its hand, out of play (dead) or in a trick it played",
-         _TAKEN_BY_FOREHAND),
+         f"AS was turned and taken by forehand, seat 0, on refusing, as the first card of another suit, {_IN_ITS_HAND}",
+         ("altbaumer.trump.refuse",)),
         # accepted, or the stock all one suit and every card taken: in forehand's hand, not another's
         (_moved(_altbaumer_turned("accept", ["9H", "AS", "JC", "KD"]), "9H", 1), ("hands", "1", 0),
-         "9H was turned and taken by forehand, seat 0, so it lies in its hand, out of play (dead) or in a trick it played",
-         _TAKEN_BY_FOREHAND),
+         f"9H was turned and taken by forehand, seat 0, on accepting its suit, {_IN_ITS_HAND}", ("altbaumer.trump.accept",)),
         (_moved(_altbaumer_turned("refuse", ["9H", "TH", "JH", "QH"]), "JH", 3), ("hands", "3", 0),
-         "JH was turned and taken by forehand, seat 0, so it lies in its hand, out of play (dead) or in a trick it played",
-         _TAKEN_BY_FOREHAND),
+         f"JH was turned and taken by forehand, seat 0, bound to take the whole stock, all of one suit, {_IN_ITS_HAND}",
+         ("altbaumer.trump.all-one-suit",)),
         # forehand's partner alone: forehand's hand, the card taken with it, is out of play
         (_moved(_altbaumer_turned("accept", ["9H", "AS", "JC", "KD"], ("pass", "alone")), "9H", 1), ("hands", "1", 0),
-         "9H was turned and taken by forehand, seat 0, so it lies out of play (dead)", _TAKEN_BY_FOREHAND),
+         "9H was turned and taken by forehand, seat 0, on accepting its suit, so it lies out of play (dead)",
+         ("altbaumer.trump.accept",)),
     ],
 )
 def test_a_start_placing_a_turned_card_where_no_deal_leaves_it_is_refused(
@@ -557,7 +557,8 @@ def test_a_start_placing_a_turned_card_where_no_deal_leaves_it_is_refused(
 ) -> None:
     """Forehand takes the last card turned (every card, from a stock all of one suit) and the other cards turned are
     dead: a mid-play start with a card turned in a hand no deal gives it to is refused where the card lies, on the
-    clause saying where making trumps put it."""
+    clause saying where making trumps put it: for a card taken, the clause of the decision that took it, which the
+    refusal says."""
     with pytest.raises(SetupError) as err:
         Engine.new(ALT, setup)
     assert (err.value.path, err.value.said) == (where, said), err.value

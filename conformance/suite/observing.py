@@ -136,15 +136,18 @@ class VariantClauses:
     def for_setup(self, refused: SetupError, variant_id: str) -> Blamed:
         """The clauses a setup the rules do not allow breaks: those stating the part of the variant it names
         (``parameter``, by ``stating``: those observing the field it gives wrongly, where some do, as an action of the
-        phase it names leaves it first, and of them those refusing the setup's code first); failing those, the clauses
-        leaving the choice the setup made (``chosen``, as their ``choices`` name it: ``setup.match.target``); failing
-        those, the clauses observing the field a position begun mid-play gives wrongly (``observed``,
+        phase it names leaves it first; of them, those leaving exactly the choices of the actions it names
+        (``chosen_actions``), where some do; and of those, those refusing the setup's code first); failing those, the
+        clauses leaving the choice the setup made (``chosen``, as their ``choices`` name it: ``setup.match.target``);
+        failing those, the clauses observing the field a position begun mid-play gives wrongly (``observed``,
         ``_given_wrongly``). Failing all, the clauses of the deal, and the words say that no clause states what the
         setup breaks."""
         code = refused.code
         stating = self.stating(refused.parameter) if refused.parameter is not None else []
         if stating and refused.observed is not None:
             stating = _observing(stating, parse(refused.observed)) or stating
+        if stating and refused.chosen_actions is not None:
+            stating = _leaving(stating, refused.chosen_actions) or stating
         if stating:
             return Blamed(tuple(c.id for c in ([c for c in stating if code in c.refuses_with] or stating)))
         if refused.chosen is not None:
@@ -205,6 +208,14 @@ def _observing(clauses: list[_Clause], observed: Observed) -> list[_Clause]:
         if any(overlap(observed.path, o.path) and o.phase in (None, observed.phase) for o in c.observes)
     ] if observed.phase is not None else watching
     return at_phase or watching
+
+
+def _leaving(clauses: list[_Clause], kinds: frozenset[str]) -> list[_Clause]:
+    """Of the clauses stating a part of the variant, those leaving a player the choice of exactly the actions of
+    ``kinds`` (none: those leaving no action to a player's choice): Altbaumer's card taken on accepting the turned
+    suit is put on accepting, not on refusing, nor on the stock all of one suit that leaves forehand no choice."""
+    wanted = {f"{choices.ACTION}.{kind}" for kind in kinds}
+    return [c for c in clauses if {e for e in c.choices if e.startswith(f"{choices.ACTION}.")} == wanted]
 
 
 def _applies(clause: Json, variant_id: str, game: str) -> bool:
