@@ -15,7 +15,7 @@ from typing import Any
 
 from reference.errors import AS_DEALT, SetupError
 from reference.rules import Misplaced, Rules
-from reference.seating import seat_key
+from reference.seating import PLAYERS, seat_key
 from reference.state import Deal, Phase
 from specreader.jsontypes import JsonPath
 
@@ -139,9 +139,11 @@ def build(rules: Rules, setup: object) -> tuple[Deal, Begin]:
     hands = setup["hands"]
     if not isinstance(hands, dict):
         raise SetupError("expected a mapping seat -> cards", ("hands",))
+    given = set()
     for key, hand in hands.items():
         seat = seat_key(key, seats, ("hands", key))
         st.hands[seat] = sorted(cards.many(hand, ("hands", key)))
+        given.add(seat)
     st.stock = cards.many(setup["stock"], ("stock",))
     if "start" in setup:
         if "trees_taken" in setup:
@@ -151,6 +153,10 @@ def build(rules: Rules, setup: object) -> tuple[Deal, Begin]:
         _turned_lie(rules, st, cards)
         return st, Begin.FROM_PLAY
     for seat in range(seats.n):
+        if seat not in given:  # a hand left out is a player the table lacks, not a hand of another size
+            raise SetupError(
+                f"the variant seats {seats.n} players: expected a hand for seat {seat}", ("hands",), parameter=PLAYERS
+            )
         if len(st.hands[seat]) != rules.hand_size:
             raise SetupError(
                 f"expected {rules.hand_size} cards, found {len(st.hands[seat])}", ("hands", str(seat)), parameter=HAND_SIZE
@@ -219,9 +225,15 @@ def _trees_taken(rules: Rules, st: Deal, value: object, cards: _Cards) -> None:
     for i, code in enumerate(value):
         c = cards.one(code, ("trees_taken", i))
         if not rules.ranking.is_top[c] or c in st.trees_taken:
-            raise SetupError(f"{code} is not a top trump, or is given twice", ("trees_taken", i), parameter=CUT)
+            raise SetupError(
+                f"{code} is not a top trump, or is given twice", ("trees_taken", i), parameter=CUT,
+                observed=f"trees_taken@{Phase.CUT}",  # what the cutter may take, not who cuts
+            )  # fmt: skip
         if c not in st.hands[cutter]:
-            raise SetupError(f"{code} must be in the cutter's hand (seat {cutter})", ("trees_taken", i), parameter=CUT)
+            raise SetupError(
+                f"{code} must be in the cutter's hand (seat {cutter})", ("trees_taken", i), parameter=CUT,
+                observed=f"hands@{Phase.CUT}",  # a Tree taken is the cutter's: where it lies, not who cuts
+            )  # fmt: skip
         st.trees_taken.append(c)
 
 
