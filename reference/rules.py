@@ -113,6 +113,8 @@ class TrickRule(Protocol):
 
 
 class DrawRule(Protocol):
+    indicator_dead: bool  # the indicator is never drawn: it lies under the stock for the whole deal
+
     def after_trick(self, st: Deal, winner: int, ev: Events) -> None: ...
 
     def drawable(self, stock: int) -> int:

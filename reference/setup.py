@@ -151,6 +151,7 @@ def build(rules: Rules, setup: object) -> tuple[Deal, Begin]:
         _start(rules, st, setup["start"], cards)
         cards.complete()
         _turned_lie(rules, st, cards)
+        _indicator_given(rules, st)
         return st, Begin.FROM_PLAY
     for seat in range(seats.n):
         if seat not in given:  # a hand left out is a player the table lacks, not a hand of another size
@@ -286,6 +287,18 @@ def _turned_lie(rules: Rules, st: Deal, cards: _Cards) -> None:
         raise SetupError(why, cards.place(card), parameter=TRUMP, observed=observed, chosen_actions=chosen_actions)
 
 
+def _indicator_given(rules: Rules, st: Deal) -> None:
+    """While the stock lasts the trump indicator lies face up under it, its last card, where the start gives it (with a
+    card turned recorded, _turned_lie has said where that card lies first)."""
+    if rules.draw is not None and st.stock and st.indicator is None:
+        raise SetupError(
+            "while the stock lasts the trump indicator lies face up under it, its last card: expected start.indicator",
+            ("start", "indicator"),
+            parameter=TRUMP,
+            observed=f"stock@{_before_play(rules)}",  # put under the stock as trumps are made
+        )
+
+
 def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
     seats = rules.seats
     path: JsonPath = ("start",)
@@ -389,7 +402,8 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
     _leader(rules, st, st.trick_seats[0] if st.trick_seats else to_act, path)
     value = rules.cards.value
     st.totals = [sum(value[c] for c in pile) for pile in st.piles]
-    # The indicator lies under the stock (its last card), or is out of play, or was drawn.
+    # The indicator lies under the stock (its last card) while the stock lasts; once the stock is drawn out, it was
+    # drawn, and may be out of play.
     indicator = start.get("indicator")
     if indicator is not None and rules.draw is None:  # the indicator lies under a stock drawn from: none here
         # put on the clauses of how its trumps are made, by the cards they turn
@@ -398,9 +412,9 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
         )
     if indicator is not None:
         ind = cards.one(indicator, (*path, "indicator"))
-        if st.stock and st.stock[-1] != ind and ind not in st.dead:
+        if st.stock and st.stock[-1] != ind:
             raise SetupError(
-                "the indicator lies under the stock (its last card) or is out of play (dead)",
+                "the indicator lies under the stock, its last card, while the stock lasts, not out of play or elsewhere",
                 (*path, "indicator"),
                 parameter=INDICATOR,
                 observed=f"stock@{_before_play(rules)}",  # put under the stock as trumps are made, and left there
@@ -426,11 +440,21 @@ def _start(rules: Rules, st: Deal, start: object, cards: _Cards) -> None:
         at, why = unturnable
         raise SetupError(why, (*path, "turned", at), parameter=TRUMP, observed=_at_play("turned"))
     draw = rules.draw
-    if st.stock and (draw is None or draw.left_to_draw(st) % st.n_active):
+    # A stock without its indicator is refused for that once every card is placed (_indicator_given); how it draws
+    # out depends on where the indicator lies.
+    if st.stock and (draw is None or (st.indicator is not None and draw.left_to_draw(st) % st.n_active)):
         raise SetupError(
             f"expected a stock that draws out evenly to {st.n_active} players (or none)",
             ("stock",),
             parameter=DRAW,
+            observed=_at_play("stock"),
+        )
+    if draw is not None and draw.indicator_dead and not st.stock:
+        raise SetupError(
+            "the indicator is never drawn: it lies under the stock, its last card, for the whole deal, so a stock "
+            "in play holds it",
+            ("stock",),
+            parameter=INDICATOR,
             observed=_at_play("stock"),
         )
     st.phase = Phase.PLAY

@@ -129,6 +129,8 @@ def test_libbisca_over_the_protocol_answers_as_in_process() -> None:
         "bisca/deal/refused-trump-card-on-top-of-the-stock": Outcome.FAIL,
         "bisca/deal/refused-trump-card-under-the-stock-without-indicator": Outcome.FAIL,
         "bisca/deal/refused-trump-card-drawn-while-the-stock-lasts": Outcome.FAIL,
+        "bisca/deal/refused-stock-without-indicator": Outcome.FAIL,
+        "bisca/deal/refused-indicator-out-of-play-while-the-stock-lasts": Outcome.UNSUPPORTED,  # no cards out of play
         "bisca/play/out-of-turn-refused": Outcome.UNSUPPORTED,
     }
 

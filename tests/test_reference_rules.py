@@ -348,9 +348,9 @@ def test_impossible_setups_name_the_path(change: Any, path: tuple[Any, ...]) -> 
 
 
 def test_start_checks_the_trick_and_hand_sizes() -> None:
-    setup = filled("albastini-2p", 1, {0: ["AH"]}, stock=[])
+    setup = filled("albastini-2p", 1, {0: ["AH"]}, stock=[], bottom=["6S"])
     setup["hands"]["0"].remove("AH")
-    setup["start"] = {"phase": "play", "trump": "S", "to_act": 1, "trick": [{"seat": 0, "card": "AH"}]}
+    setup["start"] = {"phase": "play", "trump": "S", "to_act": 1, "indicator": "6S", "trick": [{"seat": 0, "card": "AH"}]}
     engine = Engine.new("albastini-2p", setup)
     assert engine.snapshot()["trick"] == [{"seat": 0, "card": "AH"}]
     bad = copy.deepcopy(setup)
@@ -670,6 +670,68 @@ def test_a_start_placing_the_card_turned_where_no_deal_leaves_it_is_refused(
     assert blamed.clauses == clauses and not blamed.unstated, blamed
 
 
+_ALB_5P = _otea_in_play("albastini-5p", 0, {}, "3D", {})  # everybody passed: 3D, turned, lies under the stock
+_ALB_5P_DRAWN = _otea_in_play("albastini-5p", 0, {}, "3D", {}, plays=10)  # two tricks and draw rounds: 3D alone left
+_NO_INDICATOR = "while the stock lasts the trump indicator lies face up under it, its last card: expected start.indicator"
+_OUT_OF_PLAY = "the indicator lies under the stock, its last card, while the stock lasts, not out of play or elsewhere"
+_KEPT = "the indicator is never drawn: it lies under the stock, its last card, for the whole deal, so a stock in play holds it"
+
+
+def _unrecorded(setup: dict[str, Any]) -> dict[str, Any]:
+    """The setup's start with neither the indicator nor the card turned given."""
+    start = {key: value for key, value in setup["start"].items() if key not in ("indicator", "turned")}
+    return {**setup, "start": start}
+
+
+def _indicator_out_of_play(setup: dict[str, Any], players: int) -> dict[str, Any]:
+    """The indicator, the stock's last card, put out of play, with the cards off its top that leave the stock a
+    multiple of the players (a trick's cards set aside, as fuzz shrinks a position)."""
+    stock = setup["stock"]
+    top = (len(stock) - 1) % players
+    dead = [*stock[:top], stock[-1]]
+    return {**setup, "stock": stock[top:-1], "start": {**setup["start"], "dead": dead}}
+
+
+def _stock_drawn_out(setup: dict[str, Any], **start: Any) -> dict[str, Any]:
+    """The setup with its stock, the indicator alone, emptied: the indicator out of play, and ``start`` set."""
+    (indicator,) = setup["stock"]
+    given = {**setup["start"], "dead": [*setup["start"].get("dead", []), indicator], **start}
+    return {**setup, "stock": [], "start": {key: value for key, value in given.items() if value is not None}}
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "setup", "where", "said", "clauses"),
+    [
+        # while the stock lasts, the indicator lies under it, given as the start's indicator
+        ("briscola-2p", _unrecorded(_BRISCOLA), ("start", "indicator"), _NO_INDICATOR, ("briscola.deal.trump-card",)),
+        ("albastini-2p", _unrecorded(_ALB_EXCHANGED), ("start", "indicator"), _NO_INDICATOR, _PLACED),
+        ("albastini-5p", _unrecorded(_ALB_5P), ("start", "indicator"), _NO_INDICATOR, _PLACED),
+        # ... not out of play: it leaves the stock only as it is drawn (with five players, as the deal ends)
+        ("bisca-2p", _indicator_out_of_play(_BISCA, 2), ("start", "indicator"), _OUT_OF_PLAY, ("bisca.deal.trump-card",)),
+        ("albastini-2p", _indicator_out_of_play(_ALB_TURNED, 2), ("start", "indicator"), _OUT_OF_PLAY,
+         ("albastini.draw.indicator-last-drawer",)),
+        ("albastini-5p", _indicator_out_of_play(_ALB_5P, 5), ("start", "indicator"), _OUT_OF_PLAY,
+         ("albastini.five-players.indicator-dead",)),
+        # with five players it is never drawn: the stock holds it for the whole of play
+        ("albastini-5p", _stock_drawn_out(_ALB_5P_DRAWN), ("stock",), _KEPT, ("albastini.five-players.indicator-dead",)),
+        ("albastini-5p", _stock_drawn_out(_ALB_5P_DRAWN, indicator=None, turned=None), ("stock",), _KEPT,
+         ("albastini.five-players.indicator-dead",)),
+    ],
+)
+def test_a_start_where_no_deal_leaves_the_indicator_is_refused(
+    variant_id: str, setup: dict[str, Any], where: tuple[Any, ...], said: str, clauses: tuple[str, ...]
+) -> None:
+    """The indicator lies face up under the stock, its last card, from the moment trumps are made until it is drawn,
+    and with five Albastini players it is never drawn: a mid-play start with a stock and no indicator, with the
+    indicator out of play while the stock lasts, or with five players and no stock is refused, on the clause saying
+    where the indicator lies."""
+    with pytest.raises(SetupError) as err:
+        Engine.new(variant_id, setup)
+    assert (err.value.path, err.value.said) == (where, said), err.value
+    blamed = clauses_of(variant_id).for_setup(err.value, variant_id)
+    assert blamed.clauses == clauses and not blamed.unstated, blamed
+
+
 def _where_the_card_turned_lies(snapshot: dict[str, Any]) -> str:
     turned = snapshot["turned"][0]
     if turned in snapshot["stock"]:
@@ -678,15 +740,25 @@ def _where_the_card_turned_lies(snapshot: dict[str, Any]) -> str:
     return f"{'drawn' if snapshot['indicator'] == turned else 'exchanged'}, {'held' if held else 'played'}"
 
 
+def _where_the_indicator_lies(snapshot: dict[str, Any]) -> str:
+    stock = snapshot["stock"]
+    if not stock:
+        return "drawn"
+    assert stock[-1] == snapshot["indicator"], snapshot  # while the stock lasts, its last card
+    return "alone under the stock" if len(stock) == 1 else "under the stock"
+
+
 @pytest.mark.parametrize("variant_id", [v for v in variant_ids() if variant(v)["components"]["trump"]["rule"] == "otea"])
 def test_a_start_where_play_leaves_the_card_turned_is_taken(variant_id: str) -> None:
     """Every position random deals reach in play starts a deal again, and so does each with its cards won put out of
-    play (as fuzz shrinks it): the card turned under the stock, drawn, exchanged into a bidder's hand, played; a
-    five-player indicator never drawn."""
+    play (as fuzz shrinks it): the card turned under the stock, drawn, exchanged into a bidder's hand, played; the
+    indicator under the stock while it lasts, then drawn; a five-player indicator never drawn, alone under the stock
+    once the draw rounds are done."""
     rng = random.Random(variant_id)
     components = variant(variant_id)["components"]
     cards, players = deck(variant_id), int(variant(variant_id)["players"])
     seen: set[str] = set()
+    indicators: set[str] = set()
     for _ in range(POSITION_DEALS):
         setup = {"dealer": rng.randrange(players), "deck": rng.sample(cards, len(cards))}
         engine = Engine.new(variant_id, setup)
@@ -697,10 +769,13 @@ def test_a_start_where_play_leaves_the_card_turned_is_taken(variant_id: str) -> 
                     if start is not None:
                         assert Engine.new(variant_id, start).snapshot()["turned"] == snapshot["turned"], start
                 seen.add(_where_the_card_turned_lies(snapshot))
+                indicators.add(_where_the_indicator_lies(snapshot))
             engine.apply_id(rng.choice(engine.legal_ids()))
-    drawn = {"drawn, held", "drawn, played"} if components["draw"]["indicator"] != "dead" else set()
+    never_drawn = components["draw"]["indicator"] == "dead"
+    drawn = {"drawn, held", "drawn, played"} if not never_drawn else set()
     exchanged = {"exchanged, held", "exchanged, played"} if components["trump"]["bidders"] != "none" else set()
     assert seen == {"under the stock", *drawn, *exchanged}
+    assert indicators == {"under the stock", "alone under the stock" if never_drawn else "drawn"}
 
 
 @pytest.mark.parametrize(

@@ -1010,21 +1010,22 @@ def test_a_turned_card_the_stock_s_last_explains_is_said_to_be_the_likely_cause(
     assert f"(the engine's indicator is the stock's last card, {stock[-1]}: {cause}" in out, out
 
 
-def test_a_mid_deal_game_s_wrong_trump_is_not_put_down_to_its_stock(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A start names its trump: a stock there is no stock as dealt, and the hint of a stock written after the turn
-    would mislead."""
-    from conformance.fuzz.shrink import from_position
-
-    game = _reference_game("briscola-2p", 1)
-    position = from_position(game["setup"], game["observations"][1]["snapshot"])
-    assert position is not None
-    last = position["stock"][-1]  # the trump card, which the start's indicator and turned name: a start may name neither
-    other = next(suit for suit in "CDHS" if suit != last[-1])
-    position["start"] = {k: v for k, v in position["start"].items() if k not in ("indicator", "turned")} | {"trump": other}
-    observation = {"snapshot": {"trump": last[-1]}}
-    mid = {"game": 1, "variant": "briscola-2p", "setup": position, "actions": [], "observations": [observation]}
+def test_a_mid_deal_game_s_wrong_turned_card_is_not_put_down_to_its_stock(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A start names the card turned: a stock there is no stock as dealt, and the hint of a stock written after the
+    turn would mislead. Seat 0 bid 5H and took 3H, the card turned, in exchange: 5H, the indicator, is the stock's
+    last card, and an engine reporting it as the card turned is wrong on its own."""
+    others = [c for c in deck_of(variant("albastini-2p")) if c not in ("5H", "3H")]
+    setup = {"dealer": 1, "hands": {"0": ["5H", *others[:4]], "1": others[4:9]}, "stock": ["3H", *others[9:]]}
+    engine = Engine.new("albastini-2p", setup)
+    engine.apply({"type": "bid", "seat": 0, "card": "5H"})
+    position = from_position(setup, engine.snapshot())
+    assert position is not None and position["start"]["turned"] == ["3H"] and position["stock"][-1] == "5H"
+    mid = {"game": 1, "variant": "albastini-2p", "setup": position, "actions": [],
+           "observations": [{"snapshot": {"turned": ["5H"]}}]}
     status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", mid)))
-    assert status == 1 and "trump: expected" in out, out
+    assert status == 1 and "turned: expected" in out, out
     assert "the stock's last card" not in out
 
 

@@ -207,6 +207,7 @@ class Deal {
       ...this.dead,
     ]);
     this.checkTurnedLies();
+    this.checkIndicatorLies();
     this.finishIfDone();
   }
 
@@ -228,8 +229,15 @@ class Deal {
     if (this.stock.includes(turned) && turned !== last) {
       throw new SetupError(`${turned}, the card turned, lies under the stock, its last card, until it is drawn`);
     }
-    if (this.stock.length && this.indicator === null) {
-      throw new SetupError(`while the stock lasts its last card is the indicator, ${turned} or a bid card exchanged for it`);
+  }
+
+  // While the stock lasts the indicator lies face up under it, its last card, until the last drawer takes it
+  // (ruling R6): a start with a stock gives it there, never out of play or anywhere else.
+  checkIndicatorLies() {
+    if (this.stock.length === 0) return;
+    if (this.indicator === null) throw new SetupError("while the stock lasts its last card is the indicator: expected start.indicator");
+    if (this.indicator !== this.stock[this.stock.length - 1]) {
+      throw new SetupError(`while the stock lasts the indicator lies under it, its last card: ${this.indicator} does not`);
     }
   }
 
