@@ -1474,8 +1474,8 @@ def test_deals_after_one_the_trace_stops_in_say_so(tmp_path: Path, capsys: pytes
 def test_a_deal_refused_at_its_setup_leaves_the_deals_after_it_to_their_own_setups(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], refused: int
 ) -> None:
-    """A setup the rules do not allow (a dealer at a seat the table does not have) fails its deal and says nothing
-    of the dealers: the deal after it starts from its own setup, and a right engine passes every deal after it."""
+    """A setup the rules do not allow (a dealer at a seat the table does not have) fails its deal and shows no dealers
+    the reference reads: the deal after it starts from its own setup, and a right engine passes every deal after it."""
     match = _reference_match("albastini-4p", 5, 6, written=WRITTEN["everything"])
     setup = match["deals"][refused - 1]["setup"]
     setup["dealer"], setup["dealer_history"] = 5, [*setup.get("dealer_history", [0])[:-1], 5]
@@ -1508,6 +1508,43 @@ def test_a_count_a_refused_setup_makes_up_is_not_waited_for(
         return
     assert "\n4 passed, 1 failed\n" in out, out
     assert notes == [None, None, *[_not_judged_since_2("rounds and scores")] * 3], notes
+
+
+@pytest.mark.parametrize("refused", ["a card twice", "a seat the table does not have"])
+def test_a_deal_after_a_refused_one_goes_on_from_the_dealers_the_trace_shows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], refused: str
+) -> None:
+    """Deal 2's setup is refused, and the setups after it give no dealer history: the dealers before them decide a
+    winning side's least recent dealer. Where deal 2's setup shows its dealer (its deck holds a card twice), the deals
+    after it go on from the dealers the trace shows: a right engine passes, and a next dealer reported wrongly fails.
+    Where it shows none the reference reads (a dealer at a seat the table does not have), who deals next is not
+    judged, each deal after it saying so, until a setup gives a dealer history."""
+    match = _reference_match("albastini-4p", 5, 8, written=WRITTEN["the match"], leave_dealer=True)
+    whole = _reference_match("albastini-4p", 5, 8, written=WRITTEN["everything"], leave_dealer=True)  # the same deals
+    deals = match["deals"]
+    assert len(deals) == 8
+    deals[5]["setup"]["dealer_history"] = whole["deals"][5]["setup"]["dealer_history"]
+    setup = deals[1]["setup"]
+    shown = refused == "a card twice"
+    if shown:
+        setup["deck"][1] = setup["deck"][0]
+    else:
+        setup["dealer"] = 5
+    trace = _write(tmp_path / "t.jsonl", match)
+    status, out = _check(capsys, str(trace), "--report-dir", str(tmp_path / "r"))
+    assert status == 1 and "1 distinct divergence\n" in out and "\n7 passed, 1 failed\n" in out, out
+    assert f"setup (first at {trace}:1#match-5/2; 1 game)" in out, out
+    unknown = ("result.next_dealer not judged: deal 2 of the match was refused at its setup, which shows no dealers the "
+               "rules allow, so the match's dealers are not known, and no setup since gives the dealer history")
+    notes = [line["note"] for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios]
+    assert notes == [None, None, *[None if shown else unknown] * 3, None, None, None], notes
+    result = deals[3]["observations"][-1]["snapshot"]["result"]
+    result["next_dealer"] = (result["next_dealer"] + 2) % 4  # the other member of its side
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", match)))
+    if shown:
+        assert status == 1 and f"FAIL albastini-4p result.next_dealer (first at {trace}:1#match-5/4; 1 game)" in out, out
+    else:
+        assert status == 1 and "\n7 passed, 1 failed\n" in out, out
 
 
 def test_a_dealer_history_kept_wrongly_is_not_taken(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -127,14 +127,17 @@ def judge_match(games: tuple[Game, ...], known: frozenset[str], *, every_value: 
     that the match goes on) is the engine's report of where the deal before left the match, judged with that deal
     once it is over. After a deal whose end the reference does not know (it failed, or its trace stops before the
     deal is over) the reference cannot say where it left the match: the next deal goes on from the dealers the trace
-    shows (after a deal whose setup the reference refused, from its own setup as given) and the match's counts its
-    setup gives, and while a count is given by no setup since, the match is not judged, the deal's ``unjudged``
-    saying so (``_Unknown``). A deal whose judging raised is an error of the kit's (``_not_judged``), and so is each
-    deal after it, whose match is then not known: judged from its setup alone, it could fail for the kit's fault."""
+    shows (after a deal whose setup the reference refused, those its setup shows where the reference reads them, else
+    the history its own setup gives) and the match's counts its setup gives. While a count is given by no setup
+    since, the match is not judged, and while the dealers are not known, who deals next; the deal's ``unjudged`` says
+    so (``_Unknown``, ``_DealersUnknown``). A deal whose judging raised is an error of the kit's (``_not_judged``),
+    and so is each deal after it, whose match is then not known: judged from its setup alone, it could fail for the
+    kit's fault."""
     out: list[DealVerdict] = []
     carried: Json | None = None  # the reference's next setup at the end of the deal before
     stopped: DealVerdict | None = None  # the deal before, where the reference does not know its end
     unknown: _Unknown | None = None  # what the kit does not know of the match the deal goes on from
+    lost: _DealersUnknown | None = None  # where the kit does not know the dealers of the match
     faulted = 0  # the deal whose judging raised
     for number, game in enumerate(games):
         if faulted:
@@ -145,21 +148,29 @@ def judge_match(games: tuple[Game, ...], known: frozenset[str], *, every_value: 
         started = time.perf_counter()
         try:
             given = game.setup
+            own_history = lost is not None and HISTORY in given  # the engine's word, where the kit knows no dealers
+            lost = None if own_history else lost
             if carried is not None:
-                game = replace(game, setup=_carried_into(carried, given))
+                game = replace(game, setup=_carried_into(carried, given, own_history=own_history))
                 unknown = unknown.given(given) if unknown is not None else None
             elif stopped is not None:
                 counted = _counts_read(stopped.game)  # None: its setup refused, it says nothing of the match
-                game = replace(game, setup=_after_a_stop(stopped.game.setup, given)) if counted is not None else game
+                setup = _after_a_stop(stopped.game, given, refused=counted is None, own_history=own_history)
+                game = replace(game, setup=setup)
                 unknown = _Unknown.after(stopped, counted or frozenset(), unknown, game)
+                if counted is None and HISTORY not in setup:
+                    lost = lost or _DealersUnknown(stopped.game.deal)
             following = games[number + 1] if number + 1 < len(games) else None
-            then_of = partial(_carried_on, following) if following is not None else None
-            unjudged = frozenset({MATCH} if unknown is not None else ())
+            then_of = None
+            if following is not None:
+                then_of = partial(_carried_on, following, own_history=lost is not None and HISTORY in following.setup)
+            unjudged = frozenset({MATCH} if unknown is not None else ()) | frozenset({NEXT_DEALER} if lost else ())
             verdict = judge_deal(game, known, every_value=every_value, then_of=then_of, unjudged=unjudged)
             if verdict.carried_wrong and verdict.then is not None:  # the scenario's engine side: its word from the next deal
                 verdict = replace(verdict, game=_reporting(verdict.game, verdict.then))
-            if unknown is not None:
-                verdict = replace(verdict, result=replace(verdict.result, unjudged=unknown.said()))
+            if unknown is not None or lost is not None:
+                said = "; ".join(why.said() for why in (unknown, lost) if why is not None)
+                verdict = replace(verdict, result=replace(verdict.result, unjudged=said))
             carried = verdict.ended.next_setup() if verdict.ended is not None and following is not None else None
             # An end the reference does not know: the deal's, or the match's it counts won from counts it does not know
             # (a match won by counts it knows, that the trace goes on from, is the deal's divergence).
@@ -176,6 +187,8 @@ def judge_match(games: tuple[Game, ...], known: frozenset[str], *, every_value: 
 
 
 MATCH = "match"  # the snapshot's field of the match's state: the one field the match's counts decide
+NEXT_DEALER = "result.next_dealer"  # who deals next: the one field the dealers before decide
+HISTORY = "dealer_history"  # a setup's dealers of the match so far, oldest first
 
 
 @dataclass(frozen=True)
@@ -214,13 +227,28 @@ class _Unknown:
                 f"and no setup since gives the match's {' and '.join(self.counts)}")
 
 
-def _carried_into(carried: Json, given: Json) -> Json:
+@dataclass(frozen=True)
+class _DealersUnknown:
+    """The dealers of the match the kit does not know in a deal, and why: deal ``deal``'s setup was refused and shows
+    no dealers the reference reads (a dealer at a seat the table does not have, or none written), and no deal's setup
+    since gives a dealer history. Who deals next may rest on the dealers before, and is not judged."""
+
+    deal: int
+
+    def said(self) -> str:
+        return (f"{NEXT_DEALER} not judged: deal {self.deal} of the match was refused at its setup, which shows no "
+                "dealers the rules allow, so the match's dealers are not known, and no setup since gives the dealer history")
+
+
+def _carried_into(carried: Json, given: Json, *, own_history: bool = False) -> Json:
     """A later deal's setup: as given, the match's counts it leaves out as the reference carried them on, and the
     dealers of the match as the trace shows them, ending with this deal's (the engine's own history is not taken:
-    one it kept wrongly would have the reference choose a next dealer by it too)."""
+    one it kept wrongly would have the reference choose a next dealer by it too; ``own_history``: it is, as the kit
+    knows no dealers of the match, ``_DealersUnknown``)."""
     setup = {**given, "match": {**carried["match"], **(given.get("match") or {})}}
-    history = list(carried["dealer_history"])
-    setup["dealer_history"] = [*history[:-1], given["dealer"]] if "dealer" in given else history
+    if not own_history:
+        history = list(carried[HISTORY])
+        setup[HISTORY] = [*history[:-1], given["dealer"]] if "dealer" in given else history
     return setup
 
 
@@ -233,18 +261,32 @@ def _counts_read(game: Game) -> frozenset[str] | None:
         return None
 
 
-def _after_a_stop(stopped: Json, given: Json) -> Json:
-    """The setup of a deal after one whose end the reference does not know (``stopped``, its setup as judged, one the
-    reference accepted: a setup refused is no word on the dealers): as given, with the dealers of the match as the
-    trace shows them, ending with this deal's (as ``_carried_into`` has them). The match's counts it leaves out are
-    not known (``_Unknown``)."""
-    dealers = stopped.get("dealer_history") or ([stopped["dealer"]] if "dealer" in stopped else None)
-    if dealers is None or "dealer" not in given:  # a dealer not written, the nines' draw naming it: as given
-        return given
-    return {**given, "dealer_history": [*dealers, given["dealer"]]}
+def _after_a_stop(stopped: Game, given: Json, *, refused: bool, own_history: bool) -> Json:
+    """The setup of a deal after one whose end the reference does not know (``stopped``, its setup as judged): as
+    given, with the dealers of the match as the trace shows them, ending with this deal's (as ``_carried_into`` has
+    them). Of a setup the reference ``refused``, those are the dealers it shows where it writes its dealer and the
+    reference reads them before this deal's; else the history this setup gives stands, if it gives one, as it does
+    where the kit knows no dealers of the match (``own_history``). The match's counts it leaves out are not known
+    (``_Unknown``)."""
+    before = stopped.setup
+    if own_history or "dealer" not in given or (refused and "dealer" not in before):
+        return given  # a dealer not written (the nines' draw naming it, or a refused setup's unknown): as given
+    dealers = before.get(HISTORY) or [before["dealer"]]
+    shown = {**given, HISTORY: [*dealers, given["dealer"]]}
+    return shown if not refused or _dealers_read(stopped.variant, shown) else given
 
 
-def _carried_on(following: Game, ended: Engine, variant: str) -> Json | None:
+def _dealers_read(variant: str, setup: Json) -> bool:
+    """Whether the reference reads a setup's dealers (its dealer, dealer history and nines drawn), whatever its cards."""
+    dealers = {key: setup[key] for key in ("dealer", HISTORY, "nines") if key in setup}
+    try:
+        Engine.new(variant, {**dealers, "shuffle": 0})  # cards of its own, which the reference always reads
+    except SetupError:
+        return False
+    return True
+
+
+def _carried_on(following: Game, ended: Engine, variant: str, *, own_history: bool = False) -> Json | None:
     """What the next deal's setup says of the end of this one, ``ended`` there: the next dealer, the match's counts
     it reads (the reference reading the setup, as a house target or a part of a sheet may be written several ways),
     and that the match is not won. None where that setup is one the rules do not allow (its deal fails for it)."""
@@ -252,7 +294,7 @@ def _carried_on(following: Game, ended: Engine, variant: str) -> Json | None:
     if carried is None:  # the match is won: that a deal follows at all is the difference
         return {"snapshot": {"match": {"winner": None}}}
     try:
-        started = Engine.new(variant, _carried_into(carried, following.setup)).snapshot()
+        started = Engine.new(variant, _carried_into(carried, following.setup, own_history=own_history)).snapshot()
     except SetupError:
         return None
     given = following.dealt.get("match") if isinstance(following.dealt, dict) else None
@@ -354,11 +396,18 @@ def judge_deal(
 
 
 def _leaving_out(reports: Reports, fields: frozenset[str]) -> Reports:
-    """The fields judged (``reports``, None for every one) but ``fields``, whole or in part."""
+    """The fields judged (``reports``, None for every one) but ``fields``, whole or in part: a field holding one of
+    them (``result``, of ``result.next_dealer``) is judged by its other keys."""
     if not fields:
         return reports
     every = reports if reports is not None else frozenset([*field_keys(), LEGAL])
-    return frozenset(field for field in every if not any(part_of(field, left) for left in fields))
+    kept: set[str] = set()
+    for field in every:
+        if any(part_of(field, left) for left in fields):
+            continue
+        inside = {left for left in fields if part_of(left, field)}
+        kept |= {f"{field}.{key}" for key in field_keys()[field] or ()} - inside if inside else {field}
+    return frozenset(kept)
 
 
 def _one_action_short(ended: Engine, then: Json | None) -> str:
