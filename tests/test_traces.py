@@ -1547,6 +1547,34 @@ def test_a_deal_after_a_refused_one_goes_on_from_the_dealers_the_trace_shows(
         assert status == 1 and "\n7 passed, 1 failed\n" in out, out
 
 
+@pytest.mark.parametrize("variant_id", ["briscola-4p", "albastini-over60"])
+@pytest.mark.parametrize("stopped", ["stops before its end", "refused at its setup"])
+def test_a_house_target_holds_for_the_match_after_a_deal_that_stopped_short(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], variant_id: str, stopped: str
+) -> None:
+    """The first deal's setup agrees a house target, and the later setups give the match's victory points and sheet,
+    not the target, which never changes within a match. After deal 2 stops before its end, or is refused at its
+    setup, the deals go on to that target and their match is judged: a right engine passes every other deal, none
+    of them saying the match was not judged (over-60's usual target, 5, the match would have reached)."""
+
+    def vp_and_sheet(setup: dict[str, Any]) -> dict[str, Any]:
+        return {"dealer": setup["dealer"], "match": {"vp": setup["match"]["vp"], "sheet": setup["match"]["sheet"]}}
+
+    first = {"dealer": 0, "match": {"vp": [0, 0], "target": 12}}
+    match = _reference_match(variant_id, 4, 12, first=first, written=vp_and_sheet)
+    deals = match["deals"]
+    assert len(deals) == 12 and deals[-1]["observations"][-1]["snapshot"]["match"]["target"] == 12
+    if stopped == "stops before its end":
+        deals[1]["actions"], deals[1]["observations"] = deals[1]["actions"][:5], deals[1]["observations"][:6]
+    else:
+        deals[1]["setup"]["deck"][1] = deals[1]["setup"]["deck"][0]
+    trace = _write(tmp_path / "t.jsonl", match)
+    status, out = _check(capsys, str(trace), "--report-dir", str(tmp_path / "r"))
+    failed = int(stopped == "refused at its setup")
+    assert status == failed and f"\n{12 - failed} passed, {failed} failed\n" in out, out
+    assert [line["note"] for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios] == [None] * 12
+
+
 def test_a_dealer_history_kept_wrongly_is_not_taken(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An engine that forgets who dealt before chooses a side's next dealer by its own history; the kit judges by
     the dealers the trace shows, whatever history the setups give, and the choice fails."""

@@ -138,6 +138,7 @@ def judge_match(games: tuple[Game, ...], known: frozenset[str], *, every_value: 
     stopped: DealVerdict | None = None  # the deal before, where the reference does not know its end
     unknown: _Unknown | None = None  # what the kit does not know of the match the deal goes on from
     lost: _DealersUnknown | None = None  # where the kit does not know the dealers of the match
+    target: object = None  # the match's target as the reference last read it (None: none)
     faulted = 0  # the deal whose judging raised
     for number, game in enumerate(games):
         if faulted:
@@ -151,14 +152,16 @@ def judge_match(games: tuple[Game, ...], known: frozenset[str], *, every_value: 
             own_history = lost is not None and HISTORY in given  # the engine's word, where the kit knows no dealers
             lost = None if own_history else lost
             if carried is not None:
+                target = carried["match"].get(TARGET)
                 game = replace(game, setup=_carried_into(carried, given, own_history=own_history))
                 unknown = unknown.given(given) if unknown is not None else None
             elif stopped is not None:
-                counted = _counts_read(stopped.game)  # None: its setup refused, it says nothing of the match
-                setup = _after_a_stop(stopped.game, given, refused=counted is None, own_history=own_history)
+                read = _match_read(stopped.game)  # None: its setup refused, it says nothing of the match
+                target = read.get(TARGET) if read is not None else target
+                setup = _after_a_stop(stopped.game, _agreed(given, target), refused=read is None, own_history=own_history)
                 game = replace(game, setup=setup)
-                unknown = _Unknown.after(stopped, counted or frozenset(), unknown, game)
-                if counted is None and HISTORY not in setup:
+                unknown = _Unknown.after(stopped, frozenset(read or ()), unknown, game)
+                if read is None and HISTORY not in setup:
                     lost = lost or _DealersUnknown(stopped.game.deal)
             following = games[number + 1] if number + 1 < len(games) else None
             then_of = None
@@ -189,6 +192,7 @@ def judge_match(games: tuple[Game, ...], known: frozenset[str], *, every_value: 
 MATCH = "match"  # the snapshot's field of the match's state: the one field the match's counts decide
 NEXT_DEALER = "result.next_dealer"  # who deals next: the one field the dealers before decide
 HISTORY = "dealer_history"  # a setup's dealers of the match so far, oldest first
+TARGET = "target"  # a setup's target of the match: agreed before play, it never changes within the match
 
 
 @dataclass(frozen=True)
@@ -208,7 +212,7 @@ class _Unknown:
         that deal's setup; ``before``: what was not known there already): the counts the match carries, as that deal
         went on from them and as the reference reads this deal's setup, that this setup leaves out. Only the
         reference's readings name them, so a count is one the variant's match has, never a key a setup made up."""
-        carries = counted | (_counts_read(game) or frozenset())  # a setup refused fails its own deal for it
+        carries = counted | frozenset(_match_read(game) or ())  # a setup refused fails its own deal for it
         left = tuple(sorted(carries - set(game.setup.get("match") or ())))
         if not left:
             return None
@@ -252,13 +256,21 @@ def _carried_into(carried: Json, given: Json, *, own_history: bool = False) -> J
     return setup
 
 
-def _counts_read(game: Game) -> frozenset[str] | None:
-    """The counts of the match the reference reads in the game's setup, the variant's match's own (the keys of
-    ``Engine.match_so_far``); None where the reference refuses that setup."""
+def _match_read(game: Game) -> Json | None:
+    """The match the reference reads in the game's setup (``Engine.match_so_far``): its counts are the variant's
+    match's own; None where the reference refuses that setup."""
     try:
-        return frozenset(Engine.new(game.variant, game.setup).match_so_far())
+        return Engine.new(game.variant, game.setup).match_so_far()
     except SetupError:
         return None
+
+
+def _agreed(given: Json, target: object) -> Json:
+    """A setup after a deal whose end the reference does not know, with the match's ``target`` as an earlier setup
+    gave it (the reference reading it) where it leaves the target out: however the deals before it ended, the target
+    they were played to holds."""
+    match = given.get("match") or {}
+    return given if target is None or TARGET in match else {**given, "match": {**match, TARGET: target}}
 
 
 def _after_a_stop(stopped: Game, given: Json, *, refused: bool, own_history: bool) -> Json:
