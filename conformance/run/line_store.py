@@ -2,7 +2,8 @@
 
 A check of a game site's logs judges millions of games, and every report is rendered from their lines.
 ``Lines`` keeps the most recent lines in memory and writes the others, a batch at a time, to a
-temporary file that goes with it; reading them back is a pass over the file. A run of a few thousand
+temporary file that goes with it; reading them back is a pass over the file. Either way a line is held once,
+never as its text beside its value: its text is written and read back a line at a time. A run of a few thousand
 lines (every verify of the kit's suite) never writes one. The standard library has no list kept on
 disk: shelve and sqlite3 store by key, and a run's lines are only ever appended and read in order.
 """
@@ -39,16 +40,17 @@ class Lines:
             self._write_out()
 
     def _write_out(self) -> None:
-        data = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in self._recent).encode()
         try:
             if self._file is None:
                 self._file = tempfile.TemporaryFile()  # noqa: SIM115  # open for the lines' life, removed with them
             offset = self._file.seek(0, 2)
-            self._file.write(data)
+            for line in self._recent:  # a line's text at a time: the batch is never held as text beside its lines
+                self._file.write(json.dumps(line, separators=(",", ":")).encode() + b"\n")
+            length = self._file.tell() - offset
         except OSError as err:  # said as the temporary folder's, not as a file the command was given
             where = f"writing a run's lines to a temporary file in {tempfile.gettempdir()} (TMPDIR names the folder)"
             raise OSError(err.errno, f"{err.strerror or err}: {where}") from None
-        self._batches.append((offset, len(data)))
+        self._batches.append((offset, length))
         self._written += len(self._recent)
         self._recent = []
 
@@ -59,8 +61,12 @@ class Lines:
     def _lines(self, batches: list[tuple[int, int]], recent: list[Any]) -> Iterator[Any]:
         for offset, length in batches:
             assert self._file is not None
-            self._file.seek(offset)
-            yield from (json.loads(raw) for raw in self._file.read(length).splitlines())
+            at, end = offset, offset + length
+            while at < end:  # a line read at a time, from where this reading left it (another may read meanwhile)
+                self._file.seek(at)
+                raw = self._file.readline()
+                at += len(raw)
+                yield json.loads(raw)
         yield from recent
 
     def __len__(self) -> int:
