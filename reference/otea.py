@@ -17,7 +17,7 @@ from reference import refusals
 from reference.errors import AS_DEALT
 from reference.params import Kind, Param, Params
 from reference.refusals import Refusal
-from reference.rules import Events, Rule, Rules
+from reference.rules import Events, Misplaced, Rule, Rules
 from reference.state import Deal, Phase
 
 BIDDERS = ("dealer-opponents", "none")
@@ -68,7 +68,7 @@ class Otea(Rule):
     def wrong_makers(self, st: Deal, makers: int) -> str | None:
         return None  # no side makes trumps here (names_makers), which a setup is refused for first
 
-    def misplaced(self, st: Deal) -> tuple[int, str, str] | None:
+    def misplaced(self, st: Deal) -> Misplaced | None:
         """The card turned is the indicator, face up under the stock (its last card) until it is drawn, where the
         start gives it; exchanged for a bid card, which is the indicator then, it went into a bidder's hand, to be
         played from there. Drawn or played, it may lie anywhere; the indicator may lie out of play too (setup.py)."""
@@ -79,12 +79,12 @@ class Otea(Rule):
             return self._exchanged_lie(st, turned, st.indicator)
         return self._indicator_lie(st, turned)
 
-    def _exchanged_lie(self, st: Deal, turned: int, indicator: int) -> tuple[int, str, str] | None:
+    def _exchanged_lie(self, st: Deal, turned: int, indicator: int) -> Misplaced | None:
         """Exchanged, the card turned is in no stock, and held or played by a seat that bids."""
         codes = self.rules.cards.codes
         took = f"{codes[turned]} was exchanged for {codes[indicator]}, the indicator: a bidder took it into hand"
         if turned in st.stock:
-            return turned, f"{took}, so it lies in no stock", f"hands@{self.turned_at}"
+            return Misplaced(turned, f"{took}, so it lies in no stock", f"hands@{self.turned_at}")
         holder = next((seat for seat, hand in enumerate(st.hands) if turned in hand), None)
         if holder is None and turned in st.trick_cards:
             holder = st.trick_seats[st.trick_cards.index(turned)]
@@ -92,9 +92,9 @@ class Otea(Rule):
             return None  # a bidder's, or in a pile or out of play, won by anyone
         *others, last = self.order[st.dealer]
         bidder = f"one of seats {', '.join(map(str, others))} and {last}" if others else f"seat {last}"
-        return turned, f"{took}, so {bidder} holds or played it, not seat {holder}", f"hands@{self.turned_at}"
+        return Misplaced(turned, f"{took}, so {bidder} holds or played it, not seat {holder}", f"hands@{self.turned_at}")
 
-    def _indicator_lie(self, st: Deal, turned: int) -> tuple[int, str, str] | None:
+    def _indicator_lie(self, st: Deal, turned: int) -> Misplaced | None:
         """Not exchanged (or, with no indicator given, maybe exchanged), the card turned lies under the stock as its
         last card while the stock lasts, and the start gives it as the indicator; an exchange puts the bid card
         there, given as the indicator too."""
@@ -104,16 +104,17 @@ class Otea(Rule):
         if turned in stock:
             if turned != stock[-1]:
                 above = "on top of" if turned == stock[0] else "inside"
-                return turned, f"{said} lies under the stock, its last card, until it is drawn, not {above} it", placed
+                return Misplaced(turned, f"{said} lies under the stock, its last card, until it is drawn, not {above} it", placed)
             if indicator is None:
-                return turned, f"{said} lies under the stock as the trump indicator: expected start.indicator {code}", placed
+                why = f"{said} lies under the stock as the trump indicator: expected start.indicator {code}"
+                return Misplaced(turned, why, placed)
             return None
         if not stock or indicator is not None:
             return None  # drawn, or the indicator out of play
         if self.order[st.dealer]:
             why = f"{said} lies under the stock as the trump indicator, or a bid card exchanged for it does"
-            return turned, f"{why}: expected start.indicator", f"indicator@{self.turned_at}"
-        return turned, f"{said} lies under the stock as the trump indicator until the stock is drawn out", placed
+            return Misplaced(turned, f"{why}: expected start.indicator", f"indicator@{self.turned_at}")
+        return Misplaced(turned, f"{said} lies under the stock as the trump indicator until the stock is drawn out", placed)
 
     def start(self, st: Deal, ev: Events) -> bool:
         st.pending = list(self.order[st.dealer])

@@ -85,13 +85,12 @@ class TrumpRule(Protocol):
         ``indicator`` (where the deal has one) to show them: the index of the first card none turns so, and why; None
         where one may."""
 
-    def misplaced(self, st: Deal) -> Misplaced | tuple[int, str, str] | None:
+    def misplaced(self, st: Deal) -> Misplaced | None:
         """Of the cards a position begun mid-play records as turned (``st.turned``, as ``unturnable`` allows them),
         the first lying where no deal leaves it (or where a deal reports it as the indicator, and the position gives
         none), why, and the field that shows where making trumps put it, as an action of its phase leaves it
-        (``SetupError.observed``), with the player's choice that put it there where the position records one (a
-        ``Misplaced``; a rule recording none may give the first three alone); None where each lies where a deal may
-        leave it."""
+        (``SetupError.observed``), with the player's choice that put it there where the position records one; None
+        where each lies where a deal may leave it."""
 
     def wrong_makers(self, st: Deal, makers: int) -> str | None:
         """Why no deal makes side ``makers`` the makers once trumps are made in ``st`` (where ``names_makers``);

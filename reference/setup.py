@@ -14,7 +14,7 @@ from enum import Enum
 from typing import Any
 
 from reference.errors import AS_DEALT, SetupError
-from reference.rules import Misplaced, Rules
+from reference.rules import Rules
 from reference.seating import PLAYERS, seat_key
 from reference.state import Deal, Phase
 from specreader.jsontypes import JsonPath
@@ -283,8 +283,10 @@ def _turned_lie(rules: Rules, st: Deal, cards: _Cards) -> None:
     """The cards the start records as turned lie where making trumps left them, once every card is placed once."""
     misplaced = rules.trump_rule.misplaced(st)
     if misplaced is not None:
-        card, why, observed, chosen_actions = Misplaced(*misplaced)
-        raise SetupError(why, cards.place(card), parameter=TRUMP, observed=observed, chosen_actions=chosen_actions)
+        raise SetupError(
+            misplaced.why, cards.place(misplaced.card), parameter=TRUMP, observed=misplaced.observed,
+            chosen_actions=misplaced.chosen_actions,
+        )  # fmt: skip
 
 
 def _indicator_given(rules: Rules, st: Deal) -> None:
