@@ -1470,6 +1470,21 @@ def test_deals_after_one_the_trace_stops_in_say_so(tmp_path: Path, capsys: pytes
     assert [line["note"] for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios] == [None, None, said, said]
 
 
+def test_a_deal_after_one_dealt_by_the_nines_the_trace_stops_in_is_judged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An Altbaumer match's first setup gives the nines drawn and no dealer, the draw naming it, and its trace stops
+    before the deal's end: that setup shows no dealer to go on from, so the deal after it starts from its own setup,
+    and a right engine passes every deal."""
+    nines = {"0": "9H", "1": "9S", "2": "9D", "3": "9C"}
+    match = _reference_match("altbaumer-standard", 3, 4, first={"nines": nines})
+    cut = match["deals"][0]
+    assert "dealer" not in cut["setup"] and "dealer_history" not in cut["setup"]
+    cut["actions"], cut["observations"] = cut["actions"][:3], cut["observations"][:4]
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", match)))
+    assert status == 0 and "\n4 passed, 0 failed\n" in out, out
+
+
 @pytest.mark.parametrize("refused", [1, 2])
 def test_a_deal_refused_at_its_setup_leaves_the_deals_after_it_to_their_own_setups(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], refused: int

@@ -281,9 +281,9 @@ def _after_a_stop(stopped: Game, given: Json, *, refused: bool, own_history: boo
     where the kit knows no dealers of the match (``own_history``). The match's counts it leaves out are not known
     (``_Unknown``)."""
     before = stopped.setup
-    if own_history or "dealer" not in given or (refused and "dealer" not in before):
+    dealers = before.get(HISTORY) or ([before["dealer"]] if "dealer" in before else None)
+    if own_history or dealers is None or "dealer" not in given or (refused and "dealer" not in before):
         return given  # a dealer not written (the nines' draw naming it, or a refused setup's unknown): as given
-    dealers = before.get(HISTORY) or [before["dealer"]]
     shown = {**given, HISTORY: [*dealers, given["dealer"]]}
     return shown if not refused or _dealers_read(stopped.variant, shown) else given
 
