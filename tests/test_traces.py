@@ -1590,6 +1590,24 @@ def test_a_house_target_holds_for_the_match_after_a_deal_that_stopped_short(
     assert [line["note"] for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios] == [None] * 12
 
 
+@pytest.mark.parametrize("unknown", ["the match", "the dealers"])
+def test_a_field_the_kit_cannot_judge_in_a_deal_is_not_said_to_be_left_out_by_the_header(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], unknown: str
+) -> None:
+    """A trace with no header declares every field. After deal 2 fails, the match is not judged until a setup gives
+    its counts; after deal 2 is refused at a dealer the table does not have, who deals next is not judged until a
+    setup gives the dealer history. The notes say so, and the field is not among those the games give that the
+    header does not declare, judged nowhere: it is judged in the other deals."""
+    if unknown == "the match":
+        match, field = _failing_in_deal_2("albastini-4p", 5, 8, WRITTEN["the dealer"]), "match"
+    else:
+        match, field = _reference_match("albastini-4p", 5, 8, written=WRITTEN["the match"]), "result.next_dealer"
+        match["deals"][1]["setup"]["dealer"] = 5
+    status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", match)))
+    assert status == 1 and f": {field} not judged: deal 2 of the match" in out, out
+    assert "the header does not declare" not in out, out
+
+
 def test_a_dealer_history_kept_wrongly_is_not_taken(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An engine that forgets who dealt before chooses a side's next dealer by its own history; the kit judges by
     the dealers the trace shows, whatever history the setups give, and the choice fails."""

@@ -339,8 +339,9 @@ def judge_deal(
     from the reference at the end; judged after the last action where the deal is over. ``unjudged``: fields the
     kit cannot judge in this deal, left out wherever the engine reports them."""
     started = time.perf_counter()
-    if unjudged:
-        game = replace(game, reports=_leaving_out(game.reports, unjudged))
+    # judged without them, while the verdict's game keeps the fields its header declares, which the terminal holds
+    # the fields the games give to (FieldsGiven)
+    judged_game = replace(game, reports=_leaving_out(game.reports, unjudged)) if unjudged else game
     seen: set[str] = set()
     flags = _Flags(every_value)
     try:
@@ -351,7 +352,7 @@ def judge_deal(
     given = len(observations)
     legal_judged = covers(game.reports, LEGAL)  # judged on the fields its header declares, and no others
     refusals: list[tuple[str, ...] | None] = []
-    divergence = _report(engine, 0, observations[0] if observations else None, game, known, seen, legal_judged, flags)
+    divergence = _report(engine, 0, observations[0] if observations else None, judged_game, known, seen, legal_judged, flags)
     apply = engine.apply
     for position, action in enumerate(game.actions, start=1):
         if divergence is not None:
@@ -366,7 +367,7 @@ def judge_deal(
             mismatch = Mismatch(position, game.number, what, wanted, said if said is not None else "accepted")
             divergence = Divergence(REFUSAL, position, (mismatch,), allowed=(code,) if code is not None else None)
             break
-        divergence = _report(engine, position, observation, game, known, seen, legal_judged, flags)
+        divergence = _report(engine, position, observation, judged_game, known, seen, legal_judged, flags)
     over = divergence is None and engine.to_act is None  # the deal is over (a side may still name its dealer)
     then = then_of(engine, game.variant) if over and then_of is not None else None
     if then is not None:  # judged whatever fields the header declares: a setup always says who deals, and what of the
