@@ -1608,6 +1608,22 @@ def test_a_field_the_kit_cannot_judge_in_a_deal_is_not_said_to_be_left_out_by_th
     assert "the header does not declare" not in out, out
 
 
+def test_who_deals_next_is_judged_after_a_refused_setup_where_no_dealer_before_decides_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In Briscola the player after the dealer deals next, whoever dealt before. Deal 2's setup is refused at a dealer
+    the table does not have and the setups after it give no dealer history: who deals next is still judged in the
+    deals after it, none saying otherwise, and a next dealer reported wrongly fails."""
+    match = _reference_match("briscola-2p", 5, 5, written=WRITTEN["the match"])
+    match["deals"][1]["setup"]["dealer"] = 5
+    result = match["deals"][2]["observations"][-1]["snapshot"]["result"]
+    result["next_dealer"] = 1 - result["next_dealer"]
+    trace = _write(tmp_path / "t.jsonl", match)
+    status, out = _check(capsys, str(trace), "--report-dir", str(tmp_path / "r"))
+    assert status == 1 and f"FAIL briscola-2p result.next_dealer (first at {trace}:1#match-5/3; 1 game)" in out, out
+    assert [line["note"] for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios] == [None] * 5
+
+
 def test_a_dealer_history_kept_wrongly_is_not_taken(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An engine that forgets who dealt before chooses a side's next dealer by its own history; the kit judges by
     the dealers the trace shows, whatever history the setups give, and the choice fails."""

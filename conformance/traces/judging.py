@@ -161,7 +161,7 @@ def judge_match(games: tuple[Game, ...], known: frozenset[str], *, every_value: 
                 setup = _after_a_stop(stopped.game, _agreed(given, target), refused=read is None, own_history=own_history)
                 game = replace(game, setup=setup)
                 unknown = _Unknown.after(stopped, frozenset(read or ()), unknown, game)
-                if read is None and HISTORY not in setup:
+                if read is None and HISTORY not in setup and _dealers_decide(game.variant):
                     lost = lost or _DealersUnknown(stopped.game.deal)
             following = games[number + 1] if number + 1 < len(games) else None
             then_of = None
@@ -235,7 +235,8 @@ class _Unknown:
 class _DealersUnknown:
     """The dealers of the match the kit does not know in a deal, and why: deal ``deal``'s setup was refused and shows
     no dealers the reference reads (a dealer at a seat the table does not have, or none written), and no deal's setup
-    since gives a dealer history. Who deals next may rest on the dealers before, and is not judged."""
+    since gives a dealer history. Where who deals next rests on the dealers before (``_dealers_decide``), it is not
+    judged."""
 
     deal: int
 
@@ -286,6 +287,13 @@ def _after_a_stop(stopped: Game, given: Json, *, refused: bool, own_history: boo
         return given  # a dealer not written (the nines' draw naming it, or a refused setup's unknown): as given
     shown = {**given, HISTORY: [*dealers, given["dealer"]]}
     return shown if not refused or _dealers_read(stopped.variant, shown) else given
+
+
+def _dealers_decide(variant: str) -> bool:
+    """Whether the dealers before decide who deals next: a winning side of several, which may name its dealer, has by
+    default the member who dealt least recently deal (``DealerRule.choice``); the player after the dealer, or a
+    winner alone, deals next whoever dealt before."""
+    return Engine.new(variant, {"dealer": 0, "shuffle": 0}).rules.dealer.choice
 
 
 def _dealers_read(variant: str, setup: Json) -> bool:
