@@ -24,10 +24,10 @@ class SetupError(ValueError):
     ``to_act@setup`` where play follows the deal), so that a report names the clauses observing it where no clause
     states a part of the variant; with a ``parameter``, of the clauses stating it, those observing the field (for makers
     or an indicator the rule never has, the field showing what makes trumps: ``trump``, ``turned``).
-    ``chosen_actions``: where the setup breaks what a player's choice the position records made of the deal (the card
-    forehand took on accepting the turned suit), the kinds of action it chose (``{"accept"}``), or none where the
-    rules left no choice (a stock all of one suit binds forehand to take it all), so that, of the clauses stating the
-    part, a report names those leaving exactly those choices (``choices: [action.accept]``; none).
+    ``choices_left``: where the setup breaks what one rule of the part made of the deal, the kinds of action that rule
+    leaves a player to choose: accepting the turned suit (``{"accept"}``) where forehand took the card so, none where
+    the rule binds the player (a stock all of one suit, taken whole after a refusal), so that, of the clauses stating
+    the part, a report names those leaving exactly those choices (``choices: [action.accept]``; none).
 
     ``code`` is the refusal code an engine answers it with (the protocol's setup error carries it).
     """
@@ -43,10 +43,10 @@ class SetupError(ValueError):
         parameter: str | None = None,
         chosen: JsonPath | None = None,
         observed: str | None = None,
-        chosen_actions: frozenset[str] | None = None,
+        choices_left: frozenset[str] | None = None,
     ) -> None:
         self.said, self.path, self.also, self.parameter = message, path, also, parameter
-        self.chosen, self.observed, self.chosen_actions = chosen, observed, chosen_actions
+        self.chosen, self.observed, self.choices_left = chosen, observed, choices_left
         self.message = message if also is None else f"{message} {format_path(also)}"
         super().__init__(f"{format_path(path)}: {self.message}")
 
@@ -61,7 +61,7 @@ class SetupError(ValueError):
             parameter=self.parameter,
             chosen=self.chosen,
             observed=self.observed,
-            chosen_actions=self.chosen_actions,
+            choices_left=self.choices_left,
         )
 
 

@@ -73,7 +73,7 @@ class Misplaced(NamedTuple):
     card: int
     why: str
     observed: str  # the field showing where making trumps put it, as an action of its phase leaves it
-    chosen_actions: frozenset[str] | None = None  # the player's choice that put it there (SetupError.chosen_actions)
+    choices_left: frozenset[str] | None = None  # what the rule that put it there leaves to choose (SetupError's)
 
 
 class TrumpRule(Protocol):

@@ -285,7 +285,7 @@ def _turned_lie(rules: Rules, st: Deal, cards: _Cards) -> None:
     if misplaced is not None:
         raise SetupError(
             misplaced.why, cards.place(misplaced.card), parameter=TRUMP, observed=misplaced.observed,
-            chosen_actions=misplaced.chosen_actions,
+            choices_left=misplaced.choices_left,
         )  # fmt: skip
 
 

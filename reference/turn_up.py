@@ -68,11 +68,11 @@ class TurnUp(Rule):
         """Forehand takes the last card turned, or the whole stock where it is all one suit; the other cards turned
         are dead. A card taken is in forehand's hand, or out of play (discarded, or set aside with forehand's hand),
         or played by forehand: on the table as its card, or in a pile while forehand plays. A card taken and lying
-        elsewhere is put on forehand's choice that took it: accepting, refusing, or none where the stock bound it."""
+        elsewhere is put on the rule that had forehand take it: on accepting, on refusing, or bound by the stock."""
         turned = st.turned
         if not turned:
             return None
-        taken, how, chosen_actions = self._taking(turned)
+        taken, how, choices_left = self._taking(turned)
         forehand = st.forehand
         codes = self.rules.cards.codes
         played = {c for c, seat in zip(st.trick_cards, st.trick_seats, strict=True) if seat == forehand}
@@ -86,13 +86,14 @@ class TurnUp(Rule):
             if c not in st.hands[forehand] and c not in played:
                 lies = "in its hand, out of play (dead) or in a trick it played" if st.active[forehand] else "out of play (dead)"
                 said = f"{codes[c]} was turned and taken by forehand, seat {forehand}, {how}, so it lies {lies}"
-                return Misplaced(c, said, f"hands@{Phase.TRUMP}", chosen_actions)
+                return Misplaced(c, said, f"hands@{Phase.TRUMP}", choices_left)
         return None
 
     def _taking(self, turned: list[int]) -> tuple[list[int], str, frozenset[str]]:
-        """The cards forehand took, as ``turned`` (which ``unturnable`` allows) records them, how, and the actions
-        forehand chose to take them by (SetupError.chosen_actions): one card turned was accepted; after a refusal,
-        forehand took the last card turned, or, bound by a stock all of one suit, every card, by no choice of its own."""
+        """The cards forehand took, as ``turned`` (which ``unturnable`` allows) records them, how, and the actions the
+        rule that had it take them leaves to choose (SetupError.choices_left): one card turned was accepted; after a
+        refusal, forehand took the last card turned, or every card where the stock is all of one suit, a rule that
+        leaves no choice."""
         if len(turned) == 1:
             return turned, "on accepting its suit", frozenset({"accept"})
         suit_of = self.rules.cards.suit_of

@@ -136,8 +136,8 @@ class VariantClauses:
     def for_setup(self, refused: SetupError, variant_id: str) -> Blamed:
         """The clauses a setup the rules do not allow breaks: those stating the part of the variant it names
         (``parameter``, by ``stating``: those observing the field it gives wrongly, where some do, as an action of the
-        phase it names leaves it first; of them, those leaving exactly the choices of the actions it names
-        (``chosen_actions``), where some do; and of those, those refusing the setup's code first); failing those, the
+        phase it names leaves it first; of them, those leaving exactly the choices it names (``choices_left``), where
+        some do; and of those, those refusing the setup's code first); failing those, the
         clauses leaving the choice the setup made (``chosen``, as their ``choices`` name it: ``setup.match.target``);
         failing those, the clauses observing the field a position begun mid-play gives wrongly (``observed``,
         ``_given_wrongly``). Failing all, the clauses of the deal, and the words say that no clause states what the
@@ -146,8 +146,8 @@ class VariantClauses:
         stating = self.stating(refused.parameter) if refused.parameter is not None else []
         if stating and refused.observed is not None:
             stating = _observing(stating, parse(refused.observed)) or stating
-        if stating and refused.chosen_actions is not None:
-            stating = _leaving(stating, refused.chosen_actions) or stating
+        if stating and refused.choices_left is not None:
+            stating = _leaving(stating, refused.choices_left) or stating
         if stating:
             return Blamed(tuple(c.id for c in ([c for c in stating if code in c.refuses_with] or stating)))
         if refused.chosen is not None:
@@ -213,7 +213,7 @@ def _observing(clauses: list[_Clause], observed: Observed) -> list[_Clause]:
 def _leaving(clauses: list[_Clause], kinds: frozenset[str]) -> list[_Clause]:
     """Of the clauses stating a part of the variant, those leaving a player the choice of exactly the actions of
     ``kinds`` (none: those leaving no action to a player's choice): Altbaumer's card taken on accepting the turned
-    suit is put on accepting, not on refusing, nor on the stock all of one suit that leaves forehand no choice."""
+    suit is put on accepting, not on refusing, nor on the stock all of one suit that binds forehand."""
     wanted = {f"{choices.ACTION}.{kind}" for kind in kinds}
     return [c for c in clauses if {e for e in c.choices if e.startswith(f"{choices.ACTION}.")} == wanted]
 
