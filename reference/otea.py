@@ -71,7 +71,7 @@ class Otea(Rule):
     def misplaced(self, st: Deal) -> Misplaced | None:
         """The card turned is the indicator, face up under the stock (its last card) until it is drawn, where the
         start gives it; exchanged for a bid card, which is the indicator then, it went into a bidder's hand, to be
-        played from there. Drawn or played, it may lie anywhere; the indicator may lie out of play too (setup.py)."""
+        played from there. Drawn or played, it may lie anywhere, out of play too."""
         if not st.turned:
             return None
         turned = st.turned[0]
@@ -109,8 +109,8 @@ class Otea(Rule):
                 why = f"{said} lies under the stock as the trump indicator: expected start.indicator {code}"
                 return Misplaced(turned, why, placed)
             return None
-        if not stock or indicator is not None:
-            return None  # drawn, or the indicator out of play
+        if not stock:
+            return None  # drawn (an indicator given while the stock lasts is its last card: setup.py says so first)
         if self.order[st.dealer]:
             why = f"{said} lies under the stock as the trump indicator, or a bid card exchanged for it does"
             return Misplaced(turned, f"{why}: expected start.indicator", f"indicator@{self.turned_at}")

@@ -276,8 +276,8 @@ def from_position(setup: Json, snapshot: Json) -> Json | None:
     stock: list[str] = snapshot["stock"]
     start: dict[str, Any] = {"phase": Phase.PLAY.value, "trump": snapshot["trump"], "to_act": snapshot["to_act"]}
     indicator = snapshot.get("indicator")
-    if indicator is not None and (stock[-1:] == [indicator] or indicator in snapshot.get("dead", [])):
-        start["indicator"] = indicator  # while it lies under the stock or out of play; once drawn, null
+    if indicator is not None and stock[-1:] == [indicator]:
+        start["indicator"] = indicator  # while it lies under the stock (as it does while the stock lasts); once drawn, null
     if snapshot["trick"]:
         start["trick"] = [{"seat": p["seat"], "card": p["card"]} for p in snapshot["trick"]]
     piles = {str(side): cards for side, cards in enumerate(snapshot["piles"]) if cards}
