@@ -55,7 +55,7 @@ class Lines:
         self._recent = []
 
     def __iter__(self) -> Iterator[Any]:
-        """The lines there are now, a batch read at a time (a line appended meanwhile is not among them)."""
+        """The lines there are now, read back a line at a time (a line appended meanwhile is not among them)."""
         return self._lines(list(self._batches), list(self._recent))
 
     def _lines(self, batches: list[tuple[int, int]], recent: list[Any]) -> Iterator[Any]:
