@@ -96,7 +96,11 @@ def late_copy_warnings(log: Log) -> list[str]:
 def summary(log: Log) -> Json:
     """The counts and failures of a run log, every string in them safe text (a log is a file anyone may
     have written: its names reach the terminal, Markdown and XML)."""
-    return cast(Json, untrusted.strings_made_safe(_summary(log)))
+    made = _summary(log)  # its failures made safe one by one, as they are found: a long run's are held once
+    return {key: value if key == FAILURES else untrusted.strings_made_safe(value) for key, value in made.items()}
+
+
+FAILURES = "failures"  # the summary's list of every failing scenario
 
 
 def _declared_in(log: Log) -> frozenset[str] | None:
@@ -136,15 +140,15 @@ def _summary(log: Log) -> Json:
                 by[kind].setdefault(name, Counter())[outcome] += 1
         if outcome in FAILING:
             failures.append(
-                {
+                untrusted.strings_made_safe({
                     "id": line["id"],
                     "outcome": outcome,
                     "clauses": line["clauses"],
                     "where": f"{line['file']}:{line['line']}",
                     "detail": _detail(line),
                     "differences": differences(line),
-                }
-            )
+                })
+            )  # fmt: skip
             causes.add(line)
             fields.add(line)
     stopped_early = log.stopped_early
@@ -164,7 +168,7 @@ def _summary(log: Log) -> Json:
         "by_game": _grouped(by["game"]),
         "by_clause_group": _grouped(by["clause group"]),
         "by_variant": _grouped(by["variant"]),
-        "failures": failures,
+        FAILURES: failures,
         "causes": causes.groups(),
         "by_field": fields.groups(),
     }
