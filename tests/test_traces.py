@@ -1608,6 +1608,23 @@ def test_a_field_the_kit_cannot_judge_in_a_deal_is_not_said_to_be_left_out_by_th
     assert "the header does not declare" not in out, out
 
 
+def test_a_result_whose_next_dealer_is_not_judged_is_judged_by_its_other_keys(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In an Albastini match of four a winning side of two has its member who dealt least recently deal. Deal 2's
+    setup is refused at a dealer the table does not have and the setups after it give no dealer history, so who deals
+    next is not judged in deal 3; the rest of its result is, and its totals reported wrongly fail it."""
+    match = _reference_match("albastini-4p", 5, 8, written=WRITTEN["the match"])
+    match["deals"][1]["setup"]["dealer"] = 5
+    result = match["deals"][2]["observations"][-1]["snapshot"]["result"]
+    result["totals"] = result["totals"][::-1]
+    trace = _write(tmp_path / "t.jsonl", match)
+    status, out = _check(capsys, str(trace))
+    assert status == 1 and "\n6 passed, 2 failed\n" in out, out
+    failed = f"FAIL albastini-4p result.totals (first at {trace}:1#match-5/3; 1 game)\n"
+    assert failed in out and "  result.next_dealer not judged: deal 2 of the match was refused" in out, out
+
+
 def test_who_deals_next_is_judged_after_a_refused_setup_where_no_dealer_before_decides_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
