@@ -1525,6 +1525,11 @@ def test_a_count_a_refused_setup_makes_up_is_not_waited_for(
     assert notes == [None, None, *[_not_judged_since_2("rounds and scores")] * 3], notes
 
 
+def _dealers_not_known_since(deal: int) -> str:
+    return (f"result.next_dealer not judged: deal {deal} of the match was refused at its setup, which shows no dealers "
+            "the rules allow, so the match's dealers are not known, and no setup since gives the dealer history")
+
+
 @pytest.mark.parametrize("refused", ["a card twice", "a seat the table does not have"])
 def test_a_deal_after_a_refused_one_goes_on_from_the_dealers_the_trace_shows(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], refused: str
@@ -1549,10 +1554,8 @@ def test_a_deal_after_a_refused_one_goes_on_from_the_dealers_the_trace_shows(
     status, out = _check(capsys, str(trace), "--report-dir", str(tmp_path / "r"))
     assert status == 1 and "1 distinct divergence\n" in out and "\n7 passed, 1 failed\n" in out, out
     assert f"setup (first at {trace}:1#match-5/2; 1 game)" in out, out
-    unknown = ("result.next_dealer not judged: deal 2 of the match was refused at its setup, which shows no dealers the "
-               "rules allow, so the match's dealers are not known, and no setup since gives the dealer history")
     notes = [line["note"] for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios]
-    assert notes == [None, None, *[None if shown else unknown] * 3, None, None, None], notes
+    assert notes == [None, None, *[None if shown else _dealers_not_known_since(2)] * 3, None, None, None], notes
     result = deals[3]["observations"][-1]["snapshot"]["result"]
     result["next_dealer"] = (result["next_dealer"] + 2) % 4  # the other member of its side
     status, out = _check(capsys, str(_write(tmp_path / "t.jsonl", match)))
@@ -1560,6 +1563,24 @@ def test_a_deal_after_a_refused_one_goes_on_from_the_dealers_the_trace_shows(
         assert status == 1 and f"FAIL albastini-4p result.next_dealer (first at {trace}:1#match-5/4; 1 game)" in out, out
     else:
         assert status == 1 and "\n7 passed, 1 failed\n" in out, out
+
+
+def test_a_refused_setup_whose_dealers_the_reference_does_not_read_shows_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Deal 1's setup gives dealer 2 after a dealer history of seats 0 and 1, not ending with it, and is refused; the
+    setups after it give no dealer history. Going on from seats 0 and 1 would leave seat 2 out of the dealers before,
+    and in an Albastini match of four a winning side of two has its member who dealt least recently deal: who deals
+    next is not judged from deal 2 on, each deal saying so, and a right engine passes them."""
+    first = {"dealer": 2, "dealer_history": [0, 1, 2]}
+    match = _reference_match("albastini-4p", 5, 8, first=first, written=WRITTEN["the match"], leave_dealer=True)
+    match["deals"][0]["setup"]["dealer_history"] = [0, 1]
+    trace = _write(tmp_path / "t.jsonl", match)
+    status, out = _check(capsys, str(trace), "--report-dir", str(tmp_path / "r"))
+    assert status == 1 and "1 distinct divergence\n" in out and "\n7 passed, 1 failed\n" in out, out
+    assert f"setup (first at {trace}:1#match-5/1; 1 game)" in out and "must end with the dealer, seat 2" in out, out
+    notes = [line["note"] for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios]
+    assert notes == [None, *[_dealers_not_known_since(1)] * 7], notes
 
 
 @pytest.mark.parametrize("variant_id", ["briscola-4p", "albastini-over60"])

@@ -277,16 +277,27 @@ def _agreed(given: Json, target: object) -> Json:
 def _after_a_stop(stopped: Game, given: Json, *, refused: bool, own_history: bool) -> Json:
     """The setup of a deal after one whose end the reference does not know (``stopped``, its setup as judged): as
     given, with the dealers of the match as the trace shows them, ending with this deal's (as ``_carried_into`` has
-    them). Of a setup the reference ``refused``, those are the dealers it shows where it writes its dealer and the
+    them). Of a setup the reference ``refused``, those are the dealers it shows (``_dealers_shown``) where the
     reference reads them before this deal's; else the history this setup gives stands, if it gives one, as it does
     where the kit knows no dealers of the match (``own_history``). The match's counts it leaves out are not known
     (``_Unknown``)."""
-    before = stopped.setup
-    dealers = before.get(HISTORY) or ([before["dealer"]] if "dealer" in before else None)
-    if own_history or dealers is None or "dealer" not in given or (refused and "dealer" not in before):
-        return given  # a dealer not written (the nines' draw naming it, or a refused setup's unknown): as given
+    dealers = _dealers_shown(stopped, refused=refused)
+    if own_history or dealers is None or "dealer" not in given:
+        return given  # a dealer not written (the nines' draw naming it), or none shown: as given
     shown = {**given, HISTORY: [*dealers, given["dealer"]]}
     return shown if not refused or _dealers_read(stopped.variant, shown) else given
+
+
+def _dealers_shown(stopped: Game, *, refused: bool) -> list[object] | None:
+    """The dealers of the match a deal's setup shows (``stopped``, as judged): its dealer history, else its dealer.
+    None where it writes neither (the nines' draw naming its dealer), and where the reference ``refused`` it, where it
+    writes no dealer or dealers the reference does not read (a seat the table does not have; a history not ending
+    with its dealer, which would leave that dealer out)."""
+    before = stopped.setup
+    if refused and ("dealer" not in before or not _dealers_read(stopped.variant, before)):
+        return None
+    history: list[object] | None = before.get(HISTORY)
+    return history or ([before["dealer"]] if "dealer" in before else None)
 
 
 def _dealers_decide(variant: str) -> bool:
