@@ -1525,9 +1525,9 @@ def test_a_count_a_refused_setup_makes_up_is_not_waited_for(
     assert notes == [None, None, *[_not_judged_since_2("rounds and scores")] * 3], notes
 
 
-def _dealers_not_known_since(deal: int) -> str:
-    return (f"result.next_dealer not judged: deal {deal} of the match was refused at its setup, which shows no dealers "
-            "the rules allow, so the match's dealers are not known, and no setup since gives the dealer history")
+def _dealers_not_known_since(deal: int, shown: str = "shows no dealers the rules allow") -> str:
+    return (f"result.next_dealer not judged: deal {deal} of the match was refused at its setup, which {shown}, so the "
+            "match's dealers are not known, and no setup since gives the dealer history")
 
 
 @pytest.mark.parametrize("refused", ["a card twice", "a seat the table does not have"])
@@ -1581,6 +1581,34 @@ def test_a_refused_setup_whose_dealers_the_reference_does_not_read_shows_none(
     assert f"setup (first at {trace}:1#match-5/1; 1 game)" in out and "must end with the dealer, seat 2" in out, out
     notes = [line["note"] for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios]
     assert notes == [None, *[_dealers_not_known_since(1)] * 7], notes
+
+
+@pytest.mark.parametrize(("refused", "shown"), [(2, "writes no dealer"), (3, "writes no dealer"),
+                                               (3, "shows no dealers the rules allow")])
+def test_the_deals_after_a_refused_setup_showing_no_dealers_say_which_and_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], refused: int, shown: str
+) -> None:
+    """In an Albastini match of four the later setups give no dealer history. A setup giving the nines drawn and no
+    dealer (Albastini draws none) writes no dealer; one at a seat the table does not have shows no dealers the rules
+    allow. Where deal 2's setup is refused so, the deals after it say who deals next is not judged, of deal 2. Where
+    deal 2's is refused for a card twice, showing its dealers, and deal 3's is refused so, they say it of deal 3, and
+    deal 3 says nothing of it."""
+    match = _reference_match("albastini-4p", 5, 8, written=WRITTEN["the match"], leave_dealer=True)
+    deals = match["deals"]
+    assert len(deals) == 8
+    if refused == 3:
+        deals[1]["setup"]["deck"][1] = deals[1]["setup"]["deck"][0]
+    setup = deals[refused - 1]["setup"]
+    if shown == "writes no dealer":
+        del setup["dealer"]
+        setup["nines"] = {"0": "9C", "1": "9H", "2": "9S", "3": "9D"}
+    else:
+        setup["dealer"] = 5
+    trace = _write(tmp_path / "t.jsonl", match)
+    status, out = _check(capsys, str(trace), "--report-dir", str(tmp_path / "r"))
+    assert status == 1 and f"\n{9 - refused} passed, {refused - 1} failed\n" in out, out
+    notes = [line["note"] for line in runlog.read(tmp_path / "r" / "run.jsonl").scenarios]
+    assert notes == [*[None] * refused, *[_dealers_not_known_since(refused, shown)] * (8 - refused)], notes
 
 
 @pytest.mark.parametrize("variant_id", ["briscola-4p", "albastini-over60"])

@@ -157,12 +157,16 @@ def judge_match(games: tuple[Game, ...], known: frozenset[str], *, every_value: 
                 unknown = unknown.given(given) if unknown is not None else None
             elif stopped is not None:
                 read = _match_read(stopped.game)  # None: its setup refused, it says nothing of the match
+                refused = read is None
                 target = read.get(TARGET) if read is not None else target
-                setup = _after_a_stop(stopped.game, _agreed(given, target), refused=read is None, own_history=own_history)
+                dealers = _dealers_shown(stopped.game, refused=refused)
+                setup = _after_a_stop(dealers, _agreed(given, target), game.variant, refused=refused, own_history=own_history)
                 game = replace(game, setup=setup)
                 unknown = _Unknown.after(stopped, frozenset(read or ()), unknown, game)
-                if read is None and HISTORY not in setup and _dealers_decide(game.variant):
-                    lost = lost or _DealersUnknown(stopped.game.deal)
+                # lost where the refused setup shows none: where this setup writes none the reference reads, it is
+                # refused itself, and the deals after it say so of it
+                if refused and dealers is None and HISTORY not in setup and _dealers_decide(game.variant):
+                    lost = lost or _DealersUnknown(stopped.game.deal, written="dealer" in stopped.game.setup)
             following = games[number + 1] if number + 1 < len(games) else None
             then_of = None
             if following is not None:
@@ -234,15 +238,17 @@ class _Unknown:
 @dataclass(frozen=True)
 class _DealersUnknown:
     """The dealers of the match the kit does not know in a deal, and why: deal ``deal``'s setup was refused and shows
-    no dealers the reference reads (a dealer at a seat the table does not have, or none written), and no deal's setup
-    since gives a dealer history. Where who deals next rests on the dealers before (``_dealers_decide``), it is not
-    judged."""
+    no dealers the reference reads (``_dealers_shown``): it writes its dealer (``written``) where the reference does
+    not read it, else none. No deal's setup since gives a dealer history. Where who deals next rests on the dealers
+    before (``_dealers_decide``), it is not judged."""
 
     deal: int
+    written: bool
 
     def said(self) -> str:
-        return (f"{NEXT_DEALER} not judged: deal {self.deal} of the match was refused at its setup, which shows no "
-                "dealers the rules allow, so the match's dealers are not known, and no setup since gives the dealer history")
+        shown = "shows no dealers the rules allow" if self.written else "writes no dealer"
+        return (f"{NEXT_DEALER} not judged: deal {self.deal} of the match was refused at its setup, which {shown}, so the "
+                "match's dealers are not known, and no setup since gives the dealer history")
 
 
 def _carried_into(carried: Json, given: Json, *, own_history: bool = False) -> Json:
@@ -274,18 +280,16 @@ def _agreed(given: Json, target: object) -> Json:
     return given if target is None or TARGET in match else {**given, "match": {**match, TARGET: target}}
 
 
-def _after_a_stop(stopped: Game, given: Json, *, refused: bool, own_history: bool) -> Json:
-    """The setup of a deal after one whose end the reference does not know (``stopped``, its setup as judged): as
-    given, with the dealers of the match as the trace shows them, ending with this deal's (as ``_carried_into`` has
-    them). Of a setup the reference ``refused``, those are the dealers it shows (``_dealers_shown``) where the
-    reference reads them before this deal's; else the history this setup gives stands, if it gives one, as it does
-    where the kit knows no dealers of the match (``own_history``). The match's counts it leaves out are not known
-    (``_Unknown``)."""
-    dealers = _dealers_shown(stopped, refused=refused)
+def _after_a_stop(dealers: list[object] | None, given: Json, variant: str, *, refused: bool, own_history: bool) -> Json:
+    """The setup of a deal after one whose end the reference does not know: as given, with the dealers of the match
+    as the trace shows them (``dealers``, those that deal's setup shows, ``_dealers_shown``), ending with this deal's
+    (as ``_carried_into`` has them). Of a setup the reference ``refused``, only where the reference reads them before
+    this deal's; else the history this setup gives stands, if it gives one, as it does where the kit knows no dealers
+    of the match (``own_history``). The match's counts it leaves out are not known (``_Unknown``)."""
     if own_history or dealers is None or "dealer" not in given:
         return given  # a dealer not written (the nines' draw naming it), or none shown: as given
     shown = {**given, HISTORY: [*dealers, given["dealer"]]}
-    return shown if not refused or _dealers_read(stopped.variant, shown) else given
+    return shown if not refused or _dealers_read(variant, shown) else given
 
 
 def _dealers_shown(stopped: Game, *, refused: bool) -> list[object] | None:
