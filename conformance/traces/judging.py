@@ -128,9 +128,10 @@ def judge_match(games: tuple[Game, ...], known: frozenset[str], *, every_value: 
     once it is over. After a deal whose end the reference does not know (it failed, or its trace stops before the
     deal is over) the reference cannot say where it left the match: the next deal goes on from the dealers the trace
     shows (after a deal whose setup the reference refused, those its setup shows where the reference reads them, else
-    the history its own setup gives) and the match's counts its setup gives. While a count is given by no setup
-    since, the match is not judged, and while the dealers are not known, who deals next; the deal's ``unjudged`` says
-    so (``_Unknown``, ``_DealersUnknown``). A deal whose judging raised is an error of the kit's (``_not_judged``),
+    the history its own setup gives), the match's counts its setup gives, and the match's target as an earlier setup
+    gave it, where this one leaves it out. While a count is given by no setup since, the match is not judged, and while
+    the dealers are not known, who deals next (where they decide it); the deal's ``unjudged`` says so (``_Unknown``,
+    ``_DealersUnknown``). A deal whose judging raised is an error of the kit's (``_not_judged``),
     and so is each deal after it, whose match is then not known: judged from its setup alone, it could fail for the
     kit's fault."""
     out: list[DealVerdict] = []
