@@ -136,7 +136,10 @@ def first_dealer(variant: Json) -> str | None:
         return None
     if c.get("rule") == "draw-nines":
         first = c.get("card")
-        return f"Each player draws one of the nines: red against black make the partnerships, and {first} deals first."
+        return (
+            f"Each player draws one of the nines: red against black make the partnerships, and whoever draws {first}"
+            " deals first."
+        )
     return f"Set-up: {c.get('rule')}."
 
 

@@ -271,7 +271,8 @@ def test_a_deal_the_rules_leave_free_is_said_free_and_a_fixed_one_fixed(site_dat
 
 
 def test_the_words_give_what_a_table_asks_at_the_edges(site_data: rulesite.SiteData) -> None:
-    """The next dealer when no winning member has dealt yet; totals after a round; the discard of a card just taken."""
+    """The next dealer when no winning member has dealt yet; totals after a round; the discard of a card just taken;
+    the player who deals first."""
     said = {f.topic: f.words for f in site_data.facts("albastini-4p")}
     assert "one who has not dealt yet comes first, and of several who have not, the first after this deal's dealer" in said[
         "Next dealer"
@@ -280,6 +281,8 @@ def test_the_words_give_what_a_table_asks_at_the_edges(site_data: rulesite.SiteD
     assert said["The match"].startswith("Each side's total may fall below 0. A round goes to the first side to 5 points")
     assert "both sides' totals then go back to 0; two rounds win the match" in said["The match"]
     assert "discards as many, any cards of the hand, those just taken included" in said["Trumps"]
+    # a card deals nobody: the player who draws it does
+    assert said["Partners and first dealer"].endswith("make the partnerships, and whoever draws 9C deals first.")
 
 
 def test_a_wording_counts_its_rulesets_by_id_not_by_label(site_data: rulesite.SiteData) -> None:
