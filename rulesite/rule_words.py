@@ -180,12 +180,13 @@ def trump(variant: Json) -> str:
         )
     if rule == "turn-up":
         discard = _DISCARDS.get(str(c.get("discard", "any")), f" ({c.get('discard')})")
+        # A stock of one suit binds forehand only once refused: on accepting, the rest is never turned.
         return (
             "The top card of the stock is turned; forehand (the player after the dealer) accepts its suit or"
-            " refuses it, and after a refusal the stock is turned on until another suit shows, a Tree counting as a club:"
-            " that suit is trumps. Forehand's side become the makers; forehand takes the card"
-            f" that made trumps (all four, if the stock is of one suit) and discards as many{discard}. The rest of the"
-            " stock is out of play."
+            " refuses it. After a refusal the stock is turned on until another suit shows, a Tree counting as a club,"
+            " and that suit is trumps; if all four cards prove of one suit, that suit is trumps all the same."
+            " Forehand's side become the makers; forehand takes the card that made trumps (all four, when they"
+            f" proved of one suit) and discards as many{discard}. The rest of the stock is out of play."
         )
     return f"Trumps: {rule}."
 

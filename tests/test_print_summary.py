@@ -272,7 +272,7 @@ def test_a_deal_the_rules_leave_free_is_said_free_and_a_fixed_one_fixed(site_dat
 
 def test_the_words_give_what_a_table_asks_at_the_edges(site_data: rulesite.SiteData) -> None:
     """The next dealer when no winning member has dealt yet; totals after a round; the discard of a card just taken;
-    the player who deals first."""
+    a stock of one suit; the player who deals first."""
     said = {f.topic: f.words for f in site_data.facts("albastini-4p")}
     assert "one who has not dealt yet comes first, and of several who have not, the first after this deal's dealer" in said[
         "Next dealer"
@@ -281,6 +281,11 @@ def test_the_words_give_what_a_table_asks_at_the_edges(site_data: rulesite.SiteD
     assert said["The match"].startswith("Each side's total may fall below 0. A round goes to the first side to 5 points")
     assert "both sides' totals then go back to 0; two rounds win the match" in said["The match"]
     assert "discards as many, any cards of the hand, those just taken included" in said["Trumps"]
+    # a stock of one suit binds forehand after a refusal; on accepting, forehand takes the one card turned
+    assert "refuses it. After a refusal the stock is turned on until another suit shows" in said["Trumps"]
+    assert "if all four cards prove of one suit, that suit is trumps all the same" in said["Trumps"]
+    play = " ".join(rulesite.hand_written_pages()["play/altbaumer.md"].split())
+    assert "if, after a refusal, all four stock cards prove to be of one suit, forehand is bound to it" in play
     # a card deals nobody: the player who draws it does
     assert said["Partners and first dealer"].endswith("make the partnerships, and whoever draws 9C deals first.")
 
