@@ -241,12 +241,15 @@ def draw(variant: Json) -> str | None:
     c = _component(variant, "draw")
     if c is None:
         return None
-    out = "After each trick, while the stock lasts, each player draws one card, the trick's winner first."
+    two = whole(variant.get("players")) == 2
+    others = "the other" if two else "the others in the order of play"
+    last = "the trick's loser" if two else "the player just before the winner"
+    out = f"After each trick, while the stock lasts, each player draws one card, the trick's winner first, then {others}."
     if c.get("indicator") == "dead":
         out += " The indicator is never drawn: it stays out of play and counts for nobody."
-    else:
-        out += " The indicator, last of the stock, goes to the last player to draw."
-    return out
+        return out + " Once it is all the stock holds, the hands are played out without drawing."
+    out += f" The indicator, last of the stock, goes to the last player to draw, {last}."
+    return out + " Then the hands are played out without drawing."
 
 
 def score(variant: Json) -> str:

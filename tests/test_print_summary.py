@@ -132,7 +132,7 @@ def test_each_ruling_behind_a_rule_is_marked_under_it_for_the_rulesets_it_holds_
     assert behind("altbaumer-standard", "Rank") == ["R9"] and behind("briscola-2p", "Scoring") == []
     four, five = (site_pages[paths.table_summary_path("albastini", n)] for n in (4, 5))
     mark = '    - <span class="ruling-mark">Our ruling [R6 Who draws the indicator](../rulings.md#R6): one account says otherwise'
-    drawing = block_of(four, "the trick's winner first\\. The indicator, last of the stock, goes to the last player to draw\\.")
+    drawing = block_of(four, "the player just before the winner\\. Then the hands are played out without drawing\\.")
     assert drawing[1][-1].startswith(mark.replace('mark">', 'mark">*Except clockwise:* '))  # not at all of the sheet's tables
     assert "R6 Who draws" not in five
     assert "R6 Who draws" not in site_pages[paths.table_summary_path("albastini", 2)]
@@ -272,7 +272,7 @@ def test_a_deal_the_rules_leave_free_is_said_free_and_a_fixed_one_fixed(site_dat
 
 def test_the_words_give_what_a_table_asks_at_the_edges(site_data: rulesite.SiteData) -> None:
     """The next dealer when no winning member has dealt yet; totals after a round; the discard of a card just taken;
-    a stock of one suit; the player who deals first."""
+    a stock of one suit; the player who deals first; the order of drawing and the play-out."""
     said = {f.topic: f.words for f in site_data.facts("albastini-4p")}
     assert "one who has not dealt yet comes first, and of several who have not, the first after this deal's dealer" in said[
         "Next dealer"
@@ -288,6 +288,19 @@ def test_the_words_give_what_a_table_asks_at_the_edges(site_data: rulesite.SiteD
     assert "if, after a refusal, all four stock cards prove to be of one suit, forehand is bound to it" in play
     # a card deals nobody: the player who draws it does
     assert said["Partners and first dealer"].endswith("make the partnerships, and whoever draws 9C deals first.")
+    # the order of drawing, who takes the indicator, and what follows once the stock is gone
+    drawing = {
+        vid: next(f.words for f in site_data.facts(vid) if f.topic == "Drawing")
+        for vid in ("albastini-2p", "albastini-4p", "albastini-5p")
+    }
+    assert drawing["albastini-4p"] == (
+        "After each trick, while the stock lasts, each player draws one card, the trick's winner first, then the others in"
+        " the order of play. The indicator, last of the stock, goes to the last player to draw, the player just before the"
+        " winner. Then the hands are played out without drawing."
+    )
+    assert "the trick's winner first, then the other. The indicator" in drawing["albastini-2p"]
+    assert "to draw, the trick's loser. Then the hands are played out" in drawing["albastini-2p"]
+    assert drawing["albastini-5p"].endswith("nobody. Once it is all the stock holds, the hands are played out without drawing.")
 
 
 def test_a_wording_counts_its_rulesets_by_id_not_by_label(site_data: rulesite.SiteData) -> None:
