@@ -260,7 +260,8 @@ def score(variant: Json) -> str:
         return (
             f"The side with the single highest total wins {table_words.plural(whole(c.get('single')), 'victory point')},"
             f" or {table_words.number(whole(c.get('double')))} if a losing side ends under its mrithi line"
-            f" ({line} points for each of its players). A tie for the top scores nothing."
+            f" ({line} points for each of its players; a side exactly on its line is not under it). A tie for the top"
+            " scores nothing."
         )
     if rule == "over-threshold":
         single = table_words.plural(whole(c.get("single")), "victory point")

@@ -271,11 +271,16 @@ def test_a_deal_the_rules_leave_free_is_said_free_and_a_fixed_one_fixed(site_dat
 
 
 def test_the_words_give_what_a_table_asks_at_the_edges(site_data: rulesite.SiteData) -> None:
-    """The next dealer when no winning member has dealt yet; totals after a round; the discard of a card just taken;
-    a stock of one suit; the player who deals first; the order of drawing and the play-out."""
+    """The next dealer when no winning member has dealt yet; a loser exactly on its mrithi line; totals after a round;
+    the discard of a card just taken; a stock of one suit; the player who deals first; the order of drawing and the
+    play-out."""
     said = {f.topic: f.words for f in site_data.facts("albastini-4p")}
     assert "one who has not dealt yet comes first, and of several who have not, the first after this deal's dealer" in said[
         "Next dealer"
+    ]
+    # the mrithi double asks for a side strictly under its line
+    assert "under its mrithi line (10 points for each of its players; a side exactly on its line is not under it)" in said[
+        "Scoring"
     ]
     said = {f.topic: f.words for f in site_data.facts("altbaumer-standard")}
     assert said["The match"].startswith("Each side's total may fall below 0. A round goes to the first side to 5 points")
