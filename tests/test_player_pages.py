@@ -263,3 +263,11 @@ def test_a_ruling_s_erratum_is_said_only_at_a_table_where_it_says_otherwise(site
             agree = {rid for rid, r in errata.items() if not ruling_marks.disagreeing_errata(r, variant)}
             assert not behind(vid) & agree, vid
     assert "R6" in behind("albastini-3p") and "R6" not in behind("albastini-2p")
+
+
+def test_a_rule_players_read_counts_in_words_not_by_a_letter(site_data: rulesite.SiteData) -> None:
+    """A clause's text is the rule as players read it on the ruleset pages: a count there is said ("a multiple of the
+    number of players"), never left to a letter, as an engine note may number seats 0 to N-1."""
+    lettered = [cid for cid, clause in site_data.clauses.items() if re.search(r"\bN\b", str(clause.get("text", "")))]
+    assert not lettered
+    assert any(re.search(r"\bN\b", str(clause.get("engine_note", ""))) for clause in site_data.clauses.values())
