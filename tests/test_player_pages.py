@@ -271,3 +271,12 @@ def test_a_rule_players_read_counts_in_words_not_by_a_letter(site_data: rulesite
     lettered = [cid for cid, clause in site_data.clauses.items() if re.search(r"\bN\b", str(clause.get("text", "")))]
     assert not lettered
     assert any(re.search(r"\bN\b", str(clause.get("engine_note", ""))) for clause in site_data.clauses.values())
+
+
+def test_a_choice_a_clause_leaves_to_the_table_is_said_where_players_read(site_data: rulesite.SiteData) -> None:
+    """A clause leaving the table a choice of its set-up (the first dealer, a target) says it in its text, the words
+    the ruleset pages show players, and not in its engine note alone."""
+    for cid, clause in site_data.clauses.items():
+        for choice in clause.get("choices") or []:
+            if str(choice).startswith("setup."):
+                assert str(choice).rsplit(".", 1)[-1] in str(clause.get("text", "")), (cid, choice)
