@@ -280,3 +280,28 @@ def test_a_choice_a_clause_leaves_to_the_table_is_said_where_players_read(site_d
         for choice in clause.get("choices") or []:
             if str(choice).startswith("setup."):
                 assert str(choice).rsplit(".", 1)[-1] in str(clause.get("text", "")), (cid, choice)
+
+
+@pytest.mark.parametrize("game", ["briscola", "bisca"])
+def test_the_how_to_play_page_says_how_the_match_runs_in_the_clause_s_words(site_data: rulesite.SiteData, game: str) -> None:
+    """Briscola and Bisca fix no match: their how-to-play pages say so, and that a table may agree a target, in the
+    words of the clause (changed in the clause, changed on the page)."""
+    from rulesite.escaping import md, said_plainly
+
+    said = md(said_plainly(site_data.clauses[f"{game}.score.running-tally"]["text"]))
+    assert "target" in said
+    page = f"play/{game}.md"
+    play = expand_shortcodes(rulesite.hand_written_pages()[page], site_data, page)
+    assert said in play and play.index(said) > play.index("## Scoring and the match")
+
+
+def test_the_briscola_page_says_the_direction_and_where_partners_sit(site_data: rulesite.SiteData) -> None:
+    """Four play Briscola, so who is next matters: the how-to-play page says it as its rulesets do."""
+    from rulesite import rule_words
+
+    play = " ".join(rulesite.hand_written_pages()["play/briscola.md"].split())
+    assert all(v["direction"] == "anticlockwise" for v in site_data.playable_variants("briscola").values())
+    assert "Everything goes anticlockwise: the deal, the play and the drawing pass to the right-hand neighbour." in play
+    assert "partners sitting opposite" in play and "partners sitting opposite" in rule_words.players(
+        site_data.variants["briscola-4p"]
+    )
