@@ -305,3 +305,25 @@ def test_the_briscola_page_says_the_direction_and_where_partners_sit(site_data: 
     assert "partners sitting opposite" in play and "partners sitting opposite" in rule_words.players(
         site_data.variants["briscola-4p"]
     )
+
+
+def test_the_albastini_page_says_what_becomes_of_the_five_player_indicator(site_data: rulesite.SiteData) -> None:
+    """At five the indicator stays under the stock: the page gives the stock, the rounds of drawing and the tricks
+    its variant makes, and that the piles come to 120 less the indicator's value."""
+    from rulesite.table_words import number
+
+    five = site_data.variants["albastini-5p"]
+    assert five["components"]["draw"]["indicator"] == "dead"
+    players, hand = five["players"], five["deal"]["hand_size"]
+    stock = len(five["deck"]["ranks"].split()) * len(five["deck"]["suits"].split()) - players * hand
+    rounds = (stock - 1) // players  # the stock but the indicator, one card to each player a round
+    play = " ".join(rulesite.hand_written_pages()["play/albastini.md"].split())
+    said = (
+        f"With five players the stock of {stock} cards does not share out: after {number(rounds)} rounds of drawing"
+        f" only the indicator is left, and it stays there, drawn by nobody, for the {number(hand + rounds)} tricks of"
+        " the deal."
+    )
+    assert said in play
+    assert "so the piles then add up to 120 less its value" in play
+    assert "120 minus that value" in site_data.clauses["albastini.five-players.dead-value"]["text"]
+    assert "the pack holds 120 points (at five players, less the indicator's)" in play
