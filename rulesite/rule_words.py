@@ -96,7 +96,27 @@ def ranking(variant: Json) -> str:
     if isinstance(tops, list) and tops:
         trees = " (the Trees)" if (_component(variant, "cut") or {}).get("rule") == "tree-cut" else ""
         out += f" Above every trump, whatever suit is trumps: {' then '.join(str(t) for t in tops)}{trees}."
+        out += _tops_in_their_own_suit(tops, str(rk.get("trump_order") or rk.get("plain_order", "")))
     return out
+
+
+def _tops_in_their_own_suit(tops: list[Any], trump_order: str) -> str:
+    """Top trumps all of one suit are counted once when that suit is trumps: how many trumps that makes, and any
+    other suit."""
+    faces = [cards.face(t) for t in tops]
+    if not faces or any(f is None for f in faces) or len({f.suit.name for f in faces if f}) != 1:
+        return ""
+    order = trump_order.split()
+    own = [f for f in faces if f and f.code[:-1] in order]
+    if not own:
+        return ""
+    suit = own[0].suit.name
+    names = table_words.and_list([cards.RANKS[f.code[:-1]][1] for f in own])
+    alone, other = len(order) - len(own) + len(tops), len(order) + len(tops)
+    return (
+        f" With {suit} trumps, the {names} of {suit} count only as those top trumps:"
+        f" {table_words.number(alone)} trumps, against {table_words.number(other)} with any other suit."
+    )
 
 
 def values(variant: Json) -> str | None:

@@ -272,8 +272,8 @@ def test_a_deal_the_rules_leave_free_is_said_free_and_a_fixed_one_fixed(site_dat
 
 def test_the_words_give_what_a_table_asks_at_the_edges(site_data: rulesite.SiteData) -> None:
     """The next dealer when no winning member has dealt yet; a loser exactly on its mrithi line; totals after a round;
-    the discard of a card just taken; a stock of one suit; the player who deals first; the order of drawing and the
-    play-out."""
+    the discard of a card just taken; a stock of one suit; how many trumps clubs make; the player who deals first; the
+    order of drawing and the play-out."""
     said = {f.topic: f.words for f in site_data.facts("albastini-4p")}
     assert "one who has not dealt yet comes first, and of several who have not, the first after this deal's dealer" in said[
         "Next dealer"
@@ -291,6 +291,15 @@ def test_the_words_give_what_a_table_asks_at_the_edges(site_data: rulesite.SiteD
     assert "if all four cards prove of one suit, that suit is trumps all the same" in said["Trumps"]
     play = " ".join(rulesite.hand_written_pages()["play/altbaumer.md"].split())
     assert "if, after a refusal, all four stock cards prove to be of one suit, forehand is bound to it" in play
+    # the Trees are clubs: with clubs trumps they are not counted again among them (altbaumer.cards.trump-count)
+    assert said["Rank"].endswith(
+        "(the Trees). With clubs trumps, the queen and jack of clubs count only as those top trumps: six trumps, against"
+        " eight with any other suit."
+    )
+    count = site_data.clauses["altbaumer.cards.trump-count"]["text"]
+    assert "When clubs are trumps there MUST be six trumps" in count and "there MUST be eight" in count
+    play = " ".join(rulesite.hand_written_pages()["play/altbaumer.md"].split())
+    assert "so clubs make six trumps; any other suit makes eight, the Trees included." in play
     # a card deals nobody: the player who draws it does
     assert said["Partners and first dealer"].endswith("make the partnerships, and whoever draws 9C deals first.")
     # the order of drawing, who takes the indicator, and what follows once the stock is gone
