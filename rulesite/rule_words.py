@@ -266,7 +266,7 @@ def draw(variant: Json) -> str | None:
     last = "the trick's loser" if two else "the player just before the winner"
     out = f"After each trick, while the stock lasts, each player draws one card, the trick's winner first, then {others}."
     if c.get("indicator") == "dead":
-        out += " The indicator is never drawn: it stays out of play and counts for nobody."
+        out += " The indicator is never drawn: it stays under the stock for the whole deal and counts for nobody."
         return out + " Once it is all the stock holds, the hands are played out without drawing."
     out += f" The indicator, last of the stock, goes to the last player to draw, {last}."
     return out + " Then the hands are played out without drawing."
