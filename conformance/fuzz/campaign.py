@@ -391,9 +391,10 @@ def _run(
         variants = choose_variants(plan.variants, hello)
         log = Log(header=runlog.header(hello, {**(options or {}), "variants": list(variants)}, plan.planned), stream=stream)
         campaign = Campaign(log, hello, variants)
-        log.start()
         started = time.perf_counter()
         try:
+            with interrupt.deferred():  # the header whole; a signal after it stops the run as any other, its reports written
+                log.start()
             _drive(plan, engines, campaign, out, progress)
         except (KeyboardInterrupt, interrupt.Interrupted) as stop:  # stopped by hand: what was done is kept and reported
             if isinstance(stop, interrupt.Interrupted):  # a signal stops the whole command: its engines are ended at once

@@ -67,12 +67,13 @@ def verify(
     supported = set(hello["variants"])
     reports = declared(hello.get("reports"))
     log = Log(header=runlog.header(hello, options or {}, len(chosen)), stream=stream)
-    log.start()
     started = time.perf_counter()
     skipped = {s.id for s in chosen if (e := expectations.get(s.id)) is not None and e.outcome is Outcome.SKIPPED}
     verdicts = runner.run_all(engine, [s for s in chosen if s.id not in skipped], supported, reports)
     clock = time.perf_counter()
     try:
+        with interrupt.deferred():  # the header whole; a signal after it stops the run as any other, its reports written
+            log.start()
         for number, scenario in enumerate(chosen, start=1):
             verdict = None if scenario.id in skipped else next(verdicts)
             now = time.perf_counter()

@@ -270,13 +270,14 @@ def run(
     engine.setdefault("name", "unnamed engine")
     log = Log(header=runlog.header(engine, options or {}, 0), stream=stream)
     checked = Checked(log, engine, problems=problems)
-    log.start()
     started = time.perf_counter()
     batches = iter(() if first is None else [first])
     first = None  # held by the iterator alone, which lets it go once it is judged, not at the end of the run
     workers: Workers[list[TraceLine], tuple[list[Judged], FieldsGiven]] | None = None
     work = functools.partial(judge_lines, plan.known)
     try:
+        with interrupt.deferred():  # the header whole; a signal after it stops the run as any other, its reports written
+            log.start()
         if plan.jobs > 1:
             methods = multiprocessing.get_all_start_methods()
             context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")

@@ -360,3 +360,41 @@ def test_fuzz_killed_outright_leaves_no_worker_nor_engine_running(tmp_path: Path
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)
         end_started(tmp_path)
+
+
+class _SignalledAfterTheHeader:
+    """A run log's stream that is sent ``signum`` as the header's line is written: the earliest moment a signal
+    finds the run started, and the run's own check (a signal after the header) looks for reports."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum, self.lines = signum, []
+
+    def write(self, text: str, /) -> int:
+        self.lines.append(text)
+        if len(self.lines) == 1:
+            os.kill(os.getpid(), self.signum)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("command", ["verify", "check-trace"])
+def test_a_signal_just_after_the_header_stops_the_run_with_its_footer(tmp_path: Path, command: str) -> None:
+    """A signal coming as the header is written stops the run as one coming later does: the run returns, and its log
+    is finished with a footer naming the signal, so that the reports are written (not an exit with no reports)."""
+    from conformance.engines.adapter import reference_adapter
+    from conformance.run.verify import verify
+    from conformance.suite import scenarios
+    from conformance.traces import checking
+
+    stream = _SignalledAfterTheHeader(signal.SIGTERM)
+    with interrupt.trapped():
+        if command == "verify":
+            log = verify(reference_adapter(), [s for s in scenarios.kit_scenarios() if s.game == "briscola"], stream=stream)
+        else:
+            game = {"variant": "briscola-2p", "setup": {"dealer": 0, "shuffle": 1}, "actions": []}
+            (tmp_path / "games.jsonl").write_text(json.dumps(game) + "\n", encoding="utf-8")
+            log = checking.run(checking.Plan((tmp_path / "games.jsonl",)), stream=stream).log
+    assert log.footer is not None and log.footer.get("interrupted") == "SIGTERM", log.footer
+    assert json.loads(stream.lines[-1])["type"] == "footer"
