@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from specreader.jsontypes import JsonPath
 
+# A key JSONPath may write after a dot (RFC 9535's member-name-shorthand, its ASCII part): any other, such as a
+# seat "-1" or a variant id "albastini-2p", is written as a quoted name in brackets.
+_SHORTHAND = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
 
 def format_path(path: JsonPath) -> str:
-    """Render a path as JSONPath: ``$.components.trump[0]``."""
+    """Render a path as JSONPath: ``$.components.trump[0]``, ``$.hands["-1"]``."""
     out = "$"
     for part in path:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif part.replace("-", "").replace("_", "").isalnum() and not part[:1].isdigit():
+        elif _SHORTHAND.fullmatch(part):
             out += f".{part}"
         else:
             out += "[" + _quoted(part) + "]"

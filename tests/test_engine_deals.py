@@ -31,10 +31,10 @@ def test_the_reference_starts_from_the_deal_an_engine_shows(variant: str) -> Non
     [
         ({"hands": "abc"}, "$.hands: expected a mapping of seats to lists of cards, found str"),
         ({"hands": [["AC"]]}, "$.hands: expected a mapping of seats to lists of cards, found list"),
-        ({"hands": {"0": ["AC", None]}}, "$.hands.0: expected a list of card codes, found a list holding NoneType"),
+        ({"hands": {"0": ["AC", None]}}, "$.hands[\"0\"]: expected a list of card codes, found a list holding NoneType"),
         ({"hands": {"0": ["AC"]}, "turned": 5}, "$.turned: expected a list of card codes, found int"),
         ({"stock": "AC"}, "$.stock: expected a list of card codes, found str"),
-        ({"hands": {"0": ["rest"]}}, "$.hands.0: expected card codes, found 'rest'"),  # a scenario's word, not engine data
+        ({"hands": {"0": ["rest"]}}, "$.hands[\"0\"]: expected card codes, found 'rest'"),  # a scenario's word, not engine data
     ],
 )
 def test_a_deal_shown_in_another_shape_says_where(shown: dict[str, object], said: str) -> None:

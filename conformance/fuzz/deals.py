@@ -25,6 +25,7 @@ from reference.rules import ACTION_SHAPES
 from reference.state import Phase
 from specreader.jsontypes import Json
 from specreader.notation import CARD_CODE
+from specreader.problems import format_path
 from specreader.spec import variant as resolved_variant
 
 ILLEGAL_RATE = 0.03  # the chance of an illegal attempt before each action
@@ -113,7 +114,7 @@ def dealt_setup(snapshot: Json, variant_id: str, sent: Json) -> Json:
     if not isinstance(hands, dict):
         raise UnreadableDeal(f"$.hands: expected a mapping of seats to lists of cards, found {type(hands).__name__}")
     for seat, hand in hands.items():
-        _cards(hand, f"hands.{seat}")
+        _cards(hand, "hands", seat)
     setup: Json = {"dealer": snapshot.get("dealer", sent.get("dealer"))}  # the seat asked to deal, if it keeps none
     if not any(hands.values()):
         setup["deck"] = stock
@@ -126,15 +127,16 @@ def dealt_setup(snapshot: Json, variant_id: str, sent: Json) -> Json:
     return expand_setup(setup, resolved_variant(variant_id))
 
 
-def _cards(value: object, field: str) -> list[str]:
+def _cards(value: object, *path: str) -> list[str]:
+    field = format_path(path)  # a seat is the engine's own key: written quoted, as JSONPath writes any name
     if not isinstance(value, list):
-        raise UnreadableDeal(f"$.{field}: expected a list of card codes, found {type(value).__name__}")
+        raise UnreadableDeal(f"{field}: expected a list of card codes, found {type(value).__name__}")
     odd = [card for card in value if not isinstance(card, str)]
     if odd:
-        raise UnreadableDeal(f"$.{field}: expected a list of card codes, found a list holding {type(odd[0]).__name__}")
+        raise UnreadableDeal(f"{field}: expected a list of card codes, found a list holding {type(odd[0]).__name__}")
     words = [card for card in value if not CARD_CODE.match(card)]  # "rest" is a scenario's word, no card
     if words:
-        raise UnreadableDeal(f"$.{field}: expected card codes, found {words[0][:20]!r}")
+        raise UnreadableDeal(f"{field}: expected card codes, found {words[0][:20]!r}")
     return list(value)
 
 
