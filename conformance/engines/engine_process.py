@@ -123,6 +123,7 @@ class EngineProcess:
         self._pending: deque[Event] = deque()  # taken from the queue, not yet given
         self._outbox: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=_STDERR_LINES)
+        self._unended = 0  # bytes of a line the engine began and has not ended (set by the reader alone)
         self._ended = False
         with interrupt.deferred():  # a process started is a process registered, or none at all
             self._proc: subprocess.Popen[bytes] = subprocess.Popen(
@@ -164,7 +165,7 @@ class EngineProcess:
     # -- output --------------------------------------------------------------------------------
     def _read_stdout(self, stdout: IO[bytes], limit: int) -> None:
         try:
-            for lines in _lines(stdout, limit):
+            for lines in _lines(stdout, limit, self._began):
                 cost = sum((len(line) if isinstance(line, bytes) else 0) + _LINE_COST for line in lines)
                 self._backlog.admit(cost)
                 if self._backlog.closed:  # let go of: nobody reads on, whatever is still writing
@@ -174,6 +175,14 @@ class EngineProcess:
             self._events.put(([Closed()], 0))
             with contextlib.suppress(OSError):
                 stdout.close()
+
+    def _began(self, unended: int) -> None:
+        self._unended = unended
+
+    def unended_bytes(self) -> int:
+        """How many bytes of a line the engine has written without ending it yet: a line it never ends with a
+        newline (an answer written with ``print(..., end="")``, or ``process.stdout.write``) is never an answer."""
+        return self._unended
 
     def _read_stderr(self, stderr: IO[bytes]) -> None:
         for lines in _lines(stderr, _STDERR_LINE_BYTES):
@@ -319,11 +328,12 @@ def _sleep_until_exit(pid: int, timeout: float) -> None:
         os.close(fd)
 
 
-def _lines(stream: IO[bytes], limit: int) -> Iterator[list[bytes | int]]:
+def _lines(stream: IO[bytes], limit: int, began: Callable[[int], None] | None = None) -> Iterator[list[bytes | int]]:
     """The stream's lines, read in chunks of at most 64 KiB, as the lines each read completes: each
     line's bytes, or, for a line longer than ``limit``, its length so far as soon as it passes the
     limit (the rest of it is skipped). Lines read together are given together, so an engine's
-    answer and a copy of it written at once are seen at once."""
+    answer and a copy of it written at once are seen at once. ``began`` is told, after each read, how
+    many bytes of a line not yet ended it holds (0 past the limit: that line was given already)."""
     read: Callable[[int], bytes | None] = stream.read
     partial = bytearray()
     skipping = False  # inside a line already reported as too long
@@ -349,6 +359,8 @@ def _lines(stream: IO[bytes], limit: int) -> Iterator[list[bytes | int]]:
                     lines.append(len(partial))
                     partial.clear()
                     skipping = True
+            if began is not None:
+                began(len(partial))
             if lines:
                 yield lines
     except (OSError, ValueError):  # the stream was closed under the reader: the end

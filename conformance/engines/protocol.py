@@ -171,7 +171,7 @@ class SubprocessAdapter:
         After a failure that leaves the engine's state unknown, the engine is ended."""
         answer: Json | EngineError
         if event is None:
-            answer = EngineError(ErrorKind.TIMEOUT, f"no answer within {seconds:g} s")
+            answer = EngineError(ErrorKind.TIMEOUT, f"no answer within {seconds:g} s{_why_no_line(process, answer_kind)}")
         elif isinstance(event, Overlong):
             answer = EngineError(ErrorKind.MALFORMED, f"expected lines of at most {_size(event.limit)}, found a longer one")
         elif isinstance(event, Exited):
@@ -478,6 +478,15 @@ def _tail(process: EngineProcess, *, ended: bool = False) -> str:
     return untrusted.tail("stderr", process.stderr_lines(settle=0.2 if ended else 0.0))
 
 
+def _why_no_line(process: EngineProcess, answer_kind: str) -> str:
+    """What a timeout is likeliest to come from, where the kit can tell: a line begun and never ended (the answer
+    written without its newline) or, for the handshake, a line never flushed, which the kit never sees."""
+    unended = process.unended_bytes()
+    if unended:
+        return f" (the engine had written {_size(unended)} of a line without ending it: an engine ends each line with a newline)"
+    return " (an engine must flush its standard output after each line)" if answer_kind == "started" else ""
+
+
 def _size(count: int) -> str:
     return f"{count // (1024 * 1024)} MiB" if count % (1024 * 1024) == 0 else f"{count} bytes"
 
@@ -485,9 +494,7 @@ def _size(count: int) -> str:
 def _handshake_problem(answer: Json | EngineError) -> str:
     """What is wrong with an answer to ``start``, or "" when it is a good one."""
     if isinstance(answer, EngineError):
-        # the commonest cause: a line written into a buffer never flushed, which the kit never sees
-        unflushed = " (an engine must flush its standard output after each line)" if answer.kind is ErrorKind.TIMEOUT else ""
-        return f"handshake failed: {answer}{unflushed}"
+        return f"handshake failed: {answer}"
     error = answer.get("error")
     if error is not None:
         if isinstance(error, dict):

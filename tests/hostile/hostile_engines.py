@@ -71,6 +71,10 @@ copy = None  # copy-after-next: an answer sent again after the next one
 for raw in sys.stdin.buffer:
     message = json.loads(raw)
     if message["cmd"] == "start":
+        if MODE == "unended-handshake":  # flushed, but with no newline: never a line
+            out.write(json.dumps(HELLO).encode())
+            out.flush()
+            continue
         send(HELLO)
         continue
     if message["cmd"] == "stop":
@@ -113,6 +117,10 @@ for raw in sys.stdin.buffer:
     elif MODE == "crash-quietly":
         sys.exit(9)
     elif MODE == "hang":
+        time.sleep(120)
+    elif MODE == "unended":  # its answer, flushed, with no newline: never a line
+        out.write(json.dumps(benign).encode())
+        out.flush()
         time.sleep(120)
     elif MODE == "closed-output":
         os.close(1)

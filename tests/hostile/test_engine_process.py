@@ -253,8 +253,22 @@ def test_the_handshake_has_its_own_timeout(tmp_path: Path, monkeypatch: pytest.M
     assert [v.reason for v in verdicts] == [BENIGN] * 2
     with pytest.raises(EngineUnusable, match=r"handshake failed: timeout: no answer within 0\.2 s") as unusable:
         SubprocessAdapter(engine(tmp_path, "slow-handshake"), timeout=3.0, startup_timeout=0.2)
-    assert str(unusable.value).endswith("(an engine must flush its standard output after each line)")
+    assert "no answer within 0.2 s (an engine must flush its standard output after each line); stderr: " in str(unusable.value)
     assert_nothing_left(tmp_path, each_started_its_child=False)  # the last one had 0.2 s to start in
+
+
+def test_a_line_never_ended_is_said_to_be_the_cause_of_its_timeout(tmp_path: Path) -> None:
+    # Flushed without its newline, an answer is no line: the timeout says so, not that the engine must flush.
+    verdicts = run(tmp_path, "unended", [1], timeout=0.3)
+    benign = len(json.dumps({"id": two_player(2)[1].id, "error": {"kind": "setup", "message": "benign"}}))
+    unended = f"no answer within 0.3 s (the engine had written {benign} bytes of a line without ending it: "
+    assert_only(verdicts, [1], ErrorKind.TIMEOUT, unended + "an engine ends each line with a newline)")
+    assert "flush" not in verdicts[1].reason
+    handshake = r"timeout: no answer within 0\.5 s \(the engine had written \d+ bytes of a line"
+    with pytest.raises(EngineUnusable, match=handshake) as unusable:
+        SubprocessAdapter(engine(tmp_path, "unended-handshake"), timeout=3.0, startup_timeout=0.5)
+    assert "flush" not in str(unusable.value)
+    assert_nothing_left(tmp_path)
 
 
 def test_an_engine_that_ignores_stop_and_sigterm_is_ended_at_the_end_of_the_run(tmp_path: Path) -> None:
