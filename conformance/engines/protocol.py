@@ -10,6 +10,7 @@ after a few stalls in a row (timeouts, failed restarts) the kit gives up on it (
 
 from __future__ import annotations
 
+import codecs
 import json
 import shlex
 import sys
@@ -194,8 +195,7 @@ class SubprocessAdapter:
         try:
             answer = untrusted.json_line(raw)
         except untrusted.Unreadable as err:
-            hint = "" if raw.lstrip()[:1] in (b"{", b"[") else "; what the engine prints for people goes to standard error"
-            return EngineError(ErrorKind.MALFORMED, str(err) + hint)
+            return EngineError(ErrorKind.MALFORMED, str(err) + _unreadable_hint(raw))
         if not isinstance(answer, dict):
             return EngineError(ErrorKind.MALFORMED, f"expected a JSON object, found {type(answer).__name__}")
         if answer_kind != "started" and _answers_nothing(answer):
@@ -476,6 +476,17 @@ def _shown_id(answer: Json) -> str:
 def _tail(process: EngineProcess, *, ended: bool = False) -> str:
     """The last lines of the engine's standard error, for a message (waiting a moment for them once it is ended)."""
     return untrusted.tail("stderr", process.stderr_lines(settle=0.2 if ended else 0.0))
+
+
+def _unreadable_hint(raw: bytes) -> str:
+    """What a line the kit cannot read as JSON likely is, where its start tells: a byte order mark before the JSON
+    (which some runtimes write first by default; json's own advice to decode it away is advice to the kit), or
+    text written for people. An empty line or JSON wrong further on needs no more than the message says."""
+    if raw.startswith(codecs.BOM_UTF8):
+        return "; the line begins with a byte order mark (U+FEFF): an engine writes UTF-8 without one"
+    if not raw.strip() or raw.lstrip()[:1] in (b"{", b"["):
+        return ""
+    return "; what the engine prints for people goes to standard error"
 
 
 def _why_no_line(process: EngineProcess, answer_kind: str) -> str:

@@ -118,6 +118,12 @@ for raw in sys.stdin.buffer:
         sys.exit(9)
     elif MODE == "hang":
         time.sleep(120)
+    elif MODE == "byte-order-mark":  # as some runtimes begin what they write in UTF-8
+        out.write(b"\xef\xbb\xbf" + json.dumps(benign).encode() + b"\n")
+        out.flush()
+    elif MODE == "empty-line":  # a line with nothing on it, before the answer
+        out.write(b"\n")
+        send(benign)
     elif MODE == "unended":  # its answer, flushed, with no newline: never a line
         out.write(json.dumps(benign).encode())
         out.flush()

@@ -257,6 +257,23 @@ def test_the_handshake_has_its_own_timeout(tmp_path: Path, monkeypatch: pytest.M
     assert_nothing_left(tmp_path, each_started_its_child=False)  # the last one had 0.2 s to start in
 
 
+@pytest.mark.parametrize(
+    ("mode", "said"),
+    [
+        ("byte-order-mark", "; the line begins with a byte order mark (U+FEFF): an engine writes UTF-8 without one"),
+        ("empty-line", "expected a JSON object per line, found '' (Expecting value)"),
+    ],
+)
+def test_a_line_that_is_no_json_for_what_comes_before_it_is_not_said_to_be_text_for_people(
+    tmp_path: Path, mode: str, said: str
+) -> None:
+    # The answer begins with "{" behind the mark, and an empty line holds no text: neither was meant for standard error.
+    verdicts = run(tmp_path, mode, [1])
+    assert_only(verdicts, [1], ErrorKind.MALFORMED, said)
+    assert "standard error" not in verdicts[1].reason.partition("; stderr:")[0]
+    assert_nothing_left(tmp_path)
+
+
 def test_a_line_never_ended_is_said_to_be_the_cause_of_its_timeout(tmp_path: Path) -> None:
     # Flushed without its newline, an answer is no line: the timeout says so, not that the engine must flush.
     verdicts = run(tmp_path, "unended", [1], timeout=0.3)
