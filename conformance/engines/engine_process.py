@@ -48,9 +48,15 @@ _DRAIN = 0.1  # once the engine has exited, how long output it wrote just before
 
 @dataclass(frozen=True)
 class Line:
-    """One line of the engine's standard output, without its newline."""
+    """One line of the engine's standard output, without its newline; not ``ended`` when the output closed after
+    it with no newline (an engine that exited as it wrote, say)."""
 
     raw: bytes
+    ended: bool = True
+
+
+class _Unended(bytes):
+    """The bytes of a last line its stream closed after, with no newline."""
 
 
 @dataclass(frozen=True)
@@ -170,7 +176,7 @@ class EngineProcess:
                 self._backlog.admit(cost)
                 if self._backlog.closed:  # let go of: nobody reads on, whatever is still writing
                     break
-                self._events.put(([Line(line) if isinstance(line, bytes) else Overlong(limit) for line in lines], cost))
+                self._events.put(([_event(line, limit) for line in lines], cost))
         finally:
             self._events.put(([Closed()], 0))
             with contextlib.suppress(OSError):
@@ -366,7 +372,13 @@ def _lines(stream: IO[bytes], limit: int, began: Callable[[int], None] | None = 
     except (OSError, ValueError):  # the stream was closed under the reader: the end
         pass
     if partial and not skipping:
-        yield [bytes(partial)]
+        yield [_Unended(partial)]
+
+
+def _event(line: bytes | int, limit: int) -> Event:
+    """What ``_lines`` gave, as an event: a line (cut short by the end of the output if it has no newline), or one
+    longer than ``limit``."""
+    return Line(line, not isinstance(line, _Unended)) if isinstance(line, bytes) else Overlong(limit)
 
 
 def _daemon(target: Callable[..., None], *args: object) -> threading.Thread:

@@ -185,6 +185,8 @@ class SubprocessAdapter:
                 answer = EngineError(ErrorKind.CRASH, describe_exit(status))
         else:
             answer = self._parsed(event.raw, answer_kind)
+            if isinstance(answer, EngineError) and answer.kind is ErrorKind.MALFORMED and not event.ended:
+                answer = _cut_short(process.wait(deadline), answer)
         if isinstance(answer, EngineError):
             if answer.kind in _ENDS_THE_ENGINE:
                 self._end(process)
@@ -476,6 +478,15 @@ def _shown_id(answer: Json) -> str:
 def _tail(process: EngineProcess, *, ended: bool = False) -> str:
     """The last lines of the engine's standard error, for a message (waiting a moment for them once it is ended)."""
     return untrusted.tail("stderr", process.stderr_lines(settle=0.2 if ended else 0.0))
+
+
+def _cut_short(status: int | None, unreadable: EngineError) -> EngineError:
+    """The error of a last line the engine's output closed after, with no newline, that is no JSON: the engine's
+    exit (``status``, None if it runs on) cut it short, which is what went wrong, and what the line held follows."""
+    if status is None:
+        said = f"the engine closed its output in the middle of a line and kept running ({unreadable.message})"
+        return EngineError(ErrorKind.CLOSED_OUTPUT, said)
+    return EngineError(ErrorKind.CRASH, f"{describe_exit(status)} in the middle of a line ({unreadable.message})")
 
 
 def _unreadable_hint(raw: bytes) -> str:

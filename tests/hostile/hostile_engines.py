@@ -124,6 +124,13 @@ for raw in sys.stdin.buffer:
     elif MODE == "empty-line":  # a line with nothing on it, before the answer
         out.write(b"\n")
         send(benign)
+    elif MODE in ("cut-then-exit", "cut-then-close"):  # half its answer, with no newline, and then its output ends
+        out.write(json.dumps(benign).encode()[:20])
+        out.flush()
+        if MODE == "cut-then-exit":
+            sys.exit(5)
+        os.close(1)
+        time.sleep(120)
     elif MODE == "unended":  # its answer, flushed, with no newline: never a line
         out.write(json.dumps(benign).encode())
         out.flush()

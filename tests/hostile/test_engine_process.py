@@ -274,6 +274,23 @@ def test_a_line_that_is_no_json_for_what_comes_before_it_is_not_said_to_be_text_
     assert_nothing_left(tmp_path)
 
 
+@pytest.mark.parametrize(
+    ("mode", "kind", "said"),
+    [
+        ("cut-then-exit", ErrorKind.CRASH, "the engine exited with status 5 in the middle of a line (expected a JSON object"),
+        ("cut-then-close", ErrorKind.CLOSED_OUTPUT, "the engine closed its output in the middle of a line and kept running ("),
+    ],
+)
+def test_an_output_ending_in_the_middle_of_a_line_is_said_to_end_there(
+    tmp_path: Path, mode: str, kind: ErrorKind, said: str
+) -> None:
+    # What cut the line short is what went wrong: the line left is no JSON because of it.
+    verdicts = run(tmp_path, mode, [1], timeout=0.5)
+    assert_only(verdicts, [1], kind, said)
+    assert "Unterminated string" in verdicts[1].reason  # and what the line held follows
+    assert_nothing_left(tmp_path)
+
+
 def test_a_line_never_ended_is_said_to_be_the_cause_of_its_timeout(tmp_path: Path) -> None:
     # Flushed without its newline, an answer is no line: the timeout says so, not that the engine must flush.
     verdicts = run(tmp_path, "unended", [1], timeout=0.3)
