@@ -16,7 +16,7 @@ from conformance.fuzz.shrink import from_position, without_won_cards
 from conformance.suite.observing import clauses_of
 from conformance.suite.scenarios import deck_of
 from reference import Engine, SetupError, VariantError
-from specreader.spec import variant, variant_ids
+from specreader.spec import kit_spec, variant, variant_ids
 
 from depth import cases
 from reference_support import apply_ok, code_of, deck, filled, play_out
@@ -894,3 +894,18 @@ def test_every_over_60_table_plays_to_the_target_it_agrees() -> None:
             snapshot = Engine.new(vid, {"dealer": 0, "deck": deck, "match": {"vp": [0] * sides, "target": target}}).snapshot()
             assert snapshot["match"]["target"] == target, vid
         assert Engine.new(vid, {"dealer": 0, "deck": deck_of(variant(vid))}).snapshot()["match"]["target"] == 5
+
+
+@pytest.mark.parametrize(
+    ("clause_id", "score_rule"),
+    [("albastini.score.every-loser-checked", "mrithi"), ("albastini.over-60.nobody-over-60", "over-threshold")],
+)
+def test_clauses_on_three_sides_or_more_name_exactly_those_tables(clause_id: str, score_rule: str) -> None:
+    """R7 and R8 speak of tables with several losing sides: each clause names every such table of its scoring, and
+    no table of two sides, where a deal has one loser and nobody over 60 only on a tie."""
+    named = set(kit_spec().clause_index()[clause_id]["variants"])
+    tables = {
+        v for v in variant_ids()
+        if variant(v)["game"] == "albastini" and variant(v)["components"]["score"]["rule"] == score_rule
+    }
+    assert named == {v for v in tables if len(variant(v)["sides"]) >= 3}
