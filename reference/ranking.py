@@ -1,4 +1,4 @@
-"""Trick strength from the variant's ``ranking``: top trumps, trump order, plain order.
+"""Trick strength from the variant's ``ranking``: top trumps, trump order, plain order (and the ndoa's ranks).
 
 A top trump (an Altbaumer Tree) belongs to the trump suit whatever its printed suit: its
 *effective suit* is the trump suit. Strength tables are built once per possible trump suit.
@@ -62,12 +62,19 @@ class Ranking:
         self._tables: dict[int | None, Tables] = {
             t: self._build(t) for t in (None, *range(len(cards.suits)))
         }
-        # ndoa: the first card of plain_order taking the second of its own suit.
+        # ndoa: the taker's card winning a trick that holds the taken card of its own suit (a variant that names them)
         partner = [-1] * cards.size
-        if len(plain) >= 2:
+        if "ndoa" in spec:
+            taker, taken = self._pair(spec["ndoa"], "ndoa")
             for s in range(len(cards.suits)):
-                partner[cards.card(plain[0], s)] = cards.card(plain[1], s)
+                partner[cards.card(taker, s)] = cards.card(taken, s)
         self.ndoa_partner: tuple[int, ...] = tuple(partner)
+
+    def _pair(self, text: object, key: str) -> tuple[str, str]:
+        pair = letters(text, RANK_LETTERS, ("ranking", key))
+        if len(pair) != 2 or not set(pair) <= set(self.cards.ranks):
+            raise VariantError("expected two different ranks of deck.ranks, the taker first", ("ranking", key))
+        return pair[0], pair[1]
 
     def _order(self, text: object, key: str) -> tuple[str, ...]:
         order = letters(text, RANK_LETTERS, ("ranking", key))

@@ -523,3 +523,10 @@ def test_an_order_of_the_games_is_known_by_its_content_in_any_folder(write: Writ
     code, lines = run(capsys, str(path))
     assert code == 2
     assert lines == [f"{path}:1:8: $.games: expected every game of the spec, found 'briscola' left out"], lines
+
+
+def test_an_ndoa_names_two_ranks_of_the_deck(write: Write, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write("variants/ndoa.yaml", "id: ndoa\ntitle: Ndoa\nextends: albastini-4p\nranking: {ndoa: A 2}\n")
+    code, lines = run(capsys, str(path))
+    assert code == 2
+    assert f"{path}:4:17: $.ranking.ndoa: expected two different ranks of the deck's A 7 K J Q 6 5 4 3, found A 2" in lines

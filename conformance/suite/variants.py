@@ -200,6 +200,10 @@ def deck_problems(variant: Json) -> list[tuple[JsonPath, str]]:
             out.append(
                 (("ranking", key), f"expected an order of exactly the deck's ranks {' '.join(ranks)}, found {ranking[key]}")
             )
+    pair = words(ranking, "ndoa")
+    if "ndoa" in ranking and (len(set(pair)) != 2 or not set(pair) <= set(ranks)):
+        wanted = f"expected two different ranks of the deck's {' '.join(ranks)}"
+        out.append((("ranking", "ndoa"), f"{wanted}, found {ranking['ndoa']}"))
     cards = {r + s for r in ranks for s in suits}
     for j, card in strings(ranking, "top_trumps"):
         if card not in cards:
