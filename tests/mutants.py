@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from conformance.engines.adapter import InProcessAdapter
+from reference import refusals
 from reference.engine import Engine, compile_rules
+from reference.play import Play
+from reference.refusals import Refusal
 from reference.rules import Rules
+from reference.state import Deal
 from specreader import spec
 
 
@@ -57,6 +61,50 @@ class _IndicatorToWinner:
         self.original.after_trick(st, winner, ev)
 
 
+class _FollowAtStockOut:
+    """In free play, once the stock is drawn out, a player holding the suit led must follow it (the duty of games
+    such as Sueca, where Briscola and Bisca have none)."""
+
+    def __init__(self, play: Any) -> None:
+        # Put on the play stage itself: a deal begun mid-play finds its stage by its class.
+        self.play_ids = play.play_ids
+        self.original_legal_ids, self.original_apply = play.legal_ids, play.apply
+        play.legal_ids, play.apply = self.legal_ids, self.apply
+
+    def _bound(self, st: Deal) -> list[int] | None:
+        """The cards the seat to act must choose from, where the duty binds it (None: any card)."""
+        if st.stock or not st.trick_cards or st.to_act is None:
+            return None
+        suit = st.tables.eff_suit
+        follow = [c for c in st.hands[st.to_act] if suit[c] == suit[st.trick_cards[0]]]
+        return follow or None
+
+    def legal_ids(self, st: Deal) -> list[int]:
+        bound = self._bound(st)
+        if bound is None:
+            return list(self.original_legal_ids(st))
+        ids = self.play_ids[st.to_act]
+        return [ids[c] for c in bound]
+
+    def apply(self, st: Deal, kind: str, seat: int, card: int, ev: Any) -> Any:
+        bound = self._bound(st)
+        if bound is not None and seat == st.to_act and card in st.hands[seat] and card not in bound:
+            return Refusal(refusals.MUST_FOLLOW_SUIT, "the stock is out: the suit led must be followed")
+        return self.original_apply(st, kind, seat, card, ev)
+
+
+def _on_play_stage(change: Callable[[Any], Any], game: str) -> Callable[[dict[str, Any]], Rules]:
+    """The play stage changed in the variants of ``game`` (the others played as the reference plays them)."""
+
+    def build(variant: dict[str, Any]) -> Rules:
+        rules = compile_rules(variant)
+        if rules.game == game:
+            change(next(s for s in rules.stages if isinstance(s, Play)))
+        return rules
+
+    return build
+
+
 def _patched(attribute: str, wrapper: Callable[[Any], Any]) -> Callable[[dict[str, Any]], Rules]:
     def build(variant: dict[str, Any]) -> Rules:
         rules = compile_rules(variant)
@@ -69,10 +117,20 @@ def _patched(attribute: str, wrapper: Callable[[Any], Any]) -> Callable[[dict[st
     return build
 
 
-MUTANTS: dict[str, tuple[Callable[[dict[str, Any]], Rules], str]] = {
-    "queen-above-jack": (lambda v: compile_rules(_swap_jq(v)), "albastini.cards.rank-order"),
-    "off-suit-wins": (_patched("trick", _OffSuitWins), "albastini.play.off-suit-never-wins"),
-    "indicator-to-winner": (_patched("draw", _IndicatorToWinner), "albastini.draw.indicator-last-drawer"),
+class Mutant(NamedTuple):
+    build: Callable[[dict[str, Any]], Rules]
+    clause: str  # the clause it breaks, which a scenario of the suite must catch it on
+    variant: str = "albastini-2p"  # a variant it plays differently, for the fuzz campaign that finds it
+
+
+MUTANTS: dict[str, Mutant] = {
+    "queen-above-jack": Mutant(lambda v: compile_rules(_swap_jq(v)), "albastini.cards.rank-order"),
+    "off-suit-wins": Mutant(_patched("trick", _OffSuitWins), "albastini.play.off-suit-never-wins"),
+    "indicator-to-winner": Mutant(_patched("draw", _IndicatorToWinner), "albastini.draw.indicator-last-drawer"),
+    "briscola-follow-at-stock-out": Mutant(
+        _on_play_stage(_FollowAtStockOut, "briscola"), "briscola.play.free", "briscola-4p"
+    ),
+    "bisca-follow-at-stock-out": Mutant(_on_play_stage(_FollowAtStockOut, "bisca"), "bisca.play.free", "bisca-2p"),
 }
 
 

@@ -39,7 +39,7 @@ from mutants import MUTANTS, mutant_adapter, mutant_engine
 ROOT = Path(__file__).resolve().parent.parent
 SERVE_MUTANT = Path(__file__).resolve().parent / "serve_mutant.py"
 JS_ENGINE = ROOT / "examples" / "js-albastini-2p" / "engine.js"
-MUTANT_VARIANT = "albastini-2p"  # every hand-written mutant changes a rule of this variant
+MUTANT_VARIANT = "albastini-2p"  # the variant whose rules the first hand-written mutants change
 
 
 # A test whose patch a worker inherits as it is forked: where workers are spawned, they would not have it.
@@ -220,7 +220,7 @@ def test_a_mutant_is_found_and_shrunk_to_a_scenario_that_fails_on_it(name: str, 
         "--engine-cmd",
         command,
         "--variant",
-        MUTANT_VARIANT,
+        MUTANTS[name].variant,
         "--time",
         "10",
         "--max-divergences",
@@ -234,7 +234,7 @@ def test_a_mutant_is_found_and_shrunk_to_a_scenario_that_fails_on_it(name: str, 
     (written,) = sorted((tmp_path / "out").glob("*.yaml"))
     (scenario,) = load_files([written])  # it validates
     assert scenario.source == {"derived": "found by trickspec fuzz, seed 0"}
-    assert MUTANTS[name][1] in scenario.clauses
+    assert MUTANTS[name].clause in scenario.clauses
     assert runner.run(reference_adapter(), scenario).outcome is Outcome.PASS
     assert runner.run(mutant_adapter(name), scenario).outcome is Outcome.FAIL
     diverged = [s for s in runlog.read(tmp_path / "reports" / "run.jsonl").scenarios if s["outcome"] != Outcome.PASS]

@@ -17,7 +17,7 @@ from mutants import MUTANTS, mutant_adapter
 
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_mutant_is_caught_with_clause_and_diff(name: str) -> None:
-    clause = MUTANTS[name][1]
+    clause = MUTANTS[name].clause
     adapter = mutant_adapter(name)
     chosen = [s for s in scenarios.kit_scenarios() if clause in s.clauses]
     assert chosen, f"no scenario checks {clause}"
