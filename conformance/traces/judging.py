@@ -29,7 +29,7 @@ from conformance.fuzz.compare import (
 from conformance.fuzz.deals import Case, reference_reports
 from conformance.fuzz.shrink import Finding, name
 from conformance.run import kit_faults
-from conformance.suite.comparisons import COMPARISONS, Mismatch, flag_fields, flags_agreed, flags_in, kinds_agree
+from conformance.suite.comparisons import COMPARISONS, Mismatch, action_text, flag_fields, flags_agreed, flags_in, kinds_agree
 from conformance.suite.field_phases import field_keys
 from conformance.suite.observing import LEGAL, clauses_of
 from conformance.suite.reported import BY_PART, Reports, covers, judged
@@ -425,11 +425,25 @@ def judge_deal(
         field,
         clauses,
         tuple(m.to_json() for m in divergence.mismatches),
-        divergence.detail() + where + _stock_turned_over(game, divergence),
+        _place_in_game(game, divergence, carried_wrong) + divergence.detail() + where + _stock_turned_over(game, divergence),
         finding.key,
         deal=game.deal,
     )
     return DealVerdict(result, finding, game, then, engine if carried_wrong else None, carried_wrong)
+
+
+def _place_in_game(game: Game, divergence: Divergence, carried_wrong: bool) -> str:
+    """Where in the game the difference is, so that the terminal's line can be found in the trace without the
+    run log: the action refused or accepted wrongly, or the one after which a report differs."""
+    position, count = divergence.position, len(game.actions)
+    if carried_wrong:
+        return "at the deal's end: "
+    if position == 0:
+        return "as dealt, before any action: "
+    action = untrusted.text(action_text(game.actions[position - 1]), 100)
+    if divergence.kind == REFUSAL:
+        return f"action {position} of {count} ({action}): "
+    return f"after action {position} of {count} ({action}): "
 
 
 def _leaving_out(reports: Reports, fields: frozenset[str]) -> Reports:
