@@ -19,6 +19,7 @@ from typing import Any
 
 from conformance.run.runlog import id_order
 from conformance.suite import field_phases, schemas
+from conformance.suite.declared_variants import with_nearest
 from conformance.suite.reported import declaration_problem
 from conformance.suite.scenarios import expand_setup, turned_problem, written_paths
 from conformance.text import json_positions, untrusted
@@ -212,8 +213,10 @@ def read_games(line: TraceLine, room: int | None = None) -> tuple[Game, ...] | N
     variant_id = value["variant"]
     raw_variants = kit_spec().variants_raw()
     if variant_id not in raw_variants or raw_variants[variant_id][1].get("abstract"):
-        playable = "a playable variant of spec/*/variants"
-        return NoGame([_problem(line.file, line.number, line.raw, ("variant",), f"expected {playable}, found {variant_id!r}")])
+        playable = [v for v, (_, raw) in raw_variants.items() if not raw.get("abstract")]
+        named = with_nearest(variant_id, playable)  # the kit's id a newcomer likely meant: altbaumer-standard
+        said = f"expected a playable variant of spec/*/variants, found {named}"
+        return NoGame([_problem(line.file, line.number, line.raw, ("variant",), said)])
     place = place_of(line.file, line.number)  # unique over the run, as a run log's ids must be
     name = f"{place}#{value['game']}" if "game" in value else place
     # the words true and false in the line: the most flags it can hold (Game.flags_at_most), a match's deals together
