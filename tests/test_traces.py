@@ -1296,7 +1296,8 @@ def test_a_match_carried_on_wrongly_fails_the_deal_it_was_carried_from(
     assert f"FAIL altbaumer-standard result.next_dealer (first at {tmp_path / 'dealer' / 't.jsonl'}:1#match-7/1;" in out
     assert "  clauses: altbaumer.deal.next-dealer" in out
     dealt = (named + 1) % 4
-    assert f"result.next_dealer: expected {named}, observed {dealt} (as the next deal's setup carries the match on)" in out
+    carried = f"result.next_dealer: expected {named}, observed {dealt} (as the next deal's setup carries the match on)"
+    assert f"  at the deal's end: {carried}" in out  # where in the game: no action of the deal is at fault
     assert len(written) == 1 and "next_dealer" in written[0].read_text(encoding="utf-8")
 
     def scores_dropped(setup: dict[str, Any]) -> dict[str, Any]:  # the deal's score not kept
