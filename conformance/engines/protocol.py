@@ -494,7 +494,7 @@ def _unreadable_hint(raw: bytes) -> str:
     (which some runtimes write first by default; json's own advice to decode it away is advice to the kit), or
     text written for people. An empty line or JSON wrong further on needs no more than the message says."""
     if raw.startswith(codecs.BOM_UTF8):
-        return "; the line begins with a byte order mark (U+FEFF): an engine writes UTF-8 without one"
+        return "; an engine writes UTF-8 without a byte order mark"
     if not raw.strip() or raw.lstrip()[:1] in (b"{", b"["):
         return ""
     return "; what the engine prints for people goes to standard error"

@@ -372,7 +372,7 @@ def _refused(line: str, err: Exception) -> Unreadable:
     if syntax is not None:
         # quoted as Python writes a string (its escapes once), cut first: the line may be megabytes long
         shown = repr(line[:_SHOWN]) + (f" [cut: {len(line):,} characters in all]" if len(line) > _SHOWN else "")
-        found = f"expected a JSON object per line, found {text(shown, 2 * CAP)} ({syntax.msg})"
+        found = f"expected a JSON object per line, found {text(shown, 2 * CAP)} ({_BOM_SAID.get(syntax.msg, syntax.msg)})"
         return Unreadable(found, syntax.colno, first_part=line)  # what a writer stopped mid-line leaves, if it ends early
     where = json_positions.positions(line)
     if isinstance(err, _RepeatedKey):
@@ -380,6 +380,10 @@ def _refused(line: str, err: Exception) -> Unreadable:
         return Unreadable(f"expected each key once in an object, found {text(format_path(path), 200)} twice", column, path)
     path, column = where.first(_number_out_of_limits) or ((), 1)
     return Unreadable(str(err), column, path)
+
+
+# json's word for a line behind a byte order mark is advice to its caller, to decode it away: the kit says what it is
+_BOM_SAID = {"Unexpected UTF-8 BOM (decode using utf-8-sig)": "a byte order mark, U+FEFF, before the value"}
 
 
 def _syntax_error(line: str) -> json.JSONDecodeError | None:

@@ -260,7 +260,7 @@ def test_the_handshake_has_its_own_timeout(tmp_path: Path, monkeypatch: pytest.M
 @pytest.mark.parametrize(
     ("mode", "said"),
     [
-        ("byte-order-mark", "; the line begins with a byte order mark (U+FEFF): an engine writes UTF-8 without one"),
+        ("byte-order-mark", "(a byte order mark, U+FEFF, before the value); an engine writes UTF-8 without a byte order mark"),
         ("empty-line", "expected a JSON object per line, found '' (Expecting value)"),
     ],
 )
