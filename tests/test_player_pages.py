@@ -167,8 +167,8 @@ def test_a_card_s_tooltip_gives_its_code_only_where_engines_read(
 def test_a_ruling_note_counts_rival_readings_of_one_question_only(
     site_data: rulesite.SiteData, site_pages: dict[str, str]
 ) -> None:
-    """R10's readings answer two questions (who is dealt first, two rival readings; the cut, one), R11's four
-    answer three: questions left open, not ways of reading one rule. R5's third reading is an account's silence,
+    """R10's readings answer two questions (who is dealt first, two rival readings; the cut, one), R11's six
+    answer four: questions left open, not ways of reading one rule. R5's third reading is an account's silence,
     no way of reading it: the full and French accounts read the look two ways."""
     import copy
 
@@ -176,7 +176,7 @@ def test_a_ruling_note_counts_rival_readings_of_one_question_only(
         return expand_shortcodes(f"[[ruling: {rid}]]", data, "play/altbaumer.md")
 
     assert ": the account leaves two questions open; this page" in said("R10")
-    assert ": the account leaves three questions open; this page" in said("R11")
+    assert ": the account leaves four questions open; this page" in said("R11")
     assert ": the accounts read this two ways; this page" in said("R5")
     assert ": the accounts read this two ways; this page" in said("R2")
     # the rulings page says which question each reading answers
