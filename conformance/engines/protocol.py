@@ -491,8 +491,8 @@ def _cut_short(status: int | None, unreadable: EngineError) -> EngineError:
 
 def _unreadable_hint(raw: bytes) -> str:
     """What a line the kit cannot read as JSON likely is, where its start tells: a byte order mark before the JSON
-    (which some runtimes write first by default; json's own advice to decode it away is advice to the kit), or
-    text written for people. An empty line or JSON wrong further on needs no more than the message says."""
+    (which some runtimes write first by default), or text written for people. An empty line or JSON wrong further
+    on needs no more than the message says."""
     if raw.startswith(codecs.BOM_UTF8):
         return "; an engine writes UTF-8 without a byte order mark"
     if not raw.strip() or raw.lstrip()[:1] in (b"{", b"["):

@@ -28,7 +28,7 @@ from conformance.traces.line_problems import Found, NoGame, Tally
 from specreader import files, limits
 from specreader.jsontypes import Json, JsonPath
 from specreader.problems import DataError, Problem
-from specreader.spec import kit_spec
+from specreader.spec import kit_spec, variant_ids
 
 SUFFIX = ".jsonl"  # the files a folder given to check-trace is searched for
 _BOM = b"\xef\xbb\xbf"  # what Windows tools often write first in a UTF-8 file, and JSON readers may pass over
@@ -213,8 +213,7 @@ def read_games(line: TraceLine, room: int | None = None) -> tuple[Game, ...] | N
     variant_id = value["variant"]
     raw_variants = kit_spec().variants_raw()
     if variant_id not in raw_variants or raw_variants[variant_id][1].get("abstract"):
-        playable = [v for v, (_, raw) in raw_variants.items() if not raw.get("abstract")]
-        named = with_nearest(variant_id, playable)  # the kit's id a newcomer likely meant: altbaumer-standard
+        named = with_nearest(variant_id, variant_ids())  # the kit's id a newcomer likely meant: altbaumer-standard
         said = f"expected a playable variant of spec/*/variants, found {named}"
         return NoGame([_problem(line.file, line.number, line.raw, ("variant",), said)])
     place = place_of(line.file, line.number)  # unique over the run, as a run log's ids must be
