@@ -17,6 +17,7 @@ from conformance.suite import choices, game_order, observing, precedence_check, 
 from conformance.suite import variants as variant_checks
 from conformance.suite.references import References
 from conformance.suite.shapes import mappings, strings
+from reference.state import Phase
 from specreader import filekinds, kitdata, roots
 from specreader.files import yaml_files
 from specreader.jsontypes import Json, JsonPath, value_at
@@ -214,6 +215,10 @@ def _clause_references(spec: Spec, refs: References) -> list[Problem]:
             wrong = observing.problem(entry)
             if wrong:
                 problems.append(doc.problem((*at, "observes", j), wrong))
+        plays = f"{observing.LEGAL}.{Phase.PLAY}"
+        if "when" in clause and plays not in [entry for _, entry in strings(clause, "observes")]:
+            wrong = f"expected the clause to observe {plays}: when says the plays it rules on"
+            problems.append(doc.problem((*at, "when"), wrong, at_key=True))
         for j, entry in strings(clause, "choices"):
             wrong = choices.problem(entry)
             if wrong:

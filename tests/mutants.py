@@ -93,6 +93,29 @@ class _FollowAtStockOut:
         return self.original_apply(st, kind, seat, card, ev)
 
 
+class _TreeLead:
+    """A Tree led calls for nothing (``binds``: False), or for trumps the other Tree does not meet."""
+
+    def __init__(self, original: Any, binds: bool) -> None:
+        self.original, self.binds = original, binds
+        self.free = original.free
+
+    def allowed(self, hand: list[int], led: int, t: Any) -> tuple[list[int], str | None]:
+        if not self.original.is_top[led]:
+            return self.original.allowed(hand, led, t)
+        ordinary = [c for c in hand if t.is_trump[c] and not self.original.is_top[c]]
+        if not self.binds or not ordinary:
+            return hand, None
+        return ordinary, refusals.MUST_FOLLOW_SUIT
+
+    def check(self, hand: list[int], card: int, led: int, t: Any) -> str | None:
+        allowed, code = self.allowed(hand, led, t)
+        return None if card in allowed else code
+
+    def legal(self, hand: list[int], led: int, t: Any) -> list[int]:
+        return self.allowed(hand, led, t)[0]
+
+
 def _on_play_stage(change: Callable[[Any], Any], game: str) -> Callable[[dict[str, Any]], Rules]:
     """The play stage changed in the variants of ``game`` (the others played as the reference plays them)."""
 
@@ -131,6 +154,12 @@ MUTANTS: dict[str, Mutant] = {
         _on_play_stage(_FollowAtStockOut, "briscola"), "briscola.play.free", "briscola-4p"
     ),
     "bisca-follow-at-stock-out": Mutant(_on_play_stage(_FollowAtStockOut, "bisca"), "bisca.play.free", "bisca-2p"),
+    "tree-lead-binds-nobody": Mutant(
+        _patched("legality", lambda original: _TreeLead(original, binds=False)), "altbaumer.trees.tree-lead", "altbaumer-standard"
+    ),
+    "other-tree-not-a-trump": Mutant(
+        _patched("legality", lambda original: _TreeLead(original, binds=True)), "altbaumer.trees.tree-lead", "altbaumer-standard"
+    ),
 }
 
 

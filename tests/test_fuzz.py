@@ -24,7 +24,7 @@ import pytest
 
 from conformance.cli import main
 from conformance.engines.adapter import InProcessAdapter, reference_adapter
-from conformance.fuzz import campaign, shrink
+from conformance.fuzz import campaign, naming, shrink
 from conformance.fuzz.compare import ERROR, REFUSAL, Expected, first_divergence
 from conformance.fuzz.deals import Case, generate
 from conformance.run import runlog, runner
@@ -239,6 +239,38 @@ def test_a_mutant_is_found_and_shrunk_to_a_scenario_that_fails_on_it(name: str, 
     assert runner.run(mutant_adapter(name), scenario).outcome is Outcome.FAIL
     diverged = [s for s in runlog.read(tmp_path / "reports" / "run.jsonl").scenarios if s["outcome"] != Outcome.PASS]
     assert diverged[0]["file"] == str(written) and diverged[0]["clauses"] == list(scenario.clauses)
+
+
+def tree_lead_binds_nobody() -> InProcessAdapter:
+    """``--engine test_fuzz:tree_lead_binds_nobody``."""
+    return mutant_adapter("tree-lead-binds-nobody")
+
+
+def other_tree_not_a_trump() -> InProcessAdapter:
+    """``--engine test_fuzz:other_tree_not_a_trump``."""
+    return mutant_adapter("other-tree-not-a-trump")
+
+
+@pytest.mark.parametrize(
+    ("engine", "named"),
+    [
+        # offering any card to a Tree lead: the plays the reference refuses break the Tree lead's duty alone, not
+        # the duty to follow suit it is a case of, nor the duties of other leads refusing with the same code
+        ("tree_lead_binds_nobody", {("altbaumer.trees.tree-lead",)}),
+        # and withholding the other Tree from it: the clause saying the other Tree meets the duty, beside the one
+        # leaving the choice among the trumps (a duty to head the trick would take a play away too)
+        ("other_tree_not_a_trump", {("altbaumer.trees.tree-lead",), ("altbaumer.trees.tree-lead", "altbaumer.play.no-overtake")}),
+    ],
+)
+def test_a_difference_in_the_plays_is_named_after_the_duty_of_the_card_led(
+    engine: str, named: set[tuple[str, ...]], tmp_path: Path
+) -> None:
+    status = fuzz(
+        "--engine", f"test_fuzz:{engine}", "--variant", "altbaumer-standard", "--deals", "300", "--report-dir", str(tmp_path)
+    )
+    assert status == 1
+    failed = [s for s in runlog.read(tmp_path / "run.jsonl").scenarios if s["outcome"] == Outcome.FAIL]
+    assert failed and {tuple(s["clauses"]) for s in failed} == named
 
 
 def test_a_bug_shown_at_any_seat_is_one_divergence_filed_without_the_seat(
@@ -802,7 +834,7 @@ def test_an_engine_refusing_a_legal_action_diverges_on_that_action_filed_under_i
     assert divergence.detail() == 'action accepted: expected "accepted", observed "not_your_turn"'
     setup = {"dealer": 0, "deck": deck_of(variant("briscola-2p"))}
     case = Case("briscola-2p", setup, (first["legal"][0],), expected.refusals)
-    assert shrink.name(case, divergence, [expected.reports[0], expected.reports[1]])[0] == "rejected.accepted"
+    assert naming.name(case, divergence, [expected.reports[0], expected.reports[1]])[0] == "rejected.accepted"
 
 
 def _deaf_to_sigterm(settings: Any, link: Any, engines: Any, parents: Any) -> None:

@@ -1,11 +1,10 @@
 """From a deal where an engine parts from the reference to the shortest case that still shows it.
 
 The deal is replayed with every observation read, to find the first one that differs; the
-difference is named (the field, the clauses that observe it or forbid the action) and the
-case shrunk while the engine keeps diverging the same way: the tail after it dropped, the deal
-started mid-play from the position just before it (or as late as the engine still diverges),
-refused attempts that do not matter dropped, and won cards put out of play when they do not
-matter either.
+difference is named (naming.py: the field, the clauses behind it) and the case shrunk while
+the engine keeps diverging the same way: the tail after it dropped, the deal started mid-play
+from the position just before it (or as late as the engine still diverges), refused attempts
+that do not matter dropped, and won cards put out of play when they do not matter either.
 """
 
 from __future__ import annotations
@@ -15,13 +14,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from conformance.engines.messages import Request
-from conformance.fuzz.compare import ERROR, REFUSAL, REPORT, Divergence, Expected, first_divergence
+from conformance.fuzz.compare import ERROR, Divergence, Expected, first_divergence
 from conformance.fuzz.deals import Case, Report, reference_reports
-from conformance.suite import field_phases
-from conformance.suite.observing import LEGAL, SETUP, clauses_of
+from conformance.fuzz.naming import name
 from conformance.suite.reported import Reports
-from conformance.vocabulary import EngineError, ErrorKind
-from reference import Engine
+from conformance.vocabulary import ErrorKind
 from reference.state import Phase
 from specreader.jsontypes import Json
 
@@ -60,78 +57,6 @@ def truncated(case: Case, position: int) -> Case:
     """The case up to the action after which observation ``position`` is made."""
     return replace(case, actions=case.actions[:position], refusals=case.refusals[:position])
 
-
-
-def name(case: Case, divergence: Divergence, reports: list[Report]) -> tuple[str, tuple[str, ...], str]:
-    """What a divergence is filed under, the clauses it belongs to, and the phase it happened in."""
-    clauses = clauses_of(case.variant)
-    position = divergence.position
-    phase = SETUP if position == 0 else str(reports[position - 1][0].get("phase"))
-    if divergence.kind == REPORT:
-        path = divergence.missed[0].path
-        named = clauses.for_field(path, phase) or clauses.of_phase(phase)
-        if path.startswith(f"{LEGAL}."):  # many clauses say what is legal: those refusing what the engine offers,
-            # or else those leaving the choice of what it does not
-            granting = _granting_lacked(case, divergence, path.removeprefix(f"{LEGAL}."))
-            named = _refusing_offered(case, divergence, phase) or granting or named
-        return field_phases.field_of(path), named, phase
-    if divergence.kind == REFUSAL:
-        if divergence.allowed:  # the reference refuses it: the clauses that forbid it
-            named = clauses.for_refusal(divergence.allowed[0], phase)
-        else:  # the reference accepts it: the clauses that make it legal
-            named = clauses.for_field(f"{LEGAL}.{phase}", phase)
-        # one divergence per code the reference answers: each is a rule of its own
-        return f"rejected.{divergence.allowed[0] if divergence.allowed else 'accepted'}", named or clauses.of_phase(phase), phase
-    error = divergence.error
-    cause = unsupported_reason(error) if error is not None and error.kind is ErrorKind.UNSUPPORTED else (
-        f"error.{error.kind}" if error is not None else "error")
-    return cause, clauses.of_phase(phase) or clauses.for_field(f"{LEGAL}.{phase}", phase), phase
-
-
-def unsupported_reason(error: EngineError) -> str:
-    """What an unsupported answer is filed under: the reason the engine gives."""
-    return f"unsupported: {error.message[:120]}"
-
-
-def _refusing_offered(case: Case, divergence: Divergence, phase: str) -> tuple[str, ...]:
-    """For legal actions that differ: the clauses that refuse, with the reference's code, the actions the engine
-    offers and the reference does not (a play the duty to follow suit forbids names that duty alone); none
-    when the engine offers nothing more."""
-    offered = {  # the engine's answer is untrusted: only what reads as an action ("1 play 7C") is tried
-        text for m in divergence.mismatches if isinstance(m.observed, list) and isinstance(m.expected, list)
-        for text in m.observed if isinstance(text, str) and text not in m.expected
-    }  # fmt: skip
-    if not offered:
-        return ()
-    engine = Engine.new(case.variant, case.setup)
-    for played in case.actions:
-        engine.apply(dict(played))
-    codes: set[str] = set()
-    for text in sorted(offered):
-        seat, *kind_and_card = text.split()
-        if not seat.isdigit() or not 1 <= len(kind_and_card) <= 2:
-            continue
-        kind, *card = kind_and_card
-        action: Json = {"type": kind, "seat": int(seat), **({"card": card[0]} if card else {})}
-        code = getattr(engine.copy().apply(action), "code", None)
-        if code is not None:
-            codes.add(code)
-    clauses = clauses_of(case.variant)
-    return tuple(dict.fromkeys(c for code in sorted(codes) for c in clauses.for_refusal(code, phase)))
-
-
-def _granting_lacked(case: Case, divergence: Divergence, phase: str) -> tuple[str, ...]:
-    """For legal actions that differ in a phase (that of the actions, not of the one before them): the clauses
-    leaving the choice of the kinds of action the reference offers and the engine does not (a play taken away by
-    an overtaking duty of the engine's own names the clause that leaves it free); none when the engine lacks
-    nothing, or no clause leaves such a choice."""
-    lacked = {
-        text for m in divergence.mismatches if isinstance(m.observed, list) and isinstance(m.expected, list)
-        for text in m.expected if isinstance(text, str) and text not in m.observed
-    }  # fmt: skip
-    kinds = sorted({text.split()[1] for text in lacked if len(text.split()) >= 2})  # "1 play 7C": play
-    clauses = clauses_of(case.variant)
-    return tuple(dict.fromkeys(c for kind in kinds for c in clauses.granting(kind, phase)))
 
 
 def _request(case: Case, rid: str) -> Request:

@@ -18,7 +18,8 @@ from conformance.engines.protocol import answered_twice
 from conformance.fuzz import writing
 from conformance.fuzz.compare import ERROR, Divergence, Expected, first_divergence
 from conformance.fuzz.deals import Deal, UnreadableDeal, deal_id, dealt_setup, engine_dealt, generate, variant_of
-from conformance.fuzz.shrink import STALLS, Finding, Shrinker, unsupported_reason
+from conformance.fuzz.naming import unsupported_reason
+from conformance.fuzz.shrink import STALLS, Finding, Shrinker
 from conformance.run import kit_faults
 from conformance.suite.observing import clauses_of
 from conformance.suite.reported import declared

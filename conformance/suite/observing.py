@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from conformance.suite import choices, schemas
+from conformance.suite.situations import Situation
 from reference.errors import AS_DEALT, SetupError
 from reference.state import Phase
 from specreader.jsontypes import Json, overlap
@@ -92,6 +93,13 @@ class _Clause:
     refuses_with: frozenset[str]
     parameter: str = ""  # the part of the variant the clause states (deck.ranks, players...)
     choices: frozenset[str] = frozenset()  # what it leaves to a player (action.play, setup.match.target...)
+    led: frozenset[str] = frozenset()  # the cards led it rules on plays to (none: any, or none led)
+    bound: bool | None = None  # whether it rules on plays of a player held to some cards, or of one free (None: both)
+
+    def rules_in(self, situation: Situation) -> bool:
+        """Whether the clause rules on plays in the situation, as its ``when`` says."""
+        led_ok = not self.led or situation.led in self.led
+        return led_ok and self.bound in (None, situation.bound)
 
     def speaks_of(self, phase: str) -> bool:
         """Whether an entry ties the clause to a phase (``x@phase`` or ``legal.phase``)."""
@@ -180,6 +188,17 @@ class VariantClauses:
         closing = tuple(c.id for c in self.clauses if c.id in ending and Observed("phase", phase) in c.observes)
         return closing or ending
 
+    def in_situation(self, ids: tuple[str, ...], situation: Situation | None) -> tuple[str, ...]:
+        """Of the clauses ``ids``, those ruling in the situation a play was made in (their ``when``), those about its
+        card led where some are: a Tree lead's duty, not the duty to follow suit it is a case of. All of them where
+        none rules there, or no card was to be played."""
+        if situation is None:
+            return ids
+        by_id = {c.id: c for c in self.clauses}
+        ruling = [by_id[i] for i in ids if i in by_id and by_id[i].rules_in(situation)]
+        about_lead = [c for c in ruling if c.led]
+        return tuple(c.id for c in about_lead or ruling) or ids
+
     def granting(self, kind: str, phase: str) -> tuple[str, ...]:
         """Clauses that leave a player the choice of an action of ``kind`` (``choices: [action.<kind>]``) in a
         phase: those an engine offering too few such actions there breaks."""
@@ -239,6 +258,8 @@ def clauses_of(variant_id: str) -> VariantClauses:
             frozenset(clause.get("refuses_with", [])),
             str(clause.get("parameter", "")),
             frozenset(clause.get("choices", [])),
+            frozenset((clause.get("when") or {}).get("led", [])),
+            (clause.get("when") or {}).get("bound"),
         )
         for _, _, clause in spec.clauses()
         if _applies(clause, variant_id, game)

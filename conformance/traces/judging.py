@@ -27,7 +27,8 @@ from conformance.fuzz.compare import (
     rank,
 )
 from conformance.fuzz.deals import Case, reference_reports
-from conformance.fuzz.shrink import Finding, name
+from conformance.fuzz.naming import name
+from conformance.fuzz.shrink import Finding
 from conformance.run import kit_faults
 from conformance.suite.comparisons import COMPARISONS, Mismatch, action_text, flag_fields, flags_agreed, flags_in, kinds_agree
 from conformance.suite.field_phases import field_keys

@@ -1,0 +1,46 @@
+"""The situation a player plays a card in, as a clause's ``when`` names it (schemas/clauses.schema.json).
+
+Two things set a play's duties apart: the card led to the trick (a top trump, another trump, a card of
+the top trumps' printed suit that is no trump, or any other card) and whether the player is held to some
+of the cards in hand. The reference engine, at the position, answers both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reference import Engine
+from reference.state import Phase
+
+# The cards led, as a clause's when.led names them; what each means is the schema's to say.
+TOP_TRUMP, TRUMP, TOP_TRUMP_SUIT, PLAIN = "top_trump", "trump", "top_trump_suit", "plain"
+
+
+@dataclass(frozen=True)
+class Situation:
+    led: str | None  # None: the player leads
+    bound: bool  # held to some of the cards in hand
+
+
+def led_kind(engine: Engine, code: str, trump: str | None) -> str:
+    """What kind of card ``code`` is, led to a trick with ``trump`` the trump suit's letter (None: no trumps)."""
+    cards, ranking = engine.rules.cards, engine.rules.ranking
+    card = cards.parse(code, ())
+    tables = ranking.tables(cards.suit_index(trump) if trump is not None else None)
+    if ranking.is_top[card]:
+        return TOP_TRUMP
+    if tables.is_trump[card]:
+        return TRUMP
+    return TOP_TRUMP_SUIT if cards.suit_of[card] == ranking.top_suit else PLAIN
+
+
+def situation_at(engine: Engine) -> Situation | None:
+    """The situation of the player to play, at the engine's position; None where no card is to be played."""
+    snapshot = engine.snapshot()
+    seat = engine.to_act
+    if snapshot.get("phase") != Phase.PLAY or seat is None:
+        return None
+    trick = snapshot.get("trick") or []
+    led = led_kind(engine, trick[0]["card"], snapshot.get("trump")) if trick else None
+    plays = sum(1 for action in engine.legal_actions() if action.get("type") == "play")
+    return Situation(led, plays < len(snapshot["hands"][str(seat)]))
