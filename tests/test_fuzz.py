@@ -273,6 +273,43 @@ def test_a_difference_in_the_plays_is_named_after_the_duty_of_the_card_led(
     assert failed and {tuple(s["clauses"]) for s in failed} == named
 
 
+class TakesAnyOutOfPhase(Engine):
+    """Takes an action of the kinds in ``ANY_PHASE`` whatever the phase, changing nothing."""
+
+    __slots__ = ()
+
+    def apply(self, action: dict[str, Any]) -> Any:
+        applied = super().apply(action)
+        if action.get("type") in os.environ.get("ANY_PHASE", "").split() and getattr(applied, "code", "") == "wrong_phase":
+            return None  # taken: no refusal
+        return applied
+
+
+def takes_any_out_of_phase() -> InProcessAdapter:
+    """``--engine test_fuzz:takes_any_out_of_phase``."""
+    return InProcessAdapter(TakesAnyOutOfPhase.new, {"name": "takes-any-out-of-phase"}, variant_ids())
+
+
+@pytest.mark.parametrize(
+    ("kind", "named"),
+    [
+        # one code refuses both: going alone too late breaks the timing of going alone; a decline with no Tree
+        # showing, the cut's clause that says when a Tree may be declined
+        ("alone", ("altbaumer.lone.timing",)),
+        ("decline", ("altbaumer.deal.tree-at-cut",)),
+    ],
+)
+def test_an_action_taken_out_of_its_phase_is_named_after_the_clauses_of_its_kind(
+    kind: str, named: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANY_PHASE", kind)
+    engine = "test_fuzz:takes_any_out_of_phase"
+    status = fuzz("--engine", engine, "--variant", "altbaumer-standard", "--deals", "500", "--report-dir", str(tmp_path))
+    assert status == 1
+    failed = [s for s in runlog.read(tmp_path / "run.jsonl").scenarios if s["outcome"] == Outcome.FAIL]
+    assert failed and {tuple(s["clauses"]) for s in failed} == {named}
+
+
 def test_a_bug_shown_at_any_seat_is_one_divergence_filed_without_the_seat(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -37,7 +37,8 @@ def name(case: Case, divergence: Divergence, reports: list[Report]) -> tuple[str
         attempt = case.actions[-1] if case.actions else {}
         before = _position(case, len(case.actions) - 1)
         if divergence.allowed:  # the reference refuses it: the clauses that forbid it
-            named = _narrowed(clauses, clauses.for_refusal(divergence.allowed[0], phase), before, attempt)
+            kind = attempt.get("type") if isinstance(attempt.get("type"), str) else None
+            named = _narrowed(clauses, clauses.for_refusal(divergence.allowed[0], phase, kind), before, attempt)
         else:  # the reference accepts it: the clauses that make it legal
             named = _making_legal(clauses, before, [attempt], phase) or clauses.for_field(f"{LEGAL}.{phase}", phase)
         # one divergence per code the reference answers: each is a rule of its own

@@ -134,12 +134,20 @@ class VariantClauses:
         field = path.split(".", 1)[0]
         return tuple(c.id for c in self.clauses if any(o.field == field for o in c.observes))
 
-    def for_refusal(self, code: str, phase: str) -> tuple[str, ...]:
+    def for_refusal(self, code: str, phase: str, kind: str | None = None) -> tuple[str, ...]:
         """Clauses that forbid with ``code``, those of the phase first; failing any, the clauses of the phase (a game
-        may state a duty without naming the refusal, as Briscola does)."""
+        may state a duty without naming the refusal, as Briscola does). An action of ``kind`` taken outside the
+        phases of the clauses leaving the choice of it is another matter: the clauses forbidding with ``code`` in
+        those phases, and failing any, those leaving the choice, which say when it may be taken. One code refuses
+        going alone too late and a decline with no Tree showing; only the first is the timing of going alone's."""
         rejecting = [c for c in self.clauses if code in c.refuses_with]
-        of_phase = [c.id for c in rejecting if c.speaks_of(phase)]
-        return tuple(of_phase or [c.id for c in rejecting]) or self.of_phase(phase)
+        leaving = [c for c in self.clauses if f"{choices.ACTION}.{kind}" in c.choices] if kind is not None else []
+        homes = {p for c in leaving for p in (SETUP, *phases()) if c.speaks_of(p)}
+        if not homes or phase in homes:
+            of_phase = [c.id for c in rejecting if c.speaks_of(phase)]
+            return tuple(of_phase or [c.id for c in rejecting]) or self.of_phase(phase)
+        of_home = [c.id for c in rejecting if any(c.speaks_of(p) for p in homes)]
+        return tuple(of_home or [c.id for c in leaving])
 
     def for_setup(self, refused: SetupError, variant_id: str) -> Blamed:
         """The clauses a setup the rules do not allow breaks: those stating the part of the variant it names
