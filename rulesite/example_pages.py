@@ -38,24 +38,44 @@ class Example:
 
     def told(self, text: object) -> str:
         """An example's title, description or note with each "seat N" and "side N" said as the table names them,
-        the seat kept in brackets for readers checking an engine: "Boris (seat 1)", "East-West". Inside brackets,
-        or just before them, a seat is its name alone ("the dealer (West)"), so that brackets never nest; a name
-        written with its seat or side ("Anna (seat 0, ...)", "North-South (side 0)") is kept as written."""
+        the seat kept in brackets for readers checking an engine: "Boris (seat 1)", "East-West". So are the
+        dealer ("Dealer 1": "Dealer Boris (seat 1)") and a list of seats ("seats 1 and 3": "East and West (seats 1
+        and 3)"). Inside brackets, or just before them, a seat is its name alone ("the dealer (West)"), so that
+        brackets never nest; a name written with its seat or side ("Anna (seat 0, ...)", "North-South (side 0)"),
+        or seats listed to say who a side is ("(side 1: seats 1 and 4)"), are kept as written."""
+
+        def named(m: re.Match[str], names: str, seats: str) -> str:
+            before, after = m.string[: m.start()], m.string[m.end() :]
+            if _open_brackets(before) or after.lstrip(" ").startswith("("):
+                return names
+            return f"{names} ({seats})"
+
+        def dealer(m: re.Match[str]) -> str:
+            name = self.name(int(m[2]))
+            return m[0] if name.startswith("seat ") else f"{m[1]} {named(m, name, f'seat {m[2]}')}"
+
+        def seats(m: re.Match[str]) -> str:
+            names = [self.name(int(n)) for n in re.findall(r"\d+", m[2])]
+            said = (" or " if " or " in m[2] else " and ").join([", ".join(names[:-1]), names[-1]])
+            before = m.string[: m.start()]
+            if any(n.startswith("seat ") for n in names) or before.endswith((f"{said} (", f"{said}: ")):
+                return m[0]
+            if before.endswith(": ") and _open_brackets(before):
+                return m[0]
+            return named(m, said, f"{m[1].lower()} {m[2]}")
 
         def seat(m: re.Match[str]) -> str:
             name = self.name(int(m[2]))
-            before, after = m.string[: m.start()], m.string[m.end() :]
-            if name.startswith("seat ") or before.endswith(f"{name} ("):
+            if name.startswith("seat ") or m.string[: m.start()].endswith(f"{name} ("):
                 return m[0]
-            if _open_brackets(before) or after.lstrip(" ").startswith("("):
-                return name
-            return f"{name} ({m[1].lower()} {m[2]})"
+            return named(m, name, f"{m[1].lower()} {m[2]}")
 
         def side(m: re.Match[str]) -> str:
             name = self.side(int(m[1]))
             return m[0] if name.startswith("side ") or m.string[: m.start()].endswith(f"{name} (") else name
 
-        return _SIDE.sub(side, _SEAT.sub(seat, str(text)))
+        text = _SEATS.sub(seats, _DEALER.sub(dealer, str(text)))
+        return _SIDE.sub(side, _SEAT.sub(seat, text))
 
     def match_words(self, value: object) -> str | None:
         """A match's standing as the table keeps it ("victory points: North-South 3, East-West 4; target 5"),
@@ -108,6 +128,10 @@ def _open_brackets(text: str) -> int:
 
 _PER_SIDE = {"vp": "victory points", "scores": "running totals", "rounds": "rounds won"}
 _SEAT = re.compile(r"\b([Ss]eat) (\d+)\b")
+_DEALER = re.compile(r"\b([Dd]ealer) (\d+)\b")
+# "seats 1 and 3", "seats 3, 4, 0, 1"; after a game, variant or table, "seats" is the verb ("the game seats 0 and 1"),
+# and after "at" the places themselves ("two players sit at seats 0 and 1")
+_SEATS = re.compile(r"(?<!game )(?<!variant )(?<!table )(?<!at )\b([Ss]eats) (\d+(?:, \d+)*(?:,? (?:and|or) \d+|(?:, \d+)))\b")
 _SIDE = re.compile(r"\b[Ss]ide (\d+)\b")
 
 # A stock longer than this is drawn as a count unless a step of the example looks at it.

@@ -894,6 +894,16 @@ def test_an_example_names_the_seats_and_sides_it_speaks_of(site_data: rulesite.S
     assert ex.told("(seat 0 wins) and seat 1") == "(Anna wins) and Boris (seat 1)"
     assert ex.told("step 1) seat 0 leads") == "step 1) Anna (seat 0) leads"  # a bracket closing none opens none
     assert ex.told("Boris (side 1) and side 0") == "Boris (side 1) and Anna"  # a name written with its side, kept
+    # the dealer and a list of seats are named as the table names them too, never left as bare numbers
+    assert ex.told("Dealer 0; seats 1 and 0 pass") == "Dealer Anna (seat 0); Boris and Anna (seats 1 and 0) pass"
+    assert ex.told("dealer 1, so seat 0 leads") == "dealer Boris (seat 1), so Anna (seat 0) leads"
+    assert ex.told("(dealer 1; seats 0, 1 play)") == "(dealer Boris; Anna and Boris play)"
+    assert ex.told("Dealer 1 (the winner)") == "Dealer Boris (the winner)"
+    # "seats" as the verb, the places themselves, seats explaining a side, and seats this table has not are kept
+    kept = "The variant seats 0 and 1; they sit at seats 0 and 1"
+    assert ex.told(kept) == kept
+    assert ex.told("(side 1: seats 1 and 0)") == "(Boris: seats 1 and 0)"
+    assert ex.told("seats 1 and 2, dealer 2") == "seats 1 and 2, dealer 2"
 
     def nested(text: str) -> bool:
         depth = 0
@@ -910,6 +920,8 @@ def test_an_example_names_the_seats_and_sides_it_speaks_of(site_data: rulesite.S
     doubled = re.compile(r"(\b[A-Z][\w-]*) \(\1\)")  # "North-South (North-South)"
     assert [t for t in told if nested(t) or ") (" in t or doubled.search(t)] == []
     assert "Boris \\(seat 1\\) wins the deal dealt by Anna \\(seat 0\\)" in site_pages["examples/albastini/dealer/next-dealer.md"]
+    examples = "".join(page for path, page in site_pages.items() if path.startswith("examples/"))
+    assert re.findall(r"\b[Dd]ealer \d+\b", examples) == []
 
 
 def test_an_example_keeps_the_match_in_the_table_s_words(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
