@@ -327,3 +327,11 @@ def test_the_albastini_page_says_what_becomes_of_the_five_player_indicator(site_
     assert "so the piles then add up to 120 less its value" in play
     assert "120 minus that value" in site_data.clauses["albastini.five-players.dead-value"]["text"]
     assert "the pack holds 120 points (at five players, less the indicator's)" in play
+
+
+def test_a_card_shown_to_players_is_captioned_with_the_names_the_text_gives() -> None:
+    # The home page tells the last draw with Anna, Boris and Carla: the cards under it are theirs, not seat numbers.
+    shown = [caption for page in rulesite.hand_written_pages().values()
+             for caption in re.findall(r"\[\[show: ([^\]]*)\]\]", page)]  # fmt: skip
+    assert shown
+    assert [c for c in shown if re.search(r"\bseat_\d", c)] == []
