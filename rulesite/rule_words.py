@@ -291,15 +291,15 @@ def score(variant: Json) -> str:
         return out + f". When no side has more than {c.get('win_over')}, nobody scores."
     if rule == "tricks":
         table = _mapping(c.get("table"))
-        by_points: dict[int, list[int]] = {}  # tricks paying alike said together: "three or four tricks: one point"
+        by_points: dict[int, list[int]] = {}  # tricks paying alike said together: "one point for three or four tricks"
         for k, v in table.items():
             by_points.setdefault(whole(v), []).append(int(k) if str(k).isdigit() else 0)
-        pays = "; ".join(
-            " or ".join(table_words.number(n) for n in counts) + f" trick{'s' if counts != [1] else ''}: "
-            + table_words.plural(points, "point")
+        pays = ", ".join(
+            table_words.plural(points, "point") + " for "
+            + " or ".join(table_words.number(n) for n in counts) + f" trick{'s' if counts != [1] else ''}"
             for points, counts in by_points.items()
         )
-        out = f"The side taking most tricks scores: {pays}."
+        out = f"The side taking most tricks scores {pays}."
         if c.get("makers_lose"):
             out += f" Makers who take fewer tricks than the defenders also score {whole(c['makers_lose']):+d}."
         return out

@@ -286,6 +286,10 @@ def test_the_words_give_what_a_table_asks_at_the_edges(site_data: rulesite.SiteD
     assert said["The match"].startswith("Each side's total may fall below 0. A round goes to the first side to 5 points")
     assert "both sides' totals then go back to 0; two rounds win the match" in said["The match"]
     assert "discards as many, any cards of the hand, those just taken included" in said["Trumps"]
+    # the points for tricks read as a sentence, each count with its points, not as a list of "tricks: points"
+    assert said["Scoring"].startswith(
+        "The side taking most tricks scores one point for three or four tricks, two points for five tricks."
+    )
     # a stock of one suit binds forehand after a refusal; on accepting, forehand takes the one card turned
     assert "refuses it. After a refusal the stock is turned on until another suit shows" in said["Trumps"]
     assert "if all four cards prove of one suit, that suit is trumps all the same" in said["Trumps"]
