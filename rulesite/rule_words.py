@@ -236,9 +236,9 @@ def legality(variant: Json) -> str:
         out = "A player must follow suit if able, else trump if able, else play any card."
         if c.get("top_trump_suit_exception"):
             out += (
-                " The Trees belong to the trump suit, not to clubs, with one exception: when an ordinary club is led and"
-                " clubs are not trumps, a player holding an ordinary club may play it or a Tree, and one holding no"
-                " ordinary club but a Tree must play a Tree."
+                " The Trees belong to the trump suit, not to clubs, with one exception: when an ordinary club (any club"
+                " but a Tree) is led and clubs are not trumps, a player holding an ordinary club may play it or a Tree,"
+                " and one holding no ordinary club but a Tree must play a Tree."
             )
         return out
     return f"Legal cards: {c.get('rule')}."

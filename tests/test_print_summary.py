@@ -286,6 +286,9 @@ def test_the_words_give_what_a_table_asks_at_the_edges(site_data: rulesite.SiteD
     assert said["The match"].startswith("Each side's total may fall below 0. A round goes to the first side to 5 points")
     assert "both sides' totals then go back to 0; two rounds win the match" in said["The match"]
     assert "discards as many, any cards of the hand, those just taken included" in said["Trumps"]
+    # a sheet read alone says what an ordinary club is where it first names one
+    assert "when an ordinary club (any club but a Tree) is led" in said["Play"]
+    assert said["Play"].index("ordinary club (any club but a Tree)") == said["Play"].index("ordinary club")
     # the points for tricks read as a sentence, each count with its points, not as a list of "tricks: points"
     assert said["Scoring"].startswith(
         "The side taking most tricks scores one point for three or four tricks, two points for five tricks."
