@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+from wrapped_engine import Wrapped
 
+from conformance.cli import main
 from conformance.engines.adapter import reference_adapter
 from conformance.run import runner
 from conformance.suite import scenarios
-from conformance.suite.comparisons import COMPARISONS, compare, flags_agreed, kinds_agree
+from conformance.suite.comparisons import COMPARISONS, action_text, compare, flags_agreed, kinds_agree
 from conformance.text import untrusted
 from conformance.vocabulary import Outcome
 
@@ -133,3 +136,33 @@ def test_an_engine_reporting_each_card_of_a_hand_in_a_list_fails_and_the_judge_d
     assert [(m.step, m.what, m.observed) for m in verdict.mismatches] == [
         (1, f"hands.{seat} (as a set)", wrapped[seat]) for seat in map(str, range(6))
     ]
+
+
+def test_a_legal_entry_that_is_no_action_is_written_as_the_json_the_engine_sent() -> None:
+    legal: list[Any] = [1, "x", None, ["\x1b[2J\u202e"]]
+    [(_, _, observed)] = [(m.what, m.expected, m.observed) for m in compare({"legal": {"exactly": []}}, {}, legal, 0, 1)]
+    assert observed == ['"x"', "1", '["\\u001b[2J\\u202e"]', "null"]  # made safe as every value an engine sends
+    assert action_text("y" * 10_000).endswith(f"[cut: more than {untrusted.CAP} characters in all]")
+
+
+class LegalNoActions(Wrapped):
+    """The reference, offering the number 1 and the string "x" among its legal actions."""
+
+    def legal_actions(self) -> list[Any]:
+        return [1, "x", *super().legal_actions()]
+
+
+def verified(tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: str, scenario: str) -> tuple[str, Path]:
+    status = main(["verify", "--engine", f"{__name__}:{engine}", "--scenario", scenario, "--report-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 1, out
+    return out, tmp_path
+
+
+def test_legal_entries_that_are_no_actions_are_shown_as_the_json_the_engine_sent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, _ = verified(tmp_path, capsys, "LegalNoActions", "briscola/play/four-players-deal-and-trump-card")
+    differences = [line for line in out.splitlines() if "legal actions" in line]
+    assert differences and all('extra "x" 1)' in line and '"\\"x\\""' in line for line in differences), out
+    assert "'x'" not in out

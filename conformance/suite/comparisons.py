@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import reprlib
 from collections import Counter
 from collections.abc import Callable
@@ -45,9 +44,10 @@ LEGAL_EXACTLY = f"{LEGAL_ACTIONS} (exactly)"
 
 def action_text(action: Any) -> str:
     """The compact form of an action used by legal-action expectations: '1 play 9D'. The seat is
-    written as a JSON value, so the seat ``"1"`` (a string) is not seat 1, while ``1.0`` is."""
-    if not isinstance(action, dict):  # an engine's malformed entry, shown as it came
-        return reprlib.repr(action)
+    written as a JSON value, so the seat ``"1"`` (a string) is not seat 1, while ``1.0`` is. An entry
+    that is no action object is written as the JSON the engine sent (``1``, ``"x"``)."""
+    if not isinstance(action, dict):
+        return _json_text(action)
     text = f"{_json_text(action.get('seat'))} {_word(action.get('type'))}"
     return f"{text} {_word(action['card'])}" if action.get("card") else text
 
@@ -58,12 +58,13 @@ def _word(value: Any) -> str:
 
 
 def _json_text(value: Any) -> str:
+    """An engine's value as JSON, made safe and cut as every value it sends."""
     if type(value) is float and value.is_integer():
         value = int(value)  # one JSON number, as in same()
     try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError, RecursionError):  # not JSON: an in-process engine's own object
-        return reprlib.repr(value)
+        return untrusted.json_text(value)
+    except (TypeError, ValueError, RecursionError):  # no JSON: an in-process engine's own object, which only Python can show
+        return untrusted.text(reprlib.repr(value))
 
 
 def _field(snapshot: Json, dotted: str) -> Any:
