@@ -333,7 +333,7 @@ def describe(verdict: runner.Verdict, note: str | None = None) -> str:
         lines.append(f"  engine error: {verdict.error}")
     for m in verdict.mismatches:
         lines.append(f"  step {m.step} ({s.file}:{m.line}): {m.what}")
-        lines.append(f"    - expected: {untrusted.json_text(m.expected)}")
+        lines.append(f"    - expected: {untrusted.expected_text(m.expected)}")
         lines.append(f"    + observed: {untrusted.observed_text(m.observed)}")
         if hint := difference_text.hint(m.what, m.expected, m.observed):  # where two lists part, as the reports say
             lines.append(f"      {hint.strip()}")

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from conformance import implementations
 from conformance.run import reports, runlog
 from conformance.run.runlog import Log, ScenarioLine
+from conformance.text import untrusted
 from conformance.vocabulary import Outcome
 from rulesite.links import PageLinks
 from rulesite.sitedata import SiteData
@@ -124,6 +125,12 @@ def shown(value: object) -> str:
     return "<missing>" if value == "<missing>" else json.dumps(value, ensure_ascii=False)
 
 
+def shown_expected(value: object) -> str:
+    """What a mismatch expected as the reports write it: JSON, with a shape in the kit's words (``<an object>``) left
+    bare."""
+    return value if untrusted.is_kind(value) else shown(value)
+
+
 def difference(expected: object, observed: object) -> str:
     """What sets two lists of cards apart, for a reader who would otherwise compare 34 cards by eye; for two
     lists holding the same items, where they first differ; for anything else, nothing (the values say it)."""
@@ -155,6 +162,7 @@ def implementations_page(data: SiteData, logs_dir: Path) -> str:
         links=links,
         scenarios=by_id,
         shown=shown,
+        shown_expected=shown_expected,
         difference=difference,
         categories=CATEGORIES,
         category=category,

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree as ET
 
 import pytest
 from wrapped_engine import Wrapped
 
+from conformance import pytest_scenarios
 from conformance.cli import main
 from conformance.engines.adapter import reference_adapter
 from conformance.run import runner
@@ -166,3 +169,79 @@ def test_legal_entries_that_are_no_actions_are_shown_as_the_json_the_engine_sent
     differences = [line for line in out.splitlines() if "legal actions" in line]
     assert differences and all('extra "x" 1)' in line and '"\\"x\\""' in line for line in differences), out
     assert "'x'" not in out
+
+
+@pytest.mark.parametrize(
+    ("expect", "snapshot", "found"),
+    [
+        ({"hands": {"0": ["AH"], "1": []}}, {"hands": "abc"}, [("hands", "<an object keyed by seat>", "abc")]),
+        ({"holds": {"0": ["AH"]}, "lacks": {"1": ["AH"]}}, {"hands": 5}, [("hands", "<an object keyed by seat>", 5)]),
+        ({"piles": {"0": ["AH"]}}, {"piles": {"0": ["AH"]}}, []),  # an index read in a mapping, as ever
+        ({"piles": {"1": {"holds": ["AH"]}}}, {"piles": 7}, [("piles", "<a list by side>", 7)]),
+        ({"result": {"tie": False, "winner": 1}}, {"result": None}, [("result", "<an object>", None)]),
+        ({"snapshot": {"stock.0": "AH", "last_trick.winner": 1}}, {"stock": "AH", "last_trick": ["AH"]},
+         [("stock", "<a list>", "AH"), ("last_trick", "<an object>", ["AH"])]),
+    ],
+    ids=["a string for hands", "a number for hands", "a mapping for piles", "a number for piles", "null for result",
+         "by path"],
+)  # fmt: skip
+def test_a_path_through_a_value_of_another_shape_is_said_where_it_breaks(
+    expect: dict[str, Any], snapshot: dict[str, Any], found: list[tuple[str, Any, Any]]
+) -> None:
+    assert differences(expect, snapshot) == found
+
+
+@pytest.mark.parametrize(
+    ("expect", "snapshot", "what"),
+    [
+        ({"hands": {"2": ["AH"]}}, {"hands": {"0": []}}, "hands.2 (as a set)"),
+        ({"piles": {"1": ["AH"]}}, {"piles": [[]]}, "piles.1 (as a set)"),
+        ({"result": {"tie": False}}, {"result": {}}, "result.tie"),
+        ({"snapshot": {"last_trick.winner": 1}}, {}, "last_trick.winner"),
+    ],
+    ids=["a seat absent", "an index past the end", "a key absent", "a field absent"],
+)
+def test_a_field_not_reported_is_still_missing(expect: dict[str, Any], snapshot: dict[str, Any], what: str) -> None:
+    [(said, _, observed)] = differences(expect, snapshot)
+    assert (said, observed) == (what, untrusted.MISSING)
+
+
+def test_a_shape_expected_is_written_bare_and_a_string_that_only_looks_like_one_is_not_taken_for_it() -> None:
+    assert untrusted.difference("hands", untrusted.kind("an object keyed by seat"), "abc") == (
+        'hands: expected <an object keyed by seat>, observed "abc"'
+    )
+    assert untrusted.difference("phase", "<Play>", "play") == 'phase: expected "<Play>", observed "play"'
+
+
+class HandsAString(Wrapped):
+    """The reference, reporting its hands as a string."""
+
+    def snapshot(self) -> dict[str, Any]:
+        return {**super().snapshot(), "hands": "abc"}
+
+
+def test_hands_of_another_shape_are_said_to_be_so_in_every_report_not_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, reports = verified(tmp_path, capsys, "HandsAString", "albastini/deal/six-threes-dealer-1")
+    said = 'hands: expected <an object keyed by seat>, observed "abc"'
+    assert f"step 1: {said}" in out and "<missing>" not in out
+    assert out.count(said) == 2  # once a step it is read at, not once a seat
+    markdown = (reports / "report.md").read_text(encoding="utf-8")
+    assert 'step 5: hands: expected &lt;an object keyed by seat&gt;, observed "abc"' in markdown
+    [failure] = ET.parse(reports / "junit.xml").iter("failure")
+    assert failure.get("message") == f"step 1: {said}" and failure.text == f"step 1: {said}\nstep 5: {said}"
+    [line] = [json.loads(raw) for raw in (reports / "run.jsonl").read_text(encoding="utf-8").splitlines()[1:-1]]
+    assert {(m["what"], m["expected"], m["observed"]) for m in line["mismatches"]} == {
+        ("hands", "<an object keyed by seat>", "abc")
+    }
+
+
+def test_the_pytest_plugin_writes_a_shape_expected_bare() -> None:
+    scenario = next(s for s in scenarios.kit_scenarios() if s.id == "albastini/deal/six-threes-dealer-1")
+    answer = reference_adapter().run(runner.request_for(scenario))
+    assert isinstance(answer, dict)
+    answer["observations"][0]["snapshot"]["hands"] = "abc"
+    said = pytest_scenarios.describe(runner.judge(scenario, answer))
+    assert '  step 1 (scenarios/albastini/deal/deck-order.yaml:' in said
+    assert '): hands\n    - expected: <an object keyed by seat>\n    + observed: "abc"' in said

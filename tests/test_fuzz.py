@@ -25,7 +25,7 @@ import pytest
 from conformance.cli import main
 from conformance.engines.adapter import InProcessAdapter, reference_adapter
 from conformance.fuzz import campaign, naming, shrink
-from conformance.fuzz.compare import ERROR, REFUSAL, Expected, first_divergence
+from conformance.fuzz.compare import ERROR, REFUSAL, REPORT, Expected, first_divergence
 from conformance.fuzz.deals import Case, generate
 from conformance.run import runlog, runner
 from conformance.suite.scenarios import deck_of, load_files
@@ -1163,3 +1163,15 @@ def test_a_deal_whose_judging_raises_is_an_error_of_the_kit_s_never_a_divergence
     assert written and not any(name.endswith(f"-0-{FAULTY_DEAL.rsplit('/', 1)[1]}.yaml") for name in written), written
     fails = sum(line["outcome"] == "fail" for line in others)
     assert f"\n{len(others) - fails} passed, {fails + 1} failed (1 error)\n" in out, out
+
+
+def test_hands_of_another_shape_diverge_once_where_the_shape_breaks() -> None:
+    """As a scenario says it: the field where the engine's value cannot hold the path, the shape it needs, and what
+    the engine sent there, once for the whole hand however many seats read through it."""
+    expected, first, second = _one_action()
+    expected.fields = frozenset({"hands"})
+    stringed = {**first, "snapshot": {**first["snapshot"], "hands": "abc"}}
+    divergence = first_divergence(expected, {"observations": [stringed, second]})
+    assert divergence is not None and (divergence.kind, divergence.position, divergence.field) == (REPORT, 0, "hands.0")
+    assert [(m.what, m.expected, m.observed) for m in divergence.mismatches] == [("hands", "<an object keyed by seat>", "abc")]
+    assert divergence.detail() == 'hands: expected <an object keyed by seat>, observed "abc"'

@@ -17,7 +17,7 @@ from typing import Any
 from conformance.fuzz.deals import Report
 from conformance.run.runner import observations_problem, report_problem
 from conformance.suite import difference_text
-from conformance.suite.comparisons import COMPARISONS, Mismatch, action_text, kinds_agree
+from conformance.suite.comparisons import COMPARISONS, Mismatch, action_text, distinct, kinds_agree
 from conformance.suite.observing import LEGAL
 from conformance.suite.reported import BY_PART, Reports, as_judged, covers, judged
 from conformance.vocabulary import EngineError, ErrorKind, engine_error, refusal_code
@@ -169,7 +169,7 @@ def report_divergence(
     if not missed:
         return None
     missed.sort(key=lambda pair: rank(pair[0]))
-    return Divergence(REPORT, position, tuple(m for _, ms in missed for m in ms), tuple(e for e, _ in missed))
+    return Divergence(REPORT, position, distinct(m for _, ms in missed for m in ms), tuple(e for e, _ in missed))
 
 
 def first_divergence(expected: Expected, answer: object) -> Divergence | None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import reprlib
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from conformance.suite import schemas
+from conformance.suite import field_phases, schemas
 from conformance.text import untrusted
 from specreader.jsontypes import Json
 
@@ -67,16 +67,42 @@ def _json_text(value: Any) -> str:
         return untrusted.text(reprlib.repr(value))
 
 
+@dataclass(frozen=True)
+class _Broken:
+    """What a dotted path stops at where the engine's value there has another shape than the path needs (a string
+    where ``hands.0`` needs an object): the path so far, the shape it needs, in the kit's words, and the value."""
+
+    where: str
+    needed: str
+    found: Any
+
+
 def _field(snapshot: Json, dotted: str) -> Any:
+    """The value at a dotted path; ``<missing>`` where the engine did not report it (a key absent, an index past the
+    end), a ``_Broken`` where what it reported on the way cannot hold the rest of the path."""
     node: Any = snapshot
-    for part in dotted.split("."):
-        if isinstance(node, dict) and part in node:
+    parts = dotted.split(".")
+    for depth, part in enumerate(parts):
+        if isinstance(node, dict):
+            if part not in node:
+                return _MISSING
             node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+        elif isinstance(node, list) and part.isdigit():
+            if int(part) >= len(node):
+                return _MISSING
             node = node[int(part)]
         else:
-            return _MISSING
+            return _Broken(".".join(parts[:depth]), _shape_needed(tuple(parts[:depth]), part), node)
     return node
+
+
+def _shape_needed(path: tuple[str, ...], part: str) -> str:
+    """What the field at ``path`` must be for ``part`` to be read in it: the schema's mapping by seat or list by side
+    (``x-per``), else an object for a name and a list for an index."""
+    held = next((h for h in field_phases.held_by_seat_or_side() if h.path == path), None)
+    if held is not None:
+        return f"an object keyed by {held.per}" if held.keyed else f"a list by {held.per}"
+    return "a list" if part.isdigit() else "an object"
 
 
 def _same_cards(expected: list[str], observed: Any) -> bool:
@@ -303,7 +329,18 @@ def _snapshot_paths(expected: Any, snapshot: Json, legal: list[Json]) -> list[tu
     return out
 
 
-COMPARISONS: dict[str, Comparison] = {
+def _shapes_said(comparison: Comparison) -> Comparison:
+    """A comparison whose differences at a path broken on the way are said where it broke: ``hands.0`` of a
+    ``hands`` that is a string is a difference in ``hands`` (which ``distinct`` then says once, not once a seat)."""
+
+    def said(expected: Any, snapshot: Json, legal: list[Json]) -> list[tuple[str, Any, Any]]:
+        found = comparison(expected, snapshot, legal)
+        return [(g.where, untrusted.kind(g.needed), g.found) if isinstance(g, _Broken) else (w, e, g) for w, e, g in found]
+
+    return said
+
+
+_COMPARED: dict[str, Comparison] = {
     **{
         key: _equal(key)
         for key in (
@@ -333,12 +370,21 @@ COMPARISONS: dict[str, Comparison] = {
     "match": _partial("match"),
     "snapshot": _snapshot_paths,
 }
+COMPARISONS: dict[str, Comparison] = {key: _shapes_said(comparison) for key, comparison in _COMPARED.items()}
 
 
 def compare(expect: Json, snapshot: Json, legal: list[Json], step: int, line: int) -> list[Mismatch]:
     """Every way the report differs from the expectation."""
-    out = []
-    for key, expected in expect.items():
-        for what, want, got in COMPARISONS[key](expected, snapshot, legal):
-            out.append(Mismatch(step, line, what, want, got))
-    return out
+    found = (Mismatch(step, line, what, want, got) for key, expected in expect.items()
+             for what, want, got in COMPARISONS[key](expected, snapshot, legal))  # fmt: skip
+    return list(distinct(found))
+
+
+def distinct(mismatches: Iterable[Mismatch]) -> tuple[Mismatch, ...]:
+    """Each mismatch once: a field broken on the way is one difference, however many expectations read through it
+    (``hands`` a string, read by ``hands`` and ``holds``, or by one expectation a seat)."""
+    out: list[Mismatch] = []
+    for mismatch in mismatches:
+        if mismatch not in out:
+            out.append(mismatch)
+    return tuple(out)

@@ -15,7 +15,7 @@ import json
 import math
 import re
 from collections.abc import Collection, Iterator
-from typing import Any
+from typing import Any, TypeGuard
 
 import orjson
 
@@ -104,12 +104,33 @@ def _shown_somehow(value: Any) -> str:
 # What a comparison observed of a field the engine did not report, as a run log keeps it.
 MISSING = "<missing>"
 
+# What a comparison expected where the engine's value had another shape than a path needs (<an object keyed by
+# seat>), as a run log keeps it: the kit's words in angle brackets, as MISSING is, a form none of the cards,
+# phases and codes a scenario expects has.
+_KIND = re.compile(r"<[a-z ]+>")
+
+
+def kind(words: str) -> str:
+    """The shape a comparison expected, in the kit's words (``an object``), as the reports write it bare."""
+    return f"<{words}>"
+
 
 def difference(what: str, expected: Any, observed: Any) -> str:
     """``what: expected X, observed Y``, each value as JSON writes it (null, true, "a"): the notation of the
     protocol and the traces, whatever language the engine is written in. A field not reported reads
-    ``observed <missing>``, no JSON string."""
-    return f"{what}: expected {json_text(expected)}, observed {observed_text(observed)}"
+    ``observed <missing>``, no JSON string; a value of another shape than the field needs, ``expected <an
+    object>``."""
+    return f"{what}: expected {expected_text(expected)}, observed {observed_text(observed)}"
+
+
+def expected_text(expected: Any) -> str:
+    """What a comparison expected, as ``json_text`` writes it, or the shape it expected (``kind``) bare."""
+    return expected if is_kind(expected) else json_text(expected)
+
+
+def is_kind(value: Any) -> TypeGuard[str]:
+    """Whether a value a comparison expected is a shape in the kit's words (``kind``), no value."""
+    return type(value) is str and _KIND.fullmatch(value) is not None
 
 
 def observed_text(observed: Any) -> str:

@@ -30,7 +30,16 @@ from conformance.fuzz.deals import Case, reference_reports
 from conformance.fuzz.naming import name
 from conformance.fuzz.shrink import Finding
 from conformance.run import kit_faults
-from conformance.suite.comparisons import COMPARISONS, Mismatch, action_text, flag_fields, flags_agreed, flags_in, kinds_agree
+from conformance.suite.comparisons import (
+    COMPARISONS,
+    Mismatch,
+    action_text,
+    distinct,
+    flag_fields,
+    flags_agreed,
+    flags_in,
+    kinds_agree,
+)
 from conformance.suite.field_phases import field_keys
 from conformance.suite.observing import LEGAL, clauses_of
 from conformance.suite.reported import BY_PART, Reports, covers, judged
@@ -584,7 +593,7 @@ def _report(
         flags.found = counted + flags_in(snapshot)
         return None
     missed.sort(key=lambda pair: rank(pair[0]))
-    return Divergence(REPORT, position, tuple(m for _, ms in missed for m in ms), tuple(e for e, _ in missed))
+    return Divergence(REPORT, position, distinct(m for _, ms in missed for m in ms), tuple(e for e, _ in missed))
 
 
 def _agrees(reference: Json, snapshot: Json) -> bool:
