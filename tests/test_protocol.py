@@ -236,6 +236,19 @@ def test_answers_of_the_wrong_shape_are_errors_without_a_schema(tmp_path: Path, 
     assert detail in outcome.reason
 
 
+@pytest.mark.parametrize(
+    ("observation", "found"),
+    [("x", '"x"'), ([None, {"a": True}], '[null, {"a": true}]'), ("\x1b[2J" + "y" * 500, '"\\u001b[2Jyyy')],
+    ids=["a string", "a list", "a long string"],
+)
+def test_an_observation_that_is_no_object_is_shown_as_the_json_the_engine_sent(observation: object, found: str) -> None:
+    scenario = next(iter(scenarios.kit_scenarios()))
+    error = runner.judge(scenario, {"id": scenario.id, "observations": [observation]}).error
+    assert error is not None and error.kind == ErrorKind.MALFORMED
+    assert error.message.startswith(f"expected observation 0 to be an object, found {found}")
+    assert len(error.message) < 300  # cut, as every value an engine sends
+
+
 ONCE = """
 import json, os, sys
 for line in sys.stdin:

@@ -13,6 +13,7 @@ from conformance.suite import schemas
 from conformance.suite.comparisons import Mismatch, action_text, compare
 from conformance.suite.reported import Reports, as_judged, within
 from conformance.suite.scenarios import Scenario
+from conformance.text import untrusted
 from conformance.vocabulary import EngineError, ErrorKind, Outcome, engine_error, refusal_code
 
 
@@ -109,7 +110,8 @@ def judge(scenario: Scenario, answer: object, reports: Reports = None) -> Verdic
         )
     shapeless = next((i for i, o in enumerate(observations) if not isinstance(o, dict)), None)
     if shapeless is not None:
-        return _malformed(scenario, f"expected observation {shapeless} to be an object, found {observations[shapeless]!r}")
+        found = untrusted.json_text(observations[shapeless], 200)  # as the engine sent it
+        return _malformed(scenario, f"expected observation {shapeless} to be an object, found {found}")
     for index, observation in enumerate(observations):
         try:
             refusal_code(observation.get("rejected"))
