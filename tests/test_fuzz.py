@@ -310,6 +310,41 @@ def test_an_action_taken_out_of_its_phase_is_named_after_the_clauses_of_its_kind
     assert failed and {tuple(s["clauses"]) for s in failed} == {named}
 
 
+class OffersTheNextDeal(Engine):
+    """Once the deal is over, offers seat 0 the next deal, as a team game of Albastini's does."""
+
+    __slots__ = ()
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        offered = {"type": "take_deal", "seat": 0}
+        return [*super().legal_actions(), offered] if self.snapshot()["phase"] == "over" else super().legal_actions()
+
+
+def offers_the_next_deal() -> InProcessAdapter:
+    """``--engine test_fuzz:offers_the_next_deal``."""
+    return InProcessAdapter(OffersTheNextDeal.new, {"name": "offers-the-next-deal"}, variant_ids())
+
+
+@pytest.mark.parametrize(
+    ("variant", "clause"),
+    [
+        ("altbaumer-standard", "altbaumer.deal.next-dealer"),
+        ("briscola-2p", "briscola.play.in-turn"),  # which says Briscola has no action but a card played
+        ("bisca-2p", "bisca.score.over-sixty"),
+        ("albastini-2p", "albastini.dealer.winner-deals"),
+    ],
+)
+def test_a_choice_offered_once_the_deal_is_over_is_named_after_who_deals_next(
+    variant: str, clause: str, tmp_path: Path
+) -> None:
+    """The rule saying who deals next leaves nobody a choice: not every clause of every phase's legal actions."""
+    engine = "test_fuzz:offers_the_next_deal"
+    status = fuzz("--engine", engine, "--variant", variant, "--deals", "3", "--report-dir", str(tmp_path))
+    assert status == 1
+    failed = [s for s in runlog.read(tmp_path / "run.jsonl").scenarios if s["outcome"] == Outcome.FAIL]
+    assert failed and {tuple(s["clauses"]) for s in failed} == {(clause,)}
+
+
 def test_a_bug_shown_at_any_seat_is_one_divergence_filed_without_the_seat(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
