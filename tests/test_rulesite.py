@@ -919,6 +919,16 @@ def test_an_example_names_the_seats_and_sides_it_speaks_of(site_data: rulesite.S
         told += [each.told(t) for t in (s.title, s.description, *(note for note in each.notes if note))]
     doubled = re.compile(r"(\b[A-Z][\w-]*) \(\1\)")  # "North-South (North-South)"
     assert [t for t in told if nested(t) or ") (" in t or doubled.search(t)] == []
+    # nor is a seat left a bare number out of the names' reach: a draw "then 2 AH, 3 7H", a pair "2+5", an order
+    # "the draw goes 2, 3, 0" (in brackets, beside the names, the seats' numbers belong)
+    bare = re.compile(
+        r"(?<![\w.+-])[0-5] [AKQJT2-9][CDHS]\b|\b[0-5]\+[0-5]\b"
+        r"|\b(?:goes|go|round|played|sequence|by|then)(?: to)? [0-5], [0-5]\b"
+    )
+    for unnamed in ("then 2 AH, 3 7H", "the pair 2+5 wins", "the draw goes 2, 3, 0", "after deals by 0, 2, 1"):
+        assert bare.search(ex.told(unnamed)), unnamed
+    assert not bare.search(re.sub(r"\([^()]*\)", "", ex.told("seat 1 draws 7H; the draw goes seats 1, 0")))
+    assert [t for t in told if bare.search(re.sub(r"\([^()]*\)", "", t))] == []
     assert "Boris \\(seat 1\\) wins the deal dealt by Anna \\(seat 0\\)" in site_pages["examples/albastini/dealer/next-dealer.md"]
     examples = "".join(page for path, page in site_pages.items() if path.startswith("examples/"))
     assert re.findall(r"\b[Dd]ealer \d+\b", examples) == []
