@@ -295,6 +295,24 @@ def test_the_how_to_play_page_says_how_the_match_runs_in_the_clause_s_words(site
     assert said in play and play.index(said) > play.index("## Scoring and the match")
 
 
+@pytest.mark.parametrize("game", ["briscola", "bisca"])
+def test_the_match_rule_a_how_to_play_page_shows_names_no_side_where_two_play_alone(
+    site_data: rulesite.SiteData, game: str
+) -> None:
+    """Two play Bisca, and two may play Briscola, each alone: the running tally the page takes from the clause is
+    the winner's, and the target is reached by a player (or a pair), not by a "side" those players never see."""
+    from rulesite.escaping import md, said_plainly
+    from rulesite.table_words import has_partners
+
+    alone = [v for v in site_data.variants.values() if v.get("game") == game and v.get("players") == 2]
+    assert alone and not any(has_partners(v) for v in alone)
+    said = md(said_plainly(site_data.clauses[f"{game}.score.running-tally"]["text"]))
+    assert "the winner's running tally" in said and "target" in said
+    assert re.findall(r"\bsides?\b", said) == []
+    page = f"play/{game}.md"
+    assert said in expand_shortcodes(rulesite.hand_written_pages()[page], site_data, page)
+
+
 def test_the_briscola_page_says_the_direction_and_where_partners_sit(site_data: rulesite.SiteData) -> None:
     """Four play Briscola, so who is next matters: the how-to-play page says it as its rulesets do."""
     from rulesite import rule_words
