@@ -285,10 +285,11 @@ def score(variant: Json) -> str:
         )
     if rule == "over-threshold":
         single = table_words.plural(whole(c.get("single")), "victory point")
-        out = f"A side with more than {c.get('win_over')} points wins {single}"
+        who = "side" if table_words.has_partners(variant) else "player"  # where each plays alone, nobody says "side"
+        out = f"A {who} with more than {c.get('win_over')} points wins {single}"
         if c.get("double_over") is not None:
             out += f", with more than {c.get('double_over')} {table_words.number(whole(c.get('double')))}"
-        return out + f". When no side has more than {c.get('win_over')}, nobody scores."
+        return out + f". When no {who} has more than {c.get('win_over')}, nobody scores."
     if rule == "tricks":
         table = _mapping(c.get("table"))
         by_points: dict[int, list[int]] = {}  # tricks paying alike said together: "one point for three or four tricks"

@@ -9,6 +9,8 @@ from __future__ import annotations
 import copy
 import re
 
+import pytest
+
 import rulesite
 from rulesite import paths, rule_words, ruling_marks, summary_pages
 from rulesite.escaping import md
@@ -104,7 +106,7 @@ def test_a_fact_the_rulesets_differ_on_names_the_tables_of_each_wording(
     assert own == f"    - *Clockwise:* {links.prose(direction)}"
     assert [n for n in nested if "ruling-mark" not in n] == [own]
     two = site_pages[paths.table_summary_path("albastini", 2)]
-    assert re.search(r"^    - \*Over\\-60 scoring to a target:\* A side with more than 60", two, re.M)
+    assert re.search(r"^    - \*Over\\-60 scoring to a target:\* A player with more than 60", two, re.M)
     # Named by what sets them apart: both six-player tables of three pairs, with or without over-60 scoring.
     six = site_pages[paths.table_summary_path("albastini", 6)]
     assert re.search(r"^    - \*Three pairs:\* Six players in three pairs", six, re.M)
@@ -322,6 +324,18 @@ def test_the_words_give_what_a_table_asks_at_the_edges(site_data: rulesite.SiteD
     assert "the trick's winner first, then the other. The indicator" in drawing["albastini-2p"]
     assert "to draw, the trick's loser. Then the hands are played out" in drawing["albastini-2p"]
     assert drawing["albastini-5p"].endswith("nobody. Once it is all the stock holds, the hands are played out without drawing.")
+
+
+@pytest.mark.parametrize(
+    ("vid", "who"),
+    [("bisca-2p", "player"), ("briscola-2p", "player"), ("albastini-over60-3p", "player"), ("briscola-4p", "side"),
+     ("albastini-over60", "side")],
+)  # fmt: skip
+def test_over_sixty_scoring_is_said_of_a_player_where_each_plays_alone(
+    site_data: rulesite.SiteData, vid: str, who: str
+) -> None:
+    said = rule_words.score(site_data.variants[vid])
+    assert said.startswith(f"A {who} with more than 60 points wins one victory point") and f"When no {who} has" in said
 
 
 def test_a_wording_counts_its_rulesets_by_id_not_by_label(site_data: rulesite.SiteData) -> None:
