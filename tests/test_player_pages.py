@@ -369,7 +369,11 @@ _PLAYER_AS_IT = re.compile(
 )
 
 
-def test_what_players_read_calls_a_player_they_never_it(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
+# Nor "he" or "she": the examples' players are they, whatever their names.
+_GENDERED = re.compile(r"\b(?:[Hh]e|[Hh]is|[Hh]im|[Hh]imself|[Ss]he|[Hh]er|[Hh]ers|[Hh]erself)\b")
+
+
+def test_what_players_read_calls_a_player_they_never_it_or_he(site_data: rulesite.SiteData, site_pages: dict[str, str]) -> None:
     """The worked examples, every ruleset's rules and the how-to-play pages."""
     read = {page: text for page, text in site_pages.items() if page.startswith(("examples/", "rules/"))}
     assert len([page for page in read if page.startswith("examples/")]) > 90
@@ -379,5 +383,5 @@ def test_what_players_read_calls_a_player_they_never_it(site_data: rulesite.Site
         assert _PLAYER_AS_IT.search(fault), fault
     assert not _PLAYER_AS_IT.search("The led seven beats its king, the ace of its suit; JC plays as a Tree, and it wins")
     said = [f"{page}: ...{text[max(0, m.start() - 60) : m.end()]}" for page, text in read.items()
-            for m in _PLAYER_AS_IT.finditer(text)]  # fmt: skip
+            for pattern in (_PLAYER_AS_IT, _GENDERED) for m in pattern.finditer(text)]  # fmt: skip
     assert said == []
