@@ -166,6 +166,10 @@ def _parameters_checkable(refs: References) -> bool:
     return refs.variants.complete and not refs.faulty and not refs.blocked
 
 
+PLAYS = f"{observing.LEGAL}.{Phase.PLAY}"  # what a clause ruling on plays in some situations observes
+TRICK_WINNER = "last_trick.winner"  # and one ruling on who wins some tricks
+
+
 def _clause_references(spec: Spec, refs: References) -> list[Problem]:
     problems = []
     sections_of: dict[str, set[str]] = {}
@@ -215,10 +219,13 @@ def _clause_references(spec: Spec, refs: References) -> list[Problem]:
             wrong = observing.problem(entry)
             if wrong:
                 problems.append(doc.problem((*at, "observes", j), wrong))
-        plays = f"{observing.LEGAL}.{Phase.PLAY}"
-        if "when" in clause and plays not in [entry for _, entry in strings(clause, "observes")]:
-            wrong = f"expected the clause to observe {plays}: when says the plays it rules on"
-            problems.append(doc.problem((*at, "when"), wrong, at_key=True))
+        when = clause.get("when")
+        when = when if isinstance(when, dict) else {}
+        observed = [entry for _, entry in strings(clause, "observes")]
+        for key, needed, what in (("led", PLAYS, "plays"), ("bound", PLAYS, "plays"), ("trick", TRICK_WINNER, "tricks")):
+            if key in when and needed not in observed:
+                wrong = f"expected the clause to observe {needed}: when.{key} says the {what} it rules on"
+                problems.append(doc.problem((*at, "when", key), wrong, at_key=True))
         for j, entry in strings(clause, "choices"):
             wrong = choices.problem(entry)
             if wrong:

@@ -31,6 +31,7 @@ from conformance.run import runlog, runner
 from conformance.suite.scenarios import deck_of, load_files
 from conformance.vocabulary import Outcome
 from reference import Engine
+from reference.engine import compile_rules
 from specreader.spec import variant, variant_ids
 
 from depth import cases
@@ -343,6 +344,36 @@ def test_a_choice_offered_once_the_deal_is_over_is_named_after_who_deals_next(
     assert status == 1
     failed = [s for s in runlog.read(tmp_path / "run.jsonl").scenarios if s["outcome"] == Outcome.FAIL]
     assert failed and {tuple(s["clauses"]) for s in failed} == {(clause,)}
+
+
+def altbaumer_ranked_otherwise() -> InProcessAdapter:
+    """``--engine test_fuzz:altbaumer_ranked_otherwise``: Altbaumer with the ranking of ``RANKING`` (JSON)."""
+    changed = {**variant("altbaumer-standard"), "ranking": json.loads(os.environ["RANKING"])}
+    rules = compile_rules(changed)
+    return InProcessAdapter(lambda _variant, setup: Engine(rules, setup), {"name": "ranked-otherwise"}, ["altbaumer-standard"])
+
+
+@pytest.mark.parametrize(
+    ("ranking", "named"),
+    [
+        # the ten above the ace off trumps: only tricks without a trump show it
+        ({"plain_order": "T A K Q J 9"}, ("cards.plain-order", "cards.ordinary-clubs", "play.trick-winner")),
+        ({"trump_order": "K A T Q J 9"}, ("cards.trump-order", "cards.trump-count", "play.trick-winner")),
+        # JC above QC: only tricks holding a Tree
+        ({"top_trumps": ["JC", "QC"]}, ("cards.trees", "cards.trump-count", "play.trick-winner", "trees.power-kept")),
+    ],
+)
+def test_a_trick_won_otherwise_is_named_after_the_clauses_ruling_on_what_it_holds(
+    ranking: dict[str, Any], named: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seven clauses say who wins an Altbaumer trick; a trick without a trump is none of the Trees' business."""
+    monkeypatch.setenv("RANKING", json.dumps({**variant("altbaumer-standard")["ranking"], **ranking}))
+    engine = "test_fuzz:altbaumer_ranked_otherwise"
+    status = fuzz("--engine", engine, "--variant", "altbaumer-standard", "--deals", "40", "--report-dir", str(tmp_path))
+    assert status == 1
+    failed = [s for s in runlog.read(tmp_path / "run.jsonl").scenarios if s["outcome"] == Outcome.FAIL]
+    winners = {tuple(s["clauses"]) for s in failed if "last_trick.winner" in s["mismatch"]["what"]}
+    assert winners == {tuple(f"altbaumer.{clause}" for clause in named)}
 
 
 def test_a_bug_shown_at_any_seat_is_one_divergence_filed_without_the_seat(

@@ -1,5 +1,6 @@
-"""The situation a play is made in (conformance/suite/situations.py), which a clause's ``when`` names: the card
-led and whether the player is held to some cards; validate holds ``when`` to clauses ruling on plays."""
+"""The situation a play is made or a trick won in (conformance/suite/situations.py), which a clause's ``when``
+names: the card led, whether the player is held to some cards, the highest kind of card a trick holds; validate
+holds ``when`` to clauses ruling on plays or on tricks."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from conformance.cli import main
 from conformance.suite import schemas, situations
 from conformance.suite.scenarios import deck_of
-from conformance.suite.situations import Situation, situation_at
+from conformance.suite.situations import Situation, situation_at, trick_won_at
 from reference import Engine
 from specreader.spec import variant
 
@@ -56,6 +57,26 @@ def test_the_situation_of_a_play_names_the_card_led_and_whether_the_player_is_he
     assert situation_at(engine) == situation
 
 
+@pytest.mark.parametrize(
+    ("plays", "situation"),
+    [
+        (["AH", "KH", "TH", "QH"], Situation("plain", trick="plain")),
+        (["AC", "9C", "TC", "QD"], Situation("top_trump_suit", trick="trump")),  # seat 3, with no club, trumps
+        (["AD", "KD", "TD", "QD"], Situation("trump", trick="trump")),
+        (["QC", "JC", "TD", "QD"], Situation("top_trump", trick="top_trump")),
+    ],
+)
+def test_the_situation_of_a_trick_won_names_its_card_led_and_the_highest_kind_it_holds(
+    plays: list[str], situation: Situation
+) -> None:
+    engine = Engine.new("altbaumer-standard", SETUP)
+    assert trick_won_at(engine) is None
+    for seat, card in enumerate(plays):
+        engine.apply({"type": "play", "seat": seat, "card": card})
+    assert engine.snapshot()["last_trick"]["cards"] == [{"seat": seat, "card": card} for seat, card in enumerate(plays)]
+    assert trick_won_at(engine) == situation
+
+
 def test_no_situation_outside_play() -> None:
     engine = Engine.new("altbaumer-standard", {"dealer": 3, "deck": deck_of(variant("altbaumer-standard"))})
     assert engine.snapshot()["phase"] != "play" and situation_at(engine) is None
@@ -81,5 +102,9 @@ def test_validate_holds_when_to_a_clause_ruling_on_plays(write: Write, capsys: p
     assert main(["validate", str(path)]) == 0, capsys.readouterr().err
     path = write("clauses.yaml", CLAUSE.format(observes="legal.trump"))
     assert main(["validate", str(path)]) == 2
-    said = f"{path}:9:5: $.clauses[0].when: expected the clause to observe legal.play: when says the plays it rules on"
+    said = f"{path}:9:12: $.clauses[0].when.led: expected the clause to observe legal.play: when.led says the plays it rules on"
     assert said in capsys.readouterr().err.splitlines()
+    path = write("clauses.yaml", CLAUSE.format(observes="legal.play").replace("{led: [top_trump]}", "{trick: [plain]}"))
+    assert main(["validate", str(path)]) == 2
+    said = "$.clauses[0].when.trick: expected the clause to observe last_trick.winner: when.trick says the tricks it rules on"
+    assert f"{path}:9:12: {said}" in capsys.readouterr().err.splitlines()

@@ -1,8 +1,9 @@
-"""The situation a player plays a card in, as a clause's ``when`` names it (schemas/clauses.schema.json).
+"""The situation a card is played or a trick won in, as a clause's ``when`` names it (schemas/clauses.schema.json).
 
 Two things set a play's duties apart: the card led to the trick (a top trump, another trump, a card of
 the top trumps' printed suit that is no trump, or any other card) and whether the player is held to some
-of the cards in hand. The reference engine, at the position, answers both.
+of the cards in hand. Who wins a trick hangs on the card led and on the highest kind of card the trick
+holds (a top trump, another trump, or neither). The reference engine, at the position, answers them.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ TOP_TRUMP, TRUMP, TOP_TRUMP_SUIT, PLAIN = "top_trump", "trump", "top_trump_suit"
 @dataclass(frozen=True)
 class Situation:
     led: str | None  # None: the player leads
-    bound: bool  # held to some of the cards in hand
+    bound: bool | None = None  # held to some of the cards in hand (None: no card is to be played)
+    trick: str | None = None  # the highest kind of card in a trick won (None: none is)
 
 
 def led_kind(engine: Engine, code: str, trump: str | None) -> str:
@@ -44,3 +46,14 @@ def situation_at(engine: Engine) -> Situation | None:
     led = led_kind(engine, trick[0]["card"], snapshot.get("trump")) if trick else None
     plays = sum(1 for action in engine.legal_actions() if action.get("type") == "play")
     return Situation(led, plays < len(snapshot["hands"][str(seat)]))
+
+
+def trick_won_at(engine: Engine) -> Situation | None:
+    """The situation of the trick last won, at the engine's position; None before any is."""
+    snapshot = engine.snapshot()
+    last = snapshot.get("last_trick")
+    if not last:
+        return None
+    kinds = [led_kind(engine, played["card"], snapshot.get("trump")) for played in last["cards"]]
+    highest = TOP_TRUMP if TOP_TRUMP in kinds else TRUMP if TRUMP in kinds else PLAIN
+    return Situation(kinds[0], trick=highest)
