@@ -35,7 +35,7 @@ from reference.engine import compile_rules
 from specreader.spec import variant, variant_ids
 
 from depth import cases
-from mutants import MUTANTS, mutant_adapter, mutant_engine
+from mutants import MUTANTS, _patched, mutant_adapter, mutant_engine
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVE_MUTANT = Path(__file__).resolve().parent / "serve_mutant.py"
@@ -272,6 +272,44 @@ def test_a_difference_in_the_plays_is_named_after_the_duty_of_the_card_led(
     assert status == 1
     failed = [s for s in runlog.read(tmp_path / "run.jsonl").scenarios if s["outcome"] == Outcome.FAIL]
     assert failed and {tuple(s["clauses"]) for s in failed} == named
+
+
+class _Overtakes:
+    """Altbaumer's legality with a duty to head the trick: of the cards a player may play, one beating the card led
+    where the player holds any."""
+
+    def __init__(self, original: Any) -> None:
+        self.original, self.free = original, original.free
+
+    def legal(self, hand: list[int], led: int, t: Any) -> list[int]:
+        allowed, code = self.original.allowed(hand, led, t)
+        power = t.led_key[t.eff_suit[led]]
+        beating = [c for c in allowed if power[c] > power[led]] if code is not None else []
+        return beating or allowed
+
+    def check(self, hand: list[int], card: int, led: int, t: Any) -> str | None:
+        return None if card in self.legal(hand, led, t) else self.original.allowed(hand, led, t)[1]
+
+
+def overtakes() -> InProcessAdapter:
+    """``--engine test_fuzz:overtakes``."""
+    rules = _patched("legality", _Overtakes)(variant("altbaumer-standard"))
+    return InProcessAdapter(lambda _variant, setup: Engine(rules, setup), {"name": "overtakes"}, ["altbaumer-standard"])
+
+
+def test_a_play_taken_from_a_player_whose_every_card_follows_suit_is_named_after_no_duty_to_head_the_trick(
+    tmp_path: Path,
+) -> None:
+    """A hand all of the suit led is held to follow it, though every card in it does: withholding the cards that
+    do not beat the lead breaks the clause leaving any card of the suit, not the free choice of a player who can
+    neither follow nor trump."""
+    status = fuzz("--engine", "test_fuzz:overtakes", "--variant", "altbaumer-standard", "--deals", "300",
+                  "--report-dir", str(tmp_path))  # fmt: skip
+    assert status == 1
+    failed = [s for s in runlog.read(tmp_path / "run.jsonl").scenarios if s["outcome"] == Outcome.FAIL]
+    named = {tuple(s["clauses"]) for s in failed}
+    assert ("altbaumer.play.no-overtake",) in named
+    assert not [clauses for clauses in named if "altbaumer.play.free-discard" in clauses], named
 
 
 class TakesAnyOutOfPhase(Engine):

@@ -57,6 +57,18 @@ def test_the_situation_of_a_play_names_the_card_led_and_whether_the_player_is_he
     assert situation_at(engine) == situation
 
 
+def test_a_player_whose_every_card_follows_the_suit_led_is_held_to_it() -> None:
+    """The duty to follow binds, though it leaves every card in hand: the player is not free to play any card, as
+    a player who can neither follow nor trump is."""
+    hands = {**SETUP["hands"], "1": ["9H", "JH", "QH", "KH", "TH"], "2": ["TC", "TD", "TS", "KC", "KD"],
+             "3": ["QD", "QS", "JS", "9S", "JC"]}  # fmt: skip
+    start = {**SETUP["start"], "dead": ["9C", "KS", "9D", "JD"]}
+    engine = Engine.new("altbaumer-standard", {**SETUP, "hands": hands, "start": start})
+    engine.apply({"type": "play", "seat": 0, "card": "AH"})
+    assert len(engine.legal_actions()) == len(hands["1"])
+    assert situation_at(engine) == Situation("plain", True)
+
+
 @pytest.mark.parametrize(
     ("plays", "situation"),
     [

@@ -1,9 +1,10 @@
 """The situation a card is played or a trick won in, as a clause's ``when`` names it (schemas/clauses.schema.json).
 
 Two things set a play's duties apart: the card led to the trick (a top trump, another trump, a card of
-the top trumps' printed suit that is no trump, or any other card) and whether the player is held to some
-of the cards in hand. Who wins a trick hangs on the card led and on the highest kind of card the trick
-holds (a top trump, another trump, or neither). The reference engine, at the position, answers them.
+the top trumps' printed suit that is no trump, or any other card) and whether a duty holds the player to
+some cards (to follow suit, to trump...), even where every card in hand meets it. Who wins a trick hangs
+on the card led and on the highest kind of card the trick holds (a top trump, another trump, or neither).
+The reference engine, at the position, answers them.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ TOP_TRUMP, TRUMP, TOP_TRUMP_SUIT, PLAIN = "top_trump", "trump", "top_trump_suit"
 @dataclass(frozen=True)
 class Situation:
     led: str | None  # None: the player leads
-    bound: bool | None = None  # held to some of the cards in hand (None: no card is to be played)
+    bound: bool | None = None  # a duty holds the player to some cards (None: no card is to be played)
     trick: str | None = None  # the highest kind of card in a trick won (None: none is)
 
 
@@ -43,9 +44,24 @@ def situation_at(engine: Engine) -> Situation | None:
     if snapshot.get("phase") != Phase.PLAY or seat is None:
         return None
     trick = snapshot.get("trick") or []
-    led = led_kind(engine, trick[0]["card"], snapshot.get("trump")) if trick else None
-    plays = sum(1 for action in engine.legal_actions() if action.get("type") == "play")
-    return Situation(led, plays < len(snapshot["hands"][str(seat)]))
+    if not trick:
+        return Situation(None, False)
+    led, trump = trick[0]["card"], snapshot.get("trump")
+    return Situation(led_kind(engine, led, trump), _held(engine, snapshot["hands"][str(seat)], led, trump))
+
+
+def _held(engine: Engine, hand: list[str], led: str, trump: str | None) -> bool:
+    """Whether a duty holds a player with ``hand`` to some cards on ``led``: whether the rules would refuse a card
+    the player does not hold. Not whether they refuse one held: a hand all of the suit led is held to follow it,
+    with nothing left to refuse."""
+    rules = engine.rules
+    legality, cards = rules.legality, rules.cards
+    if legality.free:
+        return False
+    held = [cards.parse(code, ()) for code in hand]
+    tables = rules.ranking.tables(cards.suit_index(trump) if trump is not None else None)
+    card_led = cards.parse(led, ())
+    return any(legality.check(held, card, card_led, tables) is not None for card in range(cards.size) if card not in held)
 
 
 def trick_won_at(engine: Engine) -> Situation | None:
