@@ -308,8 +308,45 @@ def test_a_play_taken_from_a_player_whose_every_card_follows_suit_is_named_after
     assert status == 1
     failed = [s for s in runlog.read(tmp_path / "run.jsonl").scenarios if s["outcome"] == Outcome.FAIL]
     named = {tuple(s["clauses"]) for s in failed}
-    assert ("altbaumer.play.no-overtake",) in named
+    assert ("altbaumer.play.follow-suit", "altbaumer.play.no-overtake") in named  # the duty held to, and the choice
     assert not [clauses for clauses in named if "altbaumer.play.free-discard" in clauses], named
+    # on every lead, an ordinary club's too, where a choice about the card led is left as well
+    assert all("altbaumer.play.no-overtake" in clauses for clauses in named), named
+    assert ("altbaumer.trees.club-lead-choice", "altbaumer.play.no-overtake") in named
+
+
+class _NoTreeOnClubs:
+    """Altbaumer's legality taking the Trees away from a player answering an ordinary club lead with clubs."""
+
+    def __init__(self, original: Any) -> None:
+        self.original, self.free = original, original.free
+
+    def legal(self, hand: list[int], led: int, t: Any) -> list[int]:
+        allowed, code = self.original.allowed(hand, led, t)
+        top, suit_of = self.original.is_top, self.original.suit_of
+        club_lead = suit_of[led] == self.original.top_suit and not t.is_trump[led]
+        ordinary = [c for c in allowed if not top[c]]
+        return ordinary if club_lead and code == "must_follow_suit" and ordinary else allowed
+
+    def check(self, hand: list[int], card: int, led: int, t: Any) -> str | None:
+        return None if card in self.legal(hand, led, t) else self.original.check(hand, card, led, t) or "must_follow_suit"
+
+
+def no_tree_on_clubs() -> InProcessAdapter:
+    """``--engine test_fuzz:no_tree_on_clubs``."""
+    rules = _patched("legality", _NoTreeOnClubs)(variant("altbaumer-standard"))
+    return InProcessAdapter(lambda _variant, setup: Engine(rules, setup), {"name": "no-tree-on-clubs"}, ["altbaumer-standard"])
+
+
+def test_a_tree_taken_from_a_club_lead_is_named_after_the_choice_it_leaves(tmp_path: Path) -> None:
+    """Not after the clause leaving any card to a player holding no club nor Tree, which refuses with another code:
+    its choice is another duty's."""
+    status = fuzz("--engine", "test_fuzz:no_tree_on_clubs", "--variant", "altbaumer-standard", "--deals", "300",
+                  "--report-dir", str(tmp_path))  # fmt: skip
+    assert status == 1
+    failed = [s for s in runlog.read(tmp_path / "run.jsonl").scenarios if s["outcome"] == Outcome.FAIL]
+    named = {tuple(s["clauses"]) for s in failed}
+    assert failed and named == {("altbaumer.trees.club-lead-choice", "altbaumer.play.no-overtake")}, named
 
 
 class TakesAnyOutOfPhase(Engine):

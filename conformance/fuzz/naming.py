@@ -16,10 +16,9 @@ from conformance.fuzz.compare import REFUSAL, REPORT, Divergence
 from conformance.fuzz.deals import Case, Report
 from conformance.suite import field_phases
 from conformance.suite.observing import LEGAL, SETUP, VariantClauses, clauses_of
-from conformance.suite.situations import situation_at, trick_won_at
+from conformance.suite.situations import duties_at, situation_at, trick_won_at
 from conformance.vocabulary import EngineError, ErrorKind
 from reference import Engine
-from reference.state import Phase
 from specreader.jsontypes import Json
 
 TRICK_WINNER = "last_trick.winner"
@@ -67,10 +66,13 @@ def _position(case: Case, actions: int) -> Engine:
     return engine
 
 
-def _narrowed(clauses: VariantClauses, ids: tuple[str, ...], engine: Engine, action: object) -> tuple[str, ...]:
-    """The clauses of ``ids`` ruling in the situation ``action`` is taken in, where it is a play."""
+def _narrowed(
+    clauses: VariantClauses, ids: tuple[str, ...], engine: Engine, action: object, lead_first: bool = True
+) -> tuple[str, ...]:
+    """The clauses of ``ids`` ruling in the situation ``action`` is taken in, where it is a play (``lead_first``: as
+    ``VariantClauses.in_situation`` takes it)."""
     is_play = isinstance(action, dict) and action.get("type") == "play"
-    return clauses.in_situation(ids, situation_at(engine) if is_play else None)
+    return clauses.in_situation(ids, situation_at(engine) if is_play else None, lead_first)
 
 
 def _legal_differing(case: Case, divergence: Divergence, phase: str) -> tuple[str, ...]:
@@ -99,12 +101,13 @@ def _making_legal(clauses: VariantClauses, engine: Engine, actions: list[Json], 
     of the engine's own names the clause that leaves it free)."""
     named: list[str] = []
     for action in actions:
-        if action["type"] == "play":
-            codes = {code for other in _other_plays(engine) if (code := _refusal(engine, other)) is not None}
-            for code in sorted(codes):
-                named += _narrowed(clauses, clauses.for_refusal(code, phase), engine, action)
-        granting = clauses.granting(str(action["type"]), phase)
-        named += _narrowed(clauses, granting, engine, action) if granting else ()
+        codes = duties_at(engine) if action["type"] == "play" else frozenset()
+        for code in sorted(codes):
+            named += _narrowed(clauses, clauses.for_refusal(code, phase), engine, action)
+        # every choice left where the card is played, not only that of its card led: the freedom among the cards
+        # of a club lead is also that of any lead, not to head the trick
+        granting = clauses.granting(str(action["type"]), phase, codes)
+        named += _narrowed(clauses, granting, engine, action, lead_first=False) if granting else ()
     return tuple(dict.fromkeys(named))
 
 
@@ -122,12 +125,3 @@ def _actions(texts: set[str]) -> list[Json]:
 def _refusal(engine: Engine, action: Json) -> str | None:
     """The code the reference refuses the action with at its position; None where it accepts it."""
     return getattr(engine.copy().apply(action), "code", None)
-
-
-def _other_plays(engine: Engine) -> list[Json]:
-    """The plays of the player to act that the reference does not allow: whatever duty it is held to refuses them."""
-    seat, snapshot = engine.to_act, engine.snapshot()
-    if seat is None or snapshot.get("phase") != Phase.PLAY:
-        return []
-    legal = {action.get("card") for action in engine.legal_actions()}
-    return [{"type": "play", "seat": seat, "card": card} for card in snapshot["hands"][str(seat)] if card not in legal]

@@ -200,21 +200,28 @@ class VariantClauses:
         closing = tuple(c.id for c in self.clauses if c.id in ending and Observed("phase", phase) in c.observes)
         return closing or ending
 
-    def in_situation(self, ids: tuple[str, ...], situation: Situation | None) -> tuple[str, ...]:
-        """Of the clauses ``ids``, those ruling in the situation a card was played or a trick won in (their ``when``),
-        those about its card led where some are: a Tree lead's duty, not the duty to follow suit it is a case of. All
-        of them where none rules there, or there is no such situation."""
+    def in_situation(self, ids: tuple[str, ...], situation: Situation | None, lead_first: bool = True) -> tuple[str, ...]:
+        """Of the clauses ``ids``, those ruling in the situation a card was played or a trick won in (their ``when``);
+        with ``lead_first``, those about its card led where some are: a Tree lead's duty, not the duty to follow suit
+        it is a case of. All of them where none rules there, or there is no such situation."""
         if situation is None:
             return ids
         by_id = {c.id: c for c in self.clauses}
         ruling = [by_id[i] for i in ids if i in by_id and by_id[i].rules_in(situation)]
-        about_lead = [c for c in ruling if c.led]
+        about_lead = [c for c in ruling if c.led] if lead_first else []
         return tuple(c.id for c in about_lead or ruling) or ids
 
-    def granting(self, kind: str, phase: str) -> tuple[str, ...]:
+    def granting(self, kind: str, phase: str, held_by: frozenset[str] = frozenset()) -> tuple[str, ...]:
         """Clauses that leave a player the choice of an action of ``kind`` (``choices: [action.<kind>]``) in a
-        phase: those an engine offering too few such actions there breaks."""
-        return tuple(c.id for c in self.clauses if f"action.{kind}" in c.choices and c.speaks_of(phase))
+        phase: those an engine offering too few such actions there breaks. Where duties refusing with ``held_by``
+        hold the player, not those that refuse with other codes only: those leave a choice under another duty (an
+        ordinary club led, a player with no club nor Tree may play any card when holding no trump, a choice nobody
+        holding clubs has)."""
+        return tuple(
+            c.id for c in self.clauses
+            if f"action.{kind}" in c.choices and c.speaks_of(phase)
+            and (not held_by or not c.refuses_with or bool(c.refuses_with & held_by))
+        )  # fmt: skip
 
     def stating(self, parameter: str) -> list[_Clause]:
         """The clauses whose ``parameter`` states the part of the variant at dotted path ``parameter``: those

@@ -40,28 +40,29 @@ def led_kind(engine: Engine, code: str, trump: str | None) -> str:
 def situation_at(engine: Engine) -> Situation | None:
     """The situation of the player to play, at the engine's position; None where no card is to be played."""
     snapshot = engine.snapshot()
-    seat = engine.to_act
-    if snapshot.get("phase") != Phase.PLAY or seat is None:
+    if snapshot.get("phase") != Phase.PLAY or engine.to_act is None:
         return None
     trick = snapshot.get("trick") or []
     if not trick:
         return Situation(None, False)
-    led, trump = trick[0]["card"], snapshot.get("trump")
-    return Situation(led_kind(engine, led, trump), _held(engine, snapshot["hands"][str(seat)], led, trump))
+    return Situation(led_kind(engine, trick[0]["card"], snapshot.get("trump")), bool(duties_at(engine)))
 
 
-def _held(engine: Engine, hand: list[str], led: str, trump: str | None) -> bool:
-    """Whether a duty holds a player with ``hand`` to some cards on ``led``: whether the rules would refuse a card
-    the player does not hold. Not whether they refuse one held: a hand all of the suit led is held to follow it,
-    with nothing left to refuse."""
+def duties_at(engine: Engine) -> frozenset[str]:
+    """The duties holding the player to play to some cards, at the engine's position, by the codes that refuse the
+    cards they rule out: those the variant's legality refuses a card with, held or not, since a hand all of the suit
+    led is held to follow it with nothing left to refuse. None for a leader, or where any card may be played."""
+    snapshot, seat = engine.snapshot(), engine.to_act
+    trick = snapshot.get("trick") or []
     rules = engine.rules
     legality, cards = rules.legality, rules.cards
-    if legality.free:
-        return False
-    held = [cards.parse(code, ()) for code in hand]
+    if snapshot.get("phase") != Phase.PLAY or seat is None or not trick or legality.free:
+        return frozenset()
+    trump = snapshot.get("trump")
     tables = rules.ranking.tables(cards.suit_index(trump) if trump is not None else None)
-    card_led = cards.parse(led, ())
-    return any(legality.check(held, card, card_led, tables) is not None for card in range(cards.size) if card not in held)
+    held = [cards.parse(code, ()) for code in snapshot["hands"][str(seat)]]
+    led = cards.parse(trick[0]["card"], ())
+    return frozenset(code for card in range(cards.size) if (code := legality.check(held, card, led, tables)) is not None)
 
 
 def trick_won_at(engine: Engine) -> Situation | None:
