@@ -731,6 +731,12 @@ def test_deals_an_engine_cannot_play_are_counted_by_reason_and_never_written(
     assert sum(int(line.rsplit("; ", 1)[1].split()[0]) for line in listed) == outcomes.count("unsupported")
 
 
+def test_a_legal_action_text_that_reads_as_no_action_is_not_tried() -> None:
+    """Naming tries the texts of legal actions on the reference; a seat that is a digit but no number (superscript
+    two), or a text of spaces alone, is no action rather than a raise."""
+    assert naming._actions({"\u00b2 play 7C", "   ", "", "1 play 7C"}) == [{"type": "play", "seat": 1, "card": "7C"}]
+
+
 @pytest.mark.parametrize("legal", ["[1]", "[null]", '["x"]', '["1 frob"]', "[[1]]", '["0 play 7C extra"]', '[{"a": 1}]'])
 def test_legal_actions_that_read_as_no_action_are_a_divergence_of_the_deal(
     legal: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch

@@ -115,8 +115,9 @@ def _actions(texts: set[str]) -> list[Json]:
     """The actions written as legal-action texts ("1 play 7C"); what reads as none is left out."""
     out: list[Json] = []
     for text in sorted(texts):
-        seat, *kind_and_card = text.split()
-        if seat.isdigit() and 1 <= len(kind_and_card) <= 2:
+        words = text.split()
+        seat, kind_and_card = (words[0], words[1:]) if words else ("", [])
+        if seat.isascii() and seat.isdigit() and 1 <= len(kind_and_card) <= 2:  # "²" is a digit int() refuses
             kind, *card = kind_and_card
             out.append({"type": kind, "seat": int(seat), **({"card": card[0]} if card else {})})
     return out
