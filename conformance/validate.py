@@ -17,6 +17,7 @@ from conformance.suite import choices, game_order, observing, precedence_check, 
 from conformance.suite import variants as variant_checks
 from conformance.suite.references import References
 from conformance.suite.shapes import mappings, strings
+from conformance.suite.situations import TRICK_WINNER
 from reference.state import Phase
 from specreader import filekinds, kitdata, roots
 from specreader.files import yaml_files
@@ -166,8 +167,7 @@ def _parameters_checkable(refs: References) -> bool:
     return refs.variants.complete and not refs.faulty and not refs.blocked
 
 
-PLAYS = f"{observing.LEGAL}.{Phase.PLAY}"  # what a clause ruling on plays in some situations observes
-TRICK_WINNER = "last_trick.winner"  # and one ruling on who wins some tricks
+PLAYS = f"{observing.LEGAL}.{Phase.PLAY}"  # what a clause ruling on plays in some situations observes (tricks: TRICK_WINNER)
 
 
 def _clause_references(spec: Spec, refs: References) -> list[Problem]:

@@ -16,12 +16,10 @@ from conformance.fuzz.compare import REFUSAL, REPORT, Divergence
 from conformance.fuzz.deals import Case, Report
 from conformance.suite import field_phases
 from conformance.suite.observing import LEGAL, SETUP, VariantClauses, clauses_of
-from conformance.suite.situations import duties_at, situation_at, trick_won_at
+from conformance.suite.situations import TRICK_WINNER, duties_at, situation_at, trick_won_at
 from conformance.vocabulary import EngineError, ErrorKind
 from reference import Engine
 from specreader.jsontypes import Json
-
-TRICK_WINNER = "last_trick.winner"
 
 
 def name(case: Case, divergence: Divergence, reports: list[Report]) -> tuple[str, tuple[str, ...], str]:

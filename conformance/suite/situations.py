@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from reference import Engine
 from reference.state import Phase
 
+TRICK_WINNER = "last_trick.winner"  # the field showing who won a trick, whose situation trick_won_at gives
+
 # The cards led, as a clause's when.led names them; what each means is the schema's to say.
 TOP_TRUMP, TRUMP, TOP_TRUMP_SUIT, PLAIN = "top_trump", "trump", "top_trump_suit", "plain"
 
