@@ -214,9 +214,9 @@ class VariantClauses:
     def granting(self, kind: str, phase: str, held_by: frozenset[str] = frozenset()) -> tuple[str, ...]:
         """Clauses that leave a player the choice of an action of ``kind`` (``choices: [action.<kind>]``) in a
         phase: those an engine offering too few such actions there breaks. Where duties refusing with ``held_by``
-        hold the player, not those that refuse with other codes only: those leave a choice under another duty (an
-        ordinary club led, a player with no club nor Tree may play any card when holding no trump, a choice nobody
-        holding clubs has)."""
+        hold the player, not those that refuse with other codes only: their choice is left under another duty. On an
+        ordinary club led, a player with no club, Tree nor trump may play any card; a player holding clubs never has
+        that choice."""
         return tuple(
             c.id for c in self.clauses
             if f"action.{kind}" in c.choices and c.speaks_of(phase)
@@ -277,10 +277,11 @@ def clauses_of(variant_id: str) -> VariantClauses:
             frozenset(clause.get("refuses_with", [])),
             str(clause.get("parameter", "")),
             frozenset(clause.get("choices", [])),
-            frozenset((clause.get("when") or {}).get("led", [])),
-            (clause.get("when") or {}).get("bound"),
-            frozenset((clause.get("when") or {}).get("trick", [])),
+            frozenset(when.get("led", [])),
+            when.get("bound"),
+            frozenset(when.get("trick", [])),
         )
         for _, _, clause in spec.clauses()
         if _applies(clause, variant_id, game)
+        for when in [clause.get("when") or {}]  # the situations it rules in: none said, any
     )
