@@ -10,10 +10,13 @@ reports everything writes). Then, in this process and in rounds: the reference p
 games from their deals with the snapshot and legal actions read after every action (the floor: no
 trace read, nothing compared), the same without reading them (the reference's bare deal rate),
 the trace's lines read as check-trace reads them (strict JSON, the schema, the setup) with nothing
-judged, and ``check-trace`` over the file with one job and with two (target for two-player
-Albastini: 5,000 games/s with two jobs on a 2-core machine). Each figure is the median of its
+judged, the same lines only parsed by orjson (the least any reader in Python pays), and
+``check-trace`` over the file with one job and with two (target for two-player Albastini: 5,000
+games/s with two jobs on a 2-core machine). Each figure is the median of its
 rounds; the ratios are against the floor of the same round. The bound is what two jobs would reach
-if reading a line and the floor were all a game cost, both cores doing both. None is asserted.
+if reading a line and the floor were all a game cost, both cores doing both; the ceiling, the same
+with the line only parsed: no reading of a trace in Python that replays it through the reference
+reaches past it. None is asserted.
 
 ``--write`` only writes the trace; ``--judge`` only judges a trace's games once, in this process and
 untimed, for an instruction counter, which the machine's load does not move (its count for a trace of
@@ -31,6 +34,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -89,6 +94,14 @@ def read(path: Path) -> float:
     return time.perf_counter() - started
 
 
+def parse(path: Path) -> float:
+    raw = [line.raw for line in reading.lines([path]) if isinstance(line, reading.TraceLine)]
+    started = time.perf_counter()
+    for line in raw:
+        orjson.loads(line)
+    return time.perf_counter() - started
+
+
 def check(path: Path, jobs: int) -> float:
     done = checking.run(checking.Plan((path,), jobs=jobs))
     if done.log.failed or done.problems:
@@ -117,11 +130,12 @@ def main(argv: list[str] | None = None) -> int:
         played = write_trace(path, args.variant, args.games)
         size = path.stat().st_size
         print(f"{args.variant}: {args.games:,} games, {size / args.games / 1024:.1f} KiB a game in the trace")
-        rows: dict[str, list[float]] = {"floor": [], "bare": [], "read": [], "jobs 1": [], "jobs 2": []}
+        rows: dict[str, list[float]] = {"floor": [], "bare": [], "read": [], "parse": [], "jobs 1": [], "jobs 2": []}
         for _ in range(args.rounds):
             rows["floor"].append(replay(args.variant, played, read=True))
             rows["bare"].append(replay(args.variant, played, read=False))
             rows["read"].append(read(path))
+            rows["parse"].append(parse(path))
             rows["jobs 1"].append(check(path, 1))
             rows["jobs 2"].append(check(path, 2))
         floor = statistics.median(rows["floor"])
@@ -129,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
             "floor": "the reference, snapshot and legal actions after every action",
             "bare": "the reference's bare deal rate (nothing read)",
             "read": "the trace's lines read, nothing judged",
+            "parse": "the trace's lines only parsed (orjson), nothing checked",
             "jobs 1": "check-trace, one job",
             "jobs 2": "check-trace, two jobs",
         }
@@ -137,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{names[key]:<62} {args.games / median:>8,.0f} games/s  {median / floor:5.2f}x the floor's time")
         bound = 2 * args.games / (statistics.median(rows["read"]) + floor)
         print(f"{'the bound: two jobs, a game costing its reading and the floor':<62} {bound:>8,.0f} games/s")
+        ceiling = 2 * args.games / (statistics.median(rows["parse"]) + floor)
+        print(f"{'the ceiling: two jobs, a game costing its parse and the floor':<62} {ceiling:>8,.0f} games/s")
         two = args.games / statistics.median(rows["jobs 2"])
         print(f"target {TARGET:,} games/s with two jobs: {'met' if two >= TARGET else 'not met'}")
     return 0

@@ -87,9 +87,11 @@ def test_the_check_trace_benchmark_reports_every_row_and_judges_a_trace_alone(
         "the reference, snapshot and legal actions after every action",
         "the reference's bare deal rate (nothing read)",
         "the trace's lines read, nothing judged",
+        "the trace's lines only parsed (orjson), nothing checked",
         "check-trace, one job",
         "check-trace, two jobs",
         "the bound: two jobs, a game costing its reading and the floor",
+        "the ceiling: two jobs, a game costing its parse and the floor",
     )
     for row in rows:
         assert re.search(rf"^{re.escape(row)} +[\d,]+ games/s", out, re.MULTILINE), out
