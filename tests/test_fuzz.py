@@ -451,6 +451,42 @@ def test_a_trick_won_otherwise_is_named_after_the_clauses_ruling_on_what_it_hold
     assert winners == {tuple(f"altbaumer.{clause}" for clause in named)}
 
 
+MRITHI = variant("albastini-3p")["components"]["score"]  # the mrithi line's score, as three players keep it
+
+
+def albastini_scored_otherwise() -> InProcessAdapter:
+    """``--engine test_fuzz:albastini_scored_otherwise``: the variant ``VARIANT`` with its score rule ``SCORE`` (JSON)."""
+    base = variant(os.environ["VARIANT"])
+    changed = {**base, "components": {**base["components"], "score": json.loads(os.environ["SCORE"])}}
+    rules = compile_rules(changed)
+    return InProcessAdapter(lambda _variant, setup: Engine(rules, setup), {"name": "scored-otherwise"}, [base["id"]])
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "score", "named"),
+    [
+        # a win scored otherwise: the clause of the single win, not the line, the double or the tie
+        ("albastini-3p", {**MRITHI, "single": 2}, ("albastini.score.deal-winner",)),
+        # a double scored otherwise: the clauses of the double, not who wins nor the line deciding it
+        ("albastini-3p", {**MRITHI, "double": 3}, ("albastini.score.double", "albastini.score.every-loser-checked")),
+        # a deal nobody is over 60 in, given to the best total: the clause saying nobody scores
+        ("albastini-over60-3p", MRITHI, ("albastini.over-60.nobody-over-60",)),
+    ],
+)
+def test_a_deal_s_victory_points_given_otherwise_are_named_after_the_clauses_ruling_on_how_it_ended(
+    variant_id: str, score: dict[str, Any], named: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Five clauses of three-player Albastini observe the VP a deal gives; each rules on deals ending one way."""
+    monkeypatch.setenv("VARIANT", variant_id)
+    monkeypatch.setenv("SCORE", json.dumps(score))
+    engine = "test_fuzz:albastini_scored_otherwise"
+    status = fuzz("--engine", engine, "--variant", variant_id, "--deals", "40", "--report-dir", str(tmp_path))
+    assert status == 1
+    failed = [s for s in runlog.read(tmp_path / "run.jsonl").scenarios if s["outcome"] == Outcome.FAIL]
+    points = {tuple(s["clauses"]) for s in failed if "result.vp" in s["mismatch"]["what"]}
+    assert points == {named}
+
+
 def test_a_bug_shown_at_any_seat_is_one_divergence_filed_without_the_seat(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

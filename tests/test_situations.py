@@ -1,6 +1,6 @@
-"""The situation a play is made or a trick won in (conformance/suite/situations.py), which a clause's ``when``
-names: the card led, whether the player is held to some cards, the highest kind of card a trick holds; validate
-holds ``when`` to clauses ruling on plays or on tricks."""
+"""The situation a play is made, a trick won or a deal scored in (conformance/suite/situations.py), which a
+clause's ``when`` names: the card led, whether the player is held to some cards, the highest kind of card a trick
+holds, how a deal ended; validate holds ``when`` to clauses ruling on plays, on tricks or on a deal's points."""
 
 from __future__ import annotations
 
@@ -36,6 +36,8 @@ def test_the_words_of_a_card_led_are_the_schema_s() -> None:
     schema = schemas.registry().resolver().lookup(schemas.BASE + "clauses.schema.json").contents
     enum = schema["$defs"]["clause"]["properties"]["when"]["properties"]["led"]["items"]["enum"]
     assert set(enum) == {situations.TOP_TRUMP, situations.TRUMP, situations.TOP_TRUMP_SUIT, situations.PLAIN}
+    ended = schema["$defs"]["clause"]["properties"]["when"]["properties"]["result"]["items"]["enum"]
+    assert set(ended) == {situations.SINGLE, situations.DOUBLE, situations.TIE, situations.NOBODY}
 
 
 @pytest.mark.parametrize(
@@ -119,4 +121,15 @@ def test_validate_holds_when_to_a_clause_ruling_on_plays(write: Write, capsys: p
     path = write("clauses.yaml", CLAUSE.format(observes="legal.play").replace("{led: [top_trump]}", "{trick: [plain]}"))
     assert main(["validate", str(path)]) == 2
     said = "$.clauses[0].when.trick: expected the clause to observe last_trick.winner: when.trick says the tricks it rules on"
+    assert f"{path}:9:12: {said}" in capsys.readouterr().err.splitlines()
+
+
+def test_validate_holds_when_result_to_a_clause_observing_a_deal_s_points(
+    write: Write, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write("clauses.yaml", CLAUSE.format(observes="result.vp").replace("{led: [top_trump]}", "{result: [tie]}"))
+    assert main(["validate", str(path)]) == 0, capsys.readouterr().err
+    path = write("clauses.yaml", CLAUSE.format(observes="result.winner").replace("{led: [top_trump]}", "{result: [tie]}"))
+    assert main(["validate", str(path)]) == 2
+    said = "$.clauses[0].when.result: expected the clause to observe result.vp: when.result says the deals it rules on"
     assert f"{path}:9:12: {said}" in capsys.readouterr().err.splitlines()

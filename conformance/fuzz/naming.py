@@ -5,9 +5,9 @@ that differ are named after the clauses refusing, with the reference's codes, th
 engine offers beyond the reference's; failing those, after the clauses holding the player to the
 cards the reference allows and those leaving the choice the engine takes away. A refusal that
 differs is named after the clauses refusing with the reference's code, or making the action legal.
-Where a play or a trick's winner is at stake, the clauses are those ruling in the situation it
-came in (their ``when``: the card led, whether the player is held to some cards, what the trick
-holds).
+Where a play, a trick's winner or a deal's victory points are at stake, the clauses are those
+ruling in the situation it came in (their ``when``: the card led, whether the player is held to
+some cards, what the trick holds, how the deal ended).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from conformance.fuzz.compare import REFUSAL, REPORT, Divergence
 from conformance.fuzz.deals import Case, Report
 from conformance.suite import field_phases
 from conformance.suite.observing import LEGAL, SETUP, VariantClauses, clauses_of
-from conformance.suite.situations import TRICK_WINNER, duties_at, situation_at, trick_won_at
+from conformance.suite.situations import DEAL_VP, TRICK_WINNER, deal_scored_at, duties_at, situation_at, trick_won_at
 from conformance.vocabulary import EngineError, ErrorKind
 from reference import Engine
 from specreader.jsontypes import Json
@@ -34,6 +34,8 @@ def name(case: Case, divergence: Divergence, reports: list[Report]) -> tuple[str
             named = _legal_differing(case, divergence, path.removeprefix(f"{LEGAL}.")) or named
         elif path == TRICK_WINNER:  # many clauses say who wins a trick: those ruling on one holding its cards
             named = clauses.in_situation(named, trick_won_at(_position(case, len(case.actions))))
+        elif path == DEAL_VP:  # several clauses say what a deal scores: those ruling on one ending as it did
+            named = clauses.in_situation(named, deal_scored_at(_position(case, len(case.actions))))
         return field_phases.field_of(path), named, phase
     if divergence.kind == REFUSAL:
         attempt = case.actions[-1] if case.actions else {}

@@ -96,14 +96,17 @@ class _Clause:
     led: frozenset[str] = frozenset()  # the cards led it rules on plays to (none: any, or none led)
     bound: bool | None = None  # whether it rules on plays of a player held to some cards, or of one free (None: both)
     trick: frozenset[str] = frozenset()  # the highest kinds of card in a trick it rules on the winner of (none: any)
+    result: frozenset[str] = frozenset()  # how the deals ended that it rules on the victory points of (none: any)
 
     def rules_in(self, situation: Situation) -> bool:
         """Whether the clause rules in the situation, as its ``when`` says: what the situation does not tell (whether
-        a player is held, for a trick won; the trick's cards, for a play) rules nothing out."""
-        led_ok = not self.led or situation.led in self.led
+        a player is held, for a trick won; the trick's cards, for a play; any card led, for a deal's end) rules
+        nothing out."""
+        led_ok = not self.led or situation.result is not None or situation.led in self.led
         bound_ok = self.bound is None or situation.bound is None or self.bound == situation.bound
         trick_ok = not self.trick or situation.trick is None or situation.trick in self.trick
-        return led_ok and bound_ok and trick_ok
+        result_ok = not self.result or situation.result is None or situation.result in self.result
+        return led_ok and bound_ok and trick_ok and result_ok
 
     def speaks_of(self, phase: str) -> bool:
         """Whether an entry ties the clause to a phase (``x@phase`` or ``legal.phase``)."""
@@ -201,9 +204,9 @@ class VariantClauses:
         return closing or ending
 
     def in_situation(self, ids: tuple[str, ...], situation: Situation | None, lead_first: bool = True) -> tuple[str, ...]:
-        """Of the clauses ``ids``, those ruling in the situation a card was played or a trick won in (their ``when``);
-        with ``lead_first``, those about its card led where some are: a Tree lead's duty, not the duty to follow suit
-        it is a case of. All of them where none rules there, or there is no such situation."""
+        """Of the clauses ``ids``, those ruling in the situation a card was played, a trick won or a deal scored in
+        (their ``when``); with ``lead_first``, those about its card led where some are: a Tree lead's duty, not the
+        duty to follow suit it is a case of. All of them where none rules there, or there is no such situation."""
         if situation is None:
             return ids
         by_id = {c.id: c for c in self.clauses}
@@ -280,6 +283,7 @@ def clauses_of(variant_id: str) -> VariantClauses:
             frozenset(when.get("led", [])),
             when.get("bound"),
             frozenset(when.get("trick", [])),
+            frozenset(when.get("result", [])),
         )
         for _, _, clause in spec.clauses()
         if _applies(clause, variant_id, game)

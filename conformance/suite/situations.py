@@ -1,10 +1,12 @@
-"""The situation a card is played or a trick won in, as a clause's ``when`` names it (schemas/clauses.schema.json).
+"""The situation a card is played, a trick won or a deal scored in, as a clause's ``when`` names it
+(schemas/clauses.schema.json).
 
 Two things set a play's duties apart: the card led to the trick (a top trump, another trump, a card of
 the top trumps' printed suit that is no trump, or any other card) and whether a duty holds the player to
 some cards (to follow suit, to trump...), even where every card in hand meets it. Who wins a trick hangs
 on the card led and on the highest kind of card the trick holds (a top trump, another trump, or neither).
-The reference engine, at the position, answers them.
+The victory points a deal gives hang on how it ended: a side scoring without the double or with it, the
+best total shared, or nobody scoring otherwise. The reference engine, at the position, answers them.
 """
 
 from __future__ import annotations
@@ -15,9 +17,12 @@ from reference import Engine
 from reference.state import Phase
 
 TRICK_WINNER = "last_trick.winner"  # the field showing who won a trick, whose situation trick_won_at gives
+DEAL_VP = "result.vp"  # the field showing the victory points a deal gives, whose situation deal_scored_at gives
 
 # The cards led, as a clause's when.led names them; what each means is the schema's to say.
 TOP_TRUMP, TRUMP, TOP_TRUMP_SUIT, PLAIN = "top_trump", "trump", "top_trump_suit", "plain"
+# How a deal ended, as a clause's when.result names it.
+SINGLE, DOUBLE, TIE, NOBODY = "single", "double", "tie", "none"
 
 
 @dataclass(frozen=True)
@@ -25,6 +30,7 @@ class Situation:
     led: str | None  # None: the player leads
     bound: bool | None = None  # a duty holds the player to some cards (None: no card is to be played)
     trick: str | None = None  # the highest kind of card in a trick won (None: none is)
+    result: str | None = None  # how a deal scored ended (None: none is)
 
 
 def led_kind(engine: Engine, code: str, trump: str | None) -> str:
@@ -76,3 +82,15 @@ def trick_won_at(engine: Engine) -> Situation | None:
     kinds = [led_kind(engine, played["card"], snapshot.get("trump")) for played in last["cards"]]
     highest = TOP_TRUMP if TOP_TRUMP in kinds else TRUMP if TRUMP in kinds else PLAIN
     return Situation(kinds[0], trick=highest)
+
+
+def deal_scored_at(engine: Engine) -> Situation | None:
+    """How the deal ended, at the engine's position, as its result tells; None before it has."""
+    result = engine.snapshot().get("result")
+    if not result:
+        return None
+    if result.get("tie"):
+        return Situation(None, result=TIE)
+    if result.get("winner") is None:
+        return Situation(None, result=NOBODY)
+    return Situation(None, result=DOUBLE if result.get("double") else SINGLE)
