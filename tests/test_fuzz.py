@@ -17,6 +17,7 @@ import re
 import shutil
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +27,11 @@ from conformance.cli import main
 from conformance.engines.adapter import InProcessAdapter, reference_adapter
 from conformance.fuzz import campaign, naming, shrink
 from conformance.fuzz.compare import ERROR, REFUSAL, REPORT, Expected, first_divergence
-from conformance.fuzz.deals import Case, generate
+from conformance.fuzz.deals import Case, generate, reference_reports
 from conformance.run import runlog, runner
+from conformance.suite import observing
 from conformance.suite.scenarios import deck_of, load_files
-from conformance.vocabulary import Outcome
+from conformance.vocabulary import EngineError, ErrorKind, Outcome
 from reference import Engine
 from reference.engine import compile_rules
 from specreader.spec import variant, variant_ids
@@ -1055,6 +1057,54 @@ def test_an_engine_refusing_a_legal_action_diverges_on_that_action_filed_under_i
     setup = {"dealer": 0, "deck": deck_of(variant("briscola-2p"))}
     case = Case("briscola-2p", setup, (first["legal"][0],), expected.refusals)
     assert naming.name(case, divergence, [expected.reports[0], expected.reports[1]])[0] == "rejected.accepted"
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "named"),
+    [
+        ("briscola-2p", ("briscola.play.free", "briscola.play.in-turn", "briscola.play.draw")),  # dealt into play
+        ("albastini-2p", (  # dealt into the Otea's bidding: not the clause of who deals next, which is of legal.over
+            "albastini.otea.eligible-bidders", "albastini.otea.turn-order", "albastini.otea.one-turn-each",
+            "albastini.otea.bid-or-pass", "albastini.otea.distinct-suits", "albastini.otea.turn-up",
+            "albastini.otea.compulsory-exchange", "albastini.otea.bids-return", "albastini.otea.indicator-placement",
+            "albastini.play.first-lead",
+        )),
+    ],
+)  # fmt: skip
+def test_an_error_as_a_deal_is_dealt_in_a_game_observing_nothing_as_dealt_is_named_after_the_phase_it_is_dealt_into(
+    variant_id: str, named: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game none of whose clauses observes a field @setup: an engine failing on the deal as dealt breaks the clauses
+    of the phase the deal is dealt into, not every clause of any phase's legal actions, nor none."""
+    case = _dealt_where_nothing_is_observed_as_dealt(variant_id, monkeypatch)
+    crashed = first_divergence(Expected((), {}), EngineError(ErrorKind.CRASH, "exited"))
+    assert crashed is not None and (crashed.kind, crashed.position) == (ERROR, 0)
+    assert naming.name(case, crashed, reference_reports(case)) == ("error.crash", named, observing.SETUP)
+
+
+def test_hands_dealt_otherwise_in_a_game_observing_nothing_as_dealt_are_named_after_the_phase_dealt_into(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The clauses observing the hands as the Otea's bidding leaves them, not those of the hands in play too."""
+    case = _dealt_where_nothing_is_observed_as_dealt("albastini-2p", monkeypatch)
+    reports = reference_reports(case)
+    snapshot, legal = reports[0]
+    dealt_otherwise = {**snapshot, "hands": {**snapshot["hands"], "0": snapshot["hands"]["0"][1:]}}
+    expected = Expected((), {0: reports[0]}, observing.clauses_of("albastini-2p").fields)
+    differs = first_divergence(expected, {"observations": [{"snapshot": dealt_otherwise, "legal": legal}]})
+    assert differs is not None and (differs.kind, differs.position, differs.field) == (REPORT, 0, "hands.0")
+    bidding = ("albastini.otea.bid-or-pass", "albastini.otea.compulsory-exchange", "albastini.otea.bids-return")
+    assert naming.name(case, differs, reports) == ("hands", bidding, observing.SETUP)
+
+
+def _dealt_where_nothing_is_observed_as_dealt(variant_id: str, monkeypatch: pytest.MonkeyPatch) -> Case:
+    """A deal of the variant, named as though none of its clauses observed a field @setup."""
+    clauses = observing.clauses_of(variant_id)
+    as_dealt_unobserved = observing.VariantClauses(
+        replace(c, observes=tuple(o for o in c.observes if o.phase != observing.SETUP)) for c in clauses.clauses
+    )
+    monkeypatch.setattr(naming, "clauses_of", lambda _variant: as_dealt_unobserved)
+    return Case(variant_id, {"dealer": 0, "deck": deck_of(variant(variant_id))}, (), ())
 
 
 def _deaf_to_sigterm(settings: Any, link: Any, engines: Any, parents: Any) -> None:

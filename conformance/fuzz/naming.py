@@ -7,7 +7,8 @@ cards the reference allows and those leaving the choice the engine takes away. A
 differs is named after the clauses refusing with the reference's code, or making the action legal.
 Where a play, a trick's winner or a deal's victory points are at stake, the clauses are those
 ruling in the situation it came in (their ``when``: the card led, whether the player is held to
-some cards, what the trick holds, how the deal ended).
+some cards, what the trick holds, how the deal ended). Before any action, where no clause observes
+the deal as dealt, the clauses are those of the phase it is dealt into.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ def name(case: Case, divergence: Divergence, reports: list[Report]) -> tuple[str
     phase = SETUP if position == 0 else str(reports[position - 1][0].get("phase"))
     if divergence.kind == REPORT:
         path = divergence.missed[0].path
-        named = clauses.for_field(path, phase) or clauses.of_phase(phase)
+        # as dealt, failing clauses of the deal: those of the phase it is dealt into
+        then = (_first_phase(reports),) if phase == SETUP else ()
+        named = clauses.for_field(path, phase, *then) or _of_phase(clauses, phase, reports)
         if path.startswith(f"{LEGAL}."):  # many clauses say what is legal: those the difference is about
             named = _legal_differing(case, divergence, path.removeprefix(f"{LEGAL}.")) or named
         elif path == TRICK_WINNER:  # many clauses say who wins a trick: those ruling on one holding its cards
@@ -50,7 +53,20 @@ def name(case: Case, divergence: Divergence, reports: list[Report]) -> tuple[str
     error = divergence.error
     cause = unsupported_reason(error) if error is not None and error.kind is ErrorKind.UNSUPPORTED else (
         f"error.{error.kind}" if error is not None else "error")
-    return cause, clauses.of_phase(phase) or clauses.for_field(f"{LEGAL}.{phase}", phase), phase
+    acting = _first_phase(reports) if phase == SETUP else phase  # no action is legal in the setup: the first phase's
+    return cause, _of_phase(clauses, phase, reports) or clauses.for_field(f"{LEGAL}.{acting}", acting), phase
+
+
+def _first_phase(reports: list[Report]) -> str:
+    """The phase a deal is dealt into: its first report's."""
+    return str(reports[0][0].get("phase"))
+
+
+def _of_phase(clauses: VariantClauses, phase: str, reports: list[Report]) -> tuple[str, ...]:
+    """The clauses tied to a phase; at the setup, failing any (a game none of whose clauses observes the deal as
+    dealt), those of the phase it is dealt into, which its first report shows."""
+    tied = clauses.of_phase(phase)
+    return (tied or clauses.of_phase(_first_phase(reports))) if phase == SETUP else tied
 
 
 def unsupported_reason(error: EngineError) -> str:

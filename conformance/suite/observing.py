@@ -126,15 +126,16 @@ class VariantClauses:
         # The fields some clause observes: those a difference can be named after.
         self.fields = frozenset(o.field for c in self.clauses for o in c.observes)
 
-    def for_field(self, path: str, phase: str) -> tuple[str, ...]:
+    def for_field(self, path: str, phase: str, *then: str) -> tuple[str, ...]:
         """Clauses observing ``path`` (a field, or ``legal.<phase>``), as an action of phase
-        ``phase`` left it (``setup`` before any action); failing those, in any phase; failing
-        those, any part of its field."""
-        exact = tuple(
-            c.id for c in self.clauses if any(overlap(path, o.path) and o.phase in (None, phase) for o in c.observes)
-        )
-        if exact:
-            return exact
+        ``phase`` left it (``setup`` before any action); failing those, as one of each phase of
+        ``then`` in turn; failing those, in any phase; failing those, any part of its field."""
+        for at in (phase, *then):
+            exact = tuple(
+                c.id for c in self.clauses if any(overlap(path, o.path) and o.phase in (None, at) for o in c.observes)
+            )
+            if exact:
+                return exact
         anytime = tuple(c.id for c in self.clauses if any(overlap(path, o.path) for o in c.observes))
         if anytime:
             return anytime
