@@ -7,7 +7,9 @@ left when the kit exits or is interrupted. Standard output is read in bounded ch
 lines of at most ``max_line_bytes``; standard error is kept as a short tail of text decoded with
 replacement. Reading and writing happen on threads of their own, so nothing an engine does or
 fails to do (never reading its input, writing without a newline, bytes that are not UTF-8) can
-block the kit or end a reader.
+block the kit or end a reader; and each of them has ended once ``end`` returns, even where a process
+the engine started in a session of its own holds its pipes open (the kit waits on a pipe a moment at a
+time, and lets go of it when it ends the engine).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ _POLL = 0.05  # how often a wait for output also checks whether the engine is st
 _BACKLOG_BYTES = limits.MAX_BACKLOG_BYTES
 _LINE_COST = 128
 _DRAIN = 0.1  # once the engine has exited, how long output it wrote just before may take to arrive
+_THREAD_END = 2.0  # how long ``end`` waits for a thread of the engine's it has let go of (each wakes every _POLL)
 
 
 @dataclass(frozen=True)
@@ -131,7 +134,11 @@ class EngineProcess:
         self._stderr: deque[str] = deque(maxlen=_STDERR_LINES)
         self._unended = 0  # bytes of a line the engine began and has not ended (set by the reader alone)
         self._ended = False
-        with interrupt.deferred():  # a process started is a process registered, or none at all
+        self._let_go = threading.Event()  # set by ``end``: the engine's threads stop waiting on its pipes
+        self._threads: tuple[threading.Thread, ...] = ()  # reading and writing its pipes, once it has started
+        # A process started is a process registered, with its threads, or none at all: a signal coming meanwhile is
+        # raised after, and ``end_all`` ends the engine whole.
+        with interrupt.deferred():
             self._proc: subprocess.Popen[bytes] = subprocess.Popen(
                 argv,
                 stdin=subprocess.PIPE,
@@ -141,11 +148,15 @@ class EngineProcess:
                 start_new_session=True,
             )
             _register(self)
-        stdin, stdout, stderr = self._proc.stdin, self._proc.stdout, self._proc.stderr
-        assert stdin is not None and stdout is not None and stderr is not None
-        self._stderr_reader = _daemon(self._read_stderr, stderr)
-        _daemon(self._read_stdout, stdout, max_line_bytes)
-        _daemon(self._write, stdin)
+            stdin, stdout, stderr = self._proc.stdin, self._proc.stdout, self._proc.stderr
+            assert stdin is not None and stdout is not None and stderr is not None
+            try:
+                self._stderr_reader = _daemon(self._read_stderr, stderr)
+                self._threads = (self._stderr_reader, _daemon(self._read_stdout, stdout, max_line_bytes))
+                self._threads += (_daemon(self._write, stdin),)
+            except BaseException:  # no thread to be had: an engine nobody reads is no engine
+                self.end()
+                raise
 
     # -- input ---------------------------------------------------------------------------------
     def send(self, data: bytes) -> None:
@@ -158,10 +169,11 @@ class EngineProcess:
 
     def _write(self, stdin: IO[bytes]) -> None:
         try:
+            write = _writer(stdin, self._let_go)
             while (data := self._outbox.get()) is not None:
                 view = memoryview(data)
                 while view:
-                    view = view[stdin.write(view) or 0 :]
+                    view = view[write(view) :]
         except (OSError, ValueError):  # the engine closed its input or was ended: what is left goes nowhere
             pass
         finally:
@@ -171,7 +183,7 @@ class EngineProcess:
     # -- output --------------------------------------------------------------------------------
     def _read_stdout(self, stdout: IO[bytes], limit: int) -> None:
         try:
-            for lines in _lines(stdout, limit, self._began):
+            for lines in _lines(_reader(stdout, self._let_go), limit, self._began):
                 cost = sum((len(line) if isinstance(line, bytes) else 0) + _LINE_COST for line in lines)
                 self._backlog.admit(cost)
                 if self._backlog.closed:  # let go of: nobody reads on, whatever is still writing
@@ -191,12 +203,16 @@ class EngineProcess:
         return self._unended
 
     def _read_stderr(self, stderr: IO[bytes]) -> None:
-        for lines in _lines(stderr, _STDERR_LINE_BYTES):
-            for line in lines:
-                if isinstance(line, bytes):
-                    self._stderr.append(line.decode("utf-8", errors="replace").rstrip("\r"))
-                else:
-                    self._stderr.append(f"[a line of more than {line} bytes]")
+        try:
+            for lines in _lines(_reader(stderr, self._let_go), _STDERR_LINE_BYTES):
+                for line in lines:
+                    if isinstance(line, bytes):
+                        self._stderr.append(line.decode("utf-8", errors="replace").rstrip("\r"))
+                    else:
+                        self._stderr.append(f"[a line of more than {line} bytes]")
+        finally:
+            with contextlib.suppress(OSError):
+                stderr.close()
 
     def next_event(self, deadline: float) -> Event | None:
         """What the engine does next (a line, a line too long, its output closing, its exit), or None
@@ -255,7 +271,8 @@ class EngineProcess:
         self.end()
 
     def end(self) -> None:
-        """End the engine and everything in its process group: SIGTERM, then SIGKILL. Safe to repeat."""
+        """End the engine and everything in its process group: SIGTERM, then SIGKILL; then the threads reading and
+        writing its pipes, so none outlives this call. Safe to repeat."""
         if self._ended:
             return
         self.signal_group(signal.SIGTERM)
@@ -264,8 +281,21 @@ class EngineProcess:
         self.wait(time.monotonic() + _TERM_GRACE)
         self.close_input()
         self._backlog.close()  # the reader stops: nothing reads an output the kit let go of
+        self._end_threads()
         self._ended = True
         _unregister(self)
+
+    def _end_threads(self) -> None:
+        """Let each thread of the engine's end by itself (its pipe closed as the engine ended), reading what the engine
+        wrote last (its standard error, which reports quote); then let go of the pipes a process the engine started in
+        a session of its own still holds open, and wait for the threads that were waiting on them."""
+        drained = time.monotonic() + _DRAIN
+        for thread in self._threads:
+            thread.join(max(0.0, drained - time.monotonic()))
+        self._let_go.set()
+        ended = time.monotonic() + _THREAD_END
+        for thread in self._threads:
+            thread.join(max(0.0, ended - time.monotonic()))
 
     @property
     def pid(self) -> int:
@@ -334,13 +364,54 @@ def _sleep_until_exit(pid: int, timeout: float) -> None:
         os.close(fd)
 
 
-def _lines(stream: IO[bytes], limit: int, began: Callable[[int], None] | None = None) -> Iterator[list[bytes | int]]:
-    """The stream's lines, read in chunks of at most 64 KiB, as the lines each read completes: each
+def _reader(stream: IO[bytes], let_go: threading.Event) -> Callable[[int], bytes]:
+    """``stream.read``, but that it returns ``b""``, the end, once ``let_go`` is set: a process the engine started in a
+    session of its own, out of the kit's reach, may hold the pipe open for ever, and the thread reading it must end
+    with the engine. Where pipes cannot be polled (Windows), a plain read, which ends as the pipe closes."""
+    if not hasattr(select, "poll"):
+        return stream.read
+    fd = stream.fileno()
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+
+    def read(size: int) -> bytes:
+        while not let_go.is_set():
+            if poller.poll(_POLL * 1000):  # readable, or closed at the other end: os.read does not block
+                return os.read(fd, size)
+        return b""
+
+    return read
+
+
+def _writer(stream: IO[bytes], let_go: threading.Event) -> Callable[[memoryview], int]:
+    """A write to ``stream`` giving how many bytes it took, that raises BrokenPipeError once ``let_go`` is set instead
+    of waiting on for an engine (or a process it started in a session of its own) that holds its input and never
+    reads it. Where pipes cannot be polled (Windows), a plain write."""
+    if not hasattr(select, "poll"):
+        return lambda view: stream.write(view) or 0
+    fd = stream.fileno()
+    os.set_blocking(fd, False)  # a write takes what fits, never waits: the wait is the poll's, a moment at a time
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+
+    def write(view: memoryview) -> int:
+        while not let_go.is_set():
+            if poller.poll(_POLL * 1000):  # room, or the engine's end closed: os.write takes some or raises
+                with contextlib.suppress(BlockingIOError):
+                    return os.write(fd, view)
+        raise BrokenPipeError("the kit let go of the engine's input")
+
+    return write
+
+
+def _lines(
+    read: Callable[[int], bytes | None], limit: int, began: Callable[[int], None] | None = None
+) -> Iterator[list[bytes | int]]:
+    """The lines ``read`` gives, read in chunks of at most 64 KiB, as the lines each read completes: each
     line's bytes, or, for a line longer than ``limit``, its length so far as soon as it passes the
     limit (the rest of it is skipped). Lines read together are given together, so an engine's
     answer and a copy of it written at once are seen at once. ``began`` is told, after each read, how
     many bytes of a line not yet ended it holds (0 past the limit: that line was given already)."""
-    read: Callable[[int], bytes | None] = stream.read
     partial = bytearray()
     skipping = False  # inside a line already reported as too long
     try:

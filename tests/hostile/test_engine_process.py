@@ -16,7 +16,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile_engines import alive, assert_nothing_left, end_started, engine, started, two_player
+from hostile_engines import (
+    alive,
+    assert_nothing_left,
+    end_escaped,
+    end_started,
+    engine,
+    started,
+    threads_left,
+    two_player,
+)
 
 from conformance.engines import engine_process, protocol
 from conformance.engines.engine_process import MAX_LINE_BYTES
@@ -312,6 +321,87 @@ def test_an_engine_that_ignores_stop_and_sigterm_is_ended_at_the_end_of_the_run(
     assert_nothing_left(tmp_path)
 
 
+@pytest.mark.parametrize(
+    ("mode", "hostile", "kind", "said"),
+    [
+        ("hang", [], None, ""),  # close() alone
+        ("hang", [1], ErrorKind.TIMEOUT, "no answer within 0.5 s"),
+        ("crash", [1], ErrorKind.CRASH, "the engine exited with status 7"),
+        ("flood", [1], ErrorKind.WRONG_ID, "found no id"),  # its flood's first line taken for the next answer
+        ("stderr-flood", [1], ErrorKind.TIMEOUT, "no answer within 0.5 s; stderr: [a line of more than"),
+    ],
+)
+def test_no_thread_of_the_kit_s_outlives_an_engine_it_has_ended(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str, hostile: list[int], kind: ErrorKind | None, said: str
+) -> None:
+    """The threads that read and write an engine's pipes end as the kit ends the engine, however it ends it. A process
+    the engine started in a session of its own (out of the kit's reach, docs/protocol.md) holds the pipes open after
+    the engine's end: the threads waited on them with it, for ever, and each engine the run restarted left three more."""
+    monkeypatch.setenv("ESCAPES", "1")
+    before = set(threading.enumerate())
+    try:
+        verdicts = run(tmp_path, mode, hostile, count=3, timeout=0.5)
+        left = threads_left(before)
+    finally:
+        escaped = end_escaped(tmp_path)
+    blamed = [index + 1 for index in hostile] if mode == "flood" else hostile
+    assert_only(verdicts, blamed if kind else [], kind or ErrorKind.CRASH, said)
+    assert left == []
+    assert len(escaped) == len(started(tmp_path)["engine"])  # each outlived its engine, as documented
+    assert_nothing_left(tmp_path)
+
+
+@pytest.mark.parametrize("held", ["stdin", "stdout", "stderr"])
+def test_an_engine_s_pipe_held_open_after_its_end_keeps_no_thread_waiting(tmp_path: Path, held: str) -> None:
+    """The engine never reads its input, and the kit has more for it than a pipe holds: the thread writing it waits.
+    A process in a session of its own holding the pipe, the engine's end left that thread (or a reader) waiting."""
+    pid_file = tmp_path / "escaped"
+    script = (
+        "import subprocess, sys, time\n"
+        f"streams = {{name: subprocess.DEVNULL for name in ('stdin', 'stdout', 'stderr') if name != {held!r}}}\n"
+        "escaped = subprocess.Popen(['sleep', '120'], start_new_session=True, **streams)\n"
+        f"open({str(pid_file)!r}, 'w').write(str(escaped.pid))\n"
+        "time.sleep(120)\n"
+    )
+    before = set(threading.enumerate())
+    process = engine_process.EngineProcess([sys.executable, "-c", script])
+    try:
+        deadline = time.monotonic() + 10
+        while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        process.send(b"x" * (4 * 1024 * 1024))
+        process.end()
+        left = threads_left(before)
+    finally:
+        process.end()
+        with contextlib.suppress(ProcessLookupError, ValueError):
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+    assert left == []
+
+
+def test_an_engine_a_signal_interrupts_as_it_starts_is_ended_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A signal coming as the engine starts is raised once the engine is registered, and the engine is ended with the
+    rest, its threads with it: they are started before the signal is raised, never after it, nor not at all."""
+    from conformance.engines import interrupt
+
+    popen = subprocess.Popen
+
+    def signalled(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        begun = popen(*args, **kwargs)
+        signal.raise_signal(signal.SIGTERM)
+        return begun
+
+    before = set(threading.enumerate())
+    monkeypatch.setattr(engine_process.subprocess, "Popen", signalled)
+    with pytest.raises(interrupt.Interrupted), interrupt.trapped():
+        engine_process.EngineProcess(engine(tmp_path, "hang"))
+    monkeypatch.undo()
+    (interrupted,) = engine_process._LIVE
+    engine_process.end_all()
+    assert not alive(interrupted.pid)
+    assert threads_left(before) == []
+
+
 def test_engines_left_open_are_ended_when_the_kit_exits(tmp_path: Path) -> None:
     command = engine(tmp_path, "hang")
     program = f"from conformance.engines.protocol import SubprocessAdapter\nSubprocessAdapter({command!r})\nprint('started')\n"
@@ -481,7 +571,7 @@ def test_check_trace_s_workers_take_signals_and_no_thread_of_the_kit_s_does(
     trace.write_text("".join(json.dumps({**game, "game": n}) + "\n" for n in range(4)), encoding="utf-8")
     seen: dict[str, set[int]] = {}
     record = checking._record
-    # threads an earlier test of this process left ending (an engine's output reader) are not the run's
+    # threads an earlier test of this process left running (an in-process engine's own) are not the run's
     before = set(threading.enumerate())
 
     def looking(*args: Any) -> None:
