@@ -63,6 +63,12 @@ def _raise_pending() -> None:
         raise Interrupted(signum)
 
 
+def stopping() -> bool:
+    """Whether a signal trapped by ``trapped()`` is stopping the run: an engine is then ended at once, not asked to
+    stop and given time to."""
+    return _state.raised or _state.pending is not None
+
+
 @contextmanager
 def trapped() -> Iterator[None]:
     """SIGINT and SIGTERM raise ``Interrupted`` inside; the handlers before are restored after.

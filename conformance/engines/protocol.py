@@ -19,6 +19,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from conformance.engines import interrupt
 from conformance.engines.breaker import GIVE_UP_AFTER, Breaker
 from conformance.engines.engine_process import MAX_LINE_BYTES, Closed, EngineProcess, Event, Exited, Line, Overlong, describe_exit
 from conformance.engines.messages import Request
@@ -357,9 +358,14 @@ class SubprocessAdapter:
         return None
 
     def close(self) -> None:
-        """Ask the engine to stop; end it (and what it started) if it has not within a short grace."""
+        """Ask the engine to stop; end it (and what it started) if it has not within a short grace. A run a signal is
+        stopping ends it at once: the engine may be in the middle of a request it would finish first."""
         process, self._process = self._process, None
-        if process is not None:
+        if process is None:
+            return
+        if interrupt.stopping():
+            process.end()
+        else:
             process.stop(json.dumps({"cmd": "stop"}).encode() + b"\n", min(self.timeout, _STOP_GRACE))
 
 

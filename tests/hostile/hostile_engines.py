@@ -84,6 +84,7 @@ for raw in sys.stdin.buffer:
         send(HELLO)
         continue
     if message["cmd"] == "stop":
+        record("stopped", os.getpid())
         if MODE == "ignores-stop":  # and SIGTERM, and the end of its input: only SIGKILL ends it
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
             time.sleep(120)
@@ -102,6 +103,9 @@ for raw in sys.stdin.buffer:
     runs += 1
     if MODE == "two-then-hang" and runs > 2:
         time.sleep(600)
+    if MODE == "signals-the-kit" and runs == 1:  # SIGTERM to the kit as it waits for the answer, which comes after
+        os.kill(os.getppid(), signal.SIGTERM)
+        time.sleep(0.3)
     if MODE == "hang-all" or (rid not in HOSTILE and "*" not in HOSTILE and MODE != "stderr-not-utf8"):
         if MODE == "hang-all":
             time.sleep(120)
@@ -257,8 +261,9 @@ def alive(pid: int) -> bool:
 
 
 def started(tmp_path: Path) -> dict[str, list[int]]:
-    """The pids of every engine process and child the engines of ``tmp_path`` started."""
-    found: dict[str, list[int]] = {"engine": [], "child": []}
+    """The pids of every engine process and child the engines of ``tmp_path`` started, and (``stopped``) of each
+    engine that read the kit's ``stop``."""
+    found: dict[str, list[int]] = {"engine": [], "child": [], "stopped": []}
     for path in (tmp_path / "pids").glob("*-*"):
         kind, pid = path.name.split("-")
         found[kind].append(int(pid))

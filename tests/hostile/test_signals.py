@@ -398,3 +398,26 @@ def test_a_signal_just_after_the_header_stops_the_run_with_its_footer(tmp_path: 
             log = checking.run(checking.Plan((tmp_path / "games.jsonl",)), stream=stream).log
     assert log.footer is not None and log.footer.get("interrupted") == "SIGTERM", log.footer
     assert json.loads(stream.lines[-1])["type"] == "footer"
+
+
+@pytest.mark.parametrize("command", ["smoke", "verify"])
+def test_a_signal_ends_the_engine_at_once_and_asks_it_nothing_more(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """A signal comes as the engine works on a request: the run stops, and the engine is ended, not sent ``stop`` and
+    given time to finish the request first (smoke sent it, and waited up to 2 s for the engine to exit)."""
+    import shlex
+
+    from hostile_engines import engine, started
+
+    from conformance.cli import main
+
+    argv = [command, "--engine-cmd", shlex.join(engine(tmp_path, "signals-the-kit")), "--timeout", "30"]
+    if command == "verify":
+        argv += ["--variant", "albastini-2p", "--report-dir", str(tmp_path / "reports")]
+    status = main(argv)
+    out, err = capsys.readouterr()
+    assert status == 143, out + err
+    assert "Traceback" not in out + err and "interrupted by SIGTERM" in out + err, out + err
+    assert started(tmp_path)["stopped"] == []
+    assert_nothing_left(tmp_path)
