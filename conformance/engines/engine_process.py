@@ -516,21 +516,32 @@ def kill_all() -> None:
         process.signal_group(signal.SIGKILL)
 
 
+def killed_by(signum: int) -> None:
+    """End every engine's process group (``kill_all``), then this process as ``signum`` ends one that does not handle
+    it: what a handler of a signal that ends the kit does, for the end skips ``atexit``, and the engines would be left."""
+    kill_all()
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
 def end_all_on_sigterm() -> Callable[[], None]:
-    """Where nothing handles SIGTERM (pytest does not), have it end every engine's process group first,
-    then end this process as it would have: killed by the signal, which skips ``atexit``, so the engines
-    were left running. Returns what puts the handler before back. Off the main thread, or with a
-    handler already set (the kit's commands trap SIGTERM themselves), nothing changes."""
-    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+    """Where nothing handles SIGTERM or SIGHUP (pytest does not; a terminal closing sends SIGHUP), have each end every
+    engine's process group first, then end this process as it would have: killed by the signal, which skips
+    ``atexit``, so the engines were left running. Returns what puts the handlers before back. Off the main thread,
+    or for a signal with a handler already set (the kit's commands trap them themselves), nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
         return lambda: None
+    ending = (signal.SIGTERM, interrupt.HANGUP)
+    taken = [signum for signum in ending if signum is not None and signal.getsignal(signum) is signal.SIG_DFL]
 
     def ended(signum: int, frame: FrameType | None) -> None:
-        kill_all()
         restore()
-        os.kill(os.getpid(), signal.SIGTERM)
+        killed_by(signum)
 
     def restore() -> None:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        for signum in taken:
+            signal.signal(signum, signal.SIG_DFL)
 
-    signal.signal(signal.SIGTERM, ended)
+    for signum in taken:
+        signal.signal(signum, ended)
     return restore

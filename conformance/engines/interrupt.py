@@ -3,7 +3,8 @@
 Inside ``trapped()`` the first of these signals raises ``Interrupted`` in the main thread; later ones
 are ignored while the kit closes its log and writes its reports. Code inside ``deferred()`` is never
 cut in half: a signal arriving there is raised when it ends (a log line is written whole, an engine
-started is registered to be ended).
+started is registered to be ended). A SIGHUP (the terminal closed) ends the engines, then the kit as
+the signal ends a process: there is no one left to read a report.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from contextlib import contextmanager
 from types import FrameType
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
+HANGUP: signal.Signals | None = getattr(signal, "SIGHUP", None)  # none on Windows
 
 
 class Interrupted(BaseException):
@@ -56,6 +58,14 @@ def _on_signal(signum: int, frame: FrameType | None) -> None:
         _raise_pending()
 
 
+def _on_hangup(signum: int, frame: FrameType | None) -> None:
+    """The engines run in sessions of their own, which a terminal's hangup never reaches: the kit ends them, then
+    itself as the signal would have (it skips ``atexit``, which would have ended them)."""
+    from conformance.engines import engine_process  # here: it imports this module
+
+    engine_process.killed_by(signum)
+
+
 def _raise_pending() -> None:
     signum = _state.pending
     if signum is not None and not _state.raised:
@@ -71,12 +81,15 @@ def stopping() -> bool:
 
 @contextmanager
 def trapped() -> Iterator[None]:
-    """SIGINT and SIGTERM raise ``Interrupted`` inside; the handlers before are restored after.
+    """SIGINT and SIGTERM raise ``Interrupted`` inside, and SIGHUP ends the engines, then the kit; the handlers before
+    are restored after.
     A signal ignored on entry stays ignored (a shell ignores SIGINT for the jobs it runs in the background)."""
     if threading.current_thread() is not threading.main_thread() or _state.trapping:
         yield  # signals reach only the main thread's handlers, and one trap is enough
         return
     previous = {signum: signal.signal(signum, _on_signal) for signum in SIGNALS if signal.getsignal(signum) != signal.SIG_IGN}
+    if HANGUP is not None and signal.getsignal(HANGUP) != signal.SIG_IGN:  # nohup's is left ignored
+        previous[HANGUP] = signal.signal(HANGUP, _on_hangup)
     _state.trapping = True
     try:
         yield

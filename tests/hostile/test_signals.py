@@ -131,9 +131,11 @@ def test_a_signal_stops_a_fuzz_campaign_at_once_and_quietly(tmp_path: Path, how:
     assert_nothing_left(tmp_path)
 
 
-def test_sigterm_to_pytest_ends_the_engine_it_started(tmp_path: Path) -> None:
-    """pytest has no SIGTERM handler of its own, so the signal ended it at once and left the engine's
-    process group running; the plugin ends the engines, then pytest ends as the signal ends it."""
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_sigterm_to_pytest_ends_the_engine_it_started(tmp_path: Path, name: str) -> None:
+    """pytest has no SIGTERM handler of its own, nor a SIGHUP one (a terminal closing sends it), so the signal ended it
+    at once and left the engine's process group running; the plugin ends the engines, then pytest ends as the signal
+    ends it."""
     import os
     import shlex
     import subprocess
@@ -151,10 +153,39 @@ def test_sigterm_to_pytest_ends_the_engine_it_started(tmp_path: Path) -> None:
     while time.monotonic() < deadline and not started(tmp_path)["engine"]:
         time.sleep(0.05)
     time.sleep(0.5)  # most likely past the handshake (before it, the engine is to be ended all the same)
-    process.send_signal(signal.SIGTERM)
+    process.send_signal(signal.Signals[name])
     out, err = process.communicate(timeout=30)
-    assert process.returncode == -signal.SIGTERM, (out, err)
+    assert process.returncode == -signal.Signals[name], (out, err)
     assert_nothing_left(tmp_path)
+
+
+@pytest.mark.parametrize("command", ["verify", "fuzz"])
+def test_a_hangup_ends_the_engine_then_the_kit(tmp_path: Path, command: str) -> None:
+    """A terminal closing sends SIGHUP to the kit, not to its engines, each in a session of its own: the kit ended as
+    the signal ends a process, and left a hung engine running, with what it started. It ends them first now."""
+    import shlex
+    import subprocess
+
+    from hostile_engines import end_started, engine, started
+
+    argv = [*TRICKSPEC, command, "--engine-cmd", shlex.join(engine(tmp_path, "hang-all")), "--variant", "albastini-2p",
+            "--timeout", "600", "--report-dir", str(tmp_path / "reports")]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not started(tmp_path)["child"]:
+            time.sleep(0.02)
+        time.sleep(0.5)  # most likely at work on a request it never answers (before, it is to be ended all the same)
+        process.send_signal(signal.SIGHUP)
+        out, err = process.communicate(timeout=30)
+        assert process.returncode == -signal.SIGHUP, (out, err)
+        assert_nothing_left(tmp_path)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+        end_started(tmp_path)
 
 
 @pytest.mark.parametrize(("name", "status"), [("SIGINT", 130), ("SIGTERM", 143)])
