@@ -359,7 +359,9 @@ def _sleep_until_exit(pid: int, timeout: float) -> None:
     except OSError:  # already reaped, or a kernel without pidfds: Popen.wait does the waiting
         return
     try:
-        select.select([fd], [], [], timeout)  # readable once the process has ended
+        waiting = select.poll()  # not select.select, which takes no descriptor past 1023: a kit may hold that many
+        waiting.register(fd, select.POLLIN)  # readable once the process has ended
+        waiting.poll(timeout * 1000)
     finally:
         os.close(fd)
 

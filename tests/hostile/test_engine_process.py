@@ -485,6 +485,31 @@ def test_wait_gives_the_exit_status_or_none_at_the_deadline(monkeypatch: pytest.
     assert slow.wait(time.monotonic()) is not None
 
 
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="waits on a pidfd")
+def test_wait_takes_a_pidfd_numbered_past_1023() -> None:
+    """A kit holding many files (a pytest session, an engine loaded in process) is given pidfds past 1023, which
+    select.select refuses: waiting for an engine raised ValueError, a traceback, the engine left running."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 2048:
+        pytest.skip("the system allows this process too few open files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (2048, hard))
+    held = []
+    try:
+        while not held or held[-1] < 1100:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+        process = engine_process.EngineProcess([sys.executable, "-c", "import sys; sys.exit(3)"])
+        try:
+            assert process.wait(time.monotonic() + 20) == 3
+        finally:
+            process.end()
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="the processes of a session are listed in /proc only")
 def test_a_child_that_moves_into_a_group_of_its_own_is_ended_with_the_engine(tmp_path: Path) -> None:
     """Still in the engine's session, it is found there; only a session of its own is out of reach (docs/protocol.md)."""
