@@ -177,13 +177,13 @@ class SubprocessAdapter:
         elif isinstance(event, Overlong):
             answer = EngineError(ErrorKind.MALFORMED, f"expected lines of at most {_size(event.limit)}, found a longer one")
         elif isinstance(event, Exited):
-            answer = EngineError(ErrorKind.CRASH, describe_exit(event.status))
+            answer = EngineError(ErrorKind.CRASH, _exit_said(event.status))
         elif isinstance(event, Closed):
             status = process.wait(deadline)  # an engine closing its output may still be exiting
             if status is None:
                 answer = EngineError(ErrorKind.CLOSED_OUTPUT, "the engine closed its output and kept running")
             else:
-                answer = EngineError(ErrorKind.CRASH, describe_exit(status))
+                answer = EngineError(ErrorKind.CRASH, _exit_said(status))
         else:
             answer = self._parsed(event.raw, answer_kind)
             if isinstance(answer, EngineError) and answer.kind is ErrorKind.MALFORMED and not event.ended:
@@ -484,6 +484,14 @@ def _shown_id(answer: Json) -> str:
 def _tail(process: EngineProcess, *, ended: bool = False) -> str:
     """The last lines of the engine's standard error, for a message (waiting a moment for them once it is ended)."""
     return untrusted.tail("stderr", process.stderr_lines(settle=0.2 if ended else 0.0))
+
+
+def _exit_said(status: int) -> str:
+    """How the engine ended, awaited for an answer. Exiting with status 0 is its own choice, made before the kit asked it
+    to stop (the kit asks once it needs no more answers): an engine that reads one request and exits makes it."""
+    if status:
+        return describe_exit(status)
+    return f"{describe_exit(status)} before it was asked to stop (an engine answers request after request until it reads stop)"
 
 
 def _cut_short(status: int | None, unreadable: EngineError) -> EngineError:

@@ -126,6 +126,9 @@ for raw in sys.stdin.buffer:
         sys.exit(7)
     elif MODE == "crash-quietly":
         sys.exit(9)
+    elif MODE == "one-request":  # its answer, and then it exits, as if each run of it answered one request
+        send(benign)
+        sys.exit(0)
     elif MODE == "hang":
         time.sleep(120)
     elif MODE == "byte-order-mark":  # as some runtimes begin what they write in UTF-8

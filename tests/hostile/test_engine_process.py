@@ -75,6 +75,15 @@ def test_a_crash_is_reported_with_its_exit_status_and_its_own_stderr(tmp_path: P
     assert_nothing_left(tmp_path)
 
 
+def test_an_engine_that_exits_after_one_answer_is_said_to_exit_unasked(tmp_path: Path) -> None:
+    """An exit with status 0 is the engine's own: the scenario it was awaited for says it came before the kit asked
+    the engine to stop, not only that it exited (which reads as a crash of that scenario's making)."""
+    verdicts = run(tmp_path, "one-request", [0, 1, 2, 3])
+    said = "the engine exited with status 0 before it was asked to stop (an engine answers request after request until it"
+    assert [verdict.reason.partition(";")[0] for verdict in verdicts] == [BENIGN, f"crash: {said} reads stop)"] * 2
+    assert_nothing_left(tmp_path)
+
+
 def test_a_crash_is_not_a_timeout_when_a_child_keeps_the_output_open(tmp_path: Path) -> None:
     verdicts = run(tmp_path, "crash-child-holds-output", [1], timeout=10.0)
     assert_only(verdicts, [1], ErrorKind.CRASH, "the engine exited with status 7")
