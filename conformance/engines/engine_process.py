@@ -45,7 +45,9 @@ _POLL = 0.05  # how often a wait for output also checks whether the engine is st
 # an engine that writes without end waits on its own output instead of filling the kit's memory.
 _BACKLOG_BYTES = limits.MAX_BACKLOG_BYTES
 _LINE_COST = 128
-_DRAIN = 0.1  # once the engine has exited, how long output it wrote just before may take to arrive
+# Once the engine has exited, how long output it wrote just before may take to arrive: where pipes cannot be polled
+# (elsewhere the kit knows when its reader has given all of it), and when the kit ends the engine, for its threads.
+_DRAIN = 0.1
 _THREAD_END = 2.0  # how long ``end`` waits for a thread of the engine's it has let go of (each wakes every _POLL)
 
 
@@ -135,6 +137,9 @@ class EngineProcess:
         self._unended = 0  # bytes of a line the engine began and has not ended (set by the reader alone)
         self._ended = False
         self._let_go = threading.Event()  # set by ``end``: the engine's threads stop waiting on its pipes
+        # Set while the output's reader has given all it read and found nothing more waiting in the pipe.
+        self._output_idle = threading.Event()
+        self._exit_seen: float | None = None  # when ``next_event`` first found the engine exited
         self._threads: tuple[threading.Thread, ...] = ()  # reading and writing its pipes, once it has started
         # A process started is a process registered, with its threads, or none at all: a signal coming meanwhile is
         # raised after, and ``end_all`` ends the engine whole.
@@ -183,7 +188,7 @@ class EngineProcess:
     # -- output --------------------------------------------------------------------------------
     def _read_stdout(self, stdout: IO[bytes], limit: int) -> None:
         try:
-            for lines in _lines(_reader(stdout, self._let_go), limit, self._began):
+            for lines in _lines(_reader(stdout, self._let_go, self._output_idle), limit, self._began):
                 cost = sum((len(line) if isinstance(line, bytes) else 0) + _LINE_COST for line in lines)
                 self._backlog.admit(cost)
                 if self._backlog.closed:  # let go of: nobody reads on, whatever is still writing
@@ -225,15 +230,29 @@ class EngineProcess:
             except queue.Empty:
                 pass
             status = self._proc.poll()
-            if status is not None:  # exited with its output still open: take what it wrote last, then say so
-                try:
-                    self._take(self._events.get(timeout=_DRAIN))
+            if status is not None and self._output_taken():  # exited with its output still open: what it wrote is
+                try:  # taken first, then its exit
+                    self._take(self._events.get_nowait())
                     continue
                 except queue.Empty:
                     return Exited(status)
             if remaining <= 0:
                 return None
         return self._pending.popleft()
+
+    def _output_taken(self) -> bool:
+        """Whether, the engine having exited, the reader has given all it wrote: nothing waits in the pipe, nor in the
+        reader's hands (however long a busy machine keeps the reader from it). Where pipes cannot be polled, once
+        ``_DRAIN`` seconds have passed since the exit was seen."""
+        if not hasattr(select, "poll"):
+            self._exit_seen = self._exit_seen or time.monotonic()
+            return time.monotonic() - self._exit_seen >= _DRAIN
+        stdout = self._proc.stdout
+        assert stdout is not None
+        waiting = select.poll()  # this thread's own: a poll object is not to be shared with the reader's
+        with contextlib.suppress(OSError, ValueError):  # closed by the reader, once it has read the end: not idle
+            waiting.register(stdout.fileno(), select.POLLIN)
+        return not waiting.poll(0) and self._output_idle.is_set()  # the pipe first: the reader may take what it held
 
     def _take(self, read: tuple[list[Event], int]) -> None:
         events, cost = read
@@ -366,10 +385,12 @@ def _sleep_until_exit(pid: int, timeout: float) -> None:
         os.close(fd)
 
 
-def _reader(stream: IO[bytes], let_go: threading.Event) -> Callable[[int], bytes]:
+def _reader(stream: IO[bytes], let_go: threading.Event, idle: threading.Event | None = None) -> Callable[[int], bytes]:
     """``stream.read``, but that it returns ``b""``, the end, once ``let_go`` is set: a process the engine started in a
     session of its own, out of the kit's reach, may hold the pipe open for ever, and the thread reading it must end
-    with the engine. Where pipes cannot be polled (Windows), a plain read, which ends as the pipe closes."""
+    with the engine. ``idle`` is set while the caller has given all it read (it reads again only once it has) and the
+    pipe holds nothing more, and cleared before each read. Where pipes cannot be polled (Windows), a plain read, which
+    ends as the pipe closes."""
     if not hasattr(select, "poll"):
         return stream.read
     fd = stream.fileno()
@@ -378,7 +399,11 @@ def _reader(stream: IO[bytes], let_go: threading.Event) -> Callable[[int], bytes
 
     def read(size: int) -> bytes:
         while not let_go.is_set():
+            if idle is not None and not poller.poll(0):
+                idle.set()
             if poller.poll(_POLL * 1000):  # readable, or closed at the other end: os.read does not block
+                if idle is not None:
+                    idle.clear()
                 return os.read(fd, size)
         return b""
 

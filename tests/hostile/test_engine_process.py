@@ -84,6 +84,26 @@ def test_an_engine_that_exits_after_one_answer_is_said_to_exit_unasked(tmp_path:
     assert_nothing_left(tmp_path)
 
 
+@pytest.mark.parametrize("mode", ["one-request", "crash-child-holds-output"])
+def test_an_answer_written_as_the_engine_exits_is_judged_however_late_the_reader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    """The engine answers a scenario and exits at once (reading the next request, or before it can): its answer is
+    judged, and its exit blamed on the scenario after, however long a busy machine keeps the kit's reader from the
+    answer. The kit waited a tenth of a second for it after the exit, then took the exit for the answered scenario's."""
+    given = engine_process._event
+
+    def late(line: bytes | int, limit: int) -> engine_process.Event:
+        time.sleep(0.3)  # the reader, on a busy machine
+        return given(line, limit)
+
+    monkeypatch.setattr(engine_process, "_event", late)
+    verdicts = run(tmp_path, mode, [0, 1, 2] if mode == "one-request" else [1], count=3, timeout=5.0)
+    assert verdicts[0].reason == BENIGN and verdicts[1].error is not None, [v.reason for v in verdicts]
+    assert verdicts[1].error.kind is ErrorKind.CRASH and "the engine exited with status" in verdicts[1].reason
+    assert_nothing_left(tmp_path)
+
+
 def test_a_crash_is_not_a_timeout_when_a_child_keeps_the_output_open(tmp_path: Path) -> None:
     verdicts = run(tmp_path, "crash-child-holds-output", [1], timeout=10.0)
     assert_only(verdicts, [1], ErrorKind.CRASH, "the engine exited with status 7")
