@@ -168,6 +168,19 @@ class EngineProcess:
         """Queue bytes for the engine's input; never blocks (an engine that stops reading costs a timeout)."""
         self._outbox.put(data)
 
+    def unread_input(self) -> int | None:
+        """How many bytes written to the engine's input it has not read yet, where the system says (Linux, which
+        counts what a pipe holds from either end); None where it does not, or once the input is closed."""
+        stdin = self._proc.stdin
+        try:
+            import fcntl
+            import termios
+
+            held = fcntl.ioctl(stdin.fileno() if stdin else -1, termios.FIONREAD, b"\0" * 4)
+        except (ImportError, OSError, ValueError):  # Windows; or the input closed, which nothing then reads
+            return None
+        return int.from_bytes(held, sys.byteorder, signed=True)
+
     def close_input(self) -> None:
         """Close the engine's input once what is queued is written."""
         self._outbox.put(None)

@@ -516,11 +516,16 @@ def _unreadable_hint(raw: bytes) -> str:
 
 def _why_no_line(process: EngineProcess, answer_kind: str) -> str:
     """What a timeout is likeliest to come from, where the kit can tell: a line begun and never ended (the answer
-    written without its newline) or, for the handshake, a line never flushed, which the kit never sees."""
+    written without its newline) or, for the handshake, the start message never read (an engine slow to start, or one
+    that reads no input), else a line never flushed, which the kit never sees."""
     unended = process.unended_bytes()
     if unended:
         return f" (the engine had written {_size(unended)} of a line without ending it: an engine ends each line with a newline)"
-    return " (an engine must flush its standard output after each line)" if answer_kind == "started" else ""
+    if answer_kind != "started":
+        return ""
+    if process.unread_input():
+        return " (the engine had not read the start message from its standard input: it was slow to start, or reads none)"
+    return " (an engine must flush its standard output after each line)"
 
 
 def _size(count: int) -> str:

@@ -70,6 +70,8 @@ if MODE == "second-start-slow":
     if os.path.getsize(starts) == 2:
         time.sleep(10)
 
+if MODE == "reads-nothing":  # its input never read: not even the start message
+    time.sleep(120)
 HELLO = {"started": True, "protocol": 1, "implementation":
          {"name": "hostile", "version": "0", "language": "python", "variants": ["albastini-2p"]}}
 runs = 0
@@ -77,6 +79,10 @@ copy = None  # copy-after-next: an answer sent again after the next one
 for raw in sys.stdin.buffer:
     message = json.loads(raw)
     if message["cmd"] == "start":
+        if MODE == "unflushed-handshake":  # its line written to a buffer never flushed: the kit never sees it
+            unflushed = os.fdopen(os.dup(1), "wb", buffering=65536)
+            unflushed.write((json.dumps(HELLO) + "\n").encode())
+            continue
         if MODE == "unended-handshake":  # flushed, but with no newline: never a line
             out.write(json.dumps(HELLO).encode())
             out.flush()

@@ -291,8 +291,24 @@ def test_the_handshake_has_its_own_timeout(tmp_path: Path, monkeypatch: pytest.M
     assert [v.reason for v in verdicts] == [BENIGN] * 2
     with pytest.raises(EngineUnusable, match=r"handshake failed: timeout: no answer within 0\.2 s") as unusable:
         SubprocessAdapter(engine(tmp_path, "slow-handshake"), timeout=3.0, startup_timeout=0.2)
-    assert "no answer within 0.2 s (an engine must flush its standard output after each line); stderr: " in str(unusable.value)
+    slow = "no answer within 0.2 s (the engine had not read the start message from its standard input: it was slow to start"
+    assert slow in str(unusable.value)  # not yet started, it had flushed nothing unflushed
     assert_nothing_left(tmp_path, each_started_its_child=False)  # the last one had 0.2 s to start in
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="what a pipe holds unread is counted on Linux")
+@pytest.mark.parametrize(("mode", "said"), [
+    ("reads-nothing", "(the engine had not read the start message from its standard input: it was slow to start, or reads none)"),
+    ("unflushed-handshake", "(an engine must flush its standard output after each line)"),
+])  # fmt: skip
+def test_a_handshake_timeout_says_whether_the_engine_read_the_start_message(tmp_path: Path, mode: str, said: str) -> None:
+    """An engine that never reads its input was told to flush its output, which it may well do: the kit counts what
+    its input's pipe holds unread, and says the start message was never read. One that read it and answered without
+    flushing is still told to flush."""
+    with pytest.raises(EngineUnusable, match="handshake failed: timeout") as unusable:
+        SubprocessAdapter(engine(tmp_path, mode), timeout=3.0, startup_timeout=2.0)
+    assert f"no answer within 2 s {said}" in str(unusable.value)
+    assert_nothing_left(tmp_path)
 
 
 @pytest.mark.parametrize(
