@@ -17,7 +17,7 @@ from conformance.suite import choices, game_order, observing, precedence_check, 
 from conformance.suite import variants as variant_checks
 from conformance.suite.references import References
 from conformance.suite.shapes import mappings, strings
-from conformance.suite.situations import DEAL_VP, TRICK_WINNER
+from conformance.suite.situations import DEAL_ENDED, TRICK_WINNER
 from reference.state import Phase
 from specreader import filekinds, kitdata, roots
 from specreader.files import yaml_files
@@ -168,9 +168,10 @@ def _parameters_checkable(refs: References) -> bool:
 
 
 PLAYS = f"{observing.LEGAL}.{Phase.PLAY}"  # what a clause ruling on plays in some situations observes (tricks: TRICK_WINNER)
-# Each key of a clause's when, what the clause must observe for it, and what that key says it rules on.
-_WHEN_NEEDS = (
-    ("led", PLAYS, "plays"), ("bound", PLAYS, "plays"), ("trick", TRICK_WINNER, "tricks"), ("result", DEAL_VP, "deals"),
+# Each key of a clause's when, what the clause must observe one of for it, and what that key says it rules on.
+_WHEN_NEEDS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("led", (PLAYS,), "plays"), ("bound", (PLAYS,), "plays"), ("trick", (TRICK_WINNER,), "tricks"),
+    ("result", DEAL_ENDED, "deals"),
 )  # fmt: skip
 
 
@@ -227,8 +228,9 @@ def _clause_references(spec: Spec, refs: References) -> list[Problem]:
         when = when if isinstance(when, dict) else {}
         observed = [entry for _, entry in strings(clause, "observes")]
         for key, needed, what in _WHEN_NEEDS:
-            if key in when and needed not in observed:
-                wrong = f"expected the clause to observe {needed}: when.{key} says the {what} it rules on"
+            if key in when and not set(needed) & set(observed):
+                which = needed[0] if len(needed) == 1 else f"one of {', '.join(needed)}"
+                wrong = f"expected the clause to observe {which}: when.{key} says the {what} it rules on"
                 problems.append(doc.problem((*at, "when", key), wrong, at_key=True))
         for j, entry in strings(clause, "choices"):
             wrong = choices.problem(entry)

@@ -489,6 +489,36 @@ def test_a_deal_s_victory_points_given_otherwise_are_named_after_the_clauses_rul
     assert points == {named}
 
 
+def albastini_dealt_otherwise() -> InProcessAdapter:
+    """``--engine test_fuzz:albastini_dealt_otherwise``: the variant ``VARIANT`` whose next dealer is the next player
+    in play order, whoever won."""
+    base = variant(os.environ["VARIANT"])
+    dealer = {"rule": "next-in-play-order"}
+    rules = compile_rules({**base, "components": {**base["components"], "dealer": dealer}})
+    return InProcessAdapter(lambda _variant, setup: Engine(rules, setup), {"name": "dealt-otherwise"}, [base["id"]])
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "named"),
+    [
+        # a deal won: the clause of the winner dealing; a tie: that of the dealer staying
+        ("albastini-3p", {("albastini.dealer.winner-deals",), ("albastini.dealer.same-after-tie",)}),
+        # over 60, a deal nobody wins without a tie: the dealer staying too
+        ("albastini-over60-3p", {("albastini.dealer.winner-deals",), ("albastini.dealer.same-after-tie",)}),
+    ],
+)
+def test_a_next_dealer_given_otherwise_is_named_after_the_clauses_ruling_on_how_the_deal_ended(
+    variant_id: str, named: set[tuple[str, ...]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two clauses of three-player Albastini say who deals next; which rules hangs on whether somebody won the deal."""
+    monkeypatch.setenv("VARIANT", variant_id)
+    status = fuzz("--engine", "test_fuzz:albastini_dealt_otherwise", "--variant", variant_id, "--deals", "40",
+                  "--report-dir", str(tmp_path))  # fmt: skip
+    assert status == 1
+    failed = [s for s in runlog.read(tmp_path / "run.jsonl").scenarios if s["outcome"] == Outcome.FAIL]
+    assert {tuple(s["clauses"]) for s in failed if "result.next_dealer" in s["mismatch"]["what"]} == named
+
+
 def test_a_bug_shown_at_any_seat_is_one_divergence_filed_without_the_seat(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -124,12 +124,17 @@ def test_validate_holds_when_to_a_clause_ruling_on_plays(write: Write, capsys: p
     assert f"{path}:9:12: {said}" in capsys.readouterr().err.splitlines()
 
 
-def test_validate_holds_when_result_to_a_clause_observing_a_deal_s_points(
+def test_validate_holds_when_result_to_a_clause_observing_what_follows_from_a_deal_s_end(
     write: Write, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = write("clauses.yaml", CLAUSE.format(observes="result.vp").replace("{led: [top_trump]}", "{result: [tie]}"))
     assert main(["validate", str(path)]) == 0, capsys.readouterr().err
     path = write("clauses.yaml", CLAUSE.format(observes="result.winner").replace("{led: [top_trump]}", "{result: [tie]}"))
     assert main(["validate", str(path)]) == 2
-    said = "$.clauses[0].when.result: expected the clause to observe result.vp: when.result says the deals it rules on"
+    said = (
+        "$.clauses[0].when.result: expected the clause to observe one of result.vp, result.next_dealer:"
+        " when.result says the deals it rules on"
+    )
     assert f"{path}:9:12: {said}" in capsys.readouterr().err.splitlines()
+    path = write("clauses.yaml", CLAUSE.format(observes="result.next_dealer").replace("{led: [top_trump]}", "{result: [tie]}"))
+    assert main(["validate", str(path)]) == 0, capsys.readouterr().err  # who deals next hangs on how the deal ended too

@@ -5,7 +5,7 @@ that differ are named after the clauses refusing, with the reference's codes, th
 engine offers beyond the reference's; failing those, after the clauses holding the player to the
 cards the reference allows and those leaving the choice the engine takes away. A refusal that
 differs is named after the clauses refusing with the reference's code, or making the action legal.
-Where a play, a trick's winner or a deal's victory points are at stake, the clauses are those
+Where a play, a trick's winner, a deal's victory points or its next dealer are at stake, the clauses are those
 ruling in the situation it came in (their ``when``: the card led, whether the player is held to
 some cards, what the trick holds, how the deal ended). Before any action, where no clause observes
 the deal as dealt, the clauses are those of the phase it is dealt into.
@@ -17,7 +17,7 @@ from conformance.fuzz.compare import REFUSAL, REPORT, Divergence
 from conformance.fuzz.deals import Case, Report
 from conformance.suite import field_phases
 from conformance.suite.observing import LEGAL, SETUP, VariantClauses, clauses_of
-from conformance.suite.situations import DEAL_VP, TRICK_WINNER, deal_scored_at, duties_at, situation_at, trick_won_at
+from conformance.suite.situations import DEAL_ENDED, TRICK_WINNER, deal_scored_at, duties_at, situation_at, trick_won_at
 from conformance.vocabulary import EngineError, ErrorKind
 from reference import Engine
 from specreader.jsontypes import Json
@@ -37,7 +37,7 @@ def name(case: Case, divergence: Divergence, reports: list[Report]) -> tuple[str
             named = _legal_differing(case, divergence, path.removeprefix(f"{LEGAL}.")) or named
         elif path == TRICK_WINNER:  # many clauses say who wins a trick: those ruling on one holding its cards
             named = clauses.in_situation(named, trick_won_at(_position(case, len(case.actions))))
-        elif path == DEAL_VP:  # several clauses say what a deal scores: those ruling on one ending as it did
+        elif path in DEAL_ENDED:  # several clauses say what a deal scores, who deals next: those ruling on its end
             named = clauses.in_situation(named, deal_scored_at(_position(case, len(case.actions))))
         return field_phases.field_of(path), named, phase
     if divergence.kind == REFUSAL:

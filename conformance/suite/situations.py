@@ -5,8 +5,8 @@ Two things set a play's duties apart: the card led to the trick (a top trump, an
 the top trumps' printed suit that is no trump, or any other card) and whether a duty holds the player to
 some cards (to follow suit, to trump...), even where every card in hand meets it. Who wins a trick hangs
 on the card led and on the highest kind of card the trick holds (a top trump, another trump, or neither).
-The victory points a deal gives hang on how it ended: a side scoring without the double or with it, the
-best total shared, or nobody scoring otherwise. The reference engine, at the position, answers them.
+The victory points a deal gives, and who deals next, hang on how it ended: a side scoring without the double
+or with it, the best total shared, or nobody scoring otherwise. The reference engine, at the position, answers them.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from reference import Engine
 from reference.state import Phase
 
 TRICK_WINNER = "last_trick.winner"  # the field showing who won a trick, whose situation trick_won_at gives
-DEAL_VP = "result.vp"  # the field showing the victory points a deal gives, whose situation deal_scored_at gives
+# The fields showing what follows from how a deal ended (its victory points, who deals next), whose situation
+# deal_scored_at gives: those a clause's when.result may rule on.
+DEAL_ENDED = ("result.vp", "result.next_dealer")
 
 # The cards led, as a clause's when.led names them; what each means is the schema's to say.
 TOP_TRUMP, TRUMP, TOP_TRUMP_SUIT, PLAIN = "top_trump", "trump", "top_trump_suit", "plain"
