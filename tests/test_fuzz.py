@@ -56,6 +56,11 @@ def off_suit_wins() -> InProcessAdapter:
     return mutant_adapter("off-suit-wins")
 
 
+def queen_above_jack() -> InProcessAdapter:
+    """``--engine test_fuzz:queen_above_jack``: the mutant ranking the queen above the jack."""
+    return mutant_adapter("queen-above-jack")
+
+
 def stalls_mid_deal() -> InProcessAdapter:
     """``--engine test_fuzz:stalls_mid_deal``: the off-suit mutant, which plays whole deals at once but stalls past
     its timeout on a deal started mid-way, which only the shrinker asks for."""
@@ -451,6 +456,27 @@ def test_a_trick_won_otherwise_is_named_after_the_clauses_ruling_on_what_it_hold
     failed = [s for s in runlog.read(tmp_path / "run.jsonl").scenarios if s["outcome"] == Outcome.FAIL]
     winners = {tuple(s["clauses"]) for s in failed if "last_trick.winner" in s["mismatch"]["what"]}
     assert winners == {tuple(f"altbaumer.{clause}" for clause in named)}
+
+
+@pytest.mark.parametrize(
+    ("engine", "named"),
+    [
+        # the trick given to an off-suit card: the clause saying none wins, with those of ranks and who wins
+        ("off_suit_wins", ("cards.rank-order", "play.trick-winner", "play.off-suit-never-wins")),
+        # given to a card of the suit led ranked otherwise: not the off-suit card's clause
+        ("queen_above_jack", ("cards.rank-order", "play.trick-winner")),
+    ],
+)
+def test_a_trick_won_otherwise_is_named_after_the_clauses_ruling_on_the_card_it_is_given_to(
+    engine: str, named: tuple[str, ...], tmp_path: Path
+) -> None:
+    """Three clauses say who wins an Albastini trick; that an off-suit card never wins rules where one is given it."""
+    status = fuzz("--engine", f"test_fuzz:{engine}", "--variant", MUTANT_VARIANT, "--deals", "40",
+                  "--report-dir", str(tmp_path))  # fmt: skip
+    assert status == 1
+    failed = [s for s in runlog.read(tmp_path / "run.jsonl").scenarios if s["outcome"] == Outcome.FAIL]
+    winners = {tuple(s["clauses"]) for s in failed if "last_trick.winner" in s["mismatch"]["what"]}
+    assert winners == {tuple(f"albastini.{clause}" for clause in named)}
 
 
 MRITHI = variant("albastini-3p")["components"]["score"]  # the mrithi line's score, as three players keep it

@@ -38,6 +38,8 @@ def test_the_words_of_a_card_led_are_the_schema_s() -> None:
     assert set(enum) == {situations.TOP_TRUMP, situations.TRUMP, situations.TOP_TRUMP_SUIT, situations.PLAIN}
     ended = schema["$defs"]["clause"]["properties"]["when"]["properties"]["result"]["items"]["enum"]
     assert set(ended) == {situations.SINGLE, situations.DOUBLE, situations.TIE, situations.NOBODY}
+    given_to = schema["$defs"]["clause"]["properties"]["when"]["properties"]["given_to"]["items"]["enum"]
+    assert set(given_to) == {situations.TRUMP, situations.SUIT_LED, situations.OFF_SUIT}
 
 
 @pytest.mark.parametrize(
@@ -91,6 +93,42 @@ def test_the_situation_of_a_trick_won_names_its_card_led_and_the_highest_kind_it
     assert trick_won_at(engine) == situation
 
 
+# Clubs trumps (the 6C turned), seat 1 leads from AD KD QD; seat 0 holds one card of each kind to answer with.
+BRISCOLA_DEAL = ["AD", "3D", "KD", "2C", "QD", "AS", "6C"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "given_to", "kind"),
+    [
+        ("3D", 0, "suit_led"),
+        ("3D", 1, "suit_led"),  # the card led
+        ("2C", 0, "trump"),
+        ("AS", 0, "off_suit"),
+        # what another engine says is untrusted: a seat that played no card, or no seat, tells nothing
+        ("AS", 2, None),
+        ("AS", True, None),
+        ("AS", "0", None),
+        ("AS", None, None),
+    ],
+)
+def test_the_situation_of_a_trick_won_names_the_kind_of_card_another_engine_gives_it_to(
+    answer: str, given_to: object, kind: str | None
+) -> None:
+    deck = deck_of(variant("briscola-2p"))
+    engine = Engine.new("briscola-2p", {"dealer": 0, "deck": BRISCOLA_DEAL + [c for c in deck if c not in BRISCOLA_DEAL]})
+    engine.apply({"type": "play", "seat": 1, "card": "AD"})
+    engine.apply({"type": "play", "seat": 0, "card": answer})
+    situation = trick_won_at(engine, given_to)
+    assert situation is not None and situation.given_to == kind
+
+
+def test_a_tree_is_a_trump_to_the_trick_it_is_given() -> None:
+    engine = Engine.new("altbaumer-standard", SETUP)
+    for seat, card in enumerate(["QC", "JC", "TD", "QD"]):
+        engine.apply({"type": "play", "seat": seat, "card": card})
+    assert [trick_won_at(engine, seat) for seat in (0, 1)] == [Situation("top_trump", trick="top_trump", given_to="trump")] * 2
+
+
 def test_no_situation_outside_play() -> None:
     engine = Engine.new("altbaumer-standard", {"dealer": 3, "deck": deck_of(variant("altbaumer-standard"))})
     assert engine.snapshot()["phase"] != "play" and situation_at(engine) is None
@@ -121,6 +159,11 @@ def test_validate_holds_when_to_a_clause_ruling_on_plays(write: Write, capsys: p
     path = write("clauses.yaml", CLAUSE.format(observes="legal.play").replace("{led: [top_trump]}", "{trick: [plain]}"))
     assert main(["validate", str(path)]) == 2
     said = "$.clauses[0].when.trick: expected the clause to observe last_trick.winner: when.trick says the tricks it rules on"
+    assert f"{path}:9:12: {said}" in capsys.readouterr().err.splitlines()
+    path = write("clauses.yaml", CLAUSE.format(observes="legal.play").replace("{led: [top_trump]}", "{given_to: [off_suit]}"))
+    assert main(["validate", str(path)]) == 2
+    said = "$.clauses[0].when.given_to: expected the clause to observe last_trick.winner: when.given_to says the tricks"
+    said += " it rules on"
     assert f"{path}:9:12: {said}" in capsys.readouterr().err.splitlines()
 
 

@@ -4,7 +4,9 @@
 Two things set a play's duties apart: the card led to the trick (a top trump, another trump, a card of
 the top trumps' printed suit that is no trump, or any other card) and whether a duty holds the player to
 some cards (to follow suit, to trump...), even where every card in hand meets it. Who wins a trick hangs
-on the card led and on the highest kind of card the trick holds (a top trump, another trump, or neither).
+on the card led and on the highest kind of card the trick holds (a top trump, another trump, or neither);
+which rule an engine giving it otherwise breaks, on the card it gives it to (a trump, one of the suit led,
+or neither: an off-suit card, which the reference lets win no trick).
 The victory points a deal gives, and who deals next, hang on how it ended: a side scoring without the double
 or with it, the best total shared, or nobody scoring otherwise. The reference engine, at the position, answers them.
 """
@@ -23,6 +25,8 @@ DEAL_ENDED = ("result.vp", "result.next_dealer")
 
 # The cards led, as a clause's when.led names them; what each means is the schema's to say.
 TOP_TRUMP, TRUMP, TOP_TRUMP_SUIT, PLAIN = "top_trump", "trump", "top_trump_suit", "plain"
+# The card a trick is given to, as a clause's when.given_to names it (a trump is TRUMP).
+SUIT_LED, OFF_SUIT = "suit_led", "off_suit"
 # How a deal ended, as a clause's when.result names it.
 SINGLE, DOUBLE, TIE, NOBODY = "single", "double", "tie", "none"
 
@@ -33,6 +37,7 @@ class Situation:
     bound: bool | None = None  # a duty holds the player to some cards (None: no card is to be played)
     trick: str | None = None  # the highest kind of card in a trick won (None: none is)
     result: str | None = None  # how a deal scored ended (None: none is)
+    given_to: str | None = None  # the kind of card an engine gives a trick won to (None: none is, or none it played)
 
 
 def led_kind(engine: Engine, code: str, trump: str | None) -> str:
@@ -75,15 +80,32 @@ def duties_at(engine: Engine) -> frozenset[str]:
     return frozenset(code for card in range(cards.size) if (code := legality.check(held, card, led, tables)) is not None)
 
 
-def trick_won_at(engine: Engine) -> Situation | None:
-    """The situation of the trick last won, at the engine's position; None before any is."""
+def trick_won_at(engine: Engine, given_to: object = None) -> Situation | None:
+    """The situation of the trick last won, at the engine's position; None before any is. ``given_to``: the seat
+    another engine says won it (untrusted), whose card the situation tells the kind of."""
     snapshot = engine.snapshot()
     last = snapshot.get("last_trick")
     if not last:
         return None
     kinds = [led_kind(engine, played["card"], snapshot.get("trump")) for played in last["cards"]]
     highest = TOP_TRUMP if TOP_TRUMP in kinds else TRUMP if TRUMP in kinds else PLAIN
-    return Situation(kinds[0], trick=highest)
+    return Situation(kinds[0], trick=highest, given_to=_given_kind(engine, last["cards"], snapshot.get("trump"), given_to))
+
+
+def _given_kind(engine: Engine, played: list[dict[str, object]], trump: str | None, seat: object) -> str | None:
+    """What the card ``seat`` played to a trick is to it: a trump, a card of the suit led (its effective suit: a
+    Tree lead is a trump lead), or neither; None where ``seat`` is no seat that played one."""
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        return None
+    codes = [str(p["card"]) for p in played if p.get("seat") == seat]
+    if not codes:
+        return None
+    cards, ranking = engine.rules.cards, engine.rules.ranking
+    tables = ranking.tables(cards.suit_index(trump) if trump is not None else None)
+    card, led = cards.parse(codes[0], ()), cards.parse(str(played[0]["card"]), ())
+    if tables.is_trump[card]:
+        return TRUMP
+    return SUIT_LED if tables.eff_suit[card] == tables.eff_suit[led] else OFF_SUIT
 
 
 def deal_scored_at(engine: Engine) -> Situation | None:
