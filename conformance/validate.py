@@ -171,7 +171,8 @@ PLAYS = f"{observing.LEGAL}.{Phase.PLAY}"  # what a clause ruling on plays in so
 # Each key of a clause's when, what the clause must observe one of for it, and what that key says it rules on.
 _WHEN_NEEDS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("led", (PLAYS,), "plays"), ("bound", (PLAYS,), "plays"), ("trick", (TRICK_WINNER,), "tricks"),
-    ("given_to", (TRICK_WINNER,), "tricks"), ("result", DEAL_ENDED, "deals"),
+    ("given_to", (TRICK_WINNER,), "tricks"), ("result", DEAL_ENDED, "deals"), ("alone", DEAL_ENDED, "deals"),
+    ("decider", DEAL_ENDED, "deals"),
 )  # fmt: skip
 
 

@@ -479,6 +479,40 @@ def test_a_trick_won_otherwise_is_named_after_the_clauses_ruling_on_the_card_it_
     assert winners == {tuple(f"albastini.{clause}" for clause in named)}
 
 
+def altbaumer_scored_otherwise() -> InProcessAdapter:
+    """``--engine test_fuzz:altbaumer_scored_otherwise``: Altbaumer with the parameters of ``CHANGED`` (JSON, by
+    component) changed."""
+    base = variant("altbaumer-standard")
+    changed = json.loads(os.environ["CHANGED"])
+    components = {name: {**part, **changed.get(name, {})} for name, part in base["components"].items()}
+    rules = compile_rules({**base, "components": components})
+    return InProcessAdapter(lambda _variant, setup: Engine(rules, setup), {"name": "scored-otherwise"}, [base["id"]])
+
+
+@pytest.mark.parametrize(
+    ("changed", "named"),
+    [
+        # a round won at 4, in a deal played alone: the clauses of the round won and the lone sweep, not the deciding
+        # deal's
+        ({"match": {"round_target": 4}}, {("match.round-win", "match.lone-sweep")}),
+        # a deciding deal won with four tricks: the deciding deal's clause alone
+        ({"match": {"decider_tricks": 4}}, {("match.decider",)}),
+    ],
+)
+def test_an_altbaumer_round_won_otherwise_is_named_after_the_clauses_ruling_on_how_the_deal_ended(
+    changed: dict[str, Any], named: set[tuple[str, ...]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three clauses observe the round an Altbaumer deal wins; which rule hangs on whether the deal decides the
+    match, and whether a player went alone."""
+    monkeypatch.setenv("CHANGED", json.dumps(changed))
+    status = fuzz("--engine", "test_fuzz:altbaumer_scored_otherwise", "--variant", "altbaumer-standard", "--deals", "40",
+                  "--report-dir", str(tmp_path))  # fmt: skip
+    assert status == 1
+    failed = [s for s in runlog.read(tmp_path / "run.jsonl").scenarios if s["outcome"] == Outcome.FAIL]
+    found = {tuple(s["clauses"]) for s in failed if "match.round_winner" in s["mismatch"]["what"]}
+    assert found == {tuple(f"altbaumer.{clause}" for clause in clauses) for clauses in named}
+
+
 MRITHI = variant("albastini-3p")["components"]["score"]  # the mrithi line's score, as three players keep it
 
 

@@ -1,6 +1,7 @@
 """The situation a play is made, a trick won or a deal scored in (conformance/suite/situations.py), which a
 clause's ``when`` names: the card led, whether the player is held to some cards, the highest kind of card a trick
-holds, how a deal ended; validate holds ``when`` to clauses ruling on plays, on tricks or on a deal's points."""
+holds and the card it is given to, how a deal ended; validate holds ``when`` to clauses ruling on plays, on tricks or
+on what follows from a deal's end."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import pytest
 
 from conformance.cli import main
 from conformance.suite import schemas, situations
+from conformance.suite.observing import clauses_of
 from conformance.suite.scenarios import deck_of
-from conformance.suite.situations import Situation, situation_at, trick_won_at
+from conformance.suite.situations import Situation, deal_scored_at, situation_at, trick_won_at
 from reference import Engine
 from specreader.spec import variant
 
@@ -129,6 +131,36 @@ def test_a_tree_is_a_trump_to_the_trick_it_is_given() -> None:
     assert [trick_won_at(engine, seat) for seat in (0, 1)] == [Situation("top_trump", trick="top_trump", given_to="trump")] * 2
 
 
+@pytest.mark.parametrize(("lone", "alone"), [("pass", False), ("alone", True)])
+def test_how_a_deal_ended_says_whether_a_player_went_alone_and_the_deal_decided_the_match(lone: str, alone: bool) -> None:
+    engine = Engine.new("altbaumer-standard", {"dealer": 0, "deck": deck_of(variant("altbaumer-standard"))})
+    assert deal_scored_at(engine) is None
+    while not engine.snapshot().get("result"):
+        actions = engine.legal_actions()
+        engine.apply(next((a for a in actions if a["type"] == lone), actions[0]))
+    assert deal_scored_at(engine) == Situation(None, result=situations.SINGLE, alone=alone, decider=False)
+
+
+def test_an_altbaumer_deal_s_score_and_round_are_named_after_the_clauses_ruling_on_how_it_ended() -> None:
+    """Three clauses observe an Altbaumer deal's score: the lone player's rules on a deal played alone only. Three
+    observe the round a deal wins: the deciding deal's rules on it alone, the lone sweep's on a deal played alone."""
+    clauses = clauses_of("altbaumer-standard")
+    scored = clauses.for_field("result.deal_score", "play")
+    assert clauses.in_situation(scored, Situation(None, result="single", alone=False, decider=False)) == (
+        "altbaumer.score.tricks", "altbaumer.score.makers-lose"
+    )
+    assert clauses.in_situation(scored, Situation(None, result="single", alone=True, decider=False)) == scored
+    rounds = clauses.for_field("match.round_winner", "play")
+    ended = {(alone, decider): clauses.in_situation(rounds, Situation(None, result="single", alone=alone, decider=decider))
+             for alone in (False, True) for decider in (False, True)}  # fmt: skip
+    assert ended == {
+        (False, False): ("altbaumer.match.round-win",),
+        (True, False): ("altbaumer.match.round-win", "altbaumer.match.lone-sweep"),
+        (False, True): ("altbaumer.match.decider",),
+        (True, True): ("altbaumer.match.decider",),
+    }
+
+
 def test_no_situation_outside_play() -> None:
     engine = Engine.new("altbaumer-standard", {"dealer": 3, "deck": deck_of(variant("altbaumer-standard"))})
     assert engine.snapshot()["phase"] != "play" and situation_at(engine) is None
@@ -174,10 +206,12 @@ def test_validate_holds_when_result_to_a_clause_observing_what_follows_from_a_de
     assert main(["validate", str(path)]) == 0, capsys.readouterr().err
     path = write("clauses.yaml", CLAUSE.format(observes="result.winner").replace("{led: [top_trump]}", "{result: [tie]}"))
     assert main(["validate", str(path)]) == 2
-    said = (
-        "$.clauses[0].when.result: expected the clause to observe one of result.vp, result.next_dealer:"
-        " when.result says the deals it rules on"
-    )
+    fields = ", ".join(situations.DEAL_ENDED)
+    said = f"$.clauses[0].when.result: expected the clause to observe one of {fields}: when.result says the deals it rules on"
+    assert f"{path}:9:12: {said}" in capsys.readouterr().err.splitlines()
+    path = write("clauses.yaml", CLAUSE.format(observes="result.winner").replace("{led: [top_trump]}", "{alone: true}"))
+    assert main(["validate", str(path)]) == 2
+    said = f"$.clauses[0].when.alone: expected the clause to observe one of {fields}: when.alone says the deals it rules on"
     assert f"{path}:9:12: {said}" in capsys.readouterr().err.splitlines()
     path = write("clauses.yaml", CLAUSE.format(observes="result.next_dealer").replace("{led: [top_trump]}", "{result: [tie]}"))
     assert main(["validate", str(path)]) == 0, capsys.readouterr().err  # who deals next hangs on how the deal ended too

@@ -5,7 +5,7 @@ that differ are named after the clauses refusing, with the reference's codes, th
 engine offers beyond the reference's; failing those, after the clauses holding the player to the
 cards the reference allows and those leaving the choice the engine takes away. A refusal that
 differs is named after the clauses refusing with the reference's code, or making the action legal.
-Where a play, a trick's winner, a deal's victory points or its next dealer are at stake, the
+Where a play, a trick's winner, a deal's score, its next dealer or the round it wins are at stake, the
 clauses are those ruling in the situation it came in (their ``when``: the card led, whether the
 player is held to some cards, what the trick holds and the card the engine gives it to, how the
 deal ended). Before any action, where no clause observes the deal as dealt, the clauses are those
@@ -40,7 +40,8 @@ def name(case: Case, divergence: Divergence, reports: list[Report]) -> tuple[str
             # given to the card the engine gives it to (an off-suit card winning is a rule of its own)
             given_to = next((m.observed for m in divergence.mismatches if m.what == TRICK_WINNER), None)
             named = clauses.in_situation(named, trick_won_at(_position(case, len(case.actions)), given_to))
-        elif path in DEAL_ENDED:  # several clauses say what a deal scores, who deals next: those ruling on its end
+        elif path in DEAL_ENDED:  # several clauses say what a deal scores, who deals next, which round it wins:
+            # those ruling on one ending as it did
             named = clauses.in_situation(named, deal_scored_at(_position(case, len(case.actions))))
         return field_phases.field_of(path), named, phase
     if divergence.kind == REFUSAL:

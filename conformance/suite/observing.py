@@ -98,17 +98,22 @@ class _Clause:
     trick: frozenset[str] = frozenset()  # the highest kinds of card in a trick it rules on the winner of (none: any)
     result: frozenset[str] = frozenset()  # how the deals ended that it rules on the victory points of (none: any)
     given_to: frozenset[str] = frozenset()  # the kinds of card given a trick that it rules on who wins (none: any)
+    alone: bool | None = None  # whether it rules on deals a player played alone, or on others (None: both)
+    decider: bool | None = None  # whether it rules on a single deal deciding the match, or on others (None: both)
 
     def rules_in(self, situation: Situation) -> bool:
         """Whether the clause rules in the situation, as its ``when`` says: what the situation does not tell (whether
         a player is held, for a trick won; the trick's cards, for a play; any card led, for a deal's end; the card a
-        trick is given to, where no engine's answer names one) rules nothing out."""
+        trick is given to, where no engine's answer names one; a lone player or a deciding deal, where the game's
+        report tells none) rules nothing out."""
         led_ok = not self.led or situation.result is not None or situation.led in self.led
         bound_ok = self.bound is None or situation.bound is None or self.bound == situation.bound
         trick_ok = not self.trick or situation.trick is None or situation.trick in self.trick
         result_ok = not self.result or situation.result is None or situation.result in self.result
         given_ok = not self.given_to or situation.given_to is None or situation.given_to in self.given_to
-        return led_ok and bound_ok and trick_ok and result_ok and given_ok
+        alone_ok = self.alone is None or situation.alone is None or self.alone == situation.alone
+        decider_ok = self.decider is None or situation.decider is None or self.decider == situation.decider
+        return led_ok and bound_ok and trick_ok and result_ok and given_ok and alone_ok and decider_ok
 
     def speaks_of(self, phase: str) -> bool:
         """Whether an entry ties the clause to a phase (``x@phase`` or ``legal.phase``)."""
@@ -288,6 +293,8 @@ def clauses_of(variant_id: str) -> VariantClauses:
             frozenset(when.get("trick", [])),
             frozenset(when.get("result", [])),
             frozenset(when.get("given_to", [])),
+            when.get("alone"),
+            when.get("decider"),
         )
         for _, _, clause in spec.clauses()
         if _applies(clause, variant_id, game)

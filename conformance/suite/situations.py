@@ -7,8 +7,9 @@ some cards (to follow suit, to trump...), even where every card in hand meets it
 on the card led and on the highest kind of card the trick holds (a top trump, another trump, or neither);
 which rule an engine giving it otherwise breaks, on the card it gives it to (a trump, one of the suit led,
 or neither: an off-suit card, which the reference lets win no trick).
-The victory points a deal gives, and who deals next, hang on how it ended: a side scoring without the double
-or with it, the best total shared, or nobody scoring otherwise. The reference engine, at the position, answers them.
+What a deal scores, who deals next and which round it wins hang on how it ended: a side scoring without the
+double or with it, the best total shared, or nobody scoring otherwise; whether a player played it alone; whether
+it was a single deal deciding the match. The reference engine, at the position, answers them.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from reference import Engine
 from reference.state import Phase
 
 TRICK_WINNER = "last_trick.winner"  # the field showing who won a trick, whose situation trick_won_at gives
-# The fields showing what follows from how a deal ended (its victory points, who deals next), whose situation
-# deal_scored_at gives: those a clause's when.result may rule on.
-DEAL_ENDED = ("result.vp", "result.next_dealer")
+# The fields showing what follows from how a deal ended (its victory points or score, who deals next, the round
+# it wins), whose situation deal_scored_at gives: those a clause's when.result, alone or decider may rule on.
+DEAL_ENDED = ("result.vp", "result.deal_score", "result.next_dealer", "match.round_winner", "match.rounds", "match.scores")
 
 # The cards led, as a clause's when.led names them; what each means is the schema's to say.
 TOP_TRUMP, TRUMP, TOP_TRUMP_SUIT, PLAIN = "top_trump", "trump", "top_trump_suit", "plain"
@@ -38,6 +39,8 @@ class Situation:
     trick: str | None = None  # the highest kind of card in a trick won (None: none is)
     result: str | None = None  # how a deal scored ended (None: none is)
     given_to: str | None = None  # the kind of card an engine gives a trick won to (None: none is, or none it played)
+    alone: bool | None = None  # a player played the deal scored alone (None: none is, or its result tells no lone seat)
+    decider: bool | None = None  # the deal scored is a single deal deciding the match (None: none is, or no match says)
 
 
 def led_kind(engine: Engine, code: str, trump: str | None) -> str:
@@ -109,12 +112,19 @@ def _given_kind(engine: Engine, played: list[dict[str, object]], trump: str | No
 
 
 def deal_scored_at(engine: Engine) -> Situation | None:
-    """How the deal ended, at the engine's position, as its result tells; None before it has."""
-    result = engine.snapshot().get("result")
+    """How the deal ended, at the engine's position, as its result tells (and the match, whether the deal decided it
+    alone); None before it has. Whether a player went alone, or a deal decides, is unsaid where the game's report
+    has no such field."""
+    snapshot = engine.snapshot()
+    result, match = snapshot.get("result"), snapshot.get("match") or {}
     if not result:
         return None
+    alone = result["lone"] is not None if "lone" in result else None
+    decider = match.get("decider") if isinstance(match.get("decider"), bool) else None
     if result.get("tie"):
-        return Situation(None, result=TIE)
-    if result.get("winner") is None:
-        return Situation(None, result=NOBODY)
-    return Situation(None, result=DOUBLE if result.get("double") else SINGLE)
+        ended = TIE
+    elif result.get("winner") is None:
+        ended = NOBODY
+    else:
+        ended = DOUBLE if result.get("double") else SINGLE
+    return Situation(None, result=ended, alone=alone, decider=decider)
