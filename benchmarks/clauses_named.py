@@ -1,12 +1,13 @@
 """How narrowly fuzz names a divergence: the clauses named for each, over engines with one rule wrong.
 
-    python benchmarks/clauses_named.py [--deals N] [--variant V ...]
+    python benchmarks/clauses_named.py [--deals N] [--variant V ...] [--each]
 
 Not a speed: each engine is the reference playing a variant with one parameter changed (the
 single-parameter mutants of ``trickspec selfcheck``, hybrids left out), fuzzed in this process for
 N deals of seed 0, as ``trickspec fuzz`` judges and names them. For every distinct divergence found
 (variant, field, clauses), how many clauses it is named after: how many divergences are named
-after one, after each number, and the widest. Nothing is asserted.
+after one, after each number, and the widest; with ``--each``, every divergence and its clauses, one a line, to
+compare two checkouts' names one by one. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--variant", action="append", help="a playable variant (repeatable; default: every one)")
+    parser.add_argument("--each", action="store_true", help="also print every divergence with the clauses named")
     args = parser.parse_args(argv)
     found = [item for vid in args.variant or spec.variant_ids() for item in named(vid, args.deals)]
     if not found:
@@ -60,6 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     print("the widest:")
     for name, field, clauses in sorted(found, key=lambda item: -len(item[2]))[:5]:
         print(f"  {len(clauses)}  {name}  ({field})")
+    if args.each:
+        print("every divergence:")
+        for name, field, clauses in sorted(found):
+            print(f"  {name}  ({field})  {' '.join(clauses)}")
     return 0
 
 
