@@ -26,7 +26,7 @@ from conformance.engines import engine_process, interrupt
 from conformance.engines.protocol import BadCommand
 from conformance.fuzz.worker import DealResult, Found, Key, Settings, Worker
 from conformance.fuzz.worker_engines import WorkerEngines
-from conformance.run import kit_faults, outputs, runlog, worker_ends
+from conformance.run import kit_faults, outputs, parent_death, runlog, worker_ends
 from conformance.run.kit_faults import Faults
 from conformance.run.runlog import Log, ScenarioLine
 from conformance.run.worker_ends import WorkerCrashed, WorkerFailed, WorkerKilled
@@ -196,14 +196,18 @@ def _work(settings: Settings, link: Connection, engines: WorkerEngines, parents:
         end.close()  # the worker that the campaign was killed outright, and it would wait for ever with its engine
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
     engines.publish()  # killed, it cannot end its engines: the campaign ends them
-    # SIGTERM is the parent's abandon, or comes from outside (its trap, inherited, raises Interrupted here): the
+    # SIGTERM is the parent's abandon, comes from outside, or says the campaign died (mid-deal, the pipe would tell
+    # only once the batch is done): trapped, it raises Interrupted, even where the campaign runs untrapped; the
     # engine is ended on the way out (_serve), and there is nothing to say. The worker then ends as the signal
     # ends a process, so that the campaign tells a SIGTERM from outside by its exit code.
-    try:
-        _serve(settings, link)
-    except interrupt.Interrupted as stop:
-        signal.signal(stop.signal, signal.SIG_DFL)
-        signal.raise_signal(stop.signal)
+    with interrupt.trapped():  # left only as the worker ends: a second signal, as it ends its engine, is ignored
+        try:
+            parent_death.end_with_parent()
+            _serve(settings, link)
+        except interrupt.Interrupted as stop:
+            engine_process.end_all()  # one it was starting as the signal came: _serve had not held it yet
+            signal.signal(stop.signal, signal.SIG_DFL)
+            signal.raise_signal(stop.signal)
 
 
 def _serve(settings: Settings, link: Connection) -> None:

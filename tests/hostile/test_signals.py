@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -452,3 +453,93 @@ def test_a_signal_ends_the_engine_at_once_and_asks_it_nothing_more(
     assert "Traceback" not in out + err and "interrupted by SIGTERM" in out + err, out + err
     assert started(tmp_path)["stopped"] == []
     assert_nothing_left(tmp_path)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="finds the workers through /proc")
+@pytest.mark.parametrize("name", ["SIGKILL", "SIGHUP"])
+def test_fuzz_killed_outright_mid_deal_leaves_no_worker_nor_engine_running(tmp_path: Path, name: str) -> None:
+    """The campaign alone killed (SIGKILL, or a SIGHUP sent to it alone) while each worker waits on an engine that never
+    answers: a worker noticed its parent had gone only between batches, each deal of which may take a whole
+    ``--timeout``, so the workers and their engines lived on. Each is now told as the campaign dies, and ends its
+    engine with what it started."""
+    import shlex
+    import subprocess
+
+    from hostile_engines import alive, end_started, engine, started
+
+    command = [*TRICKSPEC, "fuzz", "--engine-cmd", shlex.join(engine(tmp_path, "hang-all")), "--variant", "albastini-2p",
+               "--deals", "50", "--jobs", "2", "--timeout", "600", "--report-dir", "reports"]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}
+    process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                               start_new_session=True)  # fmt: skip
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(started(tmp_path)["child"]) < 2:  # every worker's engine is up
+            time.sleep(0.05)
+        time.sleep(0.5)  # and each has a deal it will never answer
+        workers = [int(pid) for pid in Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()]
+        assert len(workers) == 2, workers
+        process.send_signal(signal.Signals[name])  # the campaign alone: a group's signal would reach its workers
+        process.wait()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(alive(pid) for pid in workers):
+            time.sleep(0.05)
+        assert not [pid for pid in workers if alive(pid)], "workers left running after the campaign was killed"
+        assert_nothing_left(tmp_path, wait=5.0)
+    finally:
+        for pid in workers:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        end_started(tmp_path)
+
+
+_WORKER_OF_A_DYING_PARENT = """\
+import multiprocessing, sys, time
+from conformance.run import parent_death
+
+def worker(how):
+    if how == "watched":  # as on a system with no way to have the parent's death signalled
+        parent_death._set_pdeathsig = lambda: False
+    else:  # its parent killed before it asks to be told
+        time.sleep(2)
+    parent_death.end_with_parent()
+    print("ready", flush=True)
+    time.sleep(120)
+
+if __name__ == "__main__":
+    process = multiprocessing.get_context("fork").Process(target=worker, args=(sys.argv[1],))
+    process.start()
+    print(process.pid, flush=True)
+    time.sleep(120)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no fork")
+@pytest.mark.parametrize("how", ["watched", "died-before"])
+def test_a_worker_ends_when_its_parent_dies_without_prctl_or_before_it(tmp_path: Path, how: str) -> None:
+    """Where the system cannot signal a parent's death, the worker looks at its parent now and then; and one whose
+    parent died before it asked to be told is ended at once, as no signal would come."""
+    import subprocess
+
+    from hostile_engines import alive
+
+    (tmp_path / "parent.py").write_text(_WORKER_OF_A_DYING_PARENT, encoding="utf-8")
+    parent = subprocess.Popen([sys.executable, "parent.py", how], cwd=tmp_path, stdout=subprocess.PIPE, text=True)
+    worker = 0
+    try:
+        assert parent.stdout is not None
+        worker = int(parent.stdout.readline())
+        if how == "watched":
+            assert parent.stdout.readline() == "ready\n"
+        parent.kill()
+        parent.wait()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and alive(worker):
+            time.sleep(0.05)
+        assert not alive(worker), "the worker outlived its parent"
+    finally:
+        parent.kill()
+        if worker and alive(worker):  # before reading the parent's output to its end: the worker holds it open
+            os.kill(worker, signal.SIGKILL)
+        parent.communicate()
