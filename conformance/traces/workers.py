@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar
 
 from conformance.engines import interrupt
 from conformance.engines.adapter import describe_error
-from conformance.run import kit_faults, worker_ends
+from conformance.run import kit_faults, parent_death, worker_ends
 from conformance.run.worker_ends import WorkerFailed
 
 Batch = TypeVar("Batch")
@@ -28,12 +28,14 @@ _JOIN_SECONDS = 5.0  # how long an ending worker is waited for before it is kill
 
 
 def _serve(work: Callable[[Any], Any], link: Connection, parents: list[Connection]) -> None:
-    """A worker process: a batch in, its result out, until told to stop, or until its parent is gone."""
+    """A worker process: a batch in, its result out, until told to stop, or until its parent is gone (ended by the
+    SIGTERM that says so, even mid-batch)."""
     for end in parents:  # the parent's ends of the pipes, copied in as it forked: held here, a pipe would never tell
         end.close()  # the worker that its parent was killed outright, and it would wait for ever
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it kills the workers
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's trap, inherited, would raise here and print it
     interrupt.unblock_signals()  # started with every signal blocked; taken again once handled so
+    parent_death.end_with_parent()  # the pipe tells only between batches: one of long matches goes on long after
     try:
         while (batch := link.recv()) is not _STOP:
             try:

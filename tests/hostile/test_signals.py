@@ -543,3 +543,49 @@ def test_a_worker_ends_when_its_parent_dies_without_prctl_or_before_it(tmp_path:
         if worker and alive(worker):  # before reading the parent's output to its end: the worker holds it open
             os.kill(worker, signal.SIGKILL)
         parent.communicate()
+
+
+_PARENT_OF_BUSY_WORKERS = """\
+import multiprocessing, os, time
+from conformance.traces.workers import Workers
+
+def judge(batch):  # as a batch of long matches takes: the parent's death is not seen between two batches
+    open(f"busy-{os.getpid()}", "w").close()
+    time.sleep(120)
+
+if __name__ == "__main__":
+    workers = Workers(multiprocessing.get_context("fork"), 2, judge)
+    workers.start()
+    next(workers.results(iter(range(2))))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="reads processes' states in /proc")
+def test_check_trace_s_workers_end_mid_batch_when_their_parent_is_killed_outright(tmp_path: Path) -> None:
+    """A check-trace worker saw its parent gone only once its batch was judged, which, a batch of matches of a thousand
+    deals each, goes on long after the run was killed: it is now ended as its parent dies."""
+    import subprocess
+
+    from hostile_engines import alive
+
+    (tmp_path / "parent.py").write_text(_PARENT_OF_BUSY_WORKERS, encoding="utf-8")
+    parent = subprocess.Popen([sys.executable, "parent.py"], cwd=tmp_path)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(workers) < 2:
+            workers = [int(path.name.split("-")[1]) for path in tmp_path.glob("busy-*")]
+            time.sleep(0.05)
+        assert len(workers) == 2, workers
+        parent.kill()
+        parent.wait()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(alive(pid) for pid in workers):
+            time.sleep(0.05)
+        assert not [pid for pid in workers if alive(pid)], "workers left running after their parent was killed"
+    finally:
+        parent.kill()
+        parent.wait()
+        for pid in workers:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
